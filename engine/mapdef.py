@@ -1,0 +1,267 @@
+"""The map model: every printed element of a Carcassonne Maps board, as plain mutable data.
+
+A :class:`MapDef` is what the editor edits, the validator checks and the game is played on. It is
+pure data with a few read-only queries; loading and saving live in :mod:`engine.mapio`, checks in
+:mod:`engine.validation`.
+
+Squares are ``(x, y)`` (see :mod:`engine.geometry`). The map's *squares* (``land``) are every printed
+grid square; everything else is outside the map (sea, clouds, neighbour countries). Some squares
+take no tile: large-city squares, wave squares and island stack squares.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from engine.geometry import Edge, Side, Square, neighbour
+
+FORMAT_VERSION = 1
+"""Current map file format version (see :mod:`engine.mapio` for migrations)."""
+
+
+class Colour(StrEnum):
+    """The three Map-Chips / grape / island colours."""
+
+    PURPLE = "purple"
+    LIGHT_BLUE = "light_blue"
+    ORANGE = "orange"
+
+
+class RuleSet(StrEnum):
+    """The Map-Chips mini-expansion a map is made for."""
+
+    NONE = "none"
+    FRANCE = "france"
+    BENELUX = "benelux"
+    GREAT_BRITAIN = "great_britain"
+    IBERICA = "iberica"
+    DEUTSCHLAND = "deutschland"
+
+
+class EdgeKind(StrEnum):
+    """What is printed on an edge: a city, a road or a field."""
+
+    CITY = "city"
+    ROAD = "road"
+    FIELD = "field"
+
+
+class IslandRole(StrEnum):
+    """What an island square is for."""
+
+    LAND = "land"
+    """An ordinary placeable square that is part of a named island."""
+    GATED = "gated"
+    """Placeable only once a ferry reaches it (Península Ibérica: the Balearics); may carry coats of arms."""
+    STACK = "stack"
+    """Holds a stack of land tiles and takes no tile itself (Benelux)."""
+
+
+def track_colour(number: int) -> Colour:
+    """The colour band of a Península Ibérica track: 1–4 orange, 5–8 light blue, 9–12 purple."""
+    if 1 <= number <= 4:
+        return Colour.ORANGE
+    if 5 <= number <= 8:
+        return Colour.LIGHT_BLUE
+    return Colour.PURPLE
+
+
+@dataclass
+class Setup:
+    """The map's setup recommendations."""
+
+    start_squares_used: int = 2
+    """How many start squares a game uses (2 or 3 per the general rules; the rule set may fix it)."""
+    chip_count: int = 30
+    """Chips laid out at random by the Map-Chips setup (Benelux: 20; 0 when the map uses none)."""
+    tile_pool_min: int = 110
+    tile_pool_max: int = 120
+    meeples_per_player: int = 9
+
+
+@dataclass
+class StartSquare:
+    """A start square: a small town with red edging where the first tiles go."""
+
+    name: str
+
+
+@dataclass
+class Town:
+    """A town square (a small house); ``grape`` is its wine colour on France maps."""
+
+    name: str
+    grape: Colour | None = None
+
+
+@dataclass
+class LargeCity:
+    """A pre-printed city tile covering one or more squares.
+
+    ``edges`` says what is printed on each *outer* edge of its squares (edges between two of its own
+    squares are inside the city and not listed). Its *open sides* are its city edges.
+    """
+
+    id: str
+    name: str
+    squares: set[Square] = field(default_factory=set)
+    coats_of_arms: int = 0
+    edges: dict[Edge, EdgeKind] = field(default_factory=dict)
+
+    def outer_edges(self) -> list[Edge]:
+        """Every edge of its squares that does not lead into another of its squares, sorted."""
+        return sorted(
+            Edge(x, y, side)
+            for (x, y) in self.squares
+            for side in Side
+            if neighbour((x, y), side) not in self.squares
+        )
+
+    def edge_kind(self, edge: Edge) -> EdgeKind:
+        """What is printed on an outer edge; unlisted outer edges are fields."""
+        return self.edges.get(edge, EdgeKind.FIELD)
+
+    def open_sides(self) -> list[Edge]:
+        """Its city edges, sorted."""
+        return sorted(e for e, k in self.edges.items() if k is EdgeKind.CITY)
+
+
+@dataclass
+class BorderFeature:
+    """A printed road or city running abroad across an edge facing the outside of the map."""
+
+    kind: EdgeKind
+    coats_of_arms: int = 0
+    neighbour: str = ""
+    """The neighbouring country's name, e.g. ``"Denmark"``."""
+
+
+@dataclass
+class Ferry:
+    """A printed road link across water between two coastal square edges."""
+
+    id: str
+    a: Edge
+    b: Edge
+    coats_of_arms: int = 0
+
+
+@dataclass
+class IslandSquare:
+    role: IslandRole = IslandRole.LAND
+    coats_of_arms: int = 0
+
+
+@dataclass
+class Island:
+    """A named group of squares, tinted in ``colour``."""
+
+    id: str
+    name: str
+    colour: Colour | None = None
+    squares: dict[Square, IslandSquare] = field(default_factory=dict)
+
+
+@dataclass
+class Track:
+    """A Península Ibérica track: a numbered band of rows whose colour follows its number."""
+
+    number: int
+    rows: tuple[int, ...]
+
+    @property
+    def colour(self) -> Colour:
+        return track_colour(self.number)
+
+
+@dataclass
+class MapDef:
+    """A Carcassonne Maps board. Mutable; :meth:`copy` gives an independent copy."""
+
+    id: str
+    name: str
+    width: int
+    height: int
+    author: str = ""
+    description: str = ""
+    rule_set: RuleSet = RuleSet.NONE
+    setup: Setup = field(default_factory=Setup)
+    square_size_mm: float = 45.0
+    land: set[Square] = field(default_factory=set)
+    start_squares: dict[Square, StartSquare] = field(default_factory=dict)
+    towns: dict[Square, Town] = field(default_factory=dict)
+    large_cities: dict[str, LargeCity] = field(default_factory=dict)
+    border_features: dict[Edge, BorderFeature] = field(default_factory=dict)
+    ferries: dict[str, Ferry] = field(default_factory=dict)
+    islands: dict[str, Island] = field(default_factory=dict)
+    waves: set[Square] = field(default_factory=set)
+    chip_squares: dict[Square, Colour] = field(default_factory=dict)
+    tracks: dict[int, Track] = field(default_factory=dict)
+    isle_of_man: Square | None = None
+    editor: dict[str, Any] = field(default_factory=dict)
+    """Editor settings saved with the map but not part of it (underlay path and alignment, …)."""
+
+    def copy(self) -> MapDef:
+        return copy.deepcopy(self)
+
+    # -- queries -------------------------------------------------------------------------------
+
+    def in_grid(self, square: Square) -> bool:
+        x, y = square
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def city_at(self, square: Square) -> LargeCity | None:
+        """The large city covering ``square``, if any."""
+        for city in self.large_cities.values():
+            if square in city.squares:
+                return city
+        return None
+
+    def city_squares(self) -> dict[Square, str]:
+        """Every large-city square mapped to its city id."""
+        return {sq: cid for cid, c in self.large_cities.items() for sq in c.squares}
+
+    def island_square(self, square: Square) -> tuple[Island, IslandSquare] | None:
+        for island in self.islands.values():
+            info = island.squares.get(square)
+            if info is not None:
+                return island, info
+        return None
+
+    def stack_squares(self) -> set[Square]:
+        return {
+            sq
+            for island in self.islands.values()
+            for sq, info in island.squares.items()
+            if info.role is IslandRole.STACK
+        }
+
+    def gated_squares(self) -> set[Square]:
+        """Ferry-gated island squares (reachable only by ferry)."""
+        return {
+            sq
+            for island in self.islands.values()
+            for sq, info in island.squares.items()
+            if info.role is IslandRole.GATED
+        }
+
+    def blocked_squares(self) -> set[Square]:
+        """Map squares that never take a tile: large-city, wave and stack squares."""
+        return set(self.city_squares()) | self.waves | self.stack_squares()
+
+    def placeable_squares(self) -> set[Square]:
+        """Squares where a land tile may go (ferry-gated squares included)."""
+        return self.land - self.blocked_squares()
+
+    def faces_outside(self, edge: Edge) -> bool:
+        """Whether ``edge`` of a map square leads off the map (sea, clouds, abroad)."""
+        return edge.outer_square not in self.land
+
+    def track_of_row(self, row: int) -> Track | None:
+        for track in self.tracks.values():
+            if row in track.rows:
+                return track
+        return None
