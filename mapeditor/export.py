@@ -1,0 +1,639 @@
+"""Export a map as PNG, SVG, or a true-scale PDF tiled over A4/A3 pages; print it the same way.
+
+The page tiling is pure maths (:func:`layout_pages`, :func:`crop_marks`): the board, at its real
+size (``MapDef.square_size_mm``, 45 mm by default), is cut into page *tiles* that partition it
+exactly. Tile edges fall on square edges whenever a square fits on the printable area, so a cut
+never splits a square. Each page prints its tile plus a small *bleed* of its neighbours' content
+(so a slightly crooked cut leaves no white seam), crop marks in the margin at the tile's four
+corners, a label (``"Deutschland — page B3 (row B, column 3) of 4×3"``: rows are letters, columns
+numbers, and ``4×3`` is columns × rows like a grid's width × height) and the names of the
+neighbouring pages. The PDF starts with an assembly overview page.
+
+Drawing is :func:`mapeditor.painting.paint_map` on a translated, scaled and clipped painter, so
+exports look exactly like the editor. Uses QtGui, QtSvg and QtPrintSupport only (no widgets), so
+it runs without a display (``QT_QPA_PLATFORM=offscreen``) under a ``QGuiApplication``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from PySide6.QtCore import QLineF, QMarginsF, QRectF, QSize, QSizeF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QImage,
+    QPagedPaintDevice,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QPen,
+)
+
+from engine.mapdef import MapDef
+
+MM_PER_INCH = 25.4
+
+PAPERS: dict[str, tuple[float, float]] = {"A4": (210.0, 297.0), "A3": (297.0, 420.0)}
+"""Portrait paper sizes in millimetres."""
+
+DEFAULT_MARGIN_MM = 12.0
+"""White border on every side of a page: above common printers' unprintable 4–6 mm, and room
+for the bleed, the crop marks and the label."""
+DEFAULT_BLEED_MM = 3.0
+"""How far a page prints past its tile into a neighbour's content."""
+CROP_GAP_MM = 4.0
+"""Crop marks start this far from the tile corner (beyond the bleed) ..."""
+CROP_LENGTH_MM = 6.0
+"""... and are this long."""
+MAX_IMAGE_SIDE = 32_000
+"""Largest PNG side in pixels (QImage's own limit is 32 767)."""
+MAX_IMAGE_PIXELS = 400_000_000
+"""Largest PNG area: 400 megapixels, about 1.6 GB of memory at 4 bytes a pixel."""
+
+
+class ExportError(ValueError):
+    """An export that cannot be made (unwritable file, image too large, bad option)."""
+
+
+class Orientation(StrEnum):
+    PORTRAIT = "portrait"
+    LANDSCAPE = "landscape"
+
+
+@dataclass(frozen=True)
+class RectMM:
+    """An axis-aligned rectangle in millimetres."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
+
+    def qrect(self) -> QRectF:
+        return QRectF(self.x, self.y, self.w, self.h)
+
+
+Segment = tuple[float, float, float, float]
+"""A line ``(x1, y1, x2, y2)`` in page millimetres."""
+
+
+def row_name(row: int) -> str:
+    """Spreadsheet-style row letters: 0 → ``A``, 25 → ``Z``, 26 → ``AA``."""
+    name = ""
+    row += 1
+    while row:
+        row, rem = divmod(row - 1, 26)
+        name = chr(ord("A") + rem) + name
+    return name
+
+
+@dataclass(frozen=True)
+class PageTile:
+    """One printed page of a tiled board."""
+
+    row: int
+    col: int
+    map_rect: RectMM
+    """The part of the board (board mm, origin at the grid's top-left) this page is for: the
+    tiles of a layout partition the board exactly."""
+    bleed_rect: RectMM
+    """The part of the board drawn: ``map_rect`` grown by the bleed towards neighbouring pages."""
+    page_rect: RectMM
+    """Where ``map_rect`` sits on the paper (page mm, origin at the paper's top-left)."""
+
+    @property
+    def name(self) -> str:
+        """``"B3"``: row letter, 1-based column number."""
+        return f"{row_name(self.row)}{self.col + 1}"
+
+    @property
+    def offset(self) -> tuple[float, float]:
+        """Add to board mm to get page mm."""
+        return (self.page_rect.x - self.map_rect.x, self.page_rect.y - self.map_rect.y)
+
+
+@dataclass(frozen=True)
+class PageLayout:
+    """A board cut into pages (see :func:`layout_pages`)."""
+
+    paper: str
+    orientation: Orientation
+    page_w_mm: float
+    page_h_mm: float
+    margin_mm: float
+    bleed_mm: float
+    board_w_mm: float
+    board_h_mm: float
+    rows: int
+    cols: int
+    tiles: tuple[PageTile, ...]
+    """Row by row, left to right."""
+
+    @property
+    def page_count(self) -> int:
+        """Tile pages (the PDF adds one assembly overview page)."""
+        return len(self.tiles)
+
+    def tile(self, row: int, col: int) -> PageTile:
+        return self.tiles[row * self.cols + col]
+
+    def label(self, tile: PageTile, map_name: str) -> str:
+        """``"Deutschland — page B3 (row B, column 3) of 4×3"`` (columns × rows)."""
+        return (
+            f"{map_name} — page {tile.name} (row {row_name(tile.row)}, column {tile.col + 1})"
+            f" of {self.cols}×{self.rows}"
+        )
+
+    def neighbours(self, tile: PageTile) -> dict[str, PageTile]:
+        """The pages glued to ``tile`` on each side (``"N"``, ``"E"``, ``"S"``, ``"W"``)."""
+        out: dict[str, PageTile] = {}
+        for side, (dr, dc) in {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}.items():
+            r, c = tile.row + dr, tile.col + dc
+            if 0 <= r < self.rows and 0 <= c < self.cols:
+                out[side] = self.tile(r, c)
+        return out
+
+
+def _cells(length: float, usable: float, snap: float | None) -> tuple[float, int]:
+    """Tile length along one axis and how many tiles cover ``length``."""
+    step = usable
+    if snap is not None and snap <= usable:
+        step = math.floor(usable / snap + 1e-9) * float(snap)
+    count = max(1, math.ceil(length / step - 1e-9))
+    return step, count
+
+
+def layout_pages(
+    board_w_mm: float,
+    board_h_mm: float,
+    *,
+    paper: str = "A4",
+    orientation: Orientation | str | None = None,
+    margin_mm: float = DEFAULT_MARGIN_MM,
+    bleed_mm: float = DEFAULT_BLEED_MM,
+    square_mm: float | None = None,
+    paper_size_mm: tuple[float, float] | None = None,
+) -> PageLayout:
+    """Cut a ``board_w_mm`` × ``board_h_mm`` board into pages.
+
+    :param paper: ``"A4"`` or ``"A3"`` (or any name when ``paper_size_mm`` gives the size).
+    :param orientation: ``None`` picks the orientation needing fewer pages (portrait on a tie).
+    :param square_mm: when given, tile edges fall on multiples of it (whole squares per page)
+        as long as one square fits on the printable area.
+    :raises ExportError: for an unknown paper, or margins leaving no printable area.
+
+    >>> lay = layout_pages(13 * 45, 17 * 45, paper="A4", square_mm=45)
+    >>> lay.orientation.value, lay.cols, lay.rows, lay.tiles[0].map_rect
+    ('portrait', 4, 3, RectMM(x=0.0, y=0.0, w=180.0, h=270.0))
+    """
+    if paper_size_mm is None:
+        if paper not in PAPERS:
+            raise ExportError(f"unknown paper {paper!r}: choose one of {', '.join(PAPERS)}")
+        paper_size_mm = PAPERS[paper]
+    if board_w_mm <= 0 or board_h_mm <= 0:
+        raise ExportError(f"empty board ({board_w_mm:g} × {board_h_mm:g} mm)")
+    if not 0 <= bleed_mm < margin_mm:
+        raise ExportError(f"bleed {bleed_mm:g} mm must be at least 0 and below the margin")
+    short, long_ = sorted(paper_size_mm)
+    options = []
+    for orient in (Orientation.PORTRAIT, Orientation.LANDSCAPE):
+        if orientation is not None and Orientation(orientation) is not orient:
+            continue
+        pw, ph = (short, long_) if orient is Orientation.PORTRAIT else (long_, short)
+        uw, uh = pw - 2 * margin_mm, ph - 2 * margin_mm
+        if uw <= 0 or uh <= 0:
+            raise ExportError(f"margins of {margin_mm:g} mm leave no room on {paper}")
+        step_w, cols = _cells(board_w_mm, uw, square_mm)
+        step_h, rows = _cells(board_h_mm, uh, square_mm)
+        options.append((cols * rows, orient, pw, ph, step_w, step_h, cols, rows))
+    # min() keeps the first of equal counts: portrait wins a tie.
+    _, orient, pw, ph, step_w, step_h, cols, rows = min(options, key=lambda o: o[0])
+    tiles = []
+    for r in range(rows):
+        for c in range(cols):
+            x, y = float(c * step_w), float(r * step_h)
+            mr = RectMM(x, y, min(step_w, board_w_mm - x), min(step_h, board_h_mm - y))
+            # Bleed only towards a neighbouring page: the board's own outline stays crisp.
+            bx0 = max(0.0, mr.x - bleed_mm) if c > 0 else mr.x
+            by0 = max(0.0, mr.y - bleed_mm) if r > 0 else mr.y
+            bx1 = min(board_w_mm, mr.right + bleed_mm) if c < cols - 1 else mr.right
+            by1 = min(board_h_mm, mr.bottom + bleed_mm) if r < rows - 1 else mr.bottom
+            tiles.append(
+                PageTile(
+                    row=r,
+                    col=c,
+                    map_rect=mr,
+                    bleed_rect=RectMM(bx0, by0, bx1 - bx0, by1 - by0),
+                    page_rect=RectMM(margin_mm, margin_mm, mr.w, mr.h),
+                )
+            )
+    return PageLayout(
+        paper=paper,
+        orientation=orient,
+        page_w_mm=pw,
+        page_h_mm=ph,
+        margin_mm=margin_mm,
+        bleed_mm=bleed_mm,
+        board_w_mm=board_w_mm,
+        board_h_mm=board_h_mm,
+        rows=rows,
+        cols=cols,
+        tiles=tuple(tiles),
+    )
+
+
+def crop_marks(
+    rect: RectMM, *, gap_mm: float = CROP_GAP_MM, length_mm: float = CROP_LENGTH_MM
+) -> list[Segment]:
+    """Eight lines in the margin continuing the four sides of ``rect`` beyond its corners.
+
+    Each corner gets a horizontal and a vertical mark on the lines of the cut, starting
+    ``gap_mm`` away from the corner (clear of the bleed) and ``length_mm`` long.
+
+    >>> crop_marks(RectMM(10, 10, 100, 50))[:2]
+    [(6.0, 10, 0.0, 10), (10, 6.0, 10, 0.0)]
+    """
+    out: list[Segment] = []
+    for cx, sx in ((rect.x, -1), (rect.right, 1)):
+        for cy, sy in ((rect.y, -1), (rect.bottom, 1)):
+            out.append((cx + sx * gap_mm, cy, cx + sx * (gap_mm + length_mm), cy))
+            out.append((cx, cy + sy * gap_mm, cx, cy + sy * (gap_mm + length_mm)))
+    return out
+
+
+# -- drawing -----------------------------------------------------------------------------------
+
+
+def _paint_board(
+    painter: QPainter, m: MapDef, px_per_square: float, region_squares: QRectF | None = None
+) -> None:
+    """Draw ``m`` with one square = ``px_per_square`` painter units, origin at the grid corner."""
+    from mapeditor.painting import SQUARE, paint_map  # noqa: PLC0415  (editor core module)
+
+    painter.save()
+    k = px_per_square / SQUARE
+    painter.scale(k, k)
+    region = None
+    if region_squares is not None:
+        region = QRectF(
+            region_squares.x() * SQUARE,
+            region_squares.y() * SQUARE,
+            region_squares.width() * SQUARE,
+            region_squares.height() * SQUARE,
+        )
+        painter.setClipRect(region, Qt.ClipOperation.IntersectClip)
+    paint_map(painter, m, region=region)
+    painter.restore()
+
+
+def _check_writable(path: Path) -> None:
+    parent = path.resolve().parent
+    if not parent.is_dir():
+        raise ExportError(f"{path}: folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise ExportError(f"{path}: folder {parent} is not writable")
+
+
+def png_size(m: MapDef, *, px_per_square: float) -> QSize:
+    return QSize(max(1, round(m.width * px_per_square)), max(1, round(m.height * px_per_square)))
+
+
+def px_per_square_for_dpi(m: MapDef, dpi: float) -> float:
+    """Pixels per square for a true-scale image at ``dpi``."""
+    return dpi * m.square_size_mm / MM_PER_INCH
+
+
+def render_image(m: MapDef, *, px_per_square: float = 64.0) -> QImage:
+    """The whole board as an ARGB image (transparent outside the drawing)."""
+    if px_per_square <= 0:
+        raise ExportError(f"pixels per square must be positive, got {px_per_square:g}")
+    size = png_size(m, px_per_square=px_per_square)
+    if max(size.width(), size.height()) > MAX_IMAGE_SIDE or (
+        size.width() * size.height() > MAX_IMAGE_PIXELS
+    ):
+        raise ExportError(
+            f"a {size.width()}×{size.height()} px image is too large: "
+            f"lower the pixels per square (now {px_per_square:g}) or the DPI"
+        )
+    image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+    _paint_board(painter, m, px_per_square)
+    painter.end()
+    return image
+
+
+def export_png(
+    m: MapDef,
+    path: str | os.PathLike[str],
+    *,
+    px_per_square: float | None = None,
+    dpi: float | None = None,
+) -> QSize:
+    """Write a PNG. Give ``px_per_square`` (default 64) or ``dpi`` (true scale at that resolution);
+    with ``dpi`` the file also records it, so image viewers print it at true size.
+
+    :returns: the image size.
+    """
+    path = Path(path)
+    _check_writable(path)
+    if dpi is not None:
+        if dpi <= 0:
+            raise ExportError(f"DPI must be positive, got {dpi:g}")
+        px_per_square = px_per_square_for_dpi(m, dpi)
+    image = render_image(m, px_per_square=px_per_square or 64.0)
+    if dpi is not None:
+        dots_per_metre = round(dpi / MM_PER_INCH * 1000)
+        image.setDotsPerMeterX(dots_per_metre)
+        image.setDotsPerMeterY(dots_per_metre)
+    if not image.save(str(path), "PNG"):
+        raise ExportError(f"{path}: could not write the PNG")
+    return image.size()
+
+
+SVG_PX_PER_MM = 10
+"""SVG drawing units per millimetre (the file's width/height are in true-scale mm)."""
+
+
+def export_svg(m: MapDef, path: str | os.PathLike[str]) -> tuple[float, float]:
+    """Write an SVG whose ``width``/``height`` are the board's true size in mm.
+
+    :returns: ``(width_mm, height_mm)``.
+    """
+    from PySide6.QtSvg import QSvgGenerator  # noqa: PLC0415  (only needed here)
+
+    path = Path(path)
+    _check_writable(path)
+    w_mm, h_mm = m.width * m.square_size_mm, m.height * m.square_size_mm
+    gen = QSvgGenerator()
+    gen.setFileName(str(path))
+    gen.setTitle(m.name or m.id)
+    gen.setDescription(f"{m.name} — Carcassonne Maps board, {m.square_size_mm:g} mm squares")
+    # Qt writes width/height in mm from size / resolution: 254 dpi = 10 units per mm.
+    gen.setResolution(round(SVG_PX_PER_MM * MM_PER_INCH))
+    size = QSize(round(w_mm * SVG_PX_PER_MM), round(h_mm * SVG_PX_PER_MM))
+    gen.setSize(size)
+    gen.setViewBox(QRectF(0, 0, size.width(), size.height()))
+    painter = QPainter()
+    if not painter.begin(gen):
+        raise ExportError(f"{path}: could not write the SVG")
+    _paint_board(painter, m, m.square_size_mm * SVG_PX_PER_MM)
+    painter.end()
+    return (w_mm, h_mm)
+
+
+# -- pages (PDF and printer) -------------------------------------------------------------------
+
+_INK = QColor(0, 0, 0)
+_GREY = QColor(90, 90, 90)
+
+
+def layout_for(m: MapDef, *, paper: str = "A4", **kwargs: object) -> PageLayout:
+    """:func:`layout_pages` for a map at its true size, tiles snapped to whole squares."""
+    sq = m.square_size_mm
+    return layout_pages(m.width * sq, m.height * sq, paper=paper, square_mm=sq, **kwargs)  # type: ignore[arg-type]
+
+
+def _font(painter: QPainter, size_mm: float, *, bold: bool = False) -> None:
+    font = QFont("DejaVu Sans")
+    # The painter works in mm; a pixel size in painter units is a size in mm.
+    font.setPixelSize(max(1, round(size_mm * 10)))
+    font.setBold(bold)
+    painter.setFont(font)
+
+
+def _text(
+    painter: QPainter,
+    rect: QRectF,
+    flags: Qt.AlignmentFlag,
+    text: str,
+    size_mm: float,
+    *,
+    bold: bool = False,
+) -> None:
+    # Fonts get integer pixel sizes, so draw at 10× and scale down for 0.1 mm precision.
+    painter.save()
+    _font(painter, size_mm, bold=bold)
+    painter.scale(0.1, 0.1)
+    r = QRectF(rect.x() * 10, rect.y() * 10, rect.width() * 10, rect.height() * 10)
+    painter.drawText(r, int(flags), text)
+    painter.restore()
+
+
+def _paint_tile_page(painter: QPainter, m: MapDef, lay: PageLayout, tile: PageTile) -> None:
+    """One tile page, painter in page mm."""
+    ox, oy = tile.offset
+    painter.save()
+    painter.translate(ox, oy)
+    b = tile.bleed_rect
+    sq = m.square_size_mm
+    painter.setClipRect(b.qrect())
+    _paint_board(painter, m, sq, QRectF(b.x / sq, b.y / sq, b.w / sq, b.h / sq))
+    painter.restore()
+
+    pen = QPen(_INK, 0.25)
+    painter.setPen(pen)
+    for x1, y1, x2, y2 in crop_marks(tile.page_rect, gap_mm=lay.bleed_mm + 1.0):
+        painter.drawLine(QLineF(x1, y1, x2, y2))
+
+    title = lay.label(tile, m.name or m.id)
+    margin = lay.margin_mm
+    _text(
+        painter,
+        QRectF(margin, 1.5, lay.page_w_mm - 2 * margin, margin - lay.bleed_mm - 3.0),
+        Qt.AlignmentFlag.AlignCenter,
+        title,
+        3.2,
+        bold=True,
+    )
+    foot = (
+        f"Print at 100 % (no “fit to page”): squares are {sq:g} mm. "
+        "Cut on the crop marks and butt the pages together."
+    )
+    pr = tile.page_rect
+    _text(
+        painter,
+        QRectF(
+            margin,
+            pr.bottom + lay.bleed_mm + 1.0,
+            lay.page_w_mm - 2 * margin,
+            max(3.0, lay.page_h_mm - pr.bottom - lay.bleed_mm - 2.0),
+        ),
+        Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+        foot,
+        2.4,
+    )
+    # Which page goes next to each side, written in the margin at the middle of that side.
+    painter.setPen(QPen(_GREY, 0.25))
+    band = lay.bleed_mm + 1.0
+    for side, other in lay.neighbours(tile).items():
+        text = {"N": "▲ ", "E": "▶ ", "S": "▼ ", "W": "◀ "}[side] + other.name
+        if side in ("N", "S"):
+            y = pr.y - band - 4.5 if side == "N" else pr.bottom + band + 3.5
+            _text(
+                painter,
+                QRectF(pr.x + pr.w / 2 - 20, y, 40, 4),
+                Qt.AlignmentFlag.AlignCenter,
+                text,
+                2.6,
+                bold=True,
+            )
+        else:
+            painter.save()
+            x = pr.x - band - 2.5 if side == "W" else pr.right + band + 2.5
+            painter.translate(x, pr.y + pr.h / 2)
+            painter.rotate(-90 if side == "W" else 90)
+            _text(
+                painter, QRectF(-20, -2, 40, 4), Qt.AlignmentFlag.AlignCenter, text, 2.6, bold=True
+            )
+            painter.restore()
+
+
+def _paint_overview_page(painter: QPainter, m: MapDef, lay: PageLayout) -> None:
+    """The assembly overview: the whole board scaled to the page, with the page grid over it."""
+    margin = lay.margin_mm
+    name = m.name or m.id
+    _text(
+        painter,
+        QRectF(margin, margin, lay.page_w_mm - 2 * margin, 8),
+        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+        f"{name} — assembly overview",
+        6.0,
+        bold=True,
+    )
+    sq = m.square_size_mm
+    info = (
+        f"{lay.cols}×{lay.rows} = {lay.page_count} pages of {lay.paper} {lay.orientation.value}"
+        f" after this one · board {lay.board_w_mm / 10:g} × {lay.board_h_mm / 10:g} cm"
+        f" · {m.width}×{m.height} squares of {sq:g} mm · print at 100 %"
+    )
+    _text(
+        painter,
+        QRectF(margin, margin + 9, lay.page_w_mm - 2 * margin, 6),
+        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+        info,
+        3.0,
+    )
+    top = margin + 20
+    avail_w, avail_h = lay.page_w_mm - 2 * margin, lay.page_h_mm - top - margin
+    k = min(avail_w / lay.board_w_mm, avail_h / lay.board_h_mm)
+    ox = margin + (avail_w - lay.board_w_mm * k) / 2
+    painter.save()
+    painter.translate(ox, top)
+    painter.setClipRect(QRectF(0, 0, lay.board_w_mm * k, lay.board_h_mm * k))
+    _paint_board(painter, m, sq * k)
+    painter.restore()
+    painter.save()
+    painter.translate(ox, top)
+    painter.setPen(QPen(QColor(200, 0, 40), 0.5))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    for t in lay.tiles:
+        r = QRectF(t.map_rect.x * k, t.map_rect.y * k, t.map_rect.w * k, t.map_rect.h * k)
+        painter.drawRect(r)
+        size = min(12.0, max(2.5, min(r.width(), r.height()) / 3))
+        painter.save()
+        painter.setPen(QPen(QColor(255, 255, 255, 230), 0))
+        painter.setBrush(QColor(200, 0, 40, 200))
+        badge = QRectF(
+            r.center().x() - size * 0.9, r.center().y() - size * 0.6, size * 1.8, size * 1.2
+        )
+        painter.drawRoundedRect(badge, 1.0, 1.0)
+        _text(painter, badge, Qt.AlignmentFlag.AlignCenter, t.name, size * 0.7, bold=True)
+        painter.restore()
+    painter.restore()
+
+
+def pages(
+    m: MapDef, lay: PageLayout, *, overview: bool = True
+) -> Iterator[Callable[[QPainter], None]]:
+    """One painting function per page, in print order (overview first)."""
+    if overview:
+        yield lambda p: _paint_overview_page(p, m, lay)
+    for tile in lay.tiles:
+        yield lambda p, t=tile: _paint_tile_page(p, m, lay, t)
+
+
+def paint_pages(
+    device: QPagedPaintDevice, m: MapDef, lay: PageLayout, *, overview: bool = True
+) -> int:
+    """Paint every page on ``device`` (a :class:`QPdfWriter` or ``QPrinter`` whose page layout has
+    zero margins, so the painter's origin is the paper corner). :returns: pages painted."""
+    painter = QPainter()
+    if not painter.begin(device):
+        raise ExportError("could not start painting on the output device")
+    dpi = device.logicalDpiX()
+    count = 0
+    try:
+        for index, paint in enumerate(pages(m, lay, overview=overview)):
+            if index:
+                device.newPage()
+            painter.save()
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+            painter.scale(dpi / MM_PER_INCH, dpi / MM_PER_INCH)
+            paint(painter)
+            painter.restore()
+            count += 1
+    finally:
+        painter.end()
+    return count
+
+
+def page_layout_of(lay: PageLayout) -> QPageLayout:
+    """The Qt page layout (paper, orientation, zero margins) matching ``lay``."""
+    size_id = {"A4": QPageSize.PageSizeId.A4, "A3": QPageSize.PageSizeId.A3}.get(lay.paper)
+    if size_id is not None:
+        size = QPageSize(size_id)
+    else:
+        short, long_ = sorted((lay.page_w_mm, lay.page_h_mm))
+        size = QPageSize(QSizeF(short, long_), QPageSize.Unit.Millimeter, lay.paper)
+    orient = (
+        QPageLayout.Orientation.Portrait
+        if lay.orientation is Orientation.PORTRAIT
+        else QPageLayout.Orientation.Landscape
+    )
+    return QPageLayout(size, orient, QMarginsF(0, 0, 0, 0), QPageLayout.Unit.Millimeter)
+
+
+def export_pdf(
+    m: MapDef,
+    path: str | os.PathLike[str],
+    *,
+    paper: str = "A4",
+    orientation: Orientation | str | None = None,
+    overview: bool = True,
+) -> PageLayout:
+    """Write a true-scale PDF: an assembly overview page, then one page per tile.
+
+    :returns: the layout used (``page_count + 1`` pages with the overview).
+    """
+    path = Path(path)
+    _check_writable(path)
+    lay = layout_for(m, paper=paper, orientation=orientation)
+    writer = QPdfWriter(str(path))
+    writer.setTitle(f"{m.name or m.id} — true-scale print")
+    writer.setCreator("Carcassonne Maps Studio")
+    writer.setResolution(600)
+    writer.setPageLayout(page_layout_of(lay))
+    paint_pages(writer, m, lay, overview=overview)
+    del writer  # flushes and closes the file
+    if not path.is_file():
+        raise ExportError(f"{path}: could not write the PDF")
+    return lay

@@ -1,0 +1,129 @@
+"""Export: the page-tiling maths, PNG/SVG/PDF files, and the headless command line."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from mapeditor.export import (
+    PAPERS,
+    ExportError,
+    Orientation,
+    RectMM,
+    crop_marks,
+    layout_pages,
+    row_name,
+)
+
+# -- tiling maths (pure) -----------------------------------------------------------------------
+
+
+def test_row_names_are_spreadsheet_letters() -> None:
+    assert [row_name(i) for i in (0, 1, 25, 26, 27, 51, 52)] == [
+        "A",
+        "B",
+        "Z",
+        "AA",
+        "AB",
+        "AZ",
+        "BA",
+    ]
+
+
+def test_a4_portrait_holds_4_by_6_squares_of_45_mm() -> None:
+    # A4 minus 12 mm margins = 186 × 273 mm: 4 × 6 whole 45 mm squares.
+    lay = layout_pages(13 * 45, 17 * 45, paper="A4", square_mm=45)
+    assert (lay.orientation, lay.cols, lay.rows, lay.page_count) == (Orientation.PORTRAIT, 4, 3, 12)
+    assert (lay.page_w_mm, lay.page_h_mm) == (210, 297)
+    assert lay.tile(0, 0).map_rect == RectMM(0, 0, 180, 270)
+    # The last column and row hold what is left: 13 - 3*4 = 1 square, 17 - 2*6 = 5 squares.
+    assert lay.tile(2, 3).map_rect == RectMM(540, 540, 45, 225)
+
+
+def test_orientation_minimises_pages() -> None:
+    # A wide board: 14 × 5 squares = 630 × 225 mm.
+    # Portrait: 4 × 6 squares/page → 4 cols × 1 row = 4; landscape: 6 × 4 → 3 cols × 2 rows = 6.
+    # A3 landscape (396 × 273 usable): 8 × 6 squares/page → 2 × 1 = 2 pages; portrait 6 × 8 → 3.
+    assert layout_pages(630, 225, paper="A4", square_mm=45).page_count == 4
+    a3 = layout_pages(630, 225, paper="A3", square_mm=45)
+    assert (a3.orientation, a3.cols, a3.rows) == (Orientation.LANDSCAPE, 2, 1)
+    forced = layout_pages(630, 225, paper="A3", square_mm=45, orientation="portrait")
+    assert (forced.orientation, forced.cols, forced.rows) == (Orientation.PORTRAIT, 3, 1)
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize(
+    ("w", "h", "sq"), [(5, 5, 45.0), (13, 17, 45.0), (40, 31, 30.0), (3, 2, 250.0)]
+)
+def test_tiles_partition_the_board_and_fit_the_page(paper: str, w: int, h: int, sq: float) -> None:
+    lay = layout_pages(w * sq, h * sq, paper=paper, square_mm=sq)
+    assert len(lay.tiles) == lay.rows * lay.cols
+    area = sum(t.map_rect.w * t.map_rect.h for t in lay.tiles)
+    assert math.isclose(area, w * sq * h * sq)
+    for t in lay.tiles:
+        # Tile rects abut their neighbours exactly (a partition with no gaps or overlaps).
+        for side, n in lay.neighbours(t).items():
+            if side == "E":
+                assert math.isclose(n.map_rect.x, t.map_rect.right)
+            if side == "S":
+                assert math.isclose(n.map_rect.y, t.map_rect.bottom)
+        # On the paper the tile plus its bleed stays inside the margins' outer part.
+        pr = t.page_rect
+        assert pr.x == lay.margin_mm and pr.y == lay.margin_mm
+        assert pr.right <= lay.page_w_mm - lay.margin_mm + 1e-9
+        assert pr.bottom <= lay.page_h_mm - lay.margin_mm + 1e-9
+        # Whole squares per page when a square fits (not for the 250 mm squares on A4).
+        if sq <= min(lay.page_w_mm, lay.page_h_mm) - 2 * lay.margin_mm:
+            assert math.isclose(t.map_rect.x / sq, round(t.map_rect.x / sq))
+            assert math.isclose(t.map_rect.y / sq, round(t.map_rect.y / sq))
+
+
+def test_bleed_reaches_only_towards_neighbouring_pages() -> None:
+    lay = layout_pages(13 * 45, 17 * 45, paper="A4", square_mm=45, bleed_mm=3)
+    first, inner = lay.tile(0, 0), lay.tile(1, 1)
+    assert first.bleed_rect == RectMM(0, 0, 183, 273)
+    assert inner.bleed_rect == RectMM(177, 267, 186, 276)
+    last = lay.tile(2, 3)
+    assert last.bleed_rect == RectMM(537, 537, 48, 228)
+
+
+def test_crop_marks_continue_the_cut_lines_beyond_each_corner() -> None:
+    rect = RectMM(12, 12, 180, 270)
+    marks = crop_marks(rect, gap_mm=4, length_mm=6)
+    assert len(marks) == 8
+    corners = {(12, 12), (192, 12), (12, 282), (192, 282)}
+    for x1, y1, x2, y2 in marks:
+        assert x1 == x2 or y1 == y2  # horizontal or vertical
+        # Each mark lies on a cut line through a corner, 4..10 mm away from it.
+        near = min(corners, key=lambda c: math.dist(c, (x1, y1)))
+        assert x1 == x2 == near[0] or y1 == y2 == near[1]
+        assert math.isclose(math.dist(near, (x1, y1)), 4)
+        assert math.isclose(math.dist(near, (x2, y2)), 10)
+    # All marks sit in the margin, outside the tile.
+    for x1, y1, x2, y2 in marks:
+        for x, y in ((x1, y1), (x2, y2)):
+            assert not (12 < x < 192 and 12 < y < 282)
+            assert 0 <= x <= 210 and 0 <= y <= 297
+
+
+def test_labels_name_row_column_and_grid() -> None:
+    lay = layout_pages(13 * 45, 17 * 45, paper="A4", square_mm=45)
+    assert lay.label(lay.tile(1, 2), "Deutschland") == (
+        "Deutschland — page B3 (row B, column 3) of 4×3"
+    )
+    assert [t.name for t in lay.tiles[:5]] == ["A1", "A2", "A3", "A4", "B1"]
+    assert {s: t.name for s, t in lay.neighbours(lay.tile(1, 0)).items()} == {
+        "N": "A1",
+        "E": "B2",
+        "S": "C1",
+    }
+
+
+def test_bad_layout_options_are_refused() -> None:
+    with pytest.raises(ExportError, match="unknown paper 'A5'"):
+        layout_pages(100, 100, paper="A5")
+    with pytest.raises(ExportError, match="leave no room"):
+        layout_pages(100, 100, margin_mm=110, bleed_mm=1)
+    with pytest.raises(ExportError, match="empty board"):
+        layout_pages(0, 100)
