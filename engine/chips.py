@@ -1,0 +1,698 @@
+"""Map-Chips setup: where face-down chips may go, a checker, an even generator and an exact bound.
+
+The rules (France, Benelux, Península Ibérica, Deutschland setup; see ``engine/RULES.md``):
+
+* one chip per square, only on map squares where a tile may go;
+* none on large-city, town, wave or stack squares (every start square is a town, used or not);
+* none on the Balearic (ferry-gated island) squares on a Península Ibérica map;
+* none orthogonally adjacent to a **used** start square or to an open side of a large city
+  (:class:`ChipReading` selects what "open side" means);
+* no two chips orthogonally adjacent (diagonal is fine).
+
+The squares left by the first four rules are the *allowed squares*. The last rule makes a layout an
+independent set of the allowed squares' orthogonal-adjacency graph, which is bipartite (colour a
+square by the parity of ``x + y``), so the largest possible layout is computed exactly with a
+maximum matching (Hopcroft–Karp) and König's theorem: ``max_chips = |V| - |maximum matching|``.
+
+**Evenness.** ``evenness(m, layout)`` compares the root-mean-square Euclidean distance (in squares)
+from every placeable square of the map to its nearest chip with that of an ideal square lattice of
+the same density: a chip per cell of area ``A / k`` (``A`` placeable squares, ``k`` chips) has an
+RMS distance of ``sqrt(A / (6 k))`` to the points of its cell. ``evenness = ideal / actual``, so
+1.0 is as even as a perfect lattice, higher is more even, and clumped or lopsided layouts score
+lower (uniformly random valid layouts typically score about 0.7). The generator minimises the
+mean squared distance (the k-means objective), which maximises this score.
+
+**Generator.** Mitchell's best-candidate sampling with a seeded RNG (each new chip is the farthest
+from the chips so far among a few random free allowed squares), then Lloyd passes (each chip moves
+to the free allowed square nearest the centroid of the placeable squares it serves) while the
+score improves. If sampling gets stuck before ``count`` chips, it restarts from an exact maximum
+independent set, so a valid layout is returned whenever ``count <= max_chips``. Uses numpy (a
+dependency of shapely 2).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+
+from engine.errors import EngineError
+from engine.geometry import Square, orthogonal_neighbours
+from engine.mapdef import MapDef, RuleSet
+
+__all__ = [
+    "RULE_CODES",
+    "ChipReading",
+    "ChipViolation",
+    "allowed_squares",
+    "check_layout",
+    "evenness",
+    "feasibility",
+    "forbidden_squares",
+    "generate_layout",
+    "max_chips",
+    "maximum_layout",
+    "start_choices",
+]
+
+
+class ChipReading(StrEnum):
+    """What "adjacent to an open side of a large city" forbids."""
+
+    OPEN_SIDES = "open_sides"
+    """The square across each CITY outer edge of a large city (default)."""
+    ANY_CITY_SQUARE = "any_city_square"
+    """Every square orthogonally adjacent to any large-city square (older wiki wording)."""
+
+
+RULE_CODES: dict[str, str] = {
+    "chip-count": "the layout does not have the expected number of chips",
+    "chip-duplicate": "more than one chip on a square",
+    "chip-off-map": "a chip outside the grid or on a square that is not part of the map",
+    "chip-on-large-city": "a chip on a large-city square",
+    "chip-on-town": "a chip on a town square (start squares are towns, used or not)",
+    "chip-on-wave": "a chip on a wave square",
+    "chip-on-stack": "a chip on an island stack square",
+    "chip-on-balearic": "a chip on a ferry-gated (Balearic) island square of a Península Ibérica map",
+    "chip-next-to-start": "a chip orthogonally adjacent to a used start square",
+    "chip-next-to-open-side": "a chip across an open (city) side of a large city",
+    "chip-next-to-large-city": "a chip orthogonally adjacent to a large-city square",
+    "chip-adjacent": "two chips orthogonally adjacent",
+}
+"""Every :class:`ChipViolation` rule code with its meaning (stable, kebab-case)."""
+
+
+@dataclass(frozen=True)
+class ChipViolation:
+    """A broken chip rule: its code (see :data:`RULE_CODES`), the square and a readable message.
+
+    ``square`` is ``None`` only for ``chip-count``.
+    """
+
+    rule: str
+    square: Square | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.message}"
+
+
+# -- the fixed rules -------------------------------------------------------------------------
+
+
+def _check_starts(m: MapDef, used_starts: Iterable[Square]) -> set[Square]:
+    used = {tuple(sq) for sq in used_starts}
+    unknown = sorted(sq for sq in used if sq not in m.start_squares)
+    if unknown:
+        names = ", ".join(f"{s.name} {sq}" for sq, s in sorted(m.start_squares.items()))
+        raise EngineError(
+            f"{unknown[0]} is not a start square of map {m.id!r} (start squares: {names or 'none'})"
+        )
+    return used  # type: ignore[return-value]
+
+
+def _near_city(m: MapDef, reading: ChipReading) -> set[Square]:
+    """Squares a chip may not take because of a large city next to them."""
+    near: set[Square] = set()
+    for city in m.large_cities.values():
+        if reading is ChipReading.ANY_CITY_SQUARE:
+            for sq in city.squares:
+                near.update(orthogonal_neighbours(sq))
+        else:
+            for edge in city.open_sides():
+                # An edge between two of the city's own squares is not an outer edge.
+                if edge.square in city.squares and edge.outer_square not in city.squares:
+                    near.add(edge.outer_square)
+    return near - set(m.city_squares())
+
+
+def _near_starts(used: set[Square]) -> set[Square]:
+    return {n for sq in used for n in orthogonal_neighbours(sq)}
+
+
+def _balearic(m: MapDef) -> set[Square]:
+    return m.gated_squares() if m.rule_set is RuleSet.IBERICA else set()
+
+
+def _candidate_squares(m: MapDef) -> set[Square]:
+    """Placeable squares inside the grid that are not towns/start squares or Balearic squares."""
+    w, h = m.width, m.height
+    inside = {sq for sq in m.placeable_squares() if 0 <= sq[0] < w and 0 <= sq[1] < h}
+    return inside - m.towns.keys() - m.start_squares.keys() - _balearic(m)
+
+
+def allowed_squares(
+    m: MapDef,
+    used_starts: Iterable[Square],
+    reading: ChipReading = ChipReading.OPEN_SIDES,
+) -> set[Square]:
+    """Squares where a chip may go, before the no-two-adjacent rule.
+
+    Placeable squares in the grid, minus town/start squares, Balearic squares on Península
+    Ibérica maps, and squares orthogonally next to a used start square or (per ``reading``) to a
+    large city's open side. Raises :class:`EngineError` if a used start is not a start square.
+    """
+    used = _check_starts(m, used_starts)
+    return _candidate_squares(m) - _near_starts(used) - _near_city(m, ChipReading(reading))
+
+
+def forbidden_squares(
+    m: MapDef,
+    used_starts: Iterable[Square],
+    reading: ChipReading = ChipReading.OPEN_SIDES,
+) -> set[Square]:
+    """Map squares (in the grid) where no chip may go: the map's squares minus :func:`allowed_squares`."""
+    allowed = allowed_squares(m, used_starts, reading)
+    return {sq for sq in m.land if m.in_grid(sq)} - allowed
+
+
+# -- checker ---------------------------------------------------------------------------------
+
+
+def check_layout(
+    m: MapDef,
+    chips: Iterable[Square],
+    used_starts: Iterable[Square],
+    reading: ChipReading = ChipReading.OPEN_SIDES,
+    *,
+    expected: int | None = None,
+) -> list[ChipViolation]:
+    """Every broken chip rule of a layout, each naming its rule code and square (empty = valid).
+
+    ``expected`` is the number of chips the layout should have (e.g. ``m.setup.chip_count``);
+    ``None`` skips that check. Raises :class:`EngineError` only if a used start is not a start
+    square of ``m`` (a caller bug, not a layout fault).
+    """
+    reading = ChipReading(reading)
+    used = _check_starts(m, used_starts)
+    layout = [(int(x), int(y)) for x, y in chips]
+    out: list[ChipViolation] = []
+
+    if expected is not None and len(layout) != expected:
+        out.append(
+            ChipViolation("chip-count", None, f"{len(layout)} chips laid out, expected {expected}")
+        )
+
+    seen: set[Square] = set()
+    for sq in layout:
+        if sq in seen:
+            out.append(ChipViolation("chip-duplicate", sq, f"more than one chip on {sq}"))
+        seen.add(sq)
+
+    city_of = m.city_squares()
+    stacks = m.stack_squares()
+    balearic = _balearic(m)
+    near_start = _near_starts(used)
+    near_city = _near_city(m, reading)
+    for sq in sorted(seen):
+        if not m.in_grid(sq) or sq not in m.land:
+            where = "outside the grid" if not m.in_grid(sq) else "not a square of the map"
+            out.append(ChipViolation("chip-off-map", sq, f"chip on {sq}: {where}"))
+            continue
+        if sq in city_of:
+            name = m.large_cities[city_of[sq]].name
+            out.append(
+                ChipViolation("chip-on-large-city", sq, f"chip on {sq}: large city {name!r}")
+            )
+        if sq in m.start_squares:
+            name = m.start_squares[sq].name
+            out.append(ChipViolation("chip-on-town", sq, f"chip on {sq}: start square {name!r}"))
+        elif sq in m.towns:
+            out.append(
+                ChipViolation("chip-on-town", sq, f"chip on {sq}: town {m.towns[sq].name!r}")
+            )
+        if sq in m.waves:
+            out.append(ChipViolation("chip-on-wave", sq, f"chip on {sq}: a wave square"))
+        if sq in stacks:
+            out.append(ChipViolation("chip-on-stack", sq, f"chip on {sq}: an island stack square"))
+        if sq in balearic:
+            out.append(
+                ChipViolation("chip-on-balearic", sq, f"chip on {sq}: a Balearic island square")
+            )
+        if sq in near_start:
+            starts = [m.start_squares[n].name for n in orthogonal_neighbours(sq) if n in used]
+            out.append(
+                ChipViolation(
+                    "chip-next-to-start",
+                    sq,
+                    f"chip on {sq} next to used start square {', '.join(starts)}",
+                )
+            )
+        if sq in near_city:
+            names = sorted(
+                {m.large_cities[city_of[n]].name for n in orthogonal_neighbours(sq) if n in city_of}
+            )
+            if reading is ChipReading.OPEN_SIDES:
+                out.append(
+                    ChipViolation(
+                        "chip-next-to-open-side",
+                        sq,
+                        f"chip on {sq} across an open side of large city {', '.join(names)}",
+                    )
+                )
+            else:
+                out.append(
+                    ChipViolation(
+                        "chip-next-to-large-city",
+                        sq,
+                        f"chip on {sq} next to large city {', '.join(names)}",
+                    )
+                )
+        for other in orthogonal_neighbours(sq):
+            if other in seen and other > sq:  # report each pair once, on its first square
+                out.append(
+                    ChipViolation("chip-adjacent", sq, f"chips on {sq} and {other} are adjacent")
+                )
+    return out
+
+
+# -- exact maximum (bipartite matching) ------------------------------------------------------
+
+
+def _bipartite(
+    squares: Iterable[Square], *, ordered: bool = True
+) -> tuple[list[Square], list[Square], list[list[int]]]:
+    """Split squares by parity of x+y; adjacency lists from each even square to odd squares.
+
+    ``ordered`` sorts both sides so that results built on the matching are reproducible.
+    """
+    left = [sq for sq in squares if (sq[0] + sq[1]) % 2 == 0]
+    right = [sq for sq in squares if (sq[0] + sq[1]) % 2 == 1]
+    if ordered:
+        left.sort()
+        right.sort()
+    index = {sq: i for i, sq in enumerate(right)}
+    adj = [[index[n] for n in orthogonal_neighbours(sq) if n in index] for sq in left]
+    return left, right, adj
+
+
+def _hopcroft_karp(
+    adj: Sequence[Sequence[int]],
+    n_right: int,
+    warm: Iterable[tuple[int, int]] = (),
+) -> tuple[list[int], list[int]]:
+    """Maximum matching of a bipartite graph; iterative (no recursion limit). Returns both mates.
+
+    ``warm`` is a starting matching as (left, right) pairs (e.g. of a subgraph), which saves
+    phases when only a few vertices changed.
+    """
+    n_left = len(adj)
+    mate_l = [-1] * n_left
+    mate_r = [-1] * n_right
+    for u, v in warm:
+        mate_l[u] = v
+        mate_r[v] = u
+    # Greedy start: on grid graphs this already matches most vertices.
+    for u in range(n_left):
+        if mate_l[u] != -1:
+            continue
+        for v in adj[u]:
+            if mate_r[v] == -1:
+                mate_l[u] = v
+                mate_r[v] = u
+                break
+    while True:
+        # BFS layers from the free left vertices through alternating paths.
+        dist = [-1] * n_left
+        queue = [u for u in range(n_left) if mate_l[u] == -1]
+        for u in queue:
+            dist[u] = 0
+        found = False
+        head = 0
+        while head < len(queue):
+            u = queue[head]
+            head += 1
+            for v in adj[u]:
+                w = mate_r[v]
+                if w == -1:
+                    found = True
+                elif dist[w] == -1:
+                    dist[w] = dist[u] + 1
+                    queue.append(w)
+        if not found:
+            return mate_l, mate_r
+        # Vertex-disjoint augmenting paths along the layers, by explicit-stack DFS.
+        pos = [0] * n_left
+        for root in range(n_left):
+            if mate_l[root] != -1:
+                continue
+            stack = [root]
+            while stack:
+                u = stack[-1]
+                nbrs = adj[u]
+                if pos[u] < len(nbrs):
+                    v = nbrs[pos[u]]
+                    pos[u] += 1
+                    w = mate_r[v]
+                    if w == -1:
+                        # Augment: each stack vertex takes the right vertex it last stepped over.
+                        for s in stack:
+                            t = adj[s][pos[s] - 1]
+                            mate_l[s] = t
+                            mate_r[t] = s
+                        for s in stack:
+                            dist[s] = -1  # used: keep paths vertex-disjoint in this phase
+                        stack.clear()
+                    elif dist[w] == dist[u] + 1:
+                        stack.append(w)
+                else:
+                    dist[u] = -1  # dead end in this phase
+                    stack.pop()
+
+
+def _maximum_independent_set(squares: Iterable[Square]) -> list[Square]:
+    """An exact maximum independent set of the orthogonal-adjacency graph (König's theorem)."""
+    left, right, adj = _bipartite(squares)
+    mate_l, mate_r = _hopcroft_karp(adj, len(right))
+    # Z = vertices reachable from free left vertices by alternating paths.
+    seen_l = [False] * len(left)
+    seen_r = [False] * len(right)
+    queue = [u for u in range(len(left)) if mate_l[u] == -1]
+    for u in queue:
+        seen_l[u] = True
+    head = 0
+    while head < len(queue):
+        u = queue[head]
+        head += 1
+        for v in adj[u]:
+            if not seen_r[v] and mate_l[u] != v:
+                seen_r[v] = True
+                w = mate_r[v]
+                if w != -1 and not seen_l[w]:
+                    seen_l[w] = True
+                    queue.append(w)
+    # Minimum vertex cover = (L \ Z) ∪ (R ∩ Z); its complement is a maximum independent set.
+    mis = [left[u] for u in range(len(left)) if seen_l[u]]
+    mis += [right[v] for v in range(len(right)) if not seen_r[v]]
+    return sorted(mis)
+
+
+def _matching_size(
+    squares: set[Square], warm: dict[Square, Square] | None = None
+) -> tuple[int, dict[Square, Square]]:
+    """Size of a maximum matching of the squares' adjacency graph, and the matching (even→odd).
+
+    ``warm`` is a matching of a subset of ``squares`` to start from.
+    """
+    left, right, adj = _bipartite(squares, ordered=False)
+    pairs: list[tuple[int, int]] = []
+    if warm:
+        li = {sq: i for i, sq in enumerate(left)}
+        ri = {sq: i for i, sq in enumerate(right)}
+        pairs = [(li[a], ri[b]) for a, b in warm.items()]
+    mate_l, _ = _hopcroft_karp(adj, len(right), pairs)
+    matching = {left[u]: right[v] for u, v in enumerate(mate_l) if v != -1}
+    return len(matching), matching
+
+
+def max_chips(
+    m: MapDef,
+    used_starts: Iterable[Square],
+    reading: ChipReading = ChipReading.OPEN_SIDES,
+) -> int:
+    """The largest number of chips that can legally be laid out (exact, not a heuristic).
+
+    ``|allowed squares| - |maximum matching|`` of their orthogonal-adjacency graph (König).
+    """
+    squares = allowed_squares(m, used_starts, reading)
+    return len(squares) - _matching_size(squares)[0]
+
+
+def maximum_layout(
+    m: MapDef,
+    used_starts: Iterable[Square],
+    reading: ChipReading = ChipReading.OPEN_SIDES,
+) -> list[Square]:
+    """A valid layout with :func:`max_chips` chips (a witness of the bound), sorted."""
+    return _maximum_independent_set(allowed_squares(m, used_starts, reading))
+
+
+def start_choices(m: MapDef) -> list[tuple[Square, ...]]:
+    """Every choice of ``m.setup.start_squares_used`` start squares, each sorted; [] if too few."""
+    k = m.setup.start_squares_used
+    starts = sorted(m.start_squares)
+    if k < 0 or k > len(starts):
+        return []
+    return list(itertools.combinations(starts, k))
+
+
+def feasibility(
+    m: MapDef, reading: ChipReading = ChipReading.OPEN_SIDES
+) -> dict[tuple[Square, ...], int]:
+    """For every allowed choice of used start squares (:func:`start_choices`), the exact max_chips.
+
+    The squares allowed whatever the choice are matched once; each choice then only augments
+    that matching with the few squares next to its unused start squares.
+    """
+    reading = ChipReading(reading)
+    choices = start_choices(m)
+    if not choices:
+        return {}
+    candidates = _candidate_squares(m) - _near_city(m, reading)
+    base = candidates - _near_starts(set(m.start_squares))
+    _, warm = _matching_size(base)
+    result: dict[tuple[Square, ...], int] = {}
+    for choice in choices:
+        squares = candidates - _near_starts(set(choice))
+        result[choice] = len(squares) - _matching_size(squares, warm)[0]
+    return result
+
+
+# -- evenness and the generator --------------------------------------------------------------
+
+
+def _sorted_array(squares: Iterable[Square]) -> np.ndarray:
+    """Squares as a float (n, 2) array in sorted order (so float sums never depend on set order)."""
+    arr = np.array(list(squares), dtype=np.int64).reshape(-1, 2)
+    arr = arr[np.lexsort((arr[:, 1], arr[:, 0]))]
+    return arr.astype(np.float64)
+
+
+def _placeable_array(m: MapDef) -> np.ndarray:
+    w, h = m.width, m.height
+    return _sorted_array(sq for sq in m.placeable_squares() if 0 <= sq[0] < w and 0 <= sq[1] < h)
+
+
+def _nearest_sq(points: np.ndarray, chips: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For every point: the squared distance to its nearest chip and that chip's index."""
+    # Float32 is exact here (integer coordinates) and halves the memory traffic.
+    points = points.astype(np.float32)
+    chips = chips.astype(np.float32)
+    n = len(points)
+    dist = np.empty(n)
+    owner = np.empty(n, dtype=np.int64)
+    step = max(1, 2_000_000 // max(1, len(chips)))  # bound memory to a few (chips x step) arrays
+    for lo in range(0, n, step):
+        p = points[lo : lo + step]
+        dx = chips[:, 0:1] - p[None, :, 0]
+        dy = chips[:, 1:2] - p[None, :, 1]
+        d = dx * dx
+        d += dy * dy
+        o = d.argmin(axis=0)
+        owner[lo : lo + step] = o
+        dist[lo : lo + step] = d[o, np.arange(len(p))]
+    return dist, owner
+
+
+def _ideal_ms(n_points: int, k: int) -> float:
+    """Mean squared distance to the centre for a square lattice cell of area n/k."""
+    return n_points / (6.0 * k)
+
+
+def evenness(m: MapDef, layout: Iterable[Square]) -> float:
+    """How evenly ``layout`` covers the map's placeable squares: 1.0 = a perfect square lattice.
+
+    ``sqrt(A / (6 k)) / RMS`` where RMS is the root-mean-square distance from every placeable
+    square to its nearest chip (see the module docstring). Higher is more even; 0.0 for an empty
+    layout or a map without placeable squares.
+    """
+    chips = _sorted_array(set(map(tuple, layout)))
+    points = _placeable_array(m)
+    if len(chips) == 0 or len(points) == 0:
+        return 0.0
+    ms = float(_nearest_sq(points, chips)[0].mean())
+    if ms == 0.0:
+        return math.inf
+    return math.sqrt(_ideal_ms(len(points), len(chips)) / ms)
+
+
+_LLOYD_LIMIT = 2_000_000  # chips x placeable squares above which Lloyd passes are skipped
+_BLOCKED = 1 << 20  # block count of a square that is not allowed: never free
+_CROSS = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=np.int32)
+
+
+class _Board:
+    """The allowed squares' bounding box as a grid of block counts (chips at or next to a cell).
+
+    A cell is free for a chip when its count is 0. Padded by one cell so the cross of a chip
+    never leaves the array.
+    """
+
+    def __init__(self, allowed: Iterable[Square]) -> None:
+        arr = np.array(sorted(allowed), dtype=np.int64).reshape(-1, 2)
+        self.x0 = int(arr[:, 0].min()) - 1 if len(arr) else 0
+        self.y0 = int(arr[:, 1].min()) - 1 if len(arr) else 0
+        w = int(arr[:, 0].max()) - self.x0 + 2 if len(arr) else 1
+        h = int(arr[:, 1].max()) - self.y0 + 2 if len(arr) else 1
+        self.block = np.full((h, w), _BLOCKED, dtype=np.int32)
+        self.block[arr[:, 1] - self.y0, arr[:, 0] - self.x0] = 0
+        self.ys, self.xs = np.mgrid[0:h, 0:w].astype(np.float64)
+
+    def place(self, cell: tuple[int, int]) -> None:
+        r, c = cell
+        self.block[r - 1 : r + 2, c - 1 : c + 2] += _CROSS
+
+    def remove(self, cell: tuple[int, int]) -> None:
+        r, c = cell
+        self.block[r - 1 : r + 2, c - 1 : c + 2] -= _CROSS
+
+    def square(self, cell: tuple[int, int]) -> Square:
+        return (cell[1] + self.x0, cell[0] + self.y0)
+
+    def cell(self, square: Square) -> tuple[int, int]:
+        return (square[1] - self.y0, square[0] - self.x0)
+
+    def nearest_free(self, tx: float, ty: float, radius: int) -> tuple[int, int] | None:
+        """The free cell nearest to board point (tx, ty) within ``radius`` cells, if any."""
+        h, w = self.block.shape
+        r0, r1 = max(0, int(ty) - radius), min(h, int(ty) + radius + 2)
+        c0, c1 = max(0, int(tx) - radius), min(w, int(tx) + radius + 2)
+        window = self.block[r0:r1, c0:c1]
+        dist = (self.xs[r0:r1, c0:c1] - tx) ** 2 + (self.ys[r0:r1, c0:c1] - ty) ** 2
+        dist[window != 0] = np.inf
+        flat = int(np.argmin(dist))
+        if not np.isfinite(dist.flat[flat]):
+            return None
+        r, c = divmod(flat, c1 - c0)
+        return (r0 + r, c0 + c)
+
+
+def _best_candidate(
+    board: _Board, count: int, rng: random.Random, tries: int
+) -> list[tuple[int, int]] | None:
+    """Mitchell's best-candidate sampling; ``None`` if free squares run out first."""
+    nearest = np.full(board.block.shape, np.inf)
+    width = board.block.shape[1]
+    chosen: list[tuple[int, int]] = []
+    for _ in range(count):
+        free = np.flatnonzero(board.block == 0)
+        if len(free) == 0:
+            return None
+        picks = [int(free[rng.randrange(len(free))]) for _ in range(min(tries, len(free)))]
+        flat = max(picks, key=lambda i: (nearest.flat[i], -i))
+        cell = divmod(flat, width)
+        chosen.append(cell)
+        board.place(cell)
+        r, c = cell
+        np.minimum(nearest, (board.xs - c) ** 2 + (board.ys - r) ** 2, out=nearest)
+    return chosen
+
+
+def _spread_subset(
+    board: _Board, pool: list[tuple[int, int]], count: int, rng: random.Random
+) -> list[tuple[int, int]]:
+    """Farthest-point selection of ``count`` of ``pool`` (an independent set, so always valid)."""
+    coords = np.array(pool, dtype=np.float64)
+    nearest = np.full(len(pool), np.inf)
+    picked = [rng.randrange(len(pool))]
+    for _ in range(count - 1):
+        d = coords - coords[picked[-1]]
+        np.minimum(nearest, (d * d).sum(axis=1), out=nearest)
+        nearest[picked] = -1.0
+        picked.append(int(np.argmax(nearest)))
+    chosen = [pool[j] for j in picked[:count]]
+    for cell in chosen:
+        board.place(cell)
+    return chosen
+
+
+def _lloyd(
+    board: _Board, chosen: list[tuple[int, int]], points: np.ndarray, passes: int
+) -> list[tuple[int, int]]:
+    """Move each chip to the free cell nearest its Voronoi centroid while the cost improves."""
+    # Points in board cell coordinates (column, row).
+    pts = points - np.array([board.x0, board.y0], dtype=np.float64)
+    current = list(chosen)
+    k = len(current)
+
+    def measure(cells: list[tuple[int, int]]) -> tuple[float, np.ndarray]:
+        chips = np.array([(c, r) for r, c in cells], dtype=np.float64)
+        d, owner = _nearest_sq(pts, chips)
+        return float(d.mean()), owner
+
+    best, (best_cost, owner) = list(current), measure(current)
+    for _ in range(passes):
+        weight = np.bincount(owner, minlength=k)
+        cx = np.bincount(owner, weights=pts[:, 0], minlength=k)
+        cy = np.bincount(owner, weights=pts[:, 1], minlength=k)
+        moved = False
+        for j, cell in enumerate(current):
+            if weight[j] == 0:
+                continue
+            tx, ty = cx[j] / weight[j], cy[j] / weight[j]
+            board.remove(cell)
+            # The chip's own cell is free now (no other chip is next to it), so it is a candidate.
+            radius = max(abs(cell[1] - int(tx)), abs(cell[0] - int(ty))) + 1
+            new = board.nearest_free(tx, ty, radius) or cell
+            board.place(new)
+            if new != cell:
+                current[j] = new
+                moved = True
+        if not moved:
+            break
+        cost, owner = measure(current)
+        if cost < best_cost - 1e-12:
+            best, best_cost = list(current), cost
+        else:
+            break
+    return best
+
+
+def generate_layout(
+    m: MapDef,
+    used_starts: Iterable[Square],
+    count: int,
+    *,
+    seed: int = 0,
+    reading: ChipReading = ChipReading.OPEN_SIDES,
+    tries: int = 8,
+    passes: int = 15,
+) -> list[Square]:
+    """An evenly distributed valid layout of ``count`` chips, sorted; same seed, same layout.
+
+    Raises :class:`EngineError` when ``count`` exceeds :func:`max_chips` (naming both numbers)
+    or a used start is not a start square. See the module docstring for the method.
+    """
+    if count < 0:
+        raise EngineError(f"chip count must be >= 0, got {count}")
+    allowed = allowed_squares(m, used_starts, reading)
+    if count == 0:
+        return []
+    rng = random.Random(seed)
+    chosen = None
+    if len(allowed) >= count:
+        board = _Board(allowed)
+        chosen = _best_candidate(board, count, rng, tries)
+    if chosen is None:
+        # Sampling got stuck (dense request): start from an exact maximum independent set.
+        mis = _maximum_independent_set(allowed)
+        if len(mis) < count:
+            raise EngineError(
+                f"cannot lay out {count} chips on map {m.id!r}: at most {len(mis)} fit with these "
+                f"start squares ({len(allowed)} allowed squares, no two adjacent)"
+            )
+        board = _Board(allowed)
+        chosen = _spread_subset(board, [board.cell(sq) for sq in mis], count, rng)
+    points = _placeable_array(m)
+    # Dense layouts are shaped by the no-two-adjacent rule, not by spreading: skip the costly
+    # passes when chips x points gets large (bounded time for big counts).
+    if len(points) and count * len(points) <= _LLOYD_LIMIT:
+        final = _lloyd(board, chosen, points, passes)
+    else:
+        final = chosen
+    return sorted(board.square(cell) for cell in final)
