@@ -1,0 +1,642 @@
+"""Reading and writing map files: the ``carcassonne-map`` JSON format.
+
+A map file is one JSON object::
+
+    {
+      "format": "carcassonne-map",
+      "format_version": 1,
+      "id": "...", "name": "...", "author": "...", "description": "...",
+      "rule_set": "none", "setup": {...}, "square_size_mm": 45.0,
+      "grid": {"width": 12, "height": 9},
+      "squares": ["..####..", ...],          # one string per row: '#' map square, '.' outside
+      "start_squares": [{"x": 1, "y": 2, "name": "..."}, ...],
+      ...                                     # one list per element kind, sorted
+      "editor": {...}
+    }
+
+Output is deterministic and diff-friendly: elements are sorted (row by row, then by id) and every
+element object sits on its own line. ``loads_map(dumps_map(m)) == m`` for every map that passes
+the schema. Older format versions are upgraded on load through :data:`MIGRATIONS`; newer ones are
+rejected with a message saying so. Every failure is a :class:`~engine.errors.MapFormatError`
+naming the file and, where relevant, the JSON path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import MapFormatError
+from engine.geometry import Edge, Side, Square
+from engine.mapdef import (
+    FORMAT_VERSION,
+    BorderFeature,
+    Colour,
+    EdgeKind,
+    Ferry,
+    Island,
+    IslandRole,
+    IslandSquare,
+    LargeCity,
+    MapDef,
+    RuleSet,
+    Setup,
+    StartSquare,
+    Town,
+    Track,
+)
+
+if TYPE_CHECKING:
+    from engine.validation import Issue
+
+FORMAT_NAME = "carcassonne-map"
+MAX_FILE_BYTES = 20 * 1024 * 1024
+"""Map files larger than this are refused before parsing (a real map is a few kB)."""
+
+_LINE_WIDTH = 120
+
+# -- migrations ------------------------------------------------------------------------------
+
+
+def _migrate_0_to_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 0 kept ``width``/``height`` at the top and the map squares as ``land: [[x, y], ...]``.
+
+    Version 1 moved them to ``grid`` and row strings (``squares``). Squares outside the grid cannot
+    be expressed as rows; they are dropped here (the grid is what the designer drew).
+    """
+    out = {k: v for k, v in data.items() if k not in ("width", "height", "land")}
+    width, height = data.get("width"), data.get("height")
+    land = data.get("land", [])
+    if not isinstance(width, int) or not isinstance(height, int) or isinstance(width, bool):
+        raise MapFormatError("version 0 map needs integer 'width' and 'height'", path="$")
+    if not isinstance(land, list):
+        raise MapFormatError("'land' must be a list of [x, y] pairs", path="$.land")
+    if not (1 <= width <= _MAX_GRID and 1 <= height <= _MAX_GRID):
+        raise MapFormatError(f"grid {width}x{height} is out of range 1..{_MAX_GRID}", path="$")
+    rows = [["."] * width for _ in range(height)]
+    for i, item in enumerate(land):
+        ok = (
+            isinstance(item, list)
+            and len(item) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in item)
+        )
+        if not ok:
+            raise MapFormatError("expected an [x, y] pair of integers", path=f"$.land[{i}]")
+        x, y = item
+        if 0 <= x < width and 0 <= y < height:
+            rows[y][x] = "#"
+    out["grid"] = {"width": width, "height": height}
+    out["squares"] = ["".join(r) for r in rows]
+    out["format_version"] = 1
+    return out
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: _migrate_0_to_1}
+"""``version -> function`` upgrading a raw map dict of that version to the next version."""
+
+_MAX_GRID = 400
+_MAX_COORD = 1000
+
+
+def migrate(data: dict[str, Any], *, source: str = "<data>") -> dict[str, Any]:
+    """Upgrade a raw map dict to :data:`~engine.mapdef.FORMAT_VERSION` (returns a new dict)."""
+    version = data.get("format_version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise MapFormatError(
+            f"'format_version' must be an integer, got {json.dumps(version)}",
+            source=source,
+            path="$.format_version",
+        )
+    if version > FORMAT_VERSION:
+        raise MapFormatError(
+            f"format_version {version} is newer than this program supports ({FORMAT_VERSION}); "
+            "update Carcassonne Maps Studio to open it",
+            source=source,
+            path="$.format_version",
+        )
+    if version < min(MIGRATIONS, default=FORMAT_VERSION):
+        raise MapFormatError(
+            f"format_version {version} is not a known version",
+            source=source,
+            path="$.format_version",
+        )
+    while version < FORMAT_VERSION:
+        try:
+            data = MIGRATIONS[version](data)
+        except MapFormatError as exc:
+            raise MapFormatError(
+                f"cannot upgrade from format_version {version}: {exc.reason}",
+                source=source,
+                path=exc.path,
+            ) from None
+        version = data["format_version"]
+    return data
+
+
+# -- schema ----------------------------------------------------------------------------------
+
+
+@cache
+def _validator() -> Any:
+    import jsonschema
+
+    from engine.resources import schema_path
+
+    schema = json.loads(schema_path("map").read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def _schema_check(data: Any, source: str) -> None:
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_validator().iter_errors(data))
+    if error is not None:
+        path = error.json_path
+        message = error.message
+        if len(message) > 200:
+            message = message[:197] + "..."
+        raise MapFormatError(message, source=source, path=path)
+
+
+# -- MapDef -> dict ----------------------------------------------------------------------------
+
+
+def _sq_key(square: Square) -> tuple[int, int]:
+    return (square[1], square[0])
+
+
+def _edge_key(edge: Edge) -> tuple[int, int, int]:
+    return (edge.y, edge.x, Side(edge.side).index)
+
+
+def _edge_dict(edge: Edge) -> dict[str, Any]:
+    return {"x": edge.x, "y": edge.y, "side": Side(edge.side).value}
+
+
+def map_to_dict(m: MapDef) -> dict[str, Any]:
+    """The JSON-ready dict of ``m`` in the current format version, with every list sorted."""
+    rows = [
+        "".join("#" if (x, y) in m.land else "." for x in range(m.width)) for y in range(m.height)
+    ]
+    s = m.setup
+    out: dict[str, Any] = {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "id": m.id,
+        "name": m.name,
+        "author": m.author,
+        "description": m.description,
+        "rule_set": RuleSet(m.rule_set).value,
+        "setup": {
+            "start_squares_used": s.start_squares_used,
+            "chip_count": s.chip_count,
+            "tile_pool_min": s.tile_pool_min,
+            "tile_pool_max": s.tile_pool_max,
+            "meeples_per_player": s.meeples_per_player,
+        },
+        "square_size_mm": float(m.square_size_mm),
+        "grid": {"width": m.width, "height": m.height},
+        "squares": rows,
+        "start_squares": [
+            {"x": x, "y": y, "name": m.start_squares[(x, y)].name}
+            for (x, y) in sorted(m.start_squares, key=_sq_key)
+        ],
+        "towns": [
+            {
+                "x": x,
+                "y": y,
+                "name": t.name,
+                "grape": None if t.grape is None else Colour(t.grape).value,
+            }
+            for (x, y), t in sorted(m.towns.items(), key=lambda kv: _sq_key(kv[0]))
+        ],
+        "large_cities": [
+            {
+                "id": c.id,
+                "name": c.name,
+                "coats_of_arms": c.coats_of_arms,
+                "squares": [{"x": x, "y": y} for (x, y) in sorted(c.squares, key=_sq_key)],
+                "edges": [
+                    {**_edge_dict(e), "kind": EdgeKind(c.edges[e]).value}
+                    for e in sorted(c.edges, key=_edge_key)
+                ],
+            }
+            for c in sorted(m.large_cities.values(), key=lambda c: c.id)
+        ],
+        "border_features": [
+            {
+                **_edge_dict(e),
+                "kind": EdgeKind(f.kind).value,
+                "coats_of_arms": f.coats_of_arms,
+                "neighbour": f.neighbour,
+            }
+            for e, f in sorted(m.border_features.items(), key=lambda kv: _edge_key(kv[0]))
+        ],
+        "ferries": [
+            {
+                "id": f.id,
+                "a": _edge_dict(f.a),
+                "b": _edge_dict(f.b),
+                "coats_of_arms": f.coats_of_arms,
+            }
+            for f in sorted(m.ferries.values(), key=lambda f: f.id)
+        ],
+        "islands": [
+            {
+                "id": i.id,
+                "name": i.name,
+                "colour": None if i.colour is None else Colour(i.colour).value,
+                "squares": [
+                    {
+                        "x": x,
+                        "y": y,
+                        "role": IslandRole(info.role).value,
+                        "coats_of_arms": info.coats_of_arms,
+                    }
+                    for (x, y), info in sorted(i.squares.items(), key=lambda kv: _sq_key(kv[0]))
+                ],
+            }
+            for i in sorted(m.islands.values(), key=lambda i: i.id)
+        ],
+        "waves": [{"x": x, "y": y} for (x, y) in sorted(m.waves, key=_sq_key)],
+        "chip_squares": [
+            {"x": x, "y": y, "colour": Colour(c).value}
+            for (x, y), c in sorted(m.chip_squares.items(), key=lambda kv: _sq_key(kv[0]))
+        ],
+        "tracks": [
+            {"number": t.number, "rows": list(t.rows)}
+            for t in sorted(m.tracks.values(), key=lambda t: t.number)
+        ],
+        "isle_of_man": None
+        if m.isle_of_man is None
+        else {"x": m.isle_of_man[0], "y": m.isle_of_man[1]},
+        "editor": m.editor,
+    }
+    return out
+
+
+# -- dict -> MapDef ----------------------------------------------------------------------------
+
+
+def _load_issue(code: str, message: str, squares: Iterable[Square] = (), **where: Any) -> Issue:
+    from engine.validation import Issue, Severity, Where
+
+    return Issue(Severity.WARNING, code, message, Where(squares=tuple(squares), **where))
+
+
+class _Builder:
+    """Converts a schema-valid version-1 dict into a MapDef, noting duplicates (kept last)."""
+
+    def __init__(self) -> None:
+        self.issues: list[Issue] = []
+
+    def _dup_square(self, what: str, square: Square) -> None:
+        self.issues.append(
+            _load_issue(
+                "duplicate-square",
+                f"{what} lists square {square} more than once; the last entry is kept",
+                [square],
+            )
+        )
+
+    def _dup_edge(self, what: str, edge: Edge) -> None:
+        self.issues.append(
+            _load_issue(
+                "duplicate-edge",
+                f"{what} lists edge {edge} more than once; the last entry is kept",
+                edges=(edge,),
+            )
+        )
+
+    def _dup_id(self, what: str, ident: object) -> None:
+        self.issues.append(
+            _load_issue(
+                "duplicate-id",
+                f"two {what} have the id {ident!r}; the last one is kept",
+            )
+        )
+
+    def build(self, d: dict[str, Any]) -> MapDef:
+        grid = d["grid"]
+        width, height = grid["width"], grid["height"]
+        rows = d["squares"]
+        if len(rows) != height:
+            raise MapFormatError(
+                f"expected {height} rows (grid height), found {len(rows)}", path="$.squares"
+            )
+        land: set[Square] = set()
+        for y, row in enumerate(rows):
+            if len(row) != width:
+                raise MapFormatError(
+                    f"row {y} has {len(row)} squares, expected {width} (grid width)",
+                    path=f"$.squares[{y}]",
+                )
+            land.update((x, y) for x, ch in enumerate(row) if ch == "#")
+        s = d.get("setup", {})
+        defaults = Setup()
+        setup = Setup(
+            start_squares_used=s.get("start_squares_used", defaults.start_squares_used),
+            chip_count=s.get("chip_count", defaults.chip_count),
+            tile_pool_min=s.get("tile_pool_min", defaults.tile_pool_min),
+            tile_pool_max=s.get("tile_pool_max", defaults.tile_pool_max),
+            meeples_per_player=s.get("meeples_per_player", defaults.meeples_per_player),
+        )
+        m = MapDef(
+            id=d["id"],
+            name=d["name"],
+            width=width,
+            height=height,
+            author=d.get("author", ""),
+            description=d.get("description", ""),
+            rule_set=RuleSet(d.get("rule_set", "none")),
+            setup=setup,
+            square_size_mm=float(d.get("square_size_mm", 45.0)),
+            land=land,
+        )
+        for item in d.get("start_squares", []):
+            sq = (item["x"], item["y"])
+            if sq in m.start_squares:
+                self._dup_square("start_squares", sq)
+            m.start_squares[sq] = StartSquare(item["name"])
+        for item in d.get("towns", []):
+            sq = (item["x"], item["y"])
+            if sq in m.towns:
+                self._dup_square("towns", sq)
+            grape = item.get("grape")
+            m.towns[sq] = Town(item["name"], None if grape is None else Colour(grape))
+        for item in d.get("large_cities", []):
+            city = LargeCity(item["id"], item["name"], coats_of_arms=item.get("coats_of_arms", 0))
+            for sq_item in item.get("squares", []):
+                sq = (sq_item["x"], sq_item["y"])
+                if sq in city.squares:
+                    self._dup_square(f"large city {city.id!r}", sq)
+                city.squares.add(sq)
+            for e_item in item.get("edges", []):
+                edge = _edge(e_item)
+                if edge in city.edges:
+                    self._dup_edge(f"large city {city.id!r}", edge)
+                city.edges[edge] = EdgeKind(e_item["kind"])
+            if city.id in m.large_cities:
+                self._dup_id("large cities", city.id)
+            m.large_cities[city.id] = city
+        for item in d.get("border_features", []):
+            edge = _edge(item)
+            if edge in m.border_features:
+                self._dup_edge("border_features", edge)
+            m.border_features[edge] = BorderFeature(
+                EdgeKind(item["kind"]), item.get("coats_of_arms", 0), item.get("neighbour", "")
+            )
+        for item in d.get("ferries", []):
+            ferry = Ferry(
+                item["id"], _edge(item["a"]), _edge(item["b"]), item.get("coats_of_arms", 0)
+            )
+            if ferry.id in m.ferries:
+                self._dup_id("ferries", ferry.id)
+            m.ferries[ferry.id] = ferry
+        for item in d.get("islands", []):
+            colour = item.get("colour")
+            island = Island(item["id"], item["name"], None if colour is None else Colour(colour))
+            for sq_item in item.get("squares", []):
+                sq = (sq_item["x"], sq_item["y"])
+                if sq in island.squares:
+                    self._dup_square(f"island {island.id!r}", sq)
+                island.squares[sq] = IslandSquare(
+                    IslandRole(sq_item.get("role", "land")), sq_item.get("coats_of_arms", 0)
+                )
+            if island.id in m.islands:
+                self._dup_id("islands", island.id)
+            m.islands[island.id] = island
+        for item in d.get("waves", []):
+            sq = (item["x"], item["y"])
+            if sq in m.waves:
+                self._dup_square("waves", sq)
+            m.waves.add(sq)
+        for item in d.get("chip_squares", []):
+            sq = (item["x"], item["y"])
+            if sq in m.chip_squares:
+                self._dup_square("chip_squares", sq)
+            m.chip_squares[sq] = Colour(item["colour"])
+        for item in d.get("tracks", []):
+            track = Track(item["number"], tuple(item["rows"]))
+            if track.number in m.tracks:
+                self._dup_id("tracks", track.number)
+            m.tracks[track.number] = track
+        iom = d.get("isle_of_man")
+        m.isle_of_man = None if iom is None else (iom["x"], iom["y"])
+        m.editor = d.get("editor", {})
+        return m
+
+
+def _edge(item: dict[str, Any]) -> Edge:
+    return Edge(item["x"], item["y"], Side(item["side"]))
+
+
+def _check_header(data: Any, source: str) -> None:
+    if not isinstance(data, dict):
+        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
+            type(data), "a number"
+        )
+        raise MapFormatError(
+            f"not a map: the file holds {kind}, expected a JSON object", source=source, path="$"
+        )
+    fmt = data.get("format")
+    if fmt != FORMAT_NAME:
+        got = "no 'format' field" if fmt is None else f"'format' is {json.dumps(fmt)[:60]}"
+        raise MapFormatError(
+            f"not a Carcassonne map ({got}; expected {FORMAT_NAME!r})", source=source, path="$"
+        )
+
+
+def _from_dict(data: Any, source: str) -> tuple[MapDef, list[Issue]]:
+    _check_header(data, source)
+    data = migrate(data, source=source)
+    _schema_check(data, source)
+    builder = _Builder()
+    try:
+        m = builder.build(data)
+    except MapFormatError as exc:
+        raise MapFormatError(exc.reason, source=source, path=exc.path) from None
+    return m, builder.issues
+
+
+def map_from_dict(data: Any, *, source: str = "<data>") -> MapDef:
+    """The :class:`MapDef` of a raw map dict (any supported format version).
+
+    Raises :class:`MapFormatError` naming ``source`` and the JSON path of the first problem.
+    Duplicated entries are tolerated (the last one wins); :func:`read_map` reports them.
+    """
+    return _from_dict(data, source)[0]
+
+
+# -- text ----------------------------------------------------------------------------------------
+
+
+def _inline(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _pretty(value: Any, indent: int, key_len: int = 0) -> str:
+    """JSON with each element object on one line where it fits, lists of objects one per line."""
+    pad = " " * indent
+    inner = " " * (indent + 2)
+    if isinstance(value, dict):
+        flat = _inline(value)
+        # Nested objects stay on one line when they fit; the top level never does.
+        if indent > 0 and indent + key_len + len(flat) <= _LINE_WIDTH:
+            return flat
+        if not value:
+            return "{}"
+        parts = []
+        for k, v in value.items():
+            key = json.dumps(k, ensure_ascii=False) + ": "
+            parts.append(inner + key + _pretty(v, indent + 2, len(key)))
+        return "{\n" + ",\n".join(parts) + "\n" + pad + "}"
+    if isinstance(value, list):
+        if not value:
+            return "[]"
+        structured = any(isinstance(v, dict | list | str) for v in value)
+        flat = _inline(value)
+        if not structured and indent + key_len + len(flat) <= _LINE_WIDTH:
+            return flat
+        items = [inner + _pretty(v, indent + 2) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    return _inline(value)
+
+
+def dumps_map(m: MapDef) -> str:
+    """The file text of ``m``: deterministic, sorted, one element per line, ending in a newline.
+
+    Raises :class:`MapFormatError` if ``m`` cannot be written as a valid map file (e.g. an empty
+    id or a negative coat-of-arms count), so an unreadable file is never produced.
+    """
+    data = map_to_dict(m)
+    try:
+        json.dumps(data["editor"], allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise MapFormatError(f"editor settings are not JSON data: {exc}", path="$.editor") from None
+    _schema_check(data, f"map {m.id!r}")
+    return _pretty(data, 0) + "\n"
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed in a map file")
+
+
+def loads_map(text: str, *, source: str = "<data>") -> MapDef:
+    """The :class:`MapDef` in map file text; :class:`MapFormatError` naming ``source`` otherwise."""
+    return _loads(text, source)[0]
+
+
+def _loads(text: str, source: str) -> tuple[MapDef, list[Issue]]:
+    if not text.strip():
+        raise MapFormatError("the file is empty", source=source)
+    if "\x00" in text:
+        raise MapFormatError("not a text file (binary data)", source=source)
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise MapFormatError(
+            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source=source
+        ) from None
+    except ValueError as exc:  # NaN / Infinity
+        raise MapFormatError(f"not valid JSON: {exc}", source=source) from None
+    except RecursionError:
+        raise MapFormatError("not valid JSON: nested too deeply", source=source) from None
+    return _from_dict(data, source)
+
+
+def _read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
+    p = Path(path)
+    source = str(path)
+    try:
+        if p.is_dir():
+            raise MapFormatError("is a directory, not a map file", source=source)
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise MapFormatError(
+                f"file is too large ({size / 1024 / 1024:.1f} MB; a map file may be at most "
+                f"{MAX_FILE_BYTES // 1024 // 1024} MB)",
+                source=source,
+            )
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise MapFormatError("no such file", source=source) from None
+    except OSError as exc:
+        raise MapFormatError(
+            f"cannot read the file: {exc.strerror or exc}", source=source
+        ) from None
+    if len(raw) > MAX_FILE_BYTES:  # grew while reading (or a special file reporting size 0)
+        raise MapFormatError(
+            f"file is too large (a map file may be at most {MAX_FILE_BYTES // 1024 // 1024} MB)",
+            source=source,
+        )
+    if b"\x00" in raw:
+        raise MapFormatError("not a text file (binary data)", source=source)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise MapFormatError(
+            f"not a text file (invalid UTF-8 at byte {exc.start})", source=source
+        ) from None
+    return text, source
+
+
+def read_map(path: str | os.PathLike[str]) -> tuple[MapDef, list[Issue]]:
+    """Load a map file and also return the issues found while loading (duplicates, kept last)."""
+    text, source = _read_text(path)
+    return _loads(text, source)
+
+
+def load_map(path: str | os.PathLike[str]) -> MapDef:
+    """Load a map file; :class:`MapFormatError` naming the file and the problem otherwise."""
+    return read_map(path)[0]
+
+
+def save_map(m: MapDef, path: str | os.PathLike[str]) -> None:
+    """Write ``m`` to ``path`` atomically (a temporary file in the same folder, then a rename).
+
+    Either the whole new file is there afterwards or the old one is untouched.
+    """
+    text = dumps_map(m)
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if target.exists():
+            with contextlib.suppress(OSError):
+                os.chmod(tmp, target.stat().st_mode & 0o777)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+__all__ = [
+    "FORMAT_NAME",
+    "MAX_FILE_BYTES",
+    "MIGRATIONS",
+    "dumps_map",
+    "load_map",
+    "loads_map",
+    "map_from_dict",
+    "map_to_dict",
+    "migrate",
+    "read_map",
+    "save_map",
+]

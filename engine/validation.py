@@ -1,0 +1,1075 @@
+"""The semantic map validator: a list of located issues, never an exception.
+
+:func:`validate_map` checks everything the schema cannot: squares and elements outside the grid or
+on the wrong squares, start squares, border features and ferries, large-city edges, reachability
+from the start squares, tile-pool feasibility of printed edge constraints, the per-rule-set
+requirements of the Map-Chips sheets and the exact chip feasibility proof.
+
+Each :class:`Issue` carries a stable kebab-case ``code`` (all listed in :data:`CODES` and in
+``engine/VALIDATION.md``) and a :class:`Where` that locates it, so an editor can jump there.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from engine.geometry import SIDES, Edge, Side, Square, orthogonal_neighbours
+from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef, RuleSet
+
+if TYPE_CHECKING:
+    from engine.chips import ChipReading
+
+
+class Severity(StrEnum):
+    """How bad an issue is: errors make a map invalid, warnings only with ``--strict``."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where an issue is: squares, edges and/or a named city, ferry or island."""
+
+    squares: tuple[Square, ...] = ()
+    edges: tuple[Edge, ...] = ()
+    city: str | None = None
+    ferry: str | None = None
+    island: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "squares": [list(sq) for sq in self.squares],
+            "edges": [{"x": e.x, "y": e.y, "side": Side(e.side).value} for e in self.edges],
+            "city": self.city,
+            "ferry": self.ferry,
+            "island": self.island,
+        }
+
+    def __str__(self) -> str:
+        parts: list[str] = []
+        if self.city is not None:
+            parts.append(f"city {self.city!r}")
+        if self.ferry is not None:
+            parts.append(f"ferry {self.ferry!r}")
+        if self.island is not None:
+            parts.append(f"island {self.island!r}")
+        if self.edges:
+            parts.append(_list_text([str(e) for e in self.edges]))
+        elif self.squares:
+            parts.append(_list_text([f"({x}, {y})" for x, y in self.squares]))
+        return ", ".join(parts)
+
+
+def _list_text(items: list[str], limit: int = 6) -> str:
+    if len(items) <= limit:
+        return " ".join(items)
+    return " ".join(items[:limit]) + f" (+{len(items) - limit} more)"
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One finding: ``severity``, a stable ``code``, a human ``message`` and its location."""
+
+    severity: Severity
+    code: str
+    message: str
+    where: Where = field(default_factory=Where)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "severity": Severity(self.severity).value,
+            "code": self.code,
+            "message": self.message,
+            "where": self.where.to_dict(),
+        }
+
+    def __str__(self) -> str:
+        loc = str(self.where)
+        return f"{self.severity} {self.code}" + (f" at {loc}" if loc else "") + f": {self.message}"
+
+
+class CodeInfo(NamedTuple):
+    severity: Severity
+    meaning: str
+    fix: str
+
+
+E, W = Severity.ERROR, Severity.WARNING
+
+CODES: dict[str, CodeInfo] = {
+    # -- found while loading (engine.mapio.read_map) --
+    "duplicate-square": CodeInfo(
+        W,
+        "A square is listed twice in one element list; the last entry was kept.",
+        "Delete the duplicated entry from the file.",
+    ),
+    "duplicate-edge": CodeInfo(
+        W,
+        "An edge is listed twice (border features or one city's edges); the last was kept.",
+        "Delete the duplicated entry from the file.",
+    ),
+    "duplicate-id": CodeInfo(
+        W,
+        "Two cities, ferries, islands or tracks share an id/number; the last was kept.",
+        "Give each element its own id.",
+    ),
+    # -- grid and squares --
+    "no-squares": CodeInfo(E, "The map has no map squares at all.", "Paint the map squares."),
+    "outside-grid": CodeInfo(
+        E,
+        "A square, element, edge or track row lies outside the grid.",
+        "Move the element inside the grid or enlarge the grid.",
+    ),
+    "not-a-map-square": CodeInfo(
+        E,
+        "An element (start square, town, city, wave, chip or island square) is on a square "
+        "that is not a map square.",
+        "Paint the square as a map square or move the element.",
+    ),
+    "element-on-blocked-square": CodeInfo(
+        E,
+        "A start square, town, chip square, border feature or ferry endpoint is on a "
+        "large-city, wave or stack square, where no tile is ever placed.",
+        "Move the element to a placeable square.",
+    ),
+    "element-conflict": CodeInfo(
+        E,
+        "A square belongs to two things that exclude each other (two large cities, a city and "
+        "a wave, a wave and a stack, two islands).",
+        "Keep only one of them on the square.",
+    ),
+    # -- setup --
+    "too-few-start-squares": CodeInfo(
+        E,
+        "Fewer start squares than the setup uses, or fewer than 2.",
+        "Add start squares or lower setup.start_squares_used.",
+    ),
+    "setup-start-squares-used": CodeInfo(
+        W,
+        "setup.start_squares_used is not 2 or 3 (the general rules use 2 to 3).",
+        "Set it to 2 or 3 unless the map's own rules say otherwise.",
+    ),
+    "setup-tile-pool-range": CodeInfo(
+        E, "setup.tile_pool_min is larger than setup.tile_pool_max.", "Swap or fix the two values."
+    ),
+    "tile-pool-too-large": CodeInfo(
+        E,
+        "The recommended tile pool (tile_pool_max) is larger than the number of placeable "
+        "squares, so the tiles cannot all be placed.",
+        "Lower the tile pool or add squares.",
+    ),
+    "rule-set-setup": CodeInfo(
+        W,
+        "The start squares or chip count differ from the map's Map-Chips rule sheet.",
+        "Match the sheet (e.g. France 2 of 3 start squares and 30 chips, Benelux 20 chips).",
+    ),
+    # -- border features and ferries --
+    "border-feature-not-on-border": CodeInfo(
+        E,
+        "A border feature is not on an edge of a map square facing the outside.",
+        "Move it to a coastline/border edge.",
+    ),
+    "border-feature-kind": CodeInfo(
+        E,
+        "A border feature is a field; only roads and cities run abroad.",
+        "Make it a road or a city, or delete it.",
+    ),
+    "ferry-endpoint-not-on-border": CodeInfo(
+        E,
+        "A ferry endpoint is not on an edge of a map square facing the outside (the water).",
+        "Move the endpoint to a coastline edge.",
+    ),
+    "ferry-endpoints-coincide": CodeInfo(
+        E, "Both endpoints of a ferry are on the same square.", "Move one endpoint."
+    ),
+    "ferry-endpoint-shared": CodeInfo(
+        E,
+        "An edge is the endpoint of two ferries, or of a ferry and a border feature.",
+        "Give each route its own edge.",
+    ),
+    "ferry-crosses-land": CodeInfo(
+        W,
+        "The straight line between a ferry's endpoints crosses map squares.",
+        "Check the endpoints; a printed route normally runs over water.",
+    ),
+    # -- large cities --
+    "city-empty": CodeInfo(E, "A large city has no squares.", "Paint its squares or delete it."),
+    "city-not-contiguous": CodeInfo(
+        E,
+        "A large city's squares are not orthogonally connected.",
+        "Split it into two cities or fill the gap.",
+    ),
+    "city-edge-not-outer": CodeInfo(
+        E,
+        "A city edge is listed that is not an outer edge of the city (an internal edge "
+        "between two of its squares, or an edge of a square it does not cover).",
+        "Delete the edge entry.",
+    ),
+    "city-edges-disagree": CodeInfo(
+        E,
+        "Two adjacent large cities print different things on their shared edge.",
+        "Make both sides city, road or field.",
+    ),
+    "city-unconnectable": CodeInfo(
+        E,
+        "A large city has no open side (city edge) next to a placeable square, so it can "
+        "never be connected.",
+        "Mark at least one edge towards a placeable square as city.",
+    ),
+    # -- reachability --
+    "unreachable-square": CodeInfo(
+        E,
+        "Placeable squares that no tile chain can reach from any start square (through "
+        "placeable land, connected large cities and ferries; gated squares only by ferry).",
+        "Connect them by land or a ferry, or remove them.",
+    ),
+    "gated-without-ferry": CodeInfo(
+        E,
+        "Ferry-gated island squares with no ferry landing on their island part.",
+        "Add a ferry route to one of them.",
+    ),
+    # -- tiles --
+    "unsatisfiable-square": CodeInfo(
+        E,
+        "No tile of the tile pool fits the printed constraints around a square (border "
+        "features, large-city edges, ferry road), or two constraints on one side conflict.",
+        "Change the printed features around the square.",
+    ),
+    "tile-constraints-unchecked": CodeInfo(
+        W,
+        "The tile pool could not be loaded, so printed edge constraints were not checked.",
+        "Pick a known tile pool (base, base+ic, base+ic+tb).",
+    ),
+    # -- tracks --
+    "track-invalid": CodeInfo(
+        E,
+        "A track number is not 1..12, a track has no rows, or a row is in two tracks.",
+        "Number tracks 1..12 and give each row to one track.",
+    ),
+    # -- rule sets --
+    "france-town-without-grape": CodeInfo(
+        E, "France: a town has no grape colour.", "Give every town a grape colour."
+    ),
+    "benelux-waves": CodeInfo(
+        E, "Benelux: the map needs exactly 3 wave squares.", "Mark exactly 3 wave squares."
+    ),
+    "benelux-islands": CodeInfo(
+        E,
+        "Benelux: the map needs 3 islands, one per colour, each with exactly 2 stack squares.",
+        "Fix the islands' colours and stack squares.",
+    ),
+    "gb-chip-squares": CodeInfo(
+        E,
+        "Great Britain: there must be exactly 10 chip squares of each colour.",
+        "Add or remove chip squares.",
+    ),
+    "gb-isle-of-man": CodeInfo(
+        E, "Great Britain: the map has no Isle of Man.", "Place the Isle of Man holding area."
+    ),
+    "gb-start-squares": CodeInfo(
+        E,
+        "Great Britain: the Map-Chips setup uses all 3 start squares; the map must have "
+        "exactly 3 and use 3.",
+        "Have exactly 3 start squares and start_squares_used = 3.",
+    ),
+    "iberica-tracks": CodeInfo(
+        E,
+        "Península Ibérica: tracks 1..12 must all exist and cover every row holding map "
+        "squares, with the orange band (1-4) above light blue (5-8) above purple (9-12).",
+        "Fix the track rows.",
+    ),
+    # -- chips --
+    "chips-infeasible": CodeInfo(
+        E,
+        "For some allowed choice of used start squares, fewer chips than setup.chip_count "
+        "can legally be placed (exact maximum).",
+        "Free up squares or lower the chip count.",
+    ),
+    # -- internal --
+    "validator-failure": CodeInfo(
+        E,
+        "A check failed unexpectedly on this map (a bug, or data no file can hold).",
+        "Report it with the map file.",
+    ),
+}
+"""Every issue code: severity, meaning and how to fix it (also in ``engine/VALIDATION.md``)."""
+
+RANDOM_CHIP_RULE_SETS = frozenset(
+    {RuleSet.DEUTSCHLAND, RuleSet.FRANCE, RuleSet.BENELUX, RuleSet.IBERICA}
+)
+"""Rule sets whose Map-Chips setup lays chips out at random (and so need the feasibility proof)."""
+
+# (start squares on the map, start squares used, chips laid out) per the Map-Chips sheets.
+_SHEET_SETUP: dict[RuleSet, tuple[int, int, int]] = {
+    RuleSet.DEUTSCHLAND: (3, 2, 30),
+    RuleSet.FRANCE: (3, 2, 30),
+    RuleSet.BENELUX: (3, 2, 20),
+    RuleSet.IBERICA: (4, 3, 30),
+}
+
+_KIND_CHAR = {EdgeKind.CITY: "C", EdgeKind.ROAD: "R", EdgeKind.FIELD: "F"}
+
+
+def _sqkey(sq: Square) -> tuple[int, int]:
+    return (sq[1], sq[0])
+
+
+def _sorted_squares(squares: Iterable[Square]) -> tuple[Square, ...]:
+    return tuple(sorted(squares, key=_sqkey))
+
+
+def _sq(sq: Square) -> str:
+    return f"({sq[0]}, {sq[1]})"
+
+
+class _Ctx:
+    """Per-run precomputed sets and the issue list."""
+
+    def __init__(self, m: MapDef, signatures: Callable[[], set[str] | None], reading: Any) -> None:
+        self.m = m
+        self.issues: list[Issue] = []
+        self.signatures = signatures
+        self.reading = reading
+        self.land = set(m.land)
+        self.city_of: dict[Square, str] = {}
+        for cid in sorted(m.large_cities):
+            for sq in m.large_cities[cid].squares:
+                self.city_of.setdefault(sq, cid)
+        self.stacks = m.stack_squares()
+        self.gated = m.gated_squares()
+        self.blocked = set(self.city_of) | set(m.waves) | self.stacks
+        self.placeable = self.land - self.blocked
+
+    def add(self, severity: Severity, code: str, message: str, **where: Any) -> None:
+        if "squares" in where:
+            where["squares"] = _sorted_squares(where["squares"])
+        if "edges" in where:
+            where["edges"] = tuple(where["edges"])
+        self.issues.append(Issue(severity, code, message, Where(**where)))
+
+    def err(self, code: str, message: str, **where: Any) -> None:
+        self.add(Severity.ERROR, code, message, **where)
+
+    def warn(self, code: str, message: str, **where: Any) -> None:
+        self.add(Severity.WARNING, code, message, **where)
+
+
+# -- checks ----------------------------------------------------------------------------------
+
+
+def _check_grid(c: _Ctx) -> None:
+    m = c.m
+    if not c.land:
+        c.err("no-squares", "the map has no map squares")
+    outside = [sq for sq in c.land if not m.in_grid(sq)]
+    if outside:
+        c.err(
+            "outside-grid",
+            f"{len(outside)} map square(s) outside the {m.width}x{m.height} grid",
+            squares=outside,
+        )
+
+    def element_squares() -> Iterable[tuple[str, Square, dict[str, Any]]]:
+        for sq, s in m.start_squares.items():
+            yield f"start square {s.name!r}", sq, {}
+        for sq, t in m.towns.items():
+            yield f"town {t.name!r}", sq, {}
+        for cid, city in m.large_cities.items():
+            for sq in city.squares:
+                yield f"large city {city.name or cid!r}", sq, {"city": cid}
+        for sq in m.waves:
+            yield "wave", sq, {}
+        for sq in m.chip_squares:
+            yield "chip square", sq, {}
+        for iid, island in m.islands.items():
+            for sq in island.squares:
+                yield f"island {island.name or iid!r}", sq, {"island": iid}
+
+    for what, sq, where in element_squares():
+        if not m.in_grid(sq):
+            c.err("outside-grid", f"{what} at {_sq(sq)} is outside the grid", squares=[sq], **where)
+        elif sq not in c.land:
+            c.err(
+                "not-a-map-square",
+                f"{what} at {_sq(sq)} is not on a map square",
+                squares=[sq],
+                **where,
+            )
+    edges: list[tuple[str, Edge, dict[str, Any]]] = [
+        ("border feature", e, {}) for e in m.border_features
+    ]
+    for fid, f in m.ferries.items():
+        edges += [(f"ferry {fid!r}", f.a, {"ferry": fid}), (f"ferry {fid!r}", f.b, {"ferry": fid})]
+    for what, e, where in edges:
+        if not m.in_grid(e.square):
+            c.err("outside-grid", f"{what} on edge {e} is outside the grid", edges=[e], **where)
+    for cid, city in m.large_cities.items():
+        for e in city.edges:
+            if not m.in_grid(e.square):
+                c.err(
+                    "outside-grid",
+                    f"edge {e} of large city {cid!r} is outside the grid",
+                    edges=[e],
+                    city=cid,
+                )
+    if m.isle_of_man is not None and not m.in_grid(m.isle_of_man):
+        c.err(
+            "outside-grid",
+            f"the Isle of Man at {_sq(m.isle_of_man)} is outside the grid",
+            squares=[m.isle_of_man],
+        )
+    for number in sorted(m.tracks):
+        rows = [r for r in m.tracks[number].rows if not 0 <= r < m.height]
+        if rows:
+            c.err(
+                "outside-grid",
+                f"track {number} covers row(s) {', '.join(map(str, rows))} outside the grid "
+                f"(rows 0..{m.height - 1})",
+            )
+
+
+def _check_conflicts(c: _Ctx) -> None:
+    m = c.m
+    owners: dict[Square, list[str]] = {}
+    for cid in sorted(m.large_cities):
+        for sq in m.large_cities[cid].squares:
+            owners.setdefault(sq, []).append(f"large city {cid!r}")
+    for iid in sorted(m.islands):
+        for sq, info in m.islands[iid].squares.items():
+            what = f"island {iid!r}" + (" stack" if info.role is IslandRole.STACK else "")
+            owners.setdefault(sq, []).append(what)
+    for sq in m.waves:
+        owners.setdefault(sq, []).append("wave")
+    for sq in sorted(owners, key=_sqkey):
+        names = owners[sq]
+        cities = [n for n in names if n.startswith("large city")]
+        islands = [n for n in names if n.startswith("island")]
+        stack = any(n.endswith(" stack") for n in names)
+        wave = "wave" in names
+        bad = (
+            len(cities) > 1 or len(islands) > 1 or (cities and (wave or stack)) or (wave and stack)
+        )
+        if bad:
+            c.err(
+                "element-conflict",
+                f"square {_sq(sq)} is at once {' and '.join(names)}",
+                squares=[sq],
+            )
+    # Things that need a tile on their square, on squares that never take one.
+    for what, sq in [
+        *((f"start square {s.name!r}", sq) for sq, s in m.start_squares.items()),
+        *((f"town {t.name!r}", sq) for sq, t in m.towns.items()),
+        *(("chip square", sq) for sq in m.chip_squares),
+    ]:
+        if sq in c.blocked and sq in c.land:
+            c.err(
+                "element-on-blocked-square",
+                f"{what} at {_sq(sq)} is on a {_blocked_kind(c, sq)} square, which takes no tile",
+                squares=[sq],
+            )
+    for e in m.border_features:
+        if e.square in c.blocked and e.square in c.land:
+            c.err(
+                "element-on-blocked-square",
+                f"border feature on edge {e} is on a {_blocked_kind(c, e.square)} square "
+                "(a large city's own edges are set on the city)",
+                edges=[e],
+            )
+    for fid, f in m.ferries.items():
+        for e in (f.a, f.b):
+            if e.square in c.blocked and e.square in c.land:
+                c.err(
+                    "element-on-blocked-square",
+                    f"ferry {fid!r} ends on edge {e} of a {_blocked_kind(c, e.square)} square",
+                    edges=[e],
+                    ferry=fid,
+                )
+
+
+def _blocked_kind(c: _Ctx, sq: Square) -> str:
+    if sq in c.city_of:
+        return f"large-city ({c.city_of[sq]!r})"
+    if sq in c.m.waves:
+        return "wave"
+    return "stack"
+
+
+def _check_setup(c: _Ctx) -> None:
+    m, s = c.m, c.m.setup
+    need = max(2, s.start_squares_used)
+    if len(m.start_squares) < need:
+        c.err(
+            "too-few-start-squares",
+            f"the map has {len(m.start_squares)} start square(s); it needs at least {need} "
+            f"(setup uses {s.start_squares_used}, the rules at least 2)",
+            squares=list(m.start_squares),
+        )
+    if not 2 <= s.start_squares_used <= 3:
+        c.warn(
+            "setup-start-squares-used",
+            f"setup.start_squares_used is {s.start_squares_used}; the general rules use 2 to 3",
+        )
+    if s.tile_pool_min > s.tile_pool_max:
+        c.err(
+            "setup-tile-pool-range",
+            f"tile_pool_min {s.tile_pool_min} is larger than tile_pool_max {s.tile_pool_max}",
+        )
+    n = len(c.placeable & c.land)
+    if s.tile_pool_max > n:
+        c.err(
+            "tile-pool-too-large",
+            f"the recommended tile pool (up to {s.tile_pool_max} tiles) is larger than the "
+            f"{n} placeable squares",
+        )
+    sheet = _SHEET_SETUP.get(RuleSet(m.rule_set))
+    if sheet is not None:
+        starts, used, chips = sheet
+        got = (len(m.start_squares), s.start_squares_used, s.chip_count)
+        if got != sheet:
+            c.warn(
+                "rule-set-setup",
+                f"the {RuleSet(m.rule_set).value} sheet uses {used} of {starts} start squares and "
+                f"{chips} chips; this map has {got[1]} of {got[0]} and {got[2]} chips",
+            )
+
+
+def _check_border_and_ferries(c: _Ctx) -> None:
+    m = c.m
+    for e in sorted(m.border_features, key=_edge_key):
+        f = m.border_features[e]
+        if e.square not in c.land or e.outer_square in c.land:
+            why = (
+                "its square is not a map square"
+                if e.square not in c.land
+                else "the square across it is a map square"
+            )
+            c.err(
+                "border-feature-not-on-border",
+                f"border feature ({EdgeKind(f.kind).value}) on edge {e} does not face the "
+                f"outside: {why}",
+                edges=[e],
+            )
+        if f.kind is EdgeKind.FIELD:
+            c.err("border-feature-kind", f"border feature on edge {e} is a field", edges=[e])
+    used: dict[Edge, str] = {e: "a border feature" for e in m.border_features}
+    for fid in sorted(m.ferries):
+        f = m.ferries[fid]
+        for e in (f.a, f.b):
+            if e.square not in c.land or e.outer_square in c.land:
+                c.err(
+                    "ferry-endpoint-not-on-border",
+                    f"ferry {fid!r} endpoint {e} is not on a map square edge facing the water",
+                    edges=[e],
+                    ferry=fid,
+                )
+        if f.a.square == f.b.square:
+            c.err(
+                "ferry-endpoints-coincide",
+                f"both endpoints of ferry {fid!r} are on square {_sq(f.a.square)}",
+                edges=[f.a, f.b],
+                ferry=fid,
+            )
+        for e in dict.fromkeys((f.a, f.b)):
+            if e in used:
+                c.err(
+                    "ferry-endpoint-shared",
+                    f"edge {e} is an endpoint of ferry {fid!r} and of {used[e]}",
+                    edges=[e],
+                    ferry=fid,
+                )
+            used[e] = f"ferry {fid!r}"
+    if m.ferries:
+        _check_ferry_lines(c)
+
+
+def _edge_key(e: Edge) -> tuple[int, int, int]:
+    return (e.y, e.x, Side(e.side).index)
+
+
+def _edge_midpoint(e: Edge) -> tuple[float, float]:
+    dx, dy = Side(e.side).delta
+    return (e.x + 0.5 + dx / 2, e.y + 0.5 + dy / 2)
+
+
+def land_outline(squares: Iterable[Square]) -> Any:
+    """The map squares as one shapely (Multi)Polygon, unit squares with ``(x, y)`` top-left."""
+    import numpy as np
+    import shapely
+
+    pts = np.array(sorted(squares), dtype=float).reshape(-1, 2)
+    if not len(pts):
+        return shapely.Polygon()
+    boxes = shapely.box(pts[:, 0], pts[:, 1], pts[:, 0] + 1, pts[:, 1] + 1)
+    return shapely.union_all(boxes)
+
+
+def land_parts(squares: Iterable[Square]) -> list[set[Square]]:
+    """The connected parts of the land (its polygons, via shapely), largest first.
+
+    Squares touching only at a corner are separate parts, as on the printed map.
+    """
+    import numpy as np
+    import shapely
+
+    ordered = sorted(set(squares))
+    outline = land_outline(ordered)
+    if outline.is_empty:
+        return []
+    xs = np.array([x for x, _ in ordered], dtype=float) + 0.5
+    ys = np.array([y for _, y in ordered], dtype=float) + 0.5
+    parts: list[set[Square]] = []
+    for poly in getattr(outline, "geoms", [outline]):
+        inside = shapely.contains_xy(poly, xs, ys)
+        parts.append({sq for sq, hit in zip(ordered, inside, strict=True) if hit})
+    parts.sort(key=lambda p: (-len(p), min(p, key=_sqkey) if p else (0, 0)))
+    return parts
+
+
+def coastline_length(squares: Iterable[Square]) -> int:
+    """Number of square edges between a map square and the outside (the outline's length)."""
+    outline = land_outline(squares)
+    return int(round(outline.length)) if not outline.is_empty else 0
+
+
+def _check_ferry_lines(c: _Ctx) -> None:
+    import shapely
+
+    land = land_outline(c.land)
+    if land.is_empty:
+        return
+    inner = land.buffer(-0.01, join_style="mitre")
+    for fid in sorted(c.m.ferries):
+        f = c.m.ferries[fid]
+        if f.a.square == f.b.square:
+            continue
+        line = shapely.LineString([_edge_midpoint(f.a), _edge_midpoint(f.b)])
+        if line.intersects(inner):
+            c.warn(
+                "ferry-crosses-land",
+                f"the straight line of ferry {fid!r} from {f.a} to {f.b} crosses map squares",
+                edges=[f.a, f.b],
+                ferry=fid,
+            )
+
+
+def _check_cities(c: _Ctx) -> None:
+    m = c.m
+    for cid in sorted(m.large_cities):
+        city = m.large_cities[cid]
+        label = f"large city {city.name or cid!r}"
+        if not city.squares:
+            c.err("city-empty", f"{label} has no squares", city=cid)
+            continue
+        parts = _components(set(city.squares))
+        if len(parts) > 1:
+            c.err(
+                "city-not-contiguous",
+                f"{label} is in {len(parts)} separate pieces",
+                squares=city.squares,
+                city=cid,
+            )
+        for e in sorted(city.edges, key=_edge_key):
+            if e.square not in city.squares or e.outer_square in city.squares:
+                why = (
+                    "an internal edge between two of its squares"
+                    if e.square in city.squares
+                    else f"square {_sq(e.square)} is not one of its squares"
+                )
+                c.err(
+                    "city-edge-not-outer",
+                    f"{label} lists edge {e}, which is not an outer edge: {why}",
+                    edges=[e],
+                    city=cid,
+                )
+        # Shared edges with another city must agree (unlisted edges are fields).
+        for e in city.outer_edges():
+            other_id = c.city_of.get(e.outer_square)
+            if other_id is None or other_id <= cid or other_id == cid:
+                continue
+            other = m.large_cities[other_id]
+            mine, theirs = city.edge_kind(e), other.edge_kind(e.mirror())
+            if mine != theirs:
+                c.err(
+                    "city-edges-disagree",
+                    f"{label} prints {mine.value} on edge {e} but large city "
+                    f"{other.name or other_id!r} prints {theirs.value} on the same edge",
+                    edges=[e, e.mirror()],
+                    city=cid,
+                )
+        opens = [
+            e
+            for e in city.open_sides()
+            if e.square in city.squares and e.outer_square not in city.squares
+        ]
+        if not any(e.outer_square in c.placeable and e.outer_square not in c.gated for e in opens):
+            c.err(
+                "city-unconnectable",
+                f"{label} has no open side (city edge) next to a placeable square",
+                squares=city.squares,
+                city=cid,
+            )
+
+
+def _components(squares: set[Square]) -> list[set[Square]]:
+    seen: set[Square] = set()
+    out: list[set[Square]] = []
+    for start in sorted(squares, key=_sqkey):
+        if start in seen:
+            continue
+        part = {start}
+        queue = [start]
+        seen.add(start)
+        while queue:
+            sq = queue.pop()
+            for n in orthogonal_neighbours(sq):
+                if n in squares and n not in seen:
+                    seen.add(n)
+                    part.add(n)
+                    queue.append(n)
+        out.append(part)
+    return out
+
+
+def reachable_squares(m: MapDef, starts: Iterable[Square] | None = None) -> set[Square]:
+    """Placeable squares a chain of tiles can reach from ``starts`` (default: all start squares).
+
+    Moves go to orthogonally adjacent placeable squares (a ferry-gated square only from another
+    gated square), through a large city to every square next to it (or to a city next to it),
+    and across ferries. This is what the validator's ``unreachable-square`` check uses.
+    """
+    placeable = m.placeable_squares()
+    gated = m.gated_squares()
+    city_of = m.city_squares()
+    # Cities that touch each other form one hub.
+    hub_of: dict[str, str] = {cid: cid for cid in m.large_cities}
+
+    def find(cid: str) -> str:
+        while hub_of[cid] != cid:
+            hub_of[cid] = hub_of[hub_of[cid]]
+            cid = hub_of[cid]
+        return cid
+
+    for sq, cid in city_of.items():
+        for n in orthogonal_neighbours(sq):
+            other = city_of.get(n)
+            if other is not None and find(other) != find(cid):
+                hub_of[find(other)] = find(cid)
+    hub_doors: dict[str, set[Square]] = {}
+    for sq, cid in city_of.items():
+        doors = hub_doors.setdefault(find(cid), set())
+        for n in orthogonal_neighbours(sq):
+            if n in placeable and n not in gated:
+                doors.add(n)
+    ferry_links: dict[Square, set[Square]] = {}
+    for f in m.ferries.values():
+        a, b = f.a.square, f.b.square
+        if a in placeable and b in placeable and a != b:
+            ferry_links.setdefault(a, set()).add(b)
+            ferry_links.setdefault(b, set()).add(a)
+    sources = set(m.start_squares) if starts is None else set(starts)
+    seen = {sq for sq in sources if sq in placeable}
+    queue = deque(seen)
+    opened_hubs: set[str] = set()
+    while queue:
+        sq = queue.popleft()
+        nexts: list[Square] = []
+        for n in orthogonal_neighbours(sq):
+            if n in placeable:
+                if n in gated and sq not in gated:
+                    continue
+                nexts.append(n)
+            elif n in city_of:
+                hub = find(city_of[n])
+                if hub not in opened_hubs:
+                    opened_hubs.add(hub)
+                    nexts.extend(hub_doors[hub])
+        nexts.extend(ferry_links.get(sq, ()))
+        for n in nexts:
+            if n not in seen:
+                seen.add(n)
+                queue.append(n)
+    return seen
+
+
+def _check_reachability(c: _Ctx) -> None:
+    m = c.m
+    placeable = c.placeable & c.land
+    # Gated parts with no ferry landing on them.
+    ferry_squares = {e.square for f in m.ferries.values() for e in (f.a, f.b)}
+    no_ferry: set[Square] = set()
+    for part in _components(c.gated & placeable):
+        if not part & ferry_squares:
+            no_ferry |= part
+            island = m.island_square(min(part, key=_sqkey))
+            c.err(
+                "gated-without-ferry",
+                f"{len(part)} ferry-gated island square(s) have no ferry landing on them",
+                squares=part,
+                island=island[0].id if island else None,
+            )
+    starts = [sq for sq in m.start_squares if sq in placeable]
+    if not starts:
+        return  # nothing to reach from; too-few-start-squares / element checks report it
+    unreachable = placeable - reachable_squares(m) - no_ferry
+    for part in _components(unreachable):
+        c.err(
+            "unreachable-square",
+            f"{len(part)} placeable square(s) can never be reached from a start square",
+            squares=part,
+        )
+
+
+def _check_tiles(c: _Ctx) -> None:
+    m = c.m
+    constraints: dict[Square, dict[int, set[str]]] = {}
+
+    def need(sq: Square, side: Side, kind: EdgeKind) -> None:
+        if sq in c.placeable and sq in c.land:
+            constraints.setdefault(sq, {}).setdefault(side.index, set()).add(_KIND_CHAR[kind])
+
+    for e, f in m.border_features.items():
+        if f.kind is not EdgeKind.FIELD:
+            need(e.square, Side(e.side), f.kind)
+    for city in m.large_cities.values():
+        for e in city.outer_edges():
+            need(e.outer_square, Side(e.side).opposite, city.edge_kind(e))
+    for f in m.ferries.values():
+        for e in (f.a, f.b):
+            need(e.square, Side(e.side), EdgeKind.ROAD)
+    if not constraints:
+        return
+    signatures = c.signatures()
+    if signatures is None:
+        return
+    cache: dict[tuple[tuple[int, str], ...], bool] = {}
+    for sq in sorted(constraints, key=_sqkey):
+        sides = constraints[sq]
+        text = ", ".join(
+            f"{SIDES[i].value}={'/'.join(sorted(k))}" for i, k in sorted(sides.items())
+        )
+        if any(len(k) > 1 for k in sides.values()):
+            c.err(
+                "unsatisfiable-square",
+                f"square {_sq(sq)} has conflicting printed features on one side ({text})",
+                squares=[sq],
+            )
+            continue
+        pattern = tuple(sorted((i, next(iter(k))) for i, k in sides.items()))
+        ok = cache.get(pattern)
+        if ok is None:
+            ok = any(all(sig[i] == ch for i, ch in pattern) for sig in signatures)
+            cache[pattern] = ok
+        if not ok:
+            c.err(
+                "unsatisfiable-square",
+                f"no tile of the tile pool fits square {_sq(sq)} ({text})",
+                squares=[sq],
+            )
+
+
+def _check_tracks(c: _Ctx) -> None:
+    m = c.m
+    row_owner: dict[int, int] = {}
+    for number in sorted(m.tracks):
+        t = m.tracks[number]
+        if not 1 <= number <= 12 or t.number != number:
+            c.err("track-invalid", f"track number {number} is not between 1 and 12")
+        if not t.rows:
+            c.err("track-invalid", f"track {number} covers no rows")
+        for r in t.rows:
+            if r in row_owner and row_owner[r] != number:
+                c.err("track-invalid", f"row {r} is in track {row_owner[r]} and track {number}")
+            row_owner.setdefault(r, number)
+
+
+def _check_rule_set(c: _Ctx) -> None:
+    m = c.m
+    rs = RuleSet(m.rule_set)
+    if rs is RuleSet.FRANCE:
+        for sq in sorted(m.towns, key=_sqkey):
+            if m.towns[sq].grape is None:
+                c.err(
+                    "france-town-without-grape",
+                    f"town {m.towns[sq].name!r} at {_sq(sq)} has no grape colour",
+                    squares=[sq],
+                )
+    elif rs is RuleSet.BENELUX:
+        if len(m.waves) != 3:
+            c.err(
+                "benelux-waves",
+                f"the map has {len(m.waves)} wave square(s); Benelux needs exactly 3",
+                squares=m.waves,
+            )
+        stack_islands = {
+            iid: i
+            for iid, i in m.islands.items()
+            if any(s.role is IslandRole.STACK for s in i.squares.values())
+        }
+        problems = []
+        if len(stack_islands) != 3:
+            problems.append(f"{len(stack_islands)} island(s) with stack squares (need 3)")
+        for iid in sorted(stack_islands):
+            i = stack_islands[iid]
+            n = sum(1 for s in i.squares.values() if s.role is IslandRole.STACK)
+            if n != 2:
+                problems.append(f"island {iid!r} has {n} stack squares (need 2)")
+        colours = sorted(
+            str(i.colour) if i.colour is not None else "none" for i in stack_islands.values()
+        )
+        if colours != sorted(c_.value for c_ in Colour):
+            problems.append(f"island colours are {', '.join(colours) or 'none'} (need one each)")
+        if problems:
+            c.err("benelux-islands", "Benelux islands: " + "; ".join(problems))
+    elif rs is RuleSet.GREAT_BRITAIN:
+        for colour in Colour:
+            squares = [sq for sq, col in m.chip_squares.items() if col is colour]
+            if len(squares) != 10:
+                c.err(
+                    "gb-chip-squares",
+                    f"{len(squares)} {colour.value} chip square(s); Great Britain needs 10",
+                    squares=squares,
+                )
+        if m.isle_of_man is None:
+            c.err("gb-isle-of-man", "the map has no Isle of Man")
+        if len(m.start_squares) != 3 or m.setup.start_squares_used != 3:
+            c.err(
+                "gb-start-squares",
+                f"the map has {len(m.start_squares)} start square(s) and uses "
+                f"{m.setup.start_squares_used}; Great Britain uses all 3 of 3",
+                squares=list(m.start_squares),
+            )
+    elif rs is RuleSet.IBERICA:
+        _check_iberica_tracks(c)
+
+
+def _check_iberica_tracks(c: _Ctx) -> None:
+    m = c.m
+    problems = []
+    missing = [n for n in range(1, 13) if n not in m.tracks or not m.tracks[n].rows]
+    if missing:
+        problems.append(f"missing track(s) {', '.join(map(str, missing))}")
+    map_rows = sorted({y for _, y in c.land})
+    uncovered = [r for r in map_rows if m.track_of_row(r) is None]
+    if uncovered:
+        problems.append(f"row(s) {_list_text([str(r) for r in uncovered], 10)} are in no track")
+    bands = [range(1, 5), range(5, 9), range(9, 13)]
+    spans = []
+    for band in bands:
+        rows = [r for n in band if n in m.tracks for r in m.tracks[n].rows]
+        spans.append((min(rows), max(rows)) if rows else None)
+    for (upper, lower), names in zip(
+        [(spans[0], spans[1]), (spans[1], spans[2])],
+        [("orange (1-4)", "light blue (5-8)"), ("light blue (5-8)", "purple (9-12)")],
+        strict=True,
+    ):
+        if upper and lower and upper[1] >= lower[0]:
+            problems.append(f"the {names[0]} band is not above the {names[1]} band")
+    if problems:
+        c.err("iberica-tracks", "Península Ibérica tracks: " + "; ".join(problems))
+
+
+def _check_chips(c: _Ctx) -> None:
+    m = c.m
+    if RuleSet(m.rule_set) not in RANDOM_CHIP_RULE_SETS or m.setup.chip_count <= 0:
+        return
+    from engine.chips import ChipReading, feasibility
+
+    reading = ChipReading(c.reading)
+    for choice, best in feasibility(m, reading).items():
+        if best < m.setup.chip_count:
+            names = ", ".join(f"{m.start_squares[sq].name or '?'} {_sq(sq)}" for sq in choice)
+            c.err(
+                "chips-infeasible",
+                f"with start squares {names} used, at most {best} chips can be placed "
+                f"(setup lays out {m.setup.chip_count}; reading {reading.value})",
+                squares=choice,
+            )
+
+
+_CHECKS: tuple[Callable[[_Ctx], None], ...] = (
+    _check_grid,
+    _check_conflicts,
+    _check_setup,
+    _check_border_and_ferries,
+    _check_cities,
+    _check_reachability,
+    _check_tiles,
+    _check_tracks,
+    _check_rule_set,
+    _check_chips,
+)
+
+
+def validate_map(
+    m: MapDef,
+    *,
+    tile_pool: str = "base+ic+tb",
+    chip_reading: ChipReading | str = "open_sides",
+    tile_signatures: Iterable[str] | None = None,
+) -> list[Issue]:
+    """Every issue of ``m``, errors and warnings, in a stable order. Never raises.
+
+    ``tile_pool`` names the pool whose tiles must fit printed edge constraints (``engine.tiles``);
+    ``tile_signatures`` replaces it with explicit edge strings (``"CRFR"`` = N, E, S, W), e.g. in
+    tests. ``chip_reading`` selects what "open side of a large city" means for the chip
+    feasibility proof (see ``engine/RULES.md``).
+    """
+    issues: list[Issue] = []
+
+    def signatures() -> set[str] | None:
+        if tile_signatures is not None:
+            return set(tile_signatures)
+        try:
+            from engine.tiles import default_tileset
+
+            return default_tileset().edge_signatures(tile_pool)
+        except Exception as exc:  # noqa: BLE001 - reported as an issue, never raised
+            issues.append(
+                Issue(
+                    Severity.WARNING,
+                    "tile-constraints-unchecked",
+                    f"tile pool {tile_pool!r} unavailable, edge constraints not checked: {exc}",
+                )
+            )
+            return None
+
+    try:
+        c = _Ctx(m, signatures, chip_reading)
+    except Exception as exc:  # noqa: BLE001
+        return [Issue(Severity.ERROR, "validator-failure", f"cannot inspect the map: {exc!r}")]
+    for check in _CHECKS:
+        before = len(c.issues)
+        try:
+            check(c)
+        except Exception as exc:  # noqa: BLE001 - a broken check must not hide the others
+            del c.issues[before:]
+            c.err("validator-failure", f"check {check.__name__[7:]} failed: {exc!r}")
+        c.issues.extend(issues)
+        issues.clear()
+    return c.issues
+
+
+def has_errors(issues: Iterable[Issue]) -> bool:
+    """Whether any issue is an error."""
+    return any(i.severity is Severity.ERROR for i in issues)
+
+
+__all__ = [
+    "CODES",
+    "RANDOM_CHIP_RULE_SETS",
+    "CodeInfo",
+    "Issue",
+    "Severity",
+    "Where",
+    "coastline_length",
+    "has_errors",
+    "land_outline",
+    "land_parts",
+    "reachable_squares",
+    "validate_map",
+]
