@@ -1,0 +1,688 @@
+"""The board: placed tiles on a map (or on an unbounded classic table), features and the frontier.
+
+Speed matters here (bots play thousands of games), so the board works on precomputed tables:
+
+- every tile type is compiled once per rotation into an :class:`OrientedTile` (edge letters and
+  the segment on each side / half-edge, in board orientation);
+- every empty square that has a constraint keeps a 4-letter *pattern* of the edges a tile there
+  must show (``C``/``R``/``F``, ``?`` for free), updated as neighbours are placed; which rotations
+  of a tile fit a pattern is cached per tile type;
+- a *frontier* set holds the empty squares where a tile may go now;
+- features are a union-find forest (:mod:`engine.features`) with open-edge counters, so completion
+  is a counter reaching 0, never a board scan.
+
+A map's printed parts are static per map (:class:`MapLayout`) and shared by every copy of a board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.features import CITY, FIELD, MONASTERY, ROAD, FeatureStore
+from engine.geometry import Edge, Side, Square
+from engine.mapdef import EdgeKind, MapDef
+
+if TYPE_CHECKING:
+    from engine.tiles import TileSet, TileType
+
+SIDE_NAMES = ("N", "E", "S", "W")
+HALF_NAMES = ("NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR")
+INNER_FIELD = "I"
+"""Meeple location of a field that touches no edge (some I&C / T&B tiles have one)."""
+MONASTERY_LOCATION = "C"
+DELTAS = ((0, -1), (1, 0), (0, 1), (-1, 0))
+_SIDE_ENUM = (Side.N, Side.E, Side.S, Side.W)
+_KIND_OF = {"city": CITY, "road": ROAD, "field": FIELD, "monastery": MONASTERY}
+_LETTER = {EdgeKind.CITY: "C", EdgeKind.ROAD: "R", EdgeKind.FIELD: "F"}
+_LETTER_NAME = {"C": "city", "R": "road", "F": "field", "?": "anything"}
+_FREE = "????"
+
+
+def partner_half(h: int) -> int:
+    """The half-edge of the neighbouring tile that touches half-edge ``h`` (NL<->SR, NR<->SL, ...)."""
+    side = h >> 1
+    return (((side + 2) & 3) << 1) | (1 - (h & 1))
+
+
+_PARTNER = tuple(partner_half(h) for h in range(8))
+
+
+# -- compiled tiles ------------------------------------------------------------------------------
+
+
+class OrientedTile:
+    """One tile type at one rotation, in board orientation.
+
+    Segment ``i`` has ``kinds[i]``, ``sides[i]`` (side indices 0..3 for cities and roads),
+    ``halves[i]`` (half-edge indices 0..7 for fields), ``coa[i]`` and ``cities[i]`` (for fields, the
+    indices of the city segments it touches). ``side_seg[s]`` is the city/road segment on side
+    ``s`` (-1 on a field edge); ``half_seg[h]`` the field segment on half-edge ``h`` (-1 on city).
+    """
+
+    __slots__ = (
+        "tile_id",
+        "rotation",
+        "edges",
+        "kinds",
+        "sides",
+        "halves",
+        "coa",
+        "cities",
+        "side_seg",
+        "half_seg",
+        "locations",
+        "aliases",
+        "names",
+    )
+
+    def __init__(self, tile: TileType, rotation: int) -> None:
+        steps = rotation // 90
+        self.tile_id: str = tile.id
+        self.rotation = rotation
+        letters = tile.edges
+        self.edges: str = "".join(letters[(s - steps) % 4] for s in range(4))
+        kinds: list[int] = []
+        sides: list[tuple[int, ...]] = []
+        halves: list[tuple[int, ...]] = []
+        coa: list[int] = []
+        cities: list[tuple[int, ...]] = []
+        side_seg = [-1] * 4
+        half_seg = [-1] * 8
+        for i, seg in enumerate(tile.segments):
+            kind = _KIND_OF[seg.kind]
+            kinds.append(kind)
+            coa.append(seg.coats_of_arms)
+            cities.append(tuple(seg.cities) if kind == FIELD else ())
+            if kind in (CITY, ROAD):
+                ss = tuple(sorted((SIDE_NAMES.index(e) + steps) % 4 for e in seg.edges))
+                sides.append(ss)
+                halves.append(())
+                for s in ss:
+                    side_seg[s] = i
+            elif kind == FIELD:
+                hs = tuple(sorted((HALF_NAMES.index(e) + 2 * steps) % 8 for e in seg.edges))
+                sides.append(())
+                halves.append(hs)
+                for h in hs:
+                    half_seg[h] = i
+            else:
+                sides.append(())
+                halves.append(())
+        self.kinds = tuple(kinds)
+        self.sides = tuple(sides)
+        self.halves = tuple(halves)
+        self.coa = tuple(coa)
+        self.cities = tuple(cities)
+        self.side_seg = tuple(side_seg)
+        self.half_seg = tuple(half_seg)
+        # Meeple locations: the canonical name of each segment, and every alias that names it.
+        locations: list[tuple[str, int]] = []
+        aliases: dict[str, int] = {}
+        for i, kind in enumerate(self.kinds):
+            if kind == MONASTERY:
+                names = [MONASTERY_LOCATION]
+            elif kind == FIELD:
+                names = [HALF_NAMES[h] for h in self.halves[i]] or [INNER_FIELD]
+            else:
+                names = [SIDE_NAMES[s] for s in self.sides[i]]
+            locations.append((names[0], i))
+            for name in names:
+                aliases[name] = i
+        self.locations: tuple[tuple[str, int], ...] = tuple(locations)
+        self.names: tuple[str, ...] = tuple(name for name, _ in locations)
+        """Canonical meeple location of each segment."""
+        self.aliases: dict[str, int] = aliases
+
+    def segment_at(self, location: str) -> int | None:
+        """The segment a meeple location names, or ``None``."""
+        return self.aliases.get(location)
+
+
+class CompiledTiles:
+    """Every tile type of a tile set at every rotation, plus the cache of fitting rotations."""
+
+    def __init__(self, tileset: TileSet) -> None:
+        self.tileset = tileset
+        self.oriented: dict[str, tuple[OrientedTile, ...]] = {
+            tid: tuple(OrientedTile(t, r) for r in (0, 90, 180, 270))
+            for tid, t in tileset.types.items()
+        }
+        self._fit: dict[str, dict[str, tuple[int, ...]]] = {tid: {} for tid in self.oriented}
+
+    def fits(self, tile_id: str, pattern: str) -> tuple[int, ...]:
+        """Rotations of ``tile_id`` whose edges match ``pattern`` (``?`` matches anything)."""
+        cache = self._fit[tile_id]
+        rots = cache.get(pattern)
+        if rots is None:
+            rots = tuple(
+                o.rotation
+                for o in self.oriented[tile_id]
+                if all(p == "?" or p == e for p, e in zip(pattern, o.edges, strict=True))
+            )
+            cache[pattern] = rots
+        return rots
+
+
+_COMPILED: dict[int, CompiledTiles] = {}
+
+
+def compiled(tileset: TileSet) -> CompiledTiles:
+    """The (cached) compiled form of a tile set."""
+    c = _COMPILED.get(id(tileset))
+    if c is None or c.tileset is not tileset:
+        c = CompiledTiles(tileset)
+        _COMPILED[id(tileset)] = c
+    return c
+
+
+# -- the printed map --------------------------------------------------------------------------
+
+# Side handlers of a square: what lies across each side.
+H_NORMAL = 0  # another placeable square (or unbounded board)
+H_CLOSED = 1  # outside the map, a wave or a stack square: anything goes, features close there
+H_BORDER = 2  # a printed border road/city: (H_BORDER, letter, coa, key, neighbour name)
+H_CITY = 3  # a large-city edge: (H_CITY, city id, letter)
+H_FERRY = 4  # a ferry end: (H_FERRY, ferry id, other end square)
+
+
+@dataclass
+class MapOptions:
+    """Readings of the map rules that the game options select (see engine/RULES.md)."""
+
+    large_city_connect: str = "any_edge"
+    """``any_edge``: any tile placed against a large city (edges match) connects it;
+    ``city_edge``: only a tile joining one of its city edges does."""
+    large_city_road_tile: bool = True
+    """A road that ends at a large city's printed road edge counts the large-city square as a
+    road tile."""
+    fields_touch_large_city: bool = False
+    """A field against a large city's printed field edge also borders that city for farmers."""
+    gated_islands: bool = True
+    """Ferry-gated island squares can only be reached by ferry (and then from each other)."""
+
+
+class MapLayout:
+    """Everything about a map the board needs, computed once and shared by board copies."""
+
+    def __init__(self, m: MapDef, options: MapOptions) -> None:
+        self.map = m
+        self.options = options
+        self.placeable: frozenset[Square] = frozenset(m.placeable_squares())
+        self.gated: frozenset[Square] = (
+            frozenset(m.gated_squares()) if options.gated_islands else frozenset()
+        )
+        self.city_of: dict[Square, str] = m.city_squares()
+        self.city_names = {cid: c.name or cid for cid, c in m.large_cities.items()}
+        ferry_end: dict[Edge, tuple[str, Square]] = {}
+        for f in m.ferries.values():
+            ferry_end[f.a] = (f.id, f.b.square)
+            ferry_end[f.b] = (f.id, f.a.square)
+        self.handlers: dict[Square, tuple] = {}
+        self.static_req: dict[Square, str] = {}
+        # squares next to a large city, per city: opened when the city connects
+        self.city_neighbours: dict[str, list[Square]] = {cid: [] for cid in m.large_cities}
+        for sq in sorted(self.placeable):
+            x, y = sq
+            hs: list[tuple] = []
+            req = ["?"] * 4
+            for s in range(4):
+                side = _SIDE_ENUM[s]
+                edge = Edge(x, y, side)
+                dx, dy = DELTAS[s]
+                outer = (x + dx, y + dy)
+                bf = m.border_features.get(edge)
+                if bf is not None and outer not in m.land and bf.kind is not EdgeKind.FIELD:
+                    letter = _LETTER[bf.kind]
+                    hs.append(
+                        (H_BORDER, letter, bf.coats_of_arms, ("border", x, y, s), bf.neighbour)
+                    )
+                    req[s] = letter
+                elif edge in ferry_end:
+                    fid, other = ferry_end[edge]
+                    hs.append((H_FERRY, fid, other))
+                    req[s] = "R"
+                elif outer in self.city_of:
+                    cid = self.city_of[outer]
+                    letter = _LETTER[m.large_cities[cid].edge_kind(edge.mirror())]
+                    hs.append((H_CITY, cid, letter))
+                    req[s] = letter
+                    if sq not in self.city_neighbours[cid]:
+                        self.city_neighbours[cid].append(sq)
+                elif outer in self.placeable:
+                    hs.append((H_NORMAL,))
+                else:
+                    hs.append((H_CLOSED,))
+            if any(h[0] != H_NORMAL for h in hs):
+                self.handlers[sq] = tuple(hs)
+            pattern = "".join(req)
+            if pattern != _FREE:
+                self.static_req[sq] = pattern
+
+
+# -- the board ----------------------------------------------------------------------------------
+
+
+class Board:
+    """Placed tiles and their features, on a map or (``map is None``) on an unbounded table.
+
+    Mutating methods are unchecked; :meth:`why_illegal` / :meth:`is_legal` check a placement.
+    """
+
+    def __init__(
+        self, m: MapDef | None, tileset: TileSet, options: MapOptions | None = None
+    ) -> None:
+        self.map = m
+        self.tileset = tileset
+        self.compiled = compiled(tileset)
+        self.layout: MapLayout | None = MapLayout(m, options or MapOptions()) if m else None
+        self.tiles: dict[Square, OrientedTile] = {}
+        """Placed tiles by square."""
+        self.nodes: dict[Square, tuple[int, ...]] = {}
+        """Feature node of each segment of each placed tile (-1 for a monastery)."""
+        self.order: list[Square] = []
+        """Squares in the order their tiles were placed."""
+        self.req: dict[Square, str] = dict(self.layout.static_req) if self.layout else {}
+        self.frontier: set[Square] = set()
+        self.monasteries: dict[Square, int] = {}
+        """Monastery squares -> how many neighbouring squares still have to be filled."""
+        self.features = FeatureStore()
+        self.city_node: dict[str, int] = {}
+        self.stub_node: dict[tuple[str, Square, int], int] = {}
+        self.ferry_node: dict[str, int] = {}
+        self.active_cities: set[str] = set()
+        self.opened_ferries: set[str] = set()
+        if self.layout is not None:
+            self._make_printed_nodes()
+
+    def _make_printed_nodes(self) -> None:
+        layout = self.layout
+        assert layout is not None
+        m = layout.map
+        f = self.features
+        for cid, city in sorted(m.large_cities.items()):
+            open_city = 0
+            for sq in layout.city_neighbours[cid]:
+                for h in layout.handlers[sq]:
+                    if h[0] == H_CITY and h[1] == cid and h[2] == "C":
+                        open_city += 1
+            self.city_node[cid] = f.new(
+                CITY, open_city, frozenset(city.squares), city.coats_of_arms, layout.city_names[cid]
+            )
+            for sq in layout.city_neighbours[cid]:
+                for s, h in enumerate(layout.handlers[sq]):
+                    if h[0] == H_CITY and h[1] == cid and h[2] == "R":
+                        dx, dy = DELTAS[s]
+                        csq = (sq[0] + dx, sq[1] + dy)
+                        tiles = (
+                            frozenset((csq,))
+                            if layout.options.large_city_road_tile
+                            else frozenset()
+                        )
+                        self.stub_node[(cid, sq, s)] = f.new(
+                            ROAD, 1, tiles, 0, layout.city_names[cid]
+                        )
+        for fid, ferry in sorted(m.ferries.items()):
+            self.ferry_node[fid] = f.new(ROAD, 2, frozenset({("ferry", fid)}), ferry.coats_of_arms)
+
+    # -- copying ------------------------------------------------------------------------------
+
+    def copy(self) -> Board:
+        """An independent copy (shares only immutable tables)."""
+        b = Board.__new__(Board)
+        b.map = self.map
+        b.tileset = self.tileset
+        b.compiled = self.compiled
+        b.layout = self.layout
+        b.tiles = self.tiles.copy()
+        b.nodes = self.nodes.copy()
+        b.order = self.order[:]
+        b.req = self.req.copy()
+        b.frontier = self.frontier.copy()
+        b.monasteries = self.monasteries.copy()
+        b.features = self.features.copy()
+        b.city_node = self.city_node
+        b.stub_node = self.stub_node
+        b.ferry_node = self.ferry_node
+        b.active_cities = self.active_cities.copy()
+        b.opened_ferries = self.opened_ferries.copy()
+        return b
+
+    # -- queries ------------------------------------------------------------------------------
+
+    def fits(self, tile_id: str, square: Square) -> tuple[int, ...]:
+        """Rotations of ``tile_id`` that may go on ``square`` (empty if it is not on the frontier)."""
+        if square not in self.frontier:
+            return ()
+        return self.compiled.fits(tile_id, self.req.get(square, _FREE))
+
+    def placements(self, tile_id: str) -> Iterator[tuple[Square, int]]:
+        """Every legal ``(square, rotation)`` for ``tile_id``, squares in sorted order."""
+        fits = self.compiled.fits
+        req = self.req
+        for sq in sorted(self.frontier):
+            for rot in fits(tile_id, req.get(sq, _FREE)):
+                yield sq, rot
+
+    def has_placement(self, tile_id: str) -> bool:
+        fits = self.compiled.fits
+        req = self.req
+        return any(fits(tile_id, req.get(sq, _FREE)) for sq in self.frontier)
+
+    def is_legal(self, square: Square, tile_id: str, rotation: int) -> bool:
+        return square in self.frontier and rotation in self.compiled.fits(
+            tile_id, self.req.get(square, _FREE)
+        )
+
+    def why_illegal(self, square: Square, tile_id: str, rotation: int) -> str | None:
+        """``None`` when the placement is legal, else a sentence saying why not."""
+        where = f"square ({square[0]}, {square[1]})"
+        if tile_id not in self.compiled.oriented:
+            return f"unknown tile {tile_id!r}"
+        if rotation not in (0, 90, 180, 270):
+            return f"rotation {rotation} is not one of 0, 90, 180, 270"
+        if square in self.tiles:
+            placed = self.tiles[square]
+            return f"{where} already holds tile {placed.tile_id}"
+        layout = self.layout
+        if layout is not None and square not in layout.placeable:
+            m = layout.map
+            if square not in m.land:
+                return f"{where} is not a square of the map"
+            if square in layout.city_of:
+                return (
+                    f"{where} is part of the large city {layout.city_names[layout.city_of[square]]}"
+                )
+            if square in m.waves:
+                return f"{where} is a wave square"
+            return f"{where} is an island stack square"
+        if square not in self.frontier:
+            if layout is not None and square in layout.gated:
+                return f"{where} is a ferry-gated island square that no ferry route reaches yet"
+            return f"{where} is not next to a placed tile (or a connected large city or ferry)"
+        pattern = self.req.get(square, _FREE)
+        edges = self.compiled.oriented[tile_id][rotation // 90].edges
+        for s in range(4):
+            need = pattern[s]
+            if need != "?" and need != edges[s]:
+                return (
+                    f"tile {tile_id} at rotation {rotation} shows {_LETTER_NAME[edges[s]]} on its "
+                    f"{SIDE_NAMES[s]} edge but {where} needs {_LETTER_NAME[need]} there "
+                    f"({self._describe_side(square, s)})"
+                )
+        return None
+
+    def _describe_side(self, square: Square, s: int) -> str:
+        dx, dy = DELTAS[s]
+        outer = (square[0] + dx, square[1] + dy)
+        if outer in self.tiles:
+            return f"tile {self.tiles[outer].tile_id} on ({outer[0]}, {outer[1]})"
+        hs = self.layout.handlers.get(square) if self.layout else None
+        if hs:
+            h = hs[s]
+            if h[0] == H_BORDER:
+                return f"printed border {_LETTER_NAME[h[1]]}" + (f" into {h[4]}" if h[4] else "")
+            if h[0] == H_CITY:
+                return f"large city {self.layout.city_names[h[1]]}"  # type: ignore[union-attr]
+            if h[0] == H_FERRY:
+                return f"ferry route {h[1]}"
+        return "a neighbour"
+
+    def neighbour_count(self, square: Square) -> int:
+        """Neighbouring squares (8, diagonals included) holding a tile or a large-city square."""
+        x, y = square
+        n = 0
+        city_of = self.layout.city_of if self.layout else {}
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                if dx or dy:
+                    q = (x + dx, y + dy)
+                    if q in self.tiles or q in city_of:
+                        n += 1
+        return n
+
+    def meeple_options(self, square: Square, tile_id: str, rotation: int) -> list[str]:
+        """Locations (canonical names) where a meeple could go if the tile were placed so.
+
+        A segment is free when no feature it would join has a meeple. Supply is not checked.
+        """
+        o = self.compiled.oriented[tile_id][rotation // 90]
+        f = self.features
+        parent = f.parent
+        meeples = f.meeples
+        tiles = self.tiles
+        nodes = self.nodes
+        hs = self.layout.handlers.get(square) if self.layout else None
+        x, y = square
+        out: list[str] = []
+        for name, i in o.locations:
+            kind = o.kinds[i]
+            occupied = False
+            if kind == MONASTERY:
+                out.append(name)
+                continue
+            if kind == FIELD:
+                for h in o.halves[i]:
+                    dx, dy = DELTAS[h >> 1]
+                    q = (x + dx, y + dy)
+                    if q in tiles:
+                        j = nodes[q][tiles[q].half_seg[_PARTNER[h]]]
+                        while parent[j] != j:
+                            j = parent[j]
+                        if meeples[j]:
+                            occupied = True
+                            break
+            else:
+                for s in o.sides[i]:
+                    dx, dy = DELTAS[s]
+                    q = (x + dx, y + dy)
+                    j = -1
+                    if q in tiles:
+                        j = nodes[q][tiles[q].side_seg[(s + 2) & 3]]
+                    elif hs is not None:
+                        j = self._printed_node(square, s, hs[s])
+                    if j >= 0:
+                        while parent[j] != j:
+                            j = parent[j]
+                        if meeples[j]:
+                            occupied = True
+                            break
+            if not occupied:
+                out.append(name)
+        return out
+
+    def _printed_node(self, square: Square, s: int, h: tuple) -> int:
+        if h[0] == H_CITY:
+            if h[2] == "C":
+                return self.city_node[h[1]]
+            if h[2] == "R":
+                return self.stub_node[(h[1], square, s)]
+        elif h[0] == H_FERRY:
+            return self.ferry_node[h[1]]
+        return -1
+
+    def root_of(self, square: Square, segment: int) -> int:
+        return self.features.find(self.nodes[square][segment])
+
+    # -- placing -------------------------------------------------------------------------------
+
+    def place(self, square: Square, tile_id: str, rotation: int) -> tuple[list[int], list[Square]]:
+        """Put a tile down (unchecked). Returns the city/road roots it completed and the
+        monastery squares it completed (with any neighbour count left at 0)."""
+        o = self.compiled.oriented[tile_id][rotation // 90]
+        f = self.features
+        parent = f.parent
+        fopen = f.open
+        funion = f.union
+        tiles = self.tiles
+        all_nodes = self.nodes
+        req = self.req
+        frontier = self.frontier
+        layout = self.layout
+        x, y = square
+        # 1. a node per segment
+        key = frozenset((square,))
+        nodes: list[int] = []
+        n_segs = len(o.kinds)
+        for i in range(n_segs):
+            kind = o.kinds[i]
+            if kind == MONASTERY:
+                nodes.append(-1)
+                continue
+            nodes.append(f.new(kind, len(o.sides[i]), key, o.coa[i]))
+        for i in range(n_segs):
+            if o.cities[i]:
+                f.cities[nodes[i]] = frozenset(nodes[c] for c in o.cities[i])
+        tiles[square] = o
+        all_nodes[square] = tuple(nodes)
+        self.order.append(square)
+        frontier.discard(square)
+        req.pop(square, None)
+        # 2. connect every side
+        hs = layout.handlers.get(square) if layout is not None else None
+        placeable = layout.placeable if layout is not None else None
+        edges = o.edges
+        side_seg = o.side_seg
+        half_seg = o.half_seg
+        for s in range(4):
+            dx, dy = DELTAS[s]
+            q = (x + dx, y + dy)
+            h = hs[s] if hs is not None else None
+            if h is None or h[0] == H_NORMAL:
+                other = tiles.get(q)
+                if other is not None:
+                    a = side_seg[s]
+                    if a >= 0:
+                        b = all_nodes[q][other.side_seg[(s + 2) & 3]]
+                        a = nodes[a]
+                        while parent[a] != a:
+                            a = parent[a]
+                        while parent[b] != b:
+                            b = parent[b]
+                        if a == b:
+                            fopen[a] -= 2
+                        else:
+                            r = funion(a, b)
+                            fopen[r] -= 2
+                    else:
+                        onodes = all_nodes[q]
+                        for hh in (s << 1, (s << 1) | 1):
+                            a = nodes[half_seg[hh]]
+                            b = onodes[other.half_seg[_PARTNER[hh]]]
+                            while parent[a] != a:
+                                a = parent[a]
+                            while parent[b] != b:
+                                b = parent[b]
+                            if a != b:
+                                funion(a, b)
+                elif placeable is None or q in placeable:
+                    i = (s + 2) & 3
+                    p = req.get(q, _FREE)
+                    req[q] = p[:i] + edges[s] + p[i + 1 :]
+                    if layout is None or q not in layout.gated or square in layout.gated:
+                        frontier.add(q)
+                continue
+            kind_h = h[0]
+            a = side_seg[s]
+            if kind_h == H_CLOSED:
+                if a >= 0:
+                    a = nodes[a]
+                    while parent[a] != a:
+                        a = parent[a]
+                    fopen[a] -= 1
+            elif kind_h == H_BORDER:
+                # a printed border road/city: one more tile (and its coats of arms), closed abroad
+                b = f.new(CITY if h[1] == "C" else ROAD, 1, frozenset((h[3],)), h[2])
+                a = nodes[a]
+                while parent[a] != a:
+                    a = parent[a]
+                r = funion(a, b)
+                fopen[r] -= 2
+            elif kind_h == H_CITY:
+                self._join_large_city(square, s, h, nodes, o)
+            elif kind_h == H_FERRY:
+                b = self.ferry_node[h[1]]
+                while parent[b] != b:
+                    b = parent[b]
+                a = nodes[a]
+                while parent[a] != a:
+                    a = parent[a]
+                if a == b:
+                    fopen[a] -= 2
+                else:
+                    r = funion(a, b)
+                    fopen[r] -= 2
+                if h[1] not in self.opened_ferries:
+                    self.opened_ferries.add(h[1])
+                other_end = h[2]
+                if other_end not in tiles and other_end in layout.placeable:  # type: ignore[union-attr]
+                    frontier.add(other_end)
+        # 3. completions
+        done = f.done
+        completed: list[int] = []
+        for i in range(n_segs):
+            if o.kinds[i] <= ROAD:
+                a = nodes[i]
+                while parent[a] != a:
+                    a = parent[a]
+                if fopen[a] == 0 and not done[a]:
+                    done[a] = True
+                    completed.append(a)
+        monks: list[Square] = []
+        mon = self.monasteries
+        if mon:
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    q = (x + dx, y + dy)
+                    left = mon.get(q)
+                    if left is not None and q != square:
+                        left -= 1
+                        mon[q] = left
+                        if left == 0:
+                            monks.append(q)
+        if MONASTERY in o.kinds:
+            left = 0
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    q = (x + dx, y + dy)
+                    if (dx or dy) and q not in tiles and (placeable is None or q in placeable):
+                        left += 1
+            mon[square] = left
+            if left == 0:
+                monks.append(square)
+        return completed, monks
+
+    def _join_large_city(
+        self, square: Square, s: int, h: tuple, nodes: list[int], o: OrientedTile
+    ) -> None:
+        layout = self.layout
+        assert layout is not None
+        f = self.features
+        cid, letter = h[1], h[2]
+        if letter == "C":
+            a = f.find(nodes[o.side_seg[s]])
+            b = f.find(self.city_node[cid])
+            r = f.union(a, b) if a != b else a
+            f.open[r] -= 2
+        elif letter == "R":
+            a = f.find(nodes[o.side_seg[s]])
+            b = f.find(self.stub_node[(cid, square, s)])
+            r = f.union(a, b) if a != b else a
+            f.open[r] -= 2
+        elif layout.options.fields_touch_large_city:
+            city = self.city_node[cid]
+            for hh in (s << 1, (s << 1) | 1):
+                a = f.find(nodes[o.half_seg[hh]])
+                f.cities[a] = f.cities[a] | {city}
+        if cid not in self.active_cities and (
+            letter == "C" or layout.options.large_city_connect == "any_edge"
+        ):
+            self.active_cities.add(cid)
+            for q in layout.city_neighbours[cid]:
+                if q not in self.tiles and q not in layout.gated:
+                    self.frontier.add(q)
+
+    def open_start(self, square: Square) -> None:
+        """Make ``square`` placeable now (used for start squares before any tile is down)."""
+        self.frontier.add(square)

@@ -1,0 +1,898 @@
+"""A game of Carcassonne on a map (or the unbounded classic table): players, meeples, draw pile,
+turns, scoring and the record of actions.
+
+Feels like python-chess::
+
+    >>> from engine.game import Game, GameOptions
+    >>> g = Game(None, players=2, seed=1)          # classic board, start tile D at (0, 0)
+    >>> g.current_tile in g.tileset
+    True
+    >>> move = next(iter(g.legal_moves()))
+    >>> move in g.legal_moves()
+    True
+    >>> events = g.play(move)                        # checked; IllegalMoveError otherwise
+
+``play()`` checks and raises :class:`~engine.errors.IllegalMoveError` (state unchanged);
+``push()``/``pop()`` and ``copy()`` are the fast unchecked path for bots.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any
+
+from engine.board import (
+    HALF_NAMES,
+    INNER_FIELD,
+    MONASTERY_LOCATION,
+    Board,
+    MapOptions,
+)
+from engine.errors import EngineError, IllegalMoveError
+from engine.features import CITY, FIELD, KIND_NAMES, MONASTERY
+from engine.geometry import Square
+from engine.mapdef import MapDef
+from engine.moves import Action, Draw, Move, Pass, Placement
+from engine.rules.base import Rules, get_rules
+from engine.scoring import (
+    KINDS,
+    ScoreEvent,
+    completed_cities,
+    feature_points,
+    majority,
+    square_tiles,
+)
+
+PLAYER_NAMES = ("Red", "Blue", "Green", "Yellow", "Black", "Grey")
+_FIELD_LOCATIONS = frozenset((*HALF_NAMES, INNER_FIELD))
+
+
+class Phase(StrEnum):
+    """What the game waits for."""
+
+    DRAW = "draw"
+    """A choice of where the tile comes from (only when a rule set offers one)."""
+    PLACE = "place"
+    """A :class:`Move` placing ``current_tile``."""
+    ACTION = "action"
+    """Rule-set actions after placing, before scoring, or :class:`Pass`."""
+    AFTER = "after"
+    """Rule-set actions after scoring, or :class:`Pass`."""
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Everything that changes how a game is played. Defaults follow the Maps rule sheets."""
+
+    meeples: int | None = None
+    """Meeples per player; ``None``: the map's setup (9 by default), 7 on the classic board."""
+    tile_pool: str | None = None
+    """Tile pool name; ``None``: ``"base+ic+tb"`` on a map, ``"base"`` on the classic board."""
+    tile_count: int | None = None
+    """Play a random subset of this many tiles of the pool (start tile included)."""
+    draw_order: tuple[str, ...] | None = None
+    """Forced draw order (tile ids, first drawn first); replaces the shuffled pool."""
+    end_after_turns: int | None = None
+    """End the game after this many turns (tile placements), whatever is left to draw."""
+    start_squares: tuple[Square, ...] | None = None
+    """Start squares used, the first gets the start tile; ``None``: a seeded random choice of the
+    number the map's setup says."""
+    farmers: bool = True
+    town_extra_tile: bool = False
+    """Town variant a: covering a town gives one instant extra tile."""
+    town_cost: bool = False
+    """Town variant b: covering a town costs 2 points."""
+    town_road_bonus: bool = False
+    """Town variant c: +2 per still visible town orthogonally next to a scored road."""
+    rule_set: str | None = None
+    """Map-Chips rule module; ``None``: the map's ``rule_set``; ``"none"``: plain Maps rules."""
+    rule_options: Mapping[str, Any] = field(default_factory=dict)
+    """Options passed to the rule module (see its docs)."""
+    large_city_connect: str = "any_edge"
+    """``any_edge`` or ``city_edge`` (see engine/RULES.md)."""
+    large_city_road_tile: bool = True
+    fields_touch_large_city: bool = False
+    gated_islands: bool = True
+
+    def __post_init__(self) -> None:
+        if self.meeples is not None and not 0 <= self.meeples <= 99:
+            raise EngineError(f"options.meeples: {self.meeples} is not in 0..99")
+        if self.large_city_connect not in ("any_edge", "city_edge"):
+            raise EngineError(
+                f"options.large_city_connect: {self.large_city_connect!r} is not "
+                "'any_edge' or 'city_edge'"
+            )
+        if self.end_after_turns is not None and self.end_after_turns < 0:
+            raise EngineError(f"options.end_after_turns: {self.end_after_turns} is negative")
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if f.name == "start_squares" and v is not None:
+                v = [list(s) for s in v]
+            elif f.name == "draw_order" and v is not None:
+                v = list(v)
+            elif f.name == "rule_options":
+                v = dict(v)
+            out[f.name] = v
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameOptions:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise EngineError(f"unknown game option(s): {', '.join(unknown)}")
+        kw = dict(data)
+        if kw.get("start_squares") is not None:
+            kw["start_squares"] = tuple(tuple(s) for s in kw["start_squares"])
+        if kw.get("draw_order") is not None:
+            kw["draw_order"] = tuple(kw["draw_order"])
+        return cls(**kw)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+class _View:
+    """A lazy, python-chess-like view: iterate, ``in``, ``count()``, ``len()``, ``bool()``."""
+
+    def __init__(self, gen: Any, check: Any) -> None:
+        self._gen = gen
+        self._check = check
+
+    def __iter__(self) -> Iterator[Any]:
+        return self._gen()
+
+    def __contains__(self, item: object) -> bool:
+        return self._check(item)
+
+    def count(self) -> int:
+        return sum(1 for _ in self._gen())
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self._gen())
+
+    def __repr__(self) -> str:
+        items = list(self._gen())
+        shown = ", ".join(str(i) for i in items[:8])
+        more = f", ... ({len(items)} in all)" if len(items) > 8 else ""
+        return f"<legal: {shown}{more}>"
+
+
+Meeple = tuple[int, Square, str, int, int]
+"""``(player, square, location, feature node (-1 for a monastery), strength)``."""
+
+
+class Game:
+    """One game. Create it from a map (``None`` for the classic board), players and a seed."""
+
+    def __init__(
+        self,
+        map: MapDef | None = None,  # noqa: A002 - the brief's public name
+        *,
+        players: int | Sequence[str] = 2,
+        seed: int = 0,
+        options: GameOptions | None = None,
+        tileset: Any = None,
+        map_path: str | None = None,
+    ) -> None:
+        from engine.tiles import default_tileset
+
+        opts = options or GameOptions()
+        names = (
+            list(PLAYER_NAMES[:players]) if isinstance(players, int) else [str(p) for p in players]
+        )
+        if not 2 <= len(names) <= 6 or (isinstance(players, int) and not 2 <= players <= 6):
+            raise EngineError(f"players: {players!r}: a game has 2 to 6 players")
+        self.map: MapDef | None = map
+        self.map_path = map_path
+        self.options = opts
+        self.seed = seed
+        self.tileset = tileset or default_tileset()
+        self.players: tuple[str, ...] = tuple(names)
+        self.rng = random.Random(seed)
+        map_options = MapOptions(
+            large_city_connect=opts.large_city_connect,
+            large_city_road_tile=opts.large_city_road_tile,
+            fields_touch_large_city=opts.fields_touch_large_city,
+            gated_islands=opts.gated_islands,
+        )
+        self.board = Board(map, self.tileset, map_options)
+        n = len(names)
+        if opts.meeples is not None:
+            per = opts.meeples
+        else:
+            per = map.setup.meeples_per_player if map is not None else 7
+        self.meeples_per_player = per
+        self.scores: list[int] = [0] * n
+        self.breakdown: list[dict[str, int]] = [dict.fromkeys(KINDS, 0) for _ in range(n)]
+        self.supply: list[int] = [per] * n
+        self.meeples: dict[int, Meeple] = {}
+        self.monks: dict[Square, int] = {}
+        self._next_meeple = 0
+        self.events: list[ScoreEvent] = []
+        self.history: list[Action] = []
+        self.turn = 0
+        """Turns played (tile placements by players)."""
+        self.to_move = 0
+        self.current_tile: str | None = None
+        self.set_aside: list[str] = []
+        """Drawn tiles that fitted nowhere (out of the game)."""
+        self.phase = Phase.PLACE
+        self.start_tiles: list[tuple[Square, str, int]] = []
+        self.last_placement: tuple[Square, str, int] | None = None
+        self.rule_state: dict[str, Any] = {}
+        self._extra_turn = False
+        self._pending: tuple[list[int], list[Square]] = ([], [])
+        self._stack: list[Game] = []
+        self.rules: list[Rules] = self._make_rules()
+        self.pile: list[str] = self._make_pile()
+        self._place_start_tiles()
+        for r in self.rules:
+            r.setup(self)
+        self._begin_turn()
+
+    # -- setup -----------------------------------------------------------------------------------
+
+    def _make_rules(self) -> list[Rules]:
+        opts = self.options
+        rules: list[Rules] = []
+        name = opts.rule_set
+        if name is None:
+            name = str(self.map.rule_set) if self.map is not None else "none"
+        if name != "none":
+            try:
+                cls = get_rules(name)
+            except EngineError as exc:
+                raise EngineError(
+                    f"{exc}; pass GameOptions(rule_set='none') to play without Map-Chips"
+                ) from None
+            rules.append(cls(opts.rule_options))
+        if opts.town_extra_tile or opts.town_cost or opts.town_road_bonus:
+            towns = get_rules("towns")
+            rules.append(
+                towns(
+                    {
+                        "extra_tile": opts.town_extra_tile,
+                        "cost": opts.town_cost,
+                        "road_bonus": opts.town_road_bonus,
+                    }
+                )
+            )
+        return rules
+
+    def _make_pile(self) -> list[str]:
+        opts = self.options
+        start = self.tileset.start_tile
+        if opts.draw_order is not None:
+            for tid in opts.draw_order:
+                if tid not in self.tileset:
+                    raise EngineError(f"options.draw_order: unknown tile id {tid!r}")
+            return list(reversed(opts.draw_order))
+        pool_name = opts.tile_pool or ("base+ic+tb" if self.map is not None else "base")
+        pool = self.tileset.pool(pool_name, opts.tile_count, self.rng)
+        if start in pool:
+            pool.remove(start)
+        self.rng.shuffle(pool)
+        return pool
+
+    def _place_start_tiles(self) -> None:
+        board = self.board
+        start = self.tileset.start_tile
+        if self.map is None:
+            board.place((0, 0), start, 0)
+            self.start_tiles.append(((0, 0), start, 0))
+            return
+        m = self.map
+        if self.options.start_squares is not None:
+            squares = [tuple(s) for s in self.options.start_squares]
+            for sq in squares:
+                if sq not in m.start_squares:
+                    raise EngineError(
+                        f"options.start_squares: ({sq[0]}, {sq[1]}) is not a start square of "
+                        f"map {m.id!r}"
+                    )
+        else:
+            if not m.start_squares:
+                raise EngineError(f"map {m.id!r} has no start squares")
+            k = max(1, min(m.setup.start_squares_used, len(m.start_squares)))
+            squares = self.rng.sample(sorted(m.start_squares), k)
+        for i, sq in enumerate(squares):
+            if sq in board.tiles:
+                raise EngineError(f"options.start_squares: ({sq[0]}, {sq[1]}) given twice")
+            if sq not in board.layout.placeable:  # type: ignore[union-attr]
+                raise EngineError(
+                    f"start square ({sq[0]}, {sq[1]}) of map {m.id!r} cannot take a tile"
+                )
+            pattern = board.req.get(sq, "????")
+            if i == 0:
+                rots = board.compiled.fits(start, pattern)
+                if not rots:
+                    raise EngineError(
+                        f"the start tile {start} fits no rotation on start square "
+                        f"({sq[0]}, {sq[1]})"
+                    )
+                tid, rot = start, (0 if 0 in rots else rots[0])
+            else:
+                while True:
+                    if not self.pile:
+                        raise EngineError("the draw pile ran out while placing the start tiles")
+                    tid = self.pile.pop()
+                    rots = board.compiled.fits(tid, pattern)
+                    if rots:
+                        rot = self.rng.choice(rots)
+                        break
+                    self.set_aside.append(tid)
+            board.place(sq, tid, rot)
+            self.start_tiles.append((sq, tid, rot))
+
+    # -- turn flow --------------------------------------------------------------------------------
+
+    def _begin_turn(self) -> None:
+        end = self.options.end_after_turns
+        if end is not None and self.turn >= end:
+            self._finish()
+            return
+        if not self.pile:
+            self._finish()
+            return
+        if self.rules:
+            for r in self.rules:
+                r.start_of_turn(self)
+            if self.phase is Phase.OVER:
+                return
+            if any(r.draw_actions(self) for r in self.rules):
+                self.phase = Phase.DRAW
+                self.current_tile = None
+                return
+        self._draw()
+
+    def _draw(self) -> None:
+        pile = self.pile
+        board = self.board
+        while pile:
+            tid = pile.pop()
+            if board.has_placement(tid):
+                self.current_tile = tid
+                self.phase = Phase.PLACE
+                for r in self.rules:
+                    r.tile_drawn(self, tid)
+                return
+            self.set_aside.append(tid)
+        self._finish()
+
+    def set_current_tile(self, tile_id: str) -> None:
+        """Make ``tile_id`` the tile to place now (rule sets: a tile taken instead of drawn)."""
+        self.current_tile = tile_id
+        self.phase = Phase.PLACE
+        for r in self.rules:
+            r.tile_drawn(self, tile_id)
+
+    def grant_extra_turn(self) -> None:
+        """Let the current player take one more turn after this one."""
+        self._extra_turn = True
+
+    def _apply_move(self, move: Move) -> None:
+        tile = self.current_tile
+        assert tile is not None
+        sq = move.square
+        rot = move.rotation
+        board = self.board
+        self._pending = board.place(sq, tile, rot)
+        self.last_placement = (sq, tile, rot)
+        self.current_tile = None
+        player = self.to_move
+        rules = self.rules
+        for r in rules:
+            r.tile_placed(self, sq, tile, rot)
+        loc = move.meeple
+        if loc is not None:
+            o = board.tiles[sq]
+            seg = o.aliases[loc]
+            canonical = o.names[seg]
+            node = board.nodes[sq][seg]
+            mid = self._next_meeple
+            self._next_meeple = mid + 1
+            self.meeples[mid] = (player, sq, canonical, node, 1)
+            self.supply[player] -= 1
+            if node < 0:
+                self.monks[sq] = mid
+            else:
+                f = board.features
+                root = f.find(node)
+                f.meeples[root] = f.meeples[root] + (mid,)
+            for r in rules:
+                r.meeple_placed(self, mid)
+        if rules and any(r.actions(self, "action") for r in rules):
+            self.phase = Phase.ACTION
+            return
+        self._score_and_continue()
+
+    def _score_and_continue(self) -> None:
+        completed, monks = self._pending
+        self._pending = ([], [])
+        meeples = self.board.features.meeples
+        for root in completed:
+            if meeples[root]:
+                self._score_feature(root, final=False)
+        for sq in monks:
+            if sq in self.monks:
+                self._score_monastery(sq, final=False)
+        if self.rules and any(r.actions(self, "after") for r in self.rules):
+            self.phase = Phase.AFTER
+            return
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        for r in self.rules:
+            r.end_of_turn(self)
+        self.turn += 1
+        if self._extra_turn:
+            self._extra_turn = False
+        else:
+            self.to_move = (self.to_move + 1) % len(self.players)
+        self._begin_turn()
+
+    def _finish(self) -> None:
+        self.current_tile = None
+        self.phase = Phase.OVER
+        f = self.board.features
+        find = f.find
+        seen: set[int] = set()
+        later: list[int] = []
+        for mid in sorted(self.meeples):
+            _player, sq, _loc, node, _s = self.meeples[mid]
+            if node < 0:
+                if self.monks.get(sq) == mid:
+                    self._score_monastery(sq, final=True)
+                continue
+            root = find(node)
+            if root in seen:
+                continue
+            seen.add(root)
+            if f.kind[root] == FIELD:
+                later.append(root)
+            else:
+                self._score_feature(root, final=True)
+        if self.options.farmers:
+            for root in later:
+                self._score_feature(root, final=True)
+        for r in self.rules:
+            r.end_of_game(self)
+
+    # -- scoring ---------------------------------------------------------------------------------
+
+    def meeple_strength(self, meeple_id: int) -> int:
+        """How many meeples this one counts as for majorities (rule sets may say 2)."""
+        for r in self.rules:
+            s = r.meeple_strength(self, meeple_id)
+            if s is not None:
+                return s
+        return self.meeples[meeple_id][4]
+
+    def _score_feature(self, root: int, *, final: bool) -> None:
+        f = self.board.features
+        mids = f.meeples[root]
+        strengths: dict[int, int] = {}
+        meeples = self.meeples
+        for mid in mids:
+            p = meeples[mid][0]
+            strengths[p] = strengths.get(p, 0) + (
+                self.meeple_strength(mid) if self.rules else meeples[mid][4]
+            )
+        winners = majority(strengths)
+        kind = f.kind[root]
+        if kind == FIELD:
+            cities = completed_cities(f, root)
+            event = ScoreEvent(
+                self.turn,
+                "field",
+                3 * cities,
+                winners,
+                tuple(self.players[p] for p in winners),
+                final=True,
+                cities=cities,
+                squares=square_tiles(f, root),
+                feature=root,
+                meeples=mids,
+            )
+        else:
+            tiles = len(f.tiles[root])
+            coa = f.coa[root]
+            event = ScoreEvent(
+                self.turn,
+                KIND_NAMES[kind],
+                feature_points(kind, tiles, coa, final),
+                winners,
+                tuple(self.players[p] for p in winners),
+                final=final,
+                tiles=tiles,
+                coats_of_arms=coa,
+                name=f.label[root] if kind == CITY else None,
+                squares=square_tiles(f, root),
+                feature=root,
+                meeples=mids,
+            )
+        self._add_event(event)
+        if not final:
+            supply = self.supply
+            for mid in mids:
+                supply[meeples.pop(mid)[0]] += 1
+            f.meeples[root] = ()
+
+    def _score_monastery(self, square: Square, *, final: bool) -> None:
+        mid = self.monks[square]
+        player = self.meeples[mid][0]
+        n = self.board.neighbour_count(square)
+        event = ScoreEvent(
+            self.turn,
+            "monastery",
+            1 + n,
+            (player,),
+            (self.players[player],),
+            final=final,
+            tiles=n,
+            squares=(square,),
+            meeples=(mid,),
+        )
+        self._add_event(event)
+        if not final:
+            del self.monks[square]
+            del self.meeples[mid]
+            self.supply[player] += 1
+
+    def _add_event(self, event: ScoreEvent) -> None:
+        for r in self.rules:
+            event = r.on_score(self, event)
+        for p in event.players:
+            self.scores[p] += event.points
+            bd = self.breakdown[p]
+            bd[event.kind] = bd.get(event.kind, 0) + event.points
+        self.events.append(event)
+        for r in self.rules:
+            r.feature_scored(self, event)
+
+    def award(self, player: int, points: int, kind: str, detail: str = "") -> ScoreEvent:
+        """Score a rule event (a chip, a wine, a town cost) for ``player``; returns the event."""
+        event = ScoreEvent(
+            self.turn,
+            kind,
+            points,
+            (player,),
+            (self.players[player],),
+            detail=detail,
+        )
+        self._add_event(event)
+        return event
+
+    # -- meeple helpers for rule sets ------------------------------------------------------------
+
+    def return_meeple(self, meeple_id: int) -> None:
+        """Take a meeple off the board back to its owner's supply (rule sets)."""
+        player, sq, _loc, node, _s = self.meeples.pop(meeple_id)
+        if node < 0:
+            self.monks.pop(sq, None)
+        else:
+            f = self.board.features
+            root = f.find(node)
+            f.meeples[root] = tuple(m for m in f.meeples[root] if m != meeple_id)
+        self.supply[player] += 1
+
+    def set_meeple_strength(self, meeple_id: int, strength: int) -> None:
+        p, sq, loc, node, _ = self.meeples[meeple_id]
+        self.meeples[meeple_id] = (p, sq, loc, node, strength)
+
+    def take_meeple_from_supply(self, player: int) -> None:
+        if self.supply[player] <= 0:
+            raise IllegalMoveError(f"{self.players[player]} has no meeple in supply")
+        self.supply[player] -= 1
+
+    def give_meeple_to_supply(self, player: int, count: int = 1) -> None:
+        self.supply[player] += count
+
+    # -- legality ---------------------------------------------------------------------------------
+
+    def _meeple_locations(self, sq: Square, tile: str, rot: int) -> list[str]:
+        if self.supply[self.to_move] <= 0:
+            return []
+        locs = self.board.meeple_options(sq, tile, rot)
+        if not self.options.farmers:
+            locs = [loc for loc in locs if loc not in _FIELD_LOCATIONS]
+        return locs
+
+    def _gen_moves(self) -> Iterator[Action]:
+        phase = self.phase
+        if phase is Phase.PLACE:
+            tile = self.current_tile
+            assert tile is not None
+            can_meeple = self.supply[self.to_move] > 0
+            for sq, rot in self.board.placements(tile):
+                yield Move(sq, rot, None)
+                if can_meeple:
+                    for loc in self._meeple_locations(sq, tile, rot):
+                        yield Move(sq, rot, loc)
+        elif phase is Phase.DRAW:
+            yield Draw()
+            for r in self.rules:
+                yield from r.draw_actions(self)
+        elif phase is Phase.ACTION or phase is Phase.AFTER:
+            yield Pass()
+            for r in self.rules:
+                yield from r.actions(self, phase.value)
+
+    def legal_moves(self) -> _View:
+        """Every legal action now: a lazy view (iterate, ``in``, ``count()``, ``bool()``)."""
+        return _View(self._gen_moves, self.is_legal)
+
+    def legal_placements(self) -> _View:
+        """Every legal :class:`Placement` of the current tile (no meeple choice)."""
+
+        def gen() -> Iterator[Placement]:
+            if self.phase is Phase.PLACE and self.current_tile is not None:
+                for sq, rot in self.board.placements(self.current_tile):
+                    yield Placement(sq, rot)
+
+        def check(p: object) -> bool:
+            return (
+                isinstance(p, Placement)
+                and self.phase is Phase.PLACE
+                and self.current_tile is not None
+                and self.board.is_legal(p.square, self.current_tile, p.rotation)
+            )
+
+        return _View(gen, check)
+
+    def meeple_locations(self, placement: Placement) -> list[str]:
+        """Where the current player may put a meeple after ``placement`` (canonical names)."""
+        tile = self.current_tile
+        if tile is None or not self.board.is_legal(placement.square, tile, placement.rotation):
+            return []
+        return self._meeple_locations(placement.square, tile, placement.rotation)
+
+    def is_legal(self, action: object) -> bool:
+        return isinstance(action, Action) and self.why_illegal(action) is None
+
+    def why_illegal(self, action: Action) -> str | None:
+        """``None`` if ``action`` is legal now, else a sentence saying why not."""
+        phase = self.phase
+        if phase is Phase.OVER:
+            return "the game is over"
+        if isinstance(action, Move):
+            if phase is not Phase.PLACE:
+                return f"no tile to place now (the game waits for a {phase.value} action)"
+            tile = self.current_tile
+            assert tile is not None
+            sq = action.square
+            if not isinstance(sq, tuple) or len(sq) != 2 or not all(isinstance(c, int) for c in sq):
+                return f"square {sq!r} is not an (x, y) pair of integers"
+            why = self.board.why_illegal(sq, tile, action.rotation)
+            if why is not None:
+                return why
+            loc = action.meeple
+            if loc is None:
+                return None
+            o = self.board.compiled.oriented[tile][action.rotation // 90]
+            seg = o.segment_at(loc)
+            where = f"tile {tile} at rotation {action.rotation} on ({sq[0]}, {sq[1]})"
+            if seg is None:
+                names = ", ".join(n for n, _ in o.locations)
+                return f"{where} has no feature at {loc!r} (its locations: {names})"
+            if self.supply[self.to_move] <= 0:
+                return f"{self.players[self.to_move]} has no meeple left in supply"
+            if not self.options.farmers and loc in _FIELD_LOCATIONS:
+                return "farmers are off in this game: no meeple on a field"
+            canonical = o.names[seg]
+            if canonical not in self.board.meeple_options(sq, tile, action.rotation):
+                kind = KIND_NAMES[o.kinds[seg]]
+                return f"the {kind} at {loc} of {where} joins a {kind} that already has a meeple"
+            return None
+        if isinstance(action, Pass):
+            if phase is Phase.ACTION or phase is Phase.AFTER:
+                return None
+            return f"cannot pass now (the game waits for a {phase.value} action)"
+        if isinstance(action, Draw):
+            if phase is Phase.DRAW:
+                return None
+            return "cannot draw now"
+        for r in self.rules:
+            offered = (
+                r.draw_actions(self)
+                if phase is Phase.DRAW
+                else r.actions(self, phase.value)
+                if phase in (Phase.ACTION, Phase.AFTER)
+                else []
+            )
+            if action in offered:
+                return None
+        return f"{action} is not allowed now (phase {phase.value})"
+
+    # -- playing ----------------------------------------------------------------------------------
+
+    def play(self, action: Action) -> list[ScoreEvent]:
+        """Check and carry out ``action``; returns the scoring events it caused.
+
+        :raises IllegalMoveError: naming the turn and the reason; the state is unchanged.
+        """
+        why = (
+            self.why_illegal(action)
+            if isinstance(action, Action)
+            else f"{action!r} is not an action"
+        )
+        if why is not None:
+            raise IllegalMoveError(f"turn {self.turn + 1} ({self.players[self.to_move]}): {why}")
+        before = len(self.events)
+        self._apply(action)
+        return self.events[before:]
+
+    def play_str(self, text: str) -> list[ScoreEvent]:
+        """Play a move written like ``"3,4 R90 +N"`` (or ``"pass"`` / ``"draw"``)."""
+        t = text.strip().lower()
+        if t == "pass":
+            return self.play(Pass())
+        if t == "draw":
+            return self.play(Draw())
+        try:
+            move = Move.parse(text)
+        except ValueError as exc:
+            raise IllegalMoveError(str(exc)) from None
+        return self.play(move)
+
+    def _apply(self, action: Action) -> None:
+        self.history.append(action)
+        if isinstance(action, Move):
+            self._apply_move(action)
+        elif isinstance(action, Pass):
+            if self.phase is Phase.ACTION:
+                self._score_and_continue()
+            else:
+                self._end_turn()
+        elif isinstance(action, Draw):
+            self._draw()
+        else:
+            phase = self.phase
+            for r in self.rules:
+                offered = (
+                    r.draw_actions(self) if phase is Phase.DRAW else r.actions(self, phase.value)
+                )
+                if action in offered:
+                    r.apply(self, action)
+                    break
+            # a rule action may end the phase (e.g. a forced choice made): re-check offers
+            if self.phase is Phase.ACTION and not any(
+                r.actions(self, "action") for r in self.rules
+            ):
+                self._score_and_continue()
+            elif self.phase is Phase.AFTER and not any(
+                r.actions(self, "after") for r in self.rules
+            ):
+                self._end_turn()
+
+    def push(self, action: Action) -> None:
+        """Carry out ``action`` WITHOUT checking it; :meth:`pop` undoes it. For bots."""
+        self._stack.append(self._snapshot())
+        self._apply(action)
+
+    def pop(self) -> None:
+        """Undo the last :meth:`push`."""
+        snap = self._stack.pop()
+        stack = self._stack
+        self.__dict__.update(snap.__dict__)
+        self._stack = stack
+
+    # -- copying -----------------------------------------------------------------------------------
+
+    def _snapshot(self) -> Game:
+        g = Game.__new__(Game)
+        d = self.__dict__.copy()
+        g.__dict__ = d
+        d["board"] = self.board.copy()
+        d["scores"] = self.scores[:]
+        d["breakdown"] = [b.copy() for b in self.breakdown]
+        d["supply"] = self.supply[:]
+        d["meeples"] = self.meeples.copy()
+        d["monks"] = self.monks.copy()
+        d["events"] = self.events[:]
+        d["history"] = self.history[:]
+        d["set_aside"] = self.set_aside[:]
+        d["pile"] = self.pile[:]
+        d["start_tiles"] = self.start_tiles[:]
+        d["rule_state"] = {
+            r.name: r.copy_state(self.rule_state.get(r.name))
+            for r in self.rules
+            if r.name in self.rule_state
+        }
+        for k, v in self.rule_state.items():
+            d["rule_state"].setdefault(k, v)
+        d["_pending"] = (self._pending[0][:], self._pending[1][:])
+        d["_stack"] = []
+        return g
+
+    def copy(self, *, shuffle: random.Random | None = None) -> Game:
+        """An independent copy. With ``shuffle``, the remaining draw pile is reshuffled with it
+        (bots use this so they do not see the real order of the hidden tiles)."""
+        g = self._snapshot()
+        g.rng = random.Random()
+        g.rng.setstate(self.rng.getstate())
+        if shuffle is not None:
+            shuffle.shuffle(g.pile)
+        return g
+
+    # -- results ----------------------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def outcome(self) -> Outcome | None:
+        """Scores and winners once the game is over, else ``None``."""
+        if self.phase is not Phase.OVER:
+            return None
+        best = max(self.scores)
+        return Outcome(tuple(self.scores), tuple(i for i, s in enumerate(self.scores) if s == best))
+
+    def meeples_on_board(self, player: int) -> int:
+        return sum(1 for m in self.meeples.values() if m[0] == player)
+
+    def tiles_left(self) -> int:
+        return len(self.pile)
+
+    def state_summary(self) -> dict[str, Any]:
+        """A JSON-able view of the whole state, equal for equal states (replay checks)."""
+        return {
+            "turn": self.turn,
+            "to_move": self.to_move,
+            "phase": self.phase.value,
+            "current_tile": self.current_tile,
+            "pile": list(self.pile),
+            "set_aside": list(self.set_aside),
+            "tiles": [
+                [sq[0], sq[1], o.tile_id, o.rotation] for sq, o in sorted(self.board.tiles.items())
+            ],
+            "scores": list(self.scores),
+            "breakdown": [dict(b) for b in self.breakdown],
+            "supply": list(self.supply),
+            "meeples": [
+                [mid, p, [sq[0], sq[1]], loc, s]
+                for mid, (p, sq, loc, _node, s) in sorted(self.meeples.items())
+            ],
+            "events": [e.text for e in self.events],
+            "rules": {r.name: r.state_summary(self) for r in self.rules},
+        }
+
+    def record(self) -> Any:
+        """The game record of everything played so far (see :mod:`engine.record`)."""
+        from engine.record import record_of
+
+        return record_of(self)
+
+    def __repr__(self) -> str:
+        where = self.map.id if self.map is not None else "classic"
+        return (
+            f"<Game {where} turn {self.turn} {self.phase.value} "
+            f"to_move={self.players[self.to_move]} tile={self.current_tile} scores={self.scores}>"
+        )
+
+
+__all__ = [
+    "MONASTERY",
+    "MONASTERY_LOCATION",
+    "Game",
+    "GameOptions",
+    "Meeple",
+    "Outcome",
+    "Phase",
+    "PLAYER_NAMES",
+]

@@ -1,0 +1,177 @@
+"""The hook protocol every rule module implements, and the registry that finds modules by name.
+
+A *rule module* adds rules to the core game without the core knowing about it: the Map-Chips
+mini-expansions (``france``, ``benelux``, ``great_britain``, ``iberica``, ``deutschland``) and the
+town variants (``towns``). A sixth rule set is a new module in this package that subclasses
+:class:`Rules`, sets ``name`` and decorates the class with :func:`register`; nothing in the core
+changes. :func:`get_rules` imports ``engine.rules.<name>`` on first use.
+
+Per-game state lives in ``game.rule_state[rules.name]`` (never on the module object, which may be
+shared): make it an object with a ``copy()`` method (or any value :func:`copy.deepcopy` handles
+quickly); :meth:`Rules.copy_state` copies it when the game is copied for a bot.
+
+Order of a turn, and the hooks called (``game`` is the :class:`engine.game.Game`):
+
+1. ``start_of_turn(game)``; then, if any module offers ``draw_actions(game)``, the game waits in
+   phase ``DRAW`` for one of them or a :class:`~engine.moves.Draw`; otherwise it draws at once.
+   Every tile that becomes the current tile (drawn, or taken some other way by a rule via
+   ``game.set_current_tile``) passes ``tile_drawn(game, tile_id)``.
+2. The player places the tile (:class:`~engine.moves.Move`, optional meeple):
+   ``tile_placed(game, square, tile_id, rotation)`` then, if a meeple was placed,
+   ``meeple_placed(game, meeple_id)``.
+3. Phase ``ACTION`` while any module offers ``actions(game, "action")``: the player takes those
+   actions (``apply(game, action)``) or a :class:`~engine.moves.Pass`.
+4. Completed features are scored. Majorities use ``meeple_strength(game, meeple_id)`` (the first
+   module that answers an int wins; default 1). Every event goes through
+   ``on_score(game, event) -> event`` (a module may return an adjusted copy), is added, then
+   ``feature_scored(game, event)`` runs (before the meeples return; ``event.meeples`` lists them).
+5. Phase ``AFTER`` while any module offers ``actions(game, "after")`` (e.g. buy an extra turn).
+6. ``end_of_turn(game)``; a module may call ``game.grant_extra_turn()`` to let the same player go
+   again.
+7. At the end (draw pile empty, or forced end): final scoring through the same ``on_score`` /
+   ``feature_scored`` hooks, then ``end_of_game(game)``.
+
+``setup(game)`` runs once after the start tiles are down and before the first draw.
+Helpers on the game a module may use: ``game.award(player, points, kind, detail)`` (score a rule
+event), ``game.set_current_tile(tile_id)``, ``game.grant_extra_turn()``, ``game.return_meeple(id)``,
+``game.take_meeple_from_supply(player)`` / ``game.give_meeple_to_supply(player)``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from engine.game import Game
+    from engine.geometry import Square
+    from engine.moves import Action
+    from engine.scoring import ScoreEvent
+
+
+class Rules:
+    """A rule module. Every hook has a do-nothing default; override what you need."""
+
+    name: ClassVar[str] = ""
+    """The registry name (a map's ``rule_set`` value for Map-Chips modules)."""
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        self.options: dict[str, Any] = dict(options or {})
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def setup(self, game: Game) -> None:
+        """Once, after the start tiles are placed and before the first draw."""
+
+    def start_of_turn(self, game: Game) -> None:
+        """At the start of every turn, before the draw."""
+
+    def draw_actions(self, game: Game) -> list[Action]:
+        """Alternatives to drawing face down offered now (phase ``DRAW``)."""
+        return []
+
+    def tile_drawn(self, game: Game, tile_id: str) -> None:
+        """A tile became the current tile."""
+
+    def tile_placed(self, game: Game, square: Square, tile_id: str, rotation: int) -> None:
+        """The current player placed a tile (before meeple and scoring)."""
+
+    def meeple_placed(self, game: Game, meeple_id: int) -> None:
+        """The current player placed a meeple on the tile just placed."""
+
+    def actions(self, game: Game, phase: str) -> list[Action]:
+        """Extra actions offered now in ``phase`` (``"action"``: before scoring; ``"after"``)."""
+        return []
+
+    def apply(self, game: Game, action: Action) -> None:
+        """Carry out one of this module's actions (already known to be legal)."""
+        raise EngineError(f"rule set {self.name!r} cannot apply {action!r}")
+
+    def meeple_strength(self, game: Game, meeple_id: int) -> int | None:
+        """How many meeples this one counts as for majorities; ``None`` = no opinion."""
+        return None
+
+    def on_score(self, game: Game, event: ScoreEvent) -> ScoreEvent:
+        """Adjust a scoring before it is added (return the event itself to leave it)."""
+        return event
+
+    def feature_scored(self, game: Game, event: ScoreEvent) -> None:
+        """A feature scoring was added (its meeples return right after this)."""
+
+    def end_of_turn(self, game: Game) -> None:
+        """After scoring and the ``AFTER`` phase, before the next player."""
+
+    def end_of_game(self, game: Game) -> None:
+        """After the final scoring."""
+
+    # -- state and records -------------------------------------------------------------------
+
+    def copy_state(self, state: Any) -> Any:
+        """Copy this module's ``game.rule_state`` entry for ``Game.copy``."""
+        if state is None:
+            return None
+        copier = getattr(state, "copy", None)
+        if copier is not None:
+            return copier()
+        import copy
+
+        return copy.deepcopy(state)
+
+    def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:
+        """Read one of this module's actions from a record, or ``None`` if not ours."""
+        return None
+
+    def state_summary(self, game: Game) -> Any:
+        """A JSON-able, comparable view of this module's state (records, replay checks)."""
+        state = game.rule_state.get(self.name)
+        summary = getattr(state, "summary", None)
+        return summary() if callable(summary) else None
+
+
+_REGISTRY: dict[str, type[Rules]] = {}
+
+
+def register(cls: type[Rules]) -> type[Rules]:
+    """Class decorator: make a rule module findable by its ``name``."""
+    if not cls.name:
+        raise EngineError(f"rule module {cls.__name__} has no name")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def get_rules(name: str) -> type[Rules]:
+    """The rule module class called ``name`` (imports ``engine.rules.<name>`` if needed).
+
+    :raises EngineError: naming the unknown rule set and the known ones.
+    """
+    cls = _REGISTRY.get(name)
+    if cls is None:
+        try:
+            importlib.import_module(f"engine.rules.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"engine.rules.{name}":
+                raise
+        cls = _REGISTRY.get(name)
+    if cls is None:
+        raise EngineError(
+            f"unknown rule set {name!r}; known: {', '.join(sorted(available_rules())) or 'none'}"
+        )
+    return cls
+
+
+def available_rules() -> list[str]:
+    """Names of every rule module found in this package."""
+    import pkgutil
+
+    import engine.rules as pkg
+
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if info.name not in ("base",) and not info.name.startswith("_"):
+            try:
+                importlib.import_module(f"engine.rules.{info.name}")
+            except Exception:  # noqa: BLE001 - a broken module must not hide the others
+                continue
+    return sorted(_REGISTRY)

@@ -1,0 +1,84 @@
+"""The town variants of the general Maps rules (each off by default; ``GameOptions.town_*``).
+
+a) "Placing a tile on top of a town grants you one instant extra tile which has to be placed
+   immediately. This can only be done once within one draw." -- the extra tile never earns
+   another one, even if it covers a town too.
+b) "Placing a tile on top of a town costs two points." -- scores may go down.
+c) "When scoring a road, you get 2 bonus points for each town which is still visible and touches
+   your road (horizontally or vertically)." -- every town square without a tile orthogonally next
+   to a square of the road, counted once per road scoring (during the game and at the end).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from engine.rules.base import Rules, register
+
+if TYPE_CHECKING:
+    from engine.game import Game
+    from engine.geometry import Square
+    from engine.scoring import ScoreEvent
+
+
+@dataclass
+class TownState:
+    grant: bool = False
+    """The tile just placed covered a town and may earn an extra tile."""
+    in_extra: bool = False
+    """The current turn is itself an extra tile (variant a does not chain)."""
+
+    def copy(self) -> TownState:
+        return TownState(self.grant, self.in_extra)
+
+    def summary(self) -> list[bool]:
+        return [self.grant, self.in_extra]
+
+
+@register
+class TownRules(Rules):
+    """Options: ``extra_tile`` (a), ``cost`` (b), ``road_bonus`` (c), all booleans."""
+
+    name = "towns"
+
+    def setup(self, game: Game) -> None:
+        game.rule_state[self.name] = TownState()
+
+    def tile_placed(self, game: Game, square: Square, tile_id: str, rotation: int) -> None:
+        if game.map is None:
+            return
+        town = game.map.towns.get(square)
+        if town is None:
+            return
+        state: TownState = game.rule_state[self.name]
+        if self.options.get("cost"):
+            game.award(game.to_move, -2, "town", f"covered the town {town.name}")
+        if self.options.get("extra_tile") and not state.in_extra:
+            state.grant = True
+
+    def end_of_turn(self, game: Game) -> None:
+        state: TownState = game.rule_state[self.name]
+        if state.grant:
+            state.grant = False
+            state.in_extra = True
+            game.grant_extra_turn()
+        else:
+            state.in_extra = False
+
+    def on_score(self, game: Game, event: ScoreEvent) -> ScoreEvent:
+        if not self.options.get("road_bonus") or event.kind != "road" or game.map is None:
+            return event
+        if not event.players:
+            return event
+        towns = game.map.towns
+        tiles = game.board.tiles
+        seen: set[Square] = set()
+        for x, y in event.squares:
+            for q in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
+                if q in towns and q not in tiles:
+                    seen.add(q)
+        if not seen:
+            return event
+        bonus = 2 * len(seen)
+        return replace(event, points=event.points + bonus, bonus=event.bonus + bonus)
