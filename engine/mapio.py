@@ -74,11 +74,11 @@ def _migrate_0_to_1(data: dict[str, Any]) -> dict[str, Any]:
     width, height = data.get("width"), data.get("height")
     land = data.get("land", [])
     if not isinstance(width, int) or not isinstance(height, int) or isinstance(width, bool):
-        raise MapFormatError("version 0 map needs integer 'width' and 'height'", path="$")
+        raise MapFormatError("version 0 map needs integer 'width' and 'height'")
     if not isinstance(land, list):
         raise MapFormatError("'land' must be a list of [x, y] pairs", path="$.land")
     if not (1 <= width <= _MAX_GRID and 1 <= height <= _MAX_GRID):
-        raise MapFormatError(f"grid {width}x{height} is out of range 1..{_MAX_GRID}", path="$")
+        raise MapFormatError(f"grid {width}x{height} is out of range 1..{_MAX_GRID}")
     rows = [["."] * width for _ in range(height)]
     for i, item in enumerate(land):
         ok = (
@@ -445,13 +445,13 @@ def _check_header(data: Any, source: str) -> None:
             type(data), "a number"
         )
         raise MapFormatError(
-            f"not a map: the file holds {kind}, expected a JSON object", source=source, path="$"
+            f"not a map: the file holds {kind}, expected a JSON object", source=source
         )
     fmt = data.get("format")
     if fmt != FORMAT_NAME:
         got = "no 'format' field" if fmt is None else f"'format' is {json.dumps(fmt)[:60]}"
         raise MapFormatError(
-            f"not a Carcassonne map ({got}; expected {FORMAT_NAME!r})", source=source, path="$"
+            f"not a Carcassonne map ({got}; expected {FORMAT_NAME!r})", source=source
         )
 
 
