@@ -159,7 +159,7 @@ def _schema_check(data: Any, source: str) -> None:
 
     error = best_match(_validator().iter_errors(data))
     if error is not None:
-        path = error.json_path
+        path = "" if error.json_path == "$" else error.json_path
         message = error.message
         if len(message) > 200:
             message = message[:197] + "..."
