@@ -16,7 +16,6 @@ A map's printed parts are static per map (:class:`MapLayout`) and shared by ever
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -357,13 +356,21 @@ class Board:
             return ()
         return self.compiled.fits(tile_id, self.req.get(square, _FREE))
 
-    def placements(self, tile_id: str) -> Iterator[tuple[Square, int]]:
+    def placements(self, tile_id: str) -> list[tuple[Square, int]]:
         """Every legal ``(square, rotation)`` for ``tile_id``, squares in sorted order."""
-        fits = self.compiled.fits
+        compiled = self.compiled
+        cache = compiled._fit[tile_id]
         req = self.req
+        out: list[tuple[Square, int]] = []
+        append = out.append
         for sq in sorted(self.frontier):
-            for rot in fits(tile_id, req.get(sq, _FREE)):
-                yield sq, rot
+            p = req.get(sq, _FREE)
+            rots = cache.get(p)
+            if rots is None:
+                rots = compiled.fits(tile_id, p)
+            for rot in rots:
+                append((sq, rot))
+        return out
 
     def has_placement(self, tile_id: str) -> bool:
         fits = self.compiled.fits
@@ -470,7 +477,7 @@ class Board:
                         j = nodes[q][tiles[q].half_seg[_PARTNER[h]]]
                         while parent[j] != j:
                             j = parent[j]
-                        if meeples[j]:
+                        if j in meeples:
                             occupied = True
                             break
             else:
@@ -485,7 +492,7 @@ class Board:
                     if j >= 0:
                         while parent[j] != j:
                             j = parent[j]
-                        if meeples[j]:
+                        if j in meeples:
                             occupied = True
                             break
             if not occupied:
@@ -525,12 +532,25 @@ class Board:
         key = frozenset((square,))
         nodes: list[int] = []
         n_segs = len(o.kinds)
+        fkind = f.kind
+        ftiles = f.tiles
+        fcoa = f.coa
+        nid = len(parent)
+        kinds = o.kinds
+        ocoa = o.coa
+        osides = o.sides
         for i in range(n_segs):
-            kind = o.kinds[i]
+            kind = kinds[i]
             if kind == MONASTERY:
                 nodes.append(-1)
                 continue
-            nodes.append(f.new(kind, len(o.sides[i]), key, o.coa[i]))
+            nodes.append(nid)
+            parent.append(nid)
+            fkind.append(kind)
+            fopen.append(len(osides[i]))
+            ftiles.append(key)
+            fcoa.append(ocoa[i])
+            nid += 1
         for i in range(n_segs):
             if o.cities[i]:
                 f.cities[nodes[i]] = frozenset(nodes[c] for c in o.cities[i])
@@ -565,7 +585,7 @@ class Board:
                         else:
                             r = funion(a, b)
                             fopen[r] -= 2
-                    else:
+                    if edges[s] != "C":  # field halves on both sides of a road, or a field edge
                         onodes = all_nodes[q]
                         for hh in (s << 1, (s << 1) | 1):
                             a = nodes[half_seg[hh]]
@@ -622,12 +642,12 @@ class Board:
         done = f.done
         completed: list[int] = []
         for i in range(n_segs):
-            if o.kinds[i] <= ROAD:
+            if kinds[i] <= ROAD:
                 a = nodes[i]
                 while parent[a] != a:
                     a = parent[a]
-                if fopen[a] == 0 and not done[a]:
-                    done[a] = True
+                if fopen[a] == 0 and a not in done:
+                    done.add(a)
                     completed.append(a)
         monks: list[Square] = []
         mon = self.monasteries
@@ -674,7 +694,7 @@ class Board:
             city = self.city_node[cid]
             for hh in (s << 1, (s << 1) | 1):
                 a = f.find(nodes[o.half_seg[hh]])
-                f.cities[a] = f.cities[a] | {city}
+                f.cities[a] = f.cities_of(a) | {city}
         if cid not in self.active_cities and (
             letter == "C" or layout.options.large_city_connect == "any_edge"
         ):

@@ -29,8 +29,15 @@ TileKey = object
 """A square ``(x, y)``, or a tuple naming a printed border segment or a ferry."""
 
 
+_EMPTY: frozenset[int] = frozenset()
+
+
 class FeatureStore:
-    """The union-find forest of every feature node of one board."""
+    """The union-find forest of every feature node of one board.
+
+    Dense per-node lists: ``parent``, ``kind``, ``open``, ``tiles``, ``coa``. Sparse per-root
+    dicts (most nodes never need them): ``meeples``, ``cities``, ``label``; ``done`` is a set.
+    """
 
     __slots__ = ("parent", "kind", "open", "tiles", "coa", "meeples", "cities", "label", "done")
 
@@ -40,12 +47,14 @@ class FeatureStore:
         self.open: list[int] = []
         self.tiles: list[frozenset] = []
         self.coa: list[int] = []
-        self.meeples: list[tuple[int, ...]] = []
-        self.cities: list[frozenset[int]] = []
-        self.label: list[str | None] = []
-        """A printed name carried by the feature (a large city's name), for score explanations."""
-        self.done: list[bool] = []
-        """Whether the (root) feature was completed during the game."""
+        self.meeples: dict[int, tuple[int, ...]] = {}
+        """Root -> ids of the meeples on the feature (absent: none)."""
+        self.cities: dict[int, frozenset[int]] = {}
+        """Field root -> city nodes it touches (absent: none)."""
+        self.label: dict[int, str] = {}
+        """Root -> a printed name carried by the feature (a large city's), for explanations."""
+        self.done: set[int] = set()
+        """Roots of features completed during the game."""
 
     def new(
         self,
@@ -62,10 +71,8 @@ class FeatureStore:
         self.open.append(open_edges)
         self.tiles.append(tiles)
         self.coa.append(coa)
-        self.meeples.append(())
-        self.cities.append(frozenset())
-        self.label.append(label)
-        self.done.append(False)
+        if label is not None:
+            self.label[i] = label
         return i
 
     def find(self, i: int) -> int:
@@ -89,13 +96,26 @@ class FeatureStore:
         tiles[a] = tiles[a] | tiles[b]
         self.open[a] += self.open[b]
         self.coa[a] += self.coa[b]
-        if self.meeples[b]:
-            self.meeples[a] = self.meeples[a] + self.meeples[b]
-        if self.cities[b]:
-            self.cities[a] = self.cities[a] | self.cities[b]
-        if self.label[a] is None:
-            self.label[a] = self.label[b]
+        meeples = self.meeples
+        if b in meeples:
+            mb = meeples.pop(b)
+            ma = meeples.get(a)
+            meeples[a] = ma + mb if ma else mb
+        cities = self.cities
+        if b in cities:
+            cb = cities.pop(b)
+            ca = cities.get(a)
+            cities[a] = ca | cb if ca else cb
+        label = self.label
+        if b in label and a not in label:
+            label[a] = label[b]
         return a
+
+    def meeples_of(self, root: int) -> tuple[int, ...]:
+        return self.meeples.get(root, ())
+
+    def cities_of(self, root: int) -> frozenset[int]:
+        return self.cities.get(root, _EMPTY)
 
     def roots(self) -> list[int]:
         return [i for i, p in enumerate(self.parent) if p == i]
@@ -110,8 +130,8 @@ class FeatureStore:
         other.open = self.open[:]
         other.tiles = self.tiles[:]
         other.coa = self.coa[:]
-        other.meeples = self.meeples[:]
-        other.cities = self.cities[:]
-        other.label = self.label[:]
-        other.done = self.done[:]
+        other.meeples = self.meeples.copy()
+        other.cities = self.cities.copy()
+        other.label = self.label.copy()
+        other.done = self.done.copy()
         return other

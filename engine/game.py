@@ -81,6 +81,8 @@ class GameOptions:
     start_squares: tuple[Square, ...] | None = None
     """Start squares used, the first gets the start tile; ``None``: a seeded random choice of the
     number the map's setup says."""
+    start_tile: str | None = None
+    """The start tile id; ``None``: the tile set's (``D``). Placed at rotation 0 when that fits."""
     farmers: bool = True
     town_extra_tile: bool = False
     """Town variant a: covering a town gives one instant extra tile."""
@@ -147,9 +149,11 @@ class Outcome:
 class _View:
     """A lazy, python-chess-like view: iterate, ``in``, ``count()``, ``len()``, ``bool()``."""
 
-    def __init__(self, gen: Any, check: Any) -> None:
+    def __init__(self, gen: Any, check: Any, as_list: Any = None, nonempty: Any = None) -> None:
         self._gen = gen
         self._check = check
+        self._as_list = as_list
+        self._nonempty = nonempty
 
     def __iter__(self) -> Iterator[Any]:
         return self._gen()
@@ -158,12 +162,17 @@ class _View:
         return self._check(item)
 
     def count(self) -> int:
+        if self._as_list is not None:
+            return len(self._as_list())
         return sum(1 for _ in self._gen())
 
-    def __len__(self) -> int:
-        return self.count()
+    def list(self) -> list[Any]:
+        """Every item, as a new list."""
+        return self._as_list() if self._as_list is not None else list(self._gen())
 
     def __bool__(self) -> bool:
+        if self._nonempty is not None:
+            return bool(self._nonempty())
         return any(True for _ in self._gen())
 
     def __repr__(self) -> str:
@@ -277,7 +286,9 @@ class Game:
 
     def _make_pile(self) -> list[str]:
         opts = self.options
-        start = self.tileset.start_tile
+        start = opts.start_tile or self.tileset.start_tile
+        if start not in self.tileset:
+            raise EngineError(f"options.start_tile: unknown tile id {start!r}")
         if opts.draw_order is not None:
             for tid in opts.draw_order:
                 if tid not in self.tileset:
@@ -292,7 +303,7 @@ class Game:
 
     def _place_start_tiles(self) -> None:
         board = self.board
-        start = self.tileset.start_tile
+        start = self.options.start_tile or self.tileset.start_tile
         if self.map is None:
             board.place((0, 0), start, 0)
             self.start_tiles.append(((0, 0), start, 0))
@@ -414,7 +425,7 @@ class Game:
             else:
                 f = board.features
                 root = f.find(node)
-                f.meeples[root] = f.meeples[root] + (mid,)
+                f.meeples[root] = f.meeples.get(root, ()) + (mid,)
             for r in rules:
                 r.meeple_placed(self, mid)
         if rules and any(r.actions(self, "action") for r in rules):
@@ -427,7 +438,7 @@ class Game:
         self._pending = ([], [])
         meeples = self.board.features.meeples
         for root in completed:
-            if meeples[root]:
+            if root in meeples:
                 self._score_feature(root, final=False)
         for sq in monks:
             if sq in self.monks:
@@ -486,7 +497,7 @@ class Game:
 
     def _score_feature(self, root: int, *, final: bool) -> None:
         f = self.board.features
-        mids = f.meeples[root]
+        mids = f.meeples.get(root, ())
         strengths: dict[int, int] = {}
         meeples = self.meeples
         for mid in mids:
@@ -522,7 +533,7 @@ class Game:
                 final=final,
                 tiles=tiles,
                 coats_of_arms=coa,
-                name=f.label[root] if kind == CITY else None,
+                name=f.label.get(root) if kind == CITY else None,
                 squares=square_tiles(f, root),
                 feature=root,
                 meeples=mids,
@@ -532,7 +543,7 @@ class Game:
             supply = self.supply
             for mid in mids:
                 supply[meeples.pop(mid)[0]] += 1
-            f.meeples[root] = ()
+            f.meeples.pop(root, None)
 
     def _score_monastery(self, square: Square, *, final: bool) -> None:
         mid = self.monks[square]
@@ -589,7 +600,11 @@ class Game:
         else:
             f = self.board.features
             root = f.find(node)
-            f.meeples[root] = tuple(m for m in f.meeples[root] if m != meeple_id)
+            left = tuple(m for m in f.meeples.get(root, ()) if m != meeple_id)
+            if left:
+                f.meeples[root] = left
+            else:
+                f.meeples.pop(root, None)
         self.supply[player] += 1
 
     def set_meeple_strength(self, meeple_id: int, strength: int) -> None:
@@ -614,37 +629,62 @@ class Game:
             locs = [loc for loc in locs if loc not in _FIELD_LOCATIONS]
         return locs
 
-    def _gen_moves(self) -> Iterator[Action]:
+    def _list_moves(self) -> list[Action]:
         phase = self.phase
         if phase is Phase.PLACE:
             tile = self.current_tile
             assert tile is not None
-            can_meeple = self.supply[self.to_move] > 0
+            new = tuple.__new__
+            if self.supply[self.to_move] <= 0:
+                return [new(Move, (sq, rot, None)) for sq, rot in self.board.placements(tile)]
+            out: list[Action] = []
+            append = out.append
+            options = self.board.meeple_options
+            farmers = self.options.farmers
             for sq, rot in self.board.placements(tile):
-                yield Move(sq, rot, None)
-                if can_meeple:
-                    for loc in self._meeple_locations(sq, tile, rot):
-                        yield Move(sq, rot, loc)
-        elif phase is Phase.DRAW:
-            yield Draw()
+                append(new(Move, (sq, rot, None)))
+                for loc in options(sq, tile, rot):
+                    if farmers or loc not in _FIELD_LOCATIONS:
+                        append(new(Move, (sq, rot, loc)))
+            return out
+        if phase is Phase.DRAW:
+            acts: list[Action] = [Draw()]
             for r in self.rules:
-                yield from r.draw_actions(self)
-        elif phase is Phase.ACTION or phase is Phase.AFTER:
-            yield Pass()
+                acts.extend(r.draw_actions(self))
+            return acts
+        if phase is Phase.ACTION or phase is Phase.AFTER:
+            acts = [Pass()]
             for r in self.rules:
-                yield from r.actions(self, phase.value)
+                acts.extend(r.actions(self, phase.value))
+            return acts
+        return []
+
+    def _gen_moves(self) -> Iterator[Action]:
+        return iter(self._list_moves())
+
+    def _has_moves(self) -> bool:
+        if self.phase is Phase.PLACE:
+            return self.current_tile is not None and self.board.has_placement(self.current_tile)
+        return self.phase is not Phase.OVER
 
     def legal_moves(self) -> _View:
         """Every legal action now: a lazy view (iterate, ``in``, ``count()``, ``bool()``)."""
-        return _View(self._gen_moves, self.is_legal)
+        return _View(self._gen_moves, self.is_legal, self._list_moves, self._has_moves)
 
     def legal_placements(self) -> _View:
         """Every legal :class:`Placement` of the current tile (no meeple choice)."""
 
-        def gen() -> Iterator[Placement]:
+        def as_list() -> list[Placement]:
             if self.phase is Phase.PLACE and self.current_tile is not None:
-                for sq, rot in self.board.placements(self.current_tile):
-                    yield Placement(sq, rot)
+                new = tuple.__new__
+                return [new(Placement, p) for p in self.board.placements(self.current_tile)]
+            return []
+
+        def gen() -> Iterator[Placement]:
+            return iter(as_list())
+
+        def nonempty() -> bool:
+            return self.phase is Phase.PLACE and self._has_moves()
 
         def check(p: object) -> bool:
             return (
@@ -654,7 +694,7 @@ class Game:
                 and self.board.is_legal(p.square, self.current_tile, p.rotation)
             )
 
-        return _View(gen, check)
+        return _View(gen, check, as_list, nonempty)
 
     def meeple_locations(self, placement: Placement) -> list[str]:
         """Where the current player may put a meeple after ``placement`` (canonical names)."""
@@ -780,6 +820,11 @@ class Game:
                 r.actions(self, "after") for r in self.rules
             ):
                 self._end_turn()
+
+    def apply(self, action: Action) -> None:
+        """Carry out ``action`` WITHOUT checking it and without an undo snapshot: the fastest
+        path, for playouts on a copy. An illegal action corrupts the game."""
+        self._apply(action)
 
     def push(self, action: Action) -> None:
         """Carry out ``action`` WITHOUT checking it; :meth:`pop` undoes it. For bots."""

@@ -24,39 +24,76 @@ _PLACE_RE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s+R(\d+)(?:\s+\+([A-Z]+))?\s*
 class Action:
     """Base of every action. ``type`` names it in records."""
 
+    __slots__ = ()
     type: ClassVar[str] = ""
 
     def to_dict(self) -> dict[str, Any]:
         raise NotImplementedError
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """A tile on a square at a rotation (clockwise degrees)."""
+class Placement(tuple):  # noqa: SLOT001
+    """A tile on a square at a rotation (clockwise degrees): an immutable ``(square, rotation)``."""
 
-    square: Square
-    rotation: int
+    __slots__ = ()
+
+    def __new__(cls, square: Square, rotation: int) -> Placement:
+        return tuple.__new__(cls, (square, rotation))
+
+    @property
+    def square(self) -> Square:
+        return self[0]
+
+    @property
+    def rotation(self) -> int:
+        return self[1]
 
     def __str__(self) -> str:
-        return f"{self.square[0]},{self.square[1]} R{self.rotation}"
+        return f"{self[0][0]},{self[0][1]} R{self[1]}"
+
+    def __repr__(self) -> str:
+        return f"Placement({self[0]!r}, {self[1]!r})"
+
+    def __getnewargs__(self) -> tuple[Square, int]:
+        return (self[0], self[1])
 
 
-@dataclass(frozen=True, slots=True)
-class Move(Action):
-    """Place the current tile on ``square`` at ``rotation``, optionally with a meeple."""
+class Move(tuple, Action):  # noqa: SLOT001 - a tuple: cheap to create, bots make thousands
+    """Place the current tile on ``square`` at ``rotation``, optionally with a meeple.
 
+    An immutable ``(square, rotation, meeple)`` triple; compare and hash like a tuple.
+    """
+
+    __slots__ = ()
     type: ClassVar[str] = "place"
-    square: Square
-    rotation: int
-    meeple: str | None = None
+
+    def __new__(cls, square: Square, rotation: int, meeple: str | None = None) -> Move:
+        return tuple.__new__(cls, (square, rotation, meeple))
+
+    @property
+    def square(self) -> Square:
+        return self[0]
+
+    @property
+    def rotation(self) -> int:
+        return self[1]
+
+    @property
+    def meeple(self) -> str | None:
+        return self[2]
 
     @property
     def placement(self) -> Placement:
-        return Placement(self.square, self.rotation)
+        return Placement(self[0], self[1])
 
     def __str__(self) -> str:
-        text = f"{self.square[0]},{self.square[1]} R{self.rotation}"
-        return f"{text} +{self.meeple}" if self.meeple else text
+        text = f"{self[0][0]},{self[0][1]} R{self[1]}"
+        return f"{text} +{self[2]}" if self[2] else text
+
+    def __repr__(self) -> str:
+        return f"Move({self[0]!r}, {self[1]!r}, {self[2]!r})"
+
+    def __getnewargs__(self) -> tuple[Square, int, str | None]:
+        return (self[0], self[1], self[2])
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -69,10 +106,10 @@ class Move(Action):
     def to_dict(self) -> dict[str, Any]:
         return {
             "type": "place",
-            "x": self.square[0],
-            "y": self.square[1],
-            "rotation": self.rotation,
-            "meeple": self.meeple,
+            "x": self[0][0],
+            "y": self[0][1],
+            "rotation": self[1],
+            "meeple": self[2],
         }
 
 

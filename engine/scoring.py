@@ -118,8 +118,8 @@ def completed_cities(features: FeatureStore, field_root: int) -> int:
     find = features.find
     done = features.done
     kind = features.kind
-    roots = {find(c) for c in features.cities[field_root]}
-    return sum(1 for r in roots if done[r] and kind[r] == CITY)
+    roots = {find(c) for c in features.cities_of(field_root)}
+    return sum(1 for r in roots if r in done and kind[r] == CITY)
 
 
 def square_tiles(features: FeatureStore, root: int) -> tuple[Square, ...]:
