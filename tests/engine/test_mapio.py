@@ -494,3 +494,65 @@ def test_property_save_map_round_trips_through_a_file(tmp_path_factory: Any, m: 
     p = tmp_path_factory.mktemp("rt") / "m.json"
     save_map(m, p)
     assert load_map(p) == m
+
+
+# -- packaging -------------------------------------------------------------------------------
+
+
+def test_wheel_ships_the_schemas_and_maps(tmp_path: Path) -> None:
+    """A non-editable install must find schemas/ and maps/ (as engine._schemas / engine._maps)."""
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    repo = Path(__file__).resolve().parents[2]
+    src = tmp_path / "src"
+    src.mkdir()
+    # Build from a copy so the build never writes build/ or *.egg-info into the checkout.
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(repo / name, src / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+    for name in ("engine", "mapeditor", "schemas", "maps"):
+        shutil.copytree(repo / name, src / name, ignore=ignore)
+    out = tmp_path / "dist"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    (wheel,) = out.glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "engine/_schemas/map.schema.json" in names
+    assert "engine/_maps/example-small.json" in names
+    assert "engine/mapio.py" in names and "engine/validation.py" in names
+    # And the installed layout resolves through engine.resources: unpack and load from there.
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    code = (
+        "from engine.resources import bundled_map, schema_path\n"
+        "from engine.mapio import load_map\n"
+        "assert 'site' in str(schema_path('map')), schema_path('map')\n"
+        "print(load_map(bundled_map('example-small')).id)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "example-small"
