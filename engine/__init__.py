@@ -46,6 +46,7 @@ _LAZY: dict[str, str] = {
     "validate_map": "engine.validation",
     "Issue": "engine.validation",
     "Severity": "engine.validation",
+    "Where": "engine.validation",
     "Game": "engine.game",
 }
 
