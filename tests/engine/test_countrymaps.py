@@ -1,0 +1,195 @@
+"""The shipped maps: every file loads and validates; the five country maps carry what the rule
+sheets name, are sized for their tile pool, take their chips for every start choice, and are
+reproduced byte for byte by ``engine.countrymaps`` from the committed import results."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.chips import ChipReading, feasibility
+from engine.countrymaps import COUNTRIES, build_all, load_rasters
+from engine.game import Game, GameOptions
+from engine.geometry import Side
+from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef, RuleSet
+from engine.mapio import load_map
+from engine.resources import bundled_map, shipped_maps
+from engine.validation import Severity, validate_map
+
+COUNTRY_IDS = sorted(COUNTRIES)
+
+
+def _map(cid: str) -> MapDef:
+    return load_map(bundled_map(cid))
+
+
+def _start_names(m: MapDef) -> set[str]:
+    return {s.name for s in m.start_squares.values()}
+
+
+def _city_names(m: MapDef) -> set[str]:
+    return {c.name for c in m.large_cities.values()}
+
+
+def _town_names(m: MapDef) -> set[str]:
+    return {t.name for t in m.towns.values()}
+
+
+def _city(m: MapDef, name: str):
+    return next(c for c in m.large_cities.values() if c.name == name)
+
+
+@pytest.mark.parametrize("path", shipped_maps(), ids=lambda p: p.stem)
+def test_every_shipped_map_loads_and_validates_without_errors(path) -> None:
+    m = load_map(path)
+    errors = [i for i in validate_map(m) if i.severity is Severity.ERROR]
+    assert errors == []
+
+
+def test_all_five_country_maps_are_shipped() -> None:
+    stems = {p.stem for p in shipped_maps()}
+    assert set(COUNTRY_IDS) <= stems
+    assert COUNTRY_IDS == ["benelux", "deutschland", "france", "great-britain", "iberica"]
+
+
+@pytest.mark.parametrize("cid", COUNTRY_IDS)
+def test_country_maps_have_no_warnings_either(cid: str) -> None:
+    # Their descriptions say so.
+    assert validate_map(_map(cid)) == []
+    assert "no errors and no warnings" in _map(cid).description
+
+
+@pytest.mark.parametrize("cid", COUNTRY_IDS)
+def test_build_reproduces_the_shipped_file_byte_for_byte(cid: str) -> None:
+    built = build_all(load_rasters(), only=[cid])
+    assert built[cid] == bundled_map(cid).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("cid", COUNTRY_IDS)
+def test_description_says_it_is_our_rendition_and_which_rules(cid: str) -> None:
+    m = _map(cid)
+    assert "Our own rendition" in m.description
+    assert "Map-Chips" in m.description
+    assert m.author
+
+
+@pytest.mark.parametrize("cid", COUNTRY_IDS)
+def test_board_size_suits_the_recommended_tile_pool(cid: str) -> None:
+    m = _map(cid)
+    placeable = len(m.placeable_squares())
+    # Room to spare for the largest pool, yet filled up in a game with the smallest.
+    assert 1.4 * m.setup.tile_pool_max <= placeable <= 1.8 * m.setup.tile_pool_min
+
+
+@pytest.mark.parametrize("cid", [c for c in COUNTRY_IDS if c != "great-britain"])
+@pytest.mark.parametrize("reading", list(ChipReading))
+def test_chip_count_fits_every_choice_of_start_squares(cid: str, reading: ChipReading) -> None:
+    m = _map(cid)
+    result = feasibility(m, reading)
+    n = len(m.start_squares)
+    k = m.setup.start_squares_used
+    assert len(result) == {(3, 2): 3, (4, 3): 4}[(n, k)]
+    assert min(result.values()) >= m.setup.chip_count > 0
+
+
+def test_deutschland_carries_the_sheet_names() -> None:
+    m = _map("deutschland")
+    assert m.rule_set is RuleSet.DEUTSCHLAND
+    assert _start_names(m) == {"Rostock", "Erfurt", "Stuttgart"}
+    assert _city_names(m) >= {"Hamburg", "Berlin", "Hannover", "Ruhrgebiet", "Frankfurt", "München"}
+    assert _town_names(m) >= {"Bremen", "Saarbrücken", "Nürnberg"}
+    berlin = _city(m, "Berlin")
+    west = [e for e in berlin.outer_edges() if e.side is Side.W]
+    assert any(berlin.edge_kind(e) in (EdgeKind.CITY, EdgeKind.ROAD) for e in west)
+    denmark = [f for f in m.border_features.values() if f.neighbour == "Denmark"]
+    assert any(f.kind is EdgeKind.ROAD and f.coats_of_arms > 0 for f in denmark)
+    kinds = {f.kind for f in m.border_features.values()}
+    assert kinds == {EdgeKind.ROAD, EdgeKind.CITY}
+    assert (m.setup.start_squares_used, m.setup.chip_count) == (2, 30)
+
+
+def test_france_carries_grapes_and_export_borders() -> None:
+    m = _map("france")
+    assert _start_names(m) == {"Nancy", "Le Mans", "Limoges"}
+    assert "Paris" in _city_names(m) and len(m.large_cities) >= 3
+    grapes = {t.name: t.grape for t in m.towns.values()}
+    assert grapes["Nancy"] is Colour.ORANGE
+    assert {"Bordeaux", "Strasbourg"} <= set(grapes)
+    assert all(g is not None for g in grapes.values())
+    assert {g for g in grapes.values()} == set(Colour)
+    export = [f for f in m.border_features.values() if f.coats_of_arms > 0]
+    assert len(export) >= 6
+    assert {f.kind for f in export} == {EdgeKind.ROAD, EdgeKind.CITY}
+
+
+def test_benelux_has_waves_and_three_frisian_islands() -> None:
+    m = _map("benelux")
+    assert _start_names(m) == {"Meppel", "Eindhoven", "Charleroi"}
+    assert "Amsterdam" in _city_names(m)
+    assert "Utrecht" in _town_names(m)
+    assert len(m.waves) == 3
+    stacks = {
+        i.colour: [sq for sq, s in i.squares.items() if s.role is IslandRole.STACK]
+        for i in m.islands.values()
+    }
+    assert set(stacks) == set(Colour)
+    assert all(len(v) == 2 for v in stacks.values())
+    assert m.setup.chip_count == 20
+
+
+def test_great_britain_has_ferries_chip_squares_and_the_isle_of_man() -> None:
+    m = _map("great-britain")
+    assert _start_names(m) == {"Kilkenny", "Carlisle", "Bristol"}
+    assert "London" in _city_names(m)
+    assert "Oxford" in _town_names(m)
+    assert {"holyhead-dublin", "stranraer-belfast"} <= set(m.ferries)
+    for colour in Colour:
+        assert sum(1 for c in m.chip_squares.values() if c is colour) == 10
+    assert m.isle_of_man is not None and m.isle_of_man not in m.land
+    assert (m.setup.start_squares_used, m.setup.tile_pool_min, m.setup.tile_pool_max) == (
+        3,
+        90,
+        100,
+    )
+    # Scotland above England: every blue chip square lies north of every purple one.
+    blue = [y for (_, y), c in m.chip_squares.items() if c is Colour.LIGHT_BLUE]
+    purple = [y for (_, y), c in m.chip_squares.items() if c is Colour.PURPLE]
+    orange = [x for (x, _), c in m.chip_squares.items() if c is Colour.ORANGE]
+    assert max(blue) < min(purple)
+    assert max(orange) < min(x for (x, _), c in m.chip_squares.items() if c is Colour.PURPLE)
+
+
+def test_iberica_has_tracks_and_ferried_balearics() -> None:
+    m = _map("iberica")
+    assert _start_names(m) == {"León", "Pamplona", "Évora", "Murcia"}
+    assert {"Barcelona", "Madrid", "Lisboa"} <= _city_names(m)
+    assert "Salamanca" in _town_names(m)
+    assert sorted(m.tracks) == list(range(1, 13))
+    rows = sorted({y for _, y in m.land})
+    covered = [r for t in sorted(m.tracks) for r in m.tracks[t].rows]
+    assert covered == list(range(rows[0], rows[-1] + 1))
+    gated = m.gated_squares()
+    assert gated and all(m.island_square(sq)[1].coats_of_arms > 0 for sq in gated)
+    landings = {e.square for f in m.ferries.values() for e in (f.a, f.b)}
+    for island in m.islands.values():
+        assert set(island.squares) & landings, island.name
+    assert (m.setup.start_squares_used, m.setup.chip_count) == (3, 30)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("cid", COUNTRY_IDS)
+def test_full_random_bot_game_with_plain_maps_rules(cid: str, seed: int) -> None:
+    m = _map(cid)
+    game = Game(m, players=3, seed=seed, options=GameOptions(rule_set="none"))
+    rng = random.Random(seed)
+    while not game.is_over():
+        game.play(rng.choice(list(game.legal_moves())))
+    assert game.outcome() is not None
+    assert game.tiles_left() == 0
+    placed = set(game.board.tiles)
+    assert placed <= m.placeable_squares()
+    # The whole recommended pool (capped by the 114 tiles of base+ic+tb) was played out...
+    assert len(placed) + len(game.set_aside) == min(114, m.setup.tile_pool_max)
+    # ...on a board with room to spare.
+    assert len(placed) < len(m.placeable_squares())
