@@ -50,10 +50,16 @@ def render_sheet(size: int = 96, columns: int = 3) -> QImage:
                     painter.setPen(QPen(QColor("black"), 1))
                     painter.setBrush(QColor("#ff2fb0"))
                     painter.drawEllipse(p, 2.5, 2.5)
-    # A meeple in the corner, to see its silhouette.
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(QColor("#d23b3b"))
-    painter.drawPath(meeple_path(QRectF(image.width() - size * 0.6, gap, size * 0.5, size * 0.5)))
+    # Meeples in the first free slot, to see their silhouette.
+    n = len(tiles)
+    bx = (n // rows) * block_w + gap + label_w
+    by = (n % rows) * (size + gap) + gap if n % rows or n // rows < columns else gap
+    painter.setPen(QPen(QColor("#222222"), 1))
+    for k, colour in enumerate(("#d23b3b", "#2f6fd0", "#e8c21c", "#2e9b4a")):
+        painter.setBrush(QColor(colour))
+        painter.drawPath(
+            meeple_path(QRectF(bx + k * (size + gap), by + size * 0.15, size * 0.7, size * 0.7))
+        )
     painter.end()
     return image
 

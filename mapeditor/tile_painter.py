@@ -71,6 +71,7 @@ _BAND_DEPTH_NEXT_TO_CITY = 0.45  # a band's wall bows further in when another ci
 _LANE = 0.05  # width of a path from a village to a city gate
 _JUNCTION = 0.085  # half-size of the village square where roads meet
 _MONASTERY = QRectF(0.34, 0.33, 0.32, 0.33)  # the monastery's footprint
+_MONASTERY_SPOT: Point = (0.52, 0.56)  # on the nave, clear of the door and the tower
 
 _UNIT = QPainterPath()
 _UNIT.addRect(QRectF(0, 0, 1, 1))
@@ -547,12 +548,28 @@ def _best_pixel(mask: list[bool], avoid: Point | None = None, min_gap: float = 0
     return centre(best)
 
 
-@lru_cache(maxsize=4096)
+def _turn(p: Point, rotation: int) -> Point:
+    """A unit-square point after turning the tile clockwise by ``rotation`` degrees."""
+    for _ in range((rotation // 90) % 4):
+        p = (1.0 - p[1], p[0])
+    return p
+
+
 def _anchor_unit(tile: TileType, rotation: int, index: int) -> Point:
+    # Computed at rotation 0 and turned, so a feature's spot turns with the tile exactly; the
+    # monastery building is drawn upright at every rotation, and so is its spot.
+    if tile.segments[index].kind == "monastery":
+        return _MONASTERY_SPOT
+    return _turn(_anchor0(tile, index), rotation)
+
+
+@lru_cache(maxsize=4096)
+def _anchor0(tile: TileType, index: int) -> Point:
+    rotation = 0
     geo = _geometry(tile, rotation)
     seg = geo.segments[index]
     if seg.kind == "monastery":
-        return (0.5, 0.52)
+        return _MONASTERY_SPOT
     an = _analysis(tile, rotation)
     if seg.kind == "road":
         road = next(r for r in geo.roads if r.index == index)
@@ -578,12 +595,16 @@ def _anchor_unit(tile: TileType, rotation: int, index: int) -> Point:
     return spot
 
 
-@lru_cache(maxsize=2048)
 def _marker_spot(tile: TileType, rotation: int, index: int) -> Point:
     """Where a city's coat of arms / cathedral / goods go: clear of the meeple anchor."""
-    an = _analysis(tile, rotation)
+    return _turn(_marker0(tile, index), rotation)
+
+
+@lru_cache(maxsize=2048)
+def _marker0(tile: TileType, index: int) -> Point:
+    an = _analysis(tile, 0)
     mask = [v == index + 1 for v in an.labels]
-    anchor = _anchor_unit(tile, rotation, index)
+    anchor = _anchor0(tile, index)
     return _best_pixel(mask, avoid=anchor, min_gap=0.2) or anchor
 
 
