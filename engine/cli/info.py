@@ -65,6 +65,36 @@ def summary(m: MapDef) -> list[tuple[str, str]]:
     return rows
 
 
+def details(m: MapDef) -> list[str]:
+    """One line per large city, border feature, ferry and island."""
+    lines = []
+    for cid in sorted(m.large_cities):
+        c = m.large_cities[cid]
+        opens = ", ".join(str(e) for e in c.open_sides()) or "none"
+        roads = ", ".join(str(e) for e in sorted(e for e, k in c.edges.items() if k == "road"))
+        lines.append(
+            f"Large city {c.name} ({cid}): {len(c.squares)} square(s), {c.coats_of_arms} coat(s) "
+            f"of arms, open sides {opens}" + (f", roads {roads}" if roads else "")
+        )
+    for e in sorted(m.border_features, key=lambda e: (e.y, e.x, e.side.index)):
+        f = m.border_features[e]
+        lines.append(
+            f"Border {f.kind.value} at {e} to {f.neighbour or '?'}, {f.coats_of_arms} coat(s) of arms"
+        )
+    for fid in sorted(m.ferries):
+        f = m.ferries[fid]
+        lines.append(f"Ferry {fid}: {f.a} <-> {f.b}, {f.coats_of_arms} coat(s) of arms")
+    for iid in sorted(m.islands):
+        i = m.islands[iid]
+        roles: dict[str, int] = {}
+        for info in i.squares.values():
+            roles[info.role.value] = roles.get(info.role.value, 0) + 1
+        kinds = ", ".join(f"{n} {role}" for role, n in sorted(roles.items())) or "no squares"
+        colour = i.colour.value if i.colour is not None else "no colour"
+        lines.append(f"Island {i.name} ({iid}), {colour}: {kinds}")
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         m = load_map(args.map)
@@ -75,6 +105,10 @@ def run(args: argparse.Namespace) -> int:
     width = max(len(label) for label, _ in rows)
     for label, value in rows:
         print(f"{label + ':':<{width + 1}} {value}")
+    extra = details(m)
+    if extra:
+        print()
+        print("\n".join(extra))
     print()
     print(draw_map(m), end="")
     return 0

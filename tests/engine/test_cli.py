@@ -243,6 +243,9 @@ def test_info_prints_summary_and_drawing(capsys: pytest.CaptureFixture[str]) -> 
         "Land parts:           3",
     ]:
         assert line in out
+    assert "Ferry ferry-east: (8, 6) E <-> (10, 7) W, 1 coat(s) of arms" in out
+    assert "Border road at (4, 0) N to Northland, 1 coat(s) of arms" in out
+    assert "open sides (6, 3) W, (7, 3) N, roads (7, 3) E" in out
     assert "3 # # # # # # C C # # # ." in out
     assert "7 = = . . . . . . . . g g" in out
     assert "Legend: # map square, S start square" in out
