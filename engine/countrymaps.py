@@ -1162,7 +1162,7 @@ def describe(spec: CountrySpec, m: MapDef) -> str:
         f"Our own rendition of the Carcassonne Maps {spec.name} board (the printed map was not "
         f"available), faithful to the real geography: the outline of {_names(s.countries)} from "
         f"Natural Earth (public domain), {s.km:g} km per square, every element placed at its "
-        "real longitude and latitude.",
+        "real longitude and latitude (one square aside where two would share a square).",
         f"Start squares {_names(t.name for t in spec.starts)}; large cities "
         f"{_names(c.name for c in spec.cities)}; {len(spec.towns)} towns such as "
         f"{_names(t.name for t in spec.towns[:3])}.",
@@ -1233,7 +1233,40 @@ def build_all(rasters: dict[str, Raster], only: Sequence[str] | None = None) -> 
     return out
 
 
+def readme_table(maps: dict[str, MapDef]) -> str:
+    """The README's "Shipped maps" table: squares, pool ratio and the exact chip maximum."""
+    from engine.chips import ChipReading, feasibility
+
+    lines = [
+        "| Map | Grid | Map squares | Placeable | Large-city squares | Towns | Start squares "
+        "| Tile pool | Placeable / pool | Chips (exact maximum over start choices) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for cid, m in maps.items():
+        s = m.setup
+        placeable = len(m.placeable_squares())
+        if s.chip_count:
+            best = feasibility(m, ChipReading.OPEN_SIDES).values()
+            alt = feasibility(m, ChipReading.ANY_CITY_SQUARE).values()
+            chips = (
+                f"{s.chip_count} (max {min(best)}–{max(best)}; "
+                f"{min(alt)}–{max(alt)} with the any-city-square reading)"
+            )
+        else:
+            chips = f"{len(m.chip_squares)} on fixed chip squares"
+        lines.append(
+            f"| [{m.name}](maps/{cid}.json) | {m.width}×{m.height} | {len(m.land)} | {placeable} "
+            f"| {len(m.city_squares())} | {len(m.towns)} "
+            f"| {len(m.start_squares)} ({s.start_squares_used} used) "
+            f"| {s.tile_pool_min}–{s.tile_pool_max} "
+            f"| {placeable / s.tile_pool_max:.2f}–{placeable / s.tile_pool_min:.2f} | {chips} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
+    """``python -m engine.countrymaps build|check|table`` (see the module docstring)."""
+    from engine.mapio import loads_map
     from engine.resources import maps_dir
 
     parser = argparse.ArgumentParser(
@@ -1242,32 +1275,51 @@ def main(argv: list[str] | None = None) -> int:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="write the country maps")
-    b.add_argument("--out", type=Path, default=None, help="folder (default: the shipped maps/)")
-    b.add_argument("--only", nargs="*", default=None, metavar="ID", help="only these maps")
-    b.add_argument(
-        "--refresh",
-        action="store_true",
-        help="re-import the outlines from Natural Earth first (needs the 'geo' extra) and "
-        "rewrite engine/data/country_rasters.json",
-    )
+    c = sub.add_parser("check", help="exit 1 unless a rebuild reproduces the map files")
+    for p in (b, c):
+        p.add_argument("--out", type=Path, default=None, help="folder (default: the shipped maps/)")
+        p.add_argument("--only", nargs="*", default=None, metavar="ID", help="only these maps")
+        p.add_argument(
+            "--refresh",
+            action="store_true",
+            help="re-import the outlines from Natural Earth first (needs the 'geo' extra); "
+            "build rewrites engine/data/country_rasters.json, check compares it",
+        )
+    sub.add_parser("table", help="print the README's table of the shipped country maps")
     args = parser.parse_args(argv)
     try:
+        if args.command == "table":
+            texts = build_all(load_rasters())
+            print(readme_table({k: loads_map(v, source=k) for k, v in texts.items()}), end="")
+            return 0
         if args.refresh:
-            rasters = import_all()
-            rasters_path().write_text(dumps_rasters(rasters), encoding="utf-8")
-            print(f"wrote {rasters_path()}")
+            rasters = import_all(args.only)
+            text = dumps_rasters({**load_rasters(), **rasters} if args.only else rasters)
+            if args.command == "build":
+                rasters_path().write_text(text, encoding="utf-8")
+                print(f"wrote {rasters_path()}")
+            elif text != rasters_path().read_text(encoding="utf-8"):
+                print(f"differs: {rasters_path()}")
+                return 1
         else:
             rasters = load_rasters()
         out_dir = args.out or maps_dir()
-        out_dir.mkdir(parents=True, exist_ok=True)
+        differ = 0
         for cid, text in build_all(rasters, args.only).items():
             path = out_dir / f"{cid}.json"
-            path.write_text(text, encoding="utf-8")
-            print(f"wrote {path}")
-    except (DesignError, OSError, ImportError) as exc:
+            if args.command == "build":
+                out_dir.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+                print(f"wrote {path}")
+            elif not path.is_file() or path.read_text(encoding="utf-8") != text:
+                print(f"differs: {path}")
+                differ += 1
+            else:
+                print(f"reproduced: {path}")
+    except (ValueError, OSError, ImportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    return 0
+    return 1 if differ else 0
 
 
 if __name__ == "__main__":

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from engine.chips import ChipReading, feasibility
-from engine.countrymaps import COUNTRIES, build_all, load_rasters
+from engine.chips import ChipReading, feasibility, start_choices
+from engine.countrymaps import COUNTRIES, build_all, load_rasters, main, readme_table
 from engine.game import Game, GameOptions
 from engine.geometry import Side
 from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef, RuleSet
@@ -64,6 +64,35 @@ def test_country_maps_have_no_warnings_either(cid: str) -> None:
 def test_build_reproduces_the_shipped_file_byte_for_byte(cid: str) -> None:
     built = build_all(load_rasters(), only=[cid])
     assert built[cid] == bundled_map(cid).read_text(encoding="utf-8")
+
+
+def test_build_command_writes_the_same_files(tmp_path, capsys) -> None:
+    assert main(["build", "--out", str(tmp_path), "--only", "benelux", "iberica"]) == 0
+    for cid in ("benelux", "iberica"):
+        assert (tmp_path / f"{cid}.json").read_bytes() == bundled_map(cid).read_bytes()
+    assert main(["check"]) == 0
+    assert capsys.readouterr().out.count("reproduced:") == 5
+
+
+def test_check_command_reports_a_changed_file(tmp_path, capsys) -> None:
+    assert main(["build", "--out", str(tmp_path), "--only", "france"]) == 0
+    assert main(["check", "--out", str(tmp_path), "--only", "france"]) == 0
+    path = tmp_path / "france.json"
+    path.write_text(path.read_text(encoding="utf-8").replace("Nancy", "Nanci"), encoding="utf-8")
+    assert main(["check", "--out", str(tmp_path), "--only", "france"]) == 1
+    assert f"differs: {path}" in capsys.readouterr().out
+
+
+def test_commands_reject_an_unknown_map(capsys) -> None:
+    assert main(["check", "--only", "nowhere"]) == 1
+    assert "unknown country map 'nowhere'" in capsys.readouterr().err
+
+
+def test_readme_table_lists_every_country_map() -> None:
+    table = readme_table({cid: _map(cid) for cid in COUNTRY_IDS})
+    assert table.count("\n") == 2 + len(COUNTRY_IDS)
+    assert "| [Deutschland](maps/deutschland.json) |" in table
+    assert "30 on fixed chip squares" in table
 
 
 @pytest.mark.parametrize("cid", COUNTRY_IDS)
@@ -193,3 +222,18 @@ def test_full_random_bot_game_with_plain_maps_rules(cid: str, seed: int) -> None
     assert len(placed) + len(game.set_aside) == min(114, m.setup.tile_pool_max)
     # ...on a board with room to spare.
     assert len(placed) < len(m.placeable_squares())
+
+
+@pytest.mark.parametrize("cid", COUNTRY_IDS)
+def test_a_bot_game_from_every_choice_of_start_squares(cid: str) -> None:
+    m = _map(cid)
+    choices = start_choices(m)
+    assert choices
+    for i, starts in enumerate(choices):
+        options = GameOptions(rule_set="none", start_squares=starts)
+        game = Game(m, players=2, seed=10 + i, options=options)
+        rng = random.Random(i)
+        while not game.is_over():
+            game.play(rng.choice(list(game.legal_moves())))
+        assert set(starts) <= set(game.board.tiles)
+        assert game.tiles_left() == 0
