@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -173,7 +173,8 @@ class TileSet:
     def __contains__(self, tile_id: object) -> bool:
         return tile_id in self.types
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[TileType]:
+        """The tile types in file order."""
         return iter(self.types.values())
 
     def __len__(self) -> int:

@@ -45,6 +45,8 @@ __all__ = [
     "geometry_problems",
     "meeple_path",
     "paint_tile",
+    "segment_at",
+    "tile_image",
 ]
 
 Point = tuple[float, float]
@@ -645,6 +647,56 @@ def feature_anchor(tile: TileType, rotation: int, segment_index: int, rect: QRec
             f"tile {tile.id} has segments 0..{len(tile.segments) - 1}, not {segment_index}"
         )
     return _to_rect(_anchor_unit(tile, rotation % 360, segment_index), rect)
+
+
+def segment_at(tile: TileType, rotation: int, rect: QRectF, point: QPointF) -> int | None:
+    """The index of the segment drawn under ``point`` (for clicks), or ``None``.
+
+    Fields count where their area is drawn; village squares, houses and inn markers belong to no
+    segment. ``None`` also outside ``rect``.
+    """
+    if rect.width() <= 0 or rect.height() <= 0:
+        return None
+    u = (point.x() - rect.x()) / rect.width()
+    v = (point.y() - rect.y()) / rect.height()
+    if not (0 <= u < 1 and 0 <= v < 1):
+        return None
+    an = _analysis(tile, rotation % 360)
+    x, y = _pixel((u, v))
+    label = an.labels[y * _RASTER + x]
+    if 0 < label <= len(tile.segments):
+        return label - 1
+    if label == 0:
+        comp = an.components[y * _RASTER + x]
+        for i, comps in an.field_components.items():
+            if comp in comps:
+                return i
+    return None
+
+
+_IMAGE_CACHE: dict[tuple[TileType, int, int], QImage] = {}
+
+
+def tile_image(
+    tile: TileType, rotation: int, size: int, *, style: TileStyle = DEFAULT_STYLE
+) -> QImage:
+    """``tile`` drawn into a ``size`` x ``size`` image (cached for the default style).
+
+    Board views blit these instead of painting every tile on every repaint.
+    """
+    key = (tile, rotation % 360, size)
+    if style is DEFAULT_STYLE and key in _IMAGE_CACHE:
+        return _IMAGE_CACHE[key]
+    image = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QColor(0, 0, 0, 0))
+    painter = QPainter(image)
+    paint_tile(painter, tile, rotation, QRectF(0, 0, size, size), style=style)
+    painter.end()
+    if style is DEFAULT_STYLE:
+        if len(_IMAGE_CACHE) > 2000:  # a few board zoom levels of every tile at 4 rotations
+            _IMAGE_CACHE.clear()
+        _IMAGE_CACHE[key] = image
+    return image
 
 
 def meeple_path(rect: QRectF) -> QPainterPath:

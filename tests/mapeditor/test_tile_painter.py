@@ -16,6 +16,8 @@ from mapeditor.tile_painter import (
     geometry_problems,
     meeple_path,
     paint_tile,
+    segment_at,
+    tile_image,
 )
 
 TS = default_tileset()
@@ -196,3 +198,28 @@ def test_meeple_path() -> None:
     assert path.contains(QPointF(30, 27))  # the head
     assert not path.contains(QPointF(30, 59))  # between the legs
     assert not path.contains(QPointF(12, 22))  # beside the head
+
+
+def test_segment_at_hits_the_feature_under_the_point() -> None:
+    for tile in ALL:
+        for rotation in ROTATIONS:
+            for i in range(len(tile.segments)):
+                p = feature_anchor(tile, rotation, i, RECT)
+                assert segment_at(tile, rotation, RECT, p) == i, (tile.id, rotation, i)
+    d = TS["D"]
+    assert segment_at(d, 0, RECT, QPointF(SIZE / 2, 2)) == 0  # the city on N
+    assert segment_at(d, 90, RECT, QPointF(SIZE - 2, SIZE / 2)) == 0  # now on E
+    assert segment_at(d, 0, RECT, QPointF(SIZE / 2, SIZE - 3)) == 3  # the field below the road
+    assert segment_at(TS["X"], 0, RECT, QPointF(SIZE / 2, SIZE / 2)) is None  # the village
+    assert segment_at(d, 0, RECT, QPointF(SIZE + 5, 5)) is None
+
+
+def test_tile_image_is_cached_for_the_default_style() -> None:
+    a = tile_image(TS["D"], 90, 48)
+    assert a is tile_image(TS["D"], 450, 48)
+    assert a.size().width() == 48
+    assert near(a, 44, 24, DEFAULT_STYLE.city)
+    custom = TileStyle(city=QColor("#ff0000"))
+    b = tile_image(TS["D"], 90, 48, style=custom)
+    assert b is not a
+    assert near(b, 44, 24, QColor("#ff0000"))
