@@ -5,6 +5,7 @@ reproduced byte for byte by ``engine.countrymaps`` from the committed import res
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -237,3 +238,8 @@ def test_a_bot_game_from_every_choice_of_start_squares(cid: str) -> None:
             game.play(rng.choice(list(game.legal_moves())))
         assert set(starts) <= set(game.board.tiles)
         assert game.tiles_left() == 0
+
+
+def test_readme_shows_the_current_table() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert readme_table({cid: _map(cid) for cid in COUNTRIES}) in readme
