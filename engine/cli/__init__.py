@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ["validate", "info", "chips", "replay"]
+COMMANDS = ["validate", "info", "chips", "replay", "new_from_country"]
 
 
 def build_parser() -> argparse.ArgumentParser:

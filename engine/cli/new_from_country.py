@@ -1,0 +1,121 @@
+"""``python -m engine new-from-country NAME|GEOJSON -o OUT.json``: a new map from a real country.
+
+Rasterises the country outline (Natural Earth by name, needs the ``geo`` extra; or any GeoJSON
+file) into map squares and writes the map. Prints the grid, the biggest city candidates and the
+neighbours along the border. Exit codes: 0 written, 2 bad input (unknown country, bad GeoJSON,
+missing geo extra, bad sizes, unwritable output).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from typing import Any
+
+from engine.errors import EngineError
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "new-from-country",
+        help="new map from a real country outline (Natural Earth name or GeoJSON)",
+        description="Rasterise a country outline into a new map file.",
+    )
+    p.add_argument(
+        "source",
+        metavar="NAME|GEOJSON",
+        help="country name or ISO code (several joined with '+', e.g. Belgium+Netherlands), "
+        "or a GeoJSON file",
+    )
+    size = p.add_mutually_exclusive_group(required=True)
+    size.add_argument("--columns", type=int, help="grid width in squares")
+    size.add_argument("--km", type=float, help="square size in km")
+    p.add_argument(
+        "--min-land",
+        type=float,
+        default=0.5,
+        help="least share of a square that must be land, 0..1 (default 0.5)",
+    )
+    p.add_argument(
+        "--bbox",
+        metavar="W,S,E,N",
+        help="keep only this longitude/latitude window (default: drop overseas parts)",
+    )
+    p.add_argument("--cities", type=int, default=20, help="city candidates to list (default 20)")
+    p.add_argument("--id", dest="map_id", help="map id (default: from the name)")
+    p.add_argument("--name", help="map name (default: the country's name)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.json", help="map file to write")
+    p.add_argument("--json", action="store_true", help="print a JSON summary instead")
+    p.set_defaults(func=run)
+
+
+def _bbox(text: str | None) -> tuple[float, float, float, float] | None:
+    if text is None:
+        return None
+    try:
+        west, south, east, north = (float(v) for v in text.split(","))
+    except ValueError:
+        raise EngineError(f"--bbox must be W,S,E,N in degrees, got {text!r}") from None
+    if not (west < east and south < north):
+        raise EngineError(f"--bbox {text!r} is empty (need W < E and S < N)")
+    return (west, south, east, north)
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.country import import_country
+    from engine.mapio import save_map
+
+    source: Any = args.source
+    is_file = source.lower().endswith((".json", ".geojson")) or "/" in source or "\\" in source
+    if not is_file and "+" in source:
+        source = [part.strip() for part in source.split("+") if part.strip()]
+    try:
+        result = import_country(
+            source,
+            columns=args.columns,
+            km=args.km,
+            min_land=args.min_land,
+            bbox=_bbox(args.bbox),
+            cities=max(0, args.cities),
+            map_id=args.map_id,
+            name=args.name,
+        )
+        save_map(result.map, args.output)
+    except (EngineError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    m = result.map
+    borders = Counter(result.neighbours.values())
+    if args.json:
+        out = {
+            "output": str(args.output),
+            "map": m.id,
+            "width": m.width,
+            "height": m.height,
+            "squares": len(m.land),
+            "projection": result.projection.to_dict(),
+            "cities": [
+                {"name": c.name, "population": c.population, "x": c.square[0], "y": c.square[1]}
+                for c in result.cities
+            ],
+            "neighbours": dict(sorted(borders.items())),
+        }
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    print(
+        f"{args.output}: {m.name}, {m.width}x{m.height} grid, {len(m.land)} squares of "
+        f"{result.projection.km:.1f} km"
+    )
+    for y in range(m.height):
+        print("".join("#" if (x, y) in m.land else "." for x in range(m.width)))
+    if result.cities:
+        print("city candidates (biggest first):")
+        for c in result.cities:
+            print(f"  {c.name:<24} {c.population:>10,}  square ({c.square[0]}, {c.square[1]})")
+    if borders:
+        print("neighbours along the border (edges):")
+        for name, count in sorted(borders.items(), key=lambda kv: (-kv[1], kv[0])):
+            print(f"  {name}: {count}")
+    return 0

@@ -1,0 +1,80 @@
+"""``python -m engine new-from-country``: writes a loadable map; clear one-line errors."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from engine.country import EARTH_RADIUS_KM
+from engine.mapio import load_map
+
+DEG_KM = EARTH_RADIUS_KM * math.pi / 180.0
+
+
+def square_geojson(path: Path) -> Path:
+    """A 400 x 300 km box centred on the equator (exact in the projection)."""
+    half = math.degrees(math.asin(150.0 / EARTH_RADIUS_KM))
+    w = 400.0 / DEG_KM
+    ring = [[0, -half], [w, -half], [w, half], [0, half], [0, -half]]
+    path.write_text(json.dumps({"type": "Polygon", "coordinates": [ring]}), encoding="utf-8")
+    return path
+
+
+def test_geojson_to_map(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    src = square_geojson(tmp_path / "Box.geojson")
+    out = tmp_path / "box.json"
+    code = main(["new-from-country", str(src), "--columns", "8", "-o", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0
+    m = load_map(out)
+    assert (m.width, m.height, len(m.land)) == (8, 6, 48) and m.name == "Box"
+    assert "8x6 grid, 48 squares of 50.0 km" in text
+
+
+def test_country_by_name_json_summary(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "de.json"
+    code = main(
+        ["new-from-country", "Germany", "--km", "40", "--min-land", "0.5", "-o", str(out), "--json"]
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["map"] == "germany"
+    assert data["cities"][0]["name"] == "Berlin"
+    assert {"Poland", "France", "Denmark"} <= set(data["neighbours"])
+    m = load_map(out)
+    assert len(m.land) == data["squares"] and m.width == data["width"]
+
+
+def test_several_countries_joined_with_plus(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "bnl.json"
+    argv = ["new-from-country", "Belgium+Netherlands+Luxembourg", "--km", "25", "-o", str(out)]
+    assert main([*argv, "--bbox", "2.4,49.3,7.3,53.7", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["neighbours"]) == {"France", "Germany"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["Germny", "--columns", "10"], "unknown country 'Germny'"),
+        (["nope.geojson", "--columns", "10"], "no such file"),
+        (["Germany", "--km", "0.001"], "larger than 400x400"),
+        (["Germany", "--columns", "10", "--min-land", "2"], "within 0..1"),
+        (["Germany", "--columns", "10", "--bbox", "1,2,3"], "W,S,E,N"),
+    ],
+)
+def test_bad_input_is_one_clear_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], message: str
+) -> None:
+    out = tmp_path / "x.json"
+    code = main(["new-from-country", *argv, "-o", str(out)])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert captured.err.startswith("error: ") and captured.err.count("\n") == 1
+    assert message in captured.err
+    assert not out.exists()
