@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from test_mapio import map_defs  # the MapDef strategy (tests/engine is on sys.path)
 
 from engine.chips import feasibility
 from engine.geometry import Edge, Side
@@ -699,3 +701,13 @@ def test_example_map_uses_every_element_and_is_clean() -> None:
     assert m.waves and m.chip_squares and m.tracks and m.isle_of_man is not None
     assert m.rule_set is RuleSet.NONE
     assert validate_map(m) == []
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(map_defs())
+def test_property_validator_never_fails_and_uses_documented_codes(m: MapDef) -> None:
+    issues = validate_map(m)
+    assert [i for i in issues if i.code == "validator-failure"] == []
+    assert {i.code for i in issues} <= set(CODES)
+    assert all(i.severity is CODES[i.code].severity for i in issues)
+    assert validate_map(m) == issues  # deterministic
