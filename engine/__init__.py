@@ -48,6 +48,19 @@ _LAZY: dict[str, str] = {
     "Severity": "engine.validation",
     "Where": "engine.validation",
     "Game": "engine.game",
+    "GameOptions": "engine.game",
+    "Phase": "engine.game",
+    "Outcome": "engine.game",
+    "Move": "engine.moves",
+    "Placement": "engine.moves",
+    "Pass": "engine.moves",
+    "Draw": "engine.moves",
+    "ScoreEvent": "engine.scoring",
+    "Board": "engine.board",
+    "GameRecord": "engine.record",
+    "load_record": "engine.record",
+    "save_record": "engine.record",
+    "replay": "engine.record",
 }
 
 

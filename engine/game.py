@@ -73,7 +73,8 @@ class GameOptions:
     tile_pool: str | None = None
     """Tile pool name; ``None``: ``"base+ic+tb"`` on a map, ``"base"`` on the classic board."""
     tile_count: int | None = None
-    """Play a random subset of this many tiles of the pool (start tile included)."""
+    """Play a random subset of this many tiles of the pool (start tile included); ``None``: the
+    whole pool, or on a map the upper bound of its recommendation (``setup.tile_pool_max``)."""
     draw_order: tuple[str, ...] | None = None
     """Forced draw order (tile ids, first drawn first); replaces the shuffled pool."""
     end_after_turns: int | None = None
@@ -295,7 +296,16 @@ class Game:
                     raise EngineError(f"options.draw_order: unknown tile id {tid!r}")
             return list(reversed(opts.draw_order))
         pool_name = opts.tile_pool or ("base+ic+tb" if self.map is not None else "base")
-        pool = self.tileset.pool(pool_name, opts.tile_count, self.rng)
+        count = opts.tile_count
+        if count is None and self.map is not None:
+            # the map's recommendation (e.g. 90-100 for Great Britain): its upper bound
+            full = len(self.tileset.full_pool(pool_name))
+            count = (
+                min(full, self.map.setup.tile_pool_max) if self.map.setup.tile_pool_max else None
+            )
+            if count == full:
+                count = None
+        pool = self.tileset.pool(pool_name, count, self.rng)
         if start in pool:
             pool.remove(start)
         self.rng.shuffle(pool)

@@ -1,0 +1,260 @@
+"""Game records: the map, options, seed, players and every action, as JSON; replay rebuilds a game.
+
+A record stores actions, never positions (like a PGN): the state is always rebuilt by replaying,
+so a record saved mid-game continues exactly where it stopped.
+
+File format (``schemas/game-record.schema.json``)::
+
+    {"format": "carcassonne-game-record", "format_version": 1,
+     "map": null | {"path": "maps/x.json"} | {"embedded": {...map_to_dict...}},
+     "options": {...GameOptions...}, "seed": 7, "players": ["Red", "Blue"],
+     "draw_order": [...] (optional), "end_after_turns": N (optional),
+     "actions": [{"type": "place", "x": 3, "y": 4, "rotation": 90, "meeple": "N"}, ...],
+     "result": {...} (optional, informative: scores when saved)}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import EngineError, IllegalMoveError, RecordError
+from engine.moves import Action, action_from_dict
+
+if TYPE_CHECKING:
+    from engine.game import Game, GameOptions
+    from engine.mapdef import MapDef
+
+FORMAT = "carcassonne-game-record"
+FORMAT_VERSION = 1
+
+
+@dataclass
+class GameRecord:
+    """Everything needed to replay a game."""
+
+    options: GameOptions
+    seed: int = 0
+    players: list[str] = field(default_factory=lambda: ["Red", "Blue"])
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    """Actions in their JSON form (parsed against the game's rule modules when replayed)."""
+    map_path: str | None = None
+    map_data: dict[str, Any] | None = None
+    """The embedded map (``engine.mapio.map_to_dict``); wins over ``map_path``."""
+    result: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        opts = self.options.to_dict()
+        out: dict[str, Any] = {"format": FORMAT, "format_version": FORMAT_VERSION}
+        if self.map_data is not None:
+            out["map"] = {"embedded": self.map_data}
+        elif self.map_path is not None:
+            out["map"] = {"path": self.map_path}
+        else:
+            out["map"] = None
+        draw_order = opts.pop("draw_order")
+        end = opts.pop("end_after_turns")
+        out["options"] = opts
+        out["seed"] = self.seed
+        out["players"] = list(self.players)
+        if draw_order is not None:
+            out["draw_order"] = draw_order
+        if end is not None:
+            out["end_after_turns"] = end
+        out["actions"] = list(self.actions)
+        if self.result is not None:
+            out["result"] = self.result
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any, *, source: str = "<data>") -> GameRecord:
+        """Read a record; :class:`RecordError` names the source and the bad field."""
+        from engine.game import GameOptions
+
+        _schema_check(data, source)
+        try:
+            opts_data = dict(data.get("options") or {})
+            if "draw_order" in data:
+                opts_data["draw_order"] = data["draw_order"]
+            if "end_after_turns" in data:
+                opts_data["end_after_turns"] = data["end_after_turns"]
+            options = GameOptions.from_dict(opts_data)
+        except (EngineError, TypeError) as exc:
+            raise RecordError(f"{source}: options: {exc}") from None
+        m = data.get("map")
+        return cls(
+            options=options,
+            seed=int(data.get("seed", 0)),
+            players=[str(p) for p in data["players"]],
+            actions=list(data["actions"]),
+            map_path=m.get("path") if isinstance(m, dict) else None,
+            map_data=m.get("embedded") if isinstance(m, dict) else None,
+            result=data.get("result"),
+        )
+
+
+def _schema_check(data: Any, source: str) -> None:
+    import jsonschema
+
+    from engine.resources import schema_path
+
+    try:
+        schema = json.loads(schema_path("game-record").read_text(encoding="utf-8"))
+    except OSError:  # pragma: no cover - the schema ships with the package
+        schema = None
+    if not isinstance(data, dict):
+        raise RecordError(f"{source}: a game record must be a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"{source}: format: not a game record (expected {FORMAT!r})")
+    version = data.get("format_version")
+    if version != FORMAT_VERSION:
+        raise RecordError(
+            f"{source}: format_version: {version!r} is not supported (this engine reads "
+            f"{FORMAT_VERSION})"
+        )
+    if schema is not None:
+        errors = sorted(
+            jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(e.path)
+        )
+        if errors:
+            err = errors[0]
+            path = "/".join(str(p) for p in err.absolute_path) or "(top)"
+            raise RecordError(f"{source}: {path}: {err.message}")
+
+
+def record_of(game: Game, *, embed_map: bool | None = None) -> GameRecord:
+    """The record of ``game`` so far. The map is embedded unless the game knows its file
+    (``Game(map_path=...)``) and ``embed_map`` is not ``True``."""
+    data = None
+    if game.map is not None and (embed_map or (embed_map is None and game.map_path is None)):
+        from engine.mapio import map_to_dict
+
+        data = map_to_dict(game.map)
+    return GameRecord(
+        options=game.options,
+        seed=game.seed,
+        players=list(game.players),
+        actions=[a.to_dict() for a in game.history],
+        map_path=game.map_path if data is None else None,
+        map_data=data,
+        result={
+            "turn": game.turn,
+            "over": game.is_over(),
+            "scores": list(game.scores),
+        },
+    )
+
+
+def dumps_record(record: GameRecord) -> str:
+    """The record as JSON text (deterministic: sorted map keys are the map writer's job)."""
+    return json.dumps(record.to_dict(), indent=1, ensure_ascii=False) + "\n"
+
+
+def loads_record(text: str, *, source: str = "<data>") -> GameRecord:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{source}: not JSON: {exc.msg} at line {exc.lineno}") from None
+    return GameRecord.from_dict(data, source=source)
+
+
+def load_record(path: str | Path) -> GameRecord:
+    """Read a record file; :class:`RecordError` with one clear line on any problem."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{p}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    rec = loads_record(text, source=str(p))
+    if rec.map_path is not None and rec.map_data is None:
+        # keep a path relative to the record's folder resolvable from anywhere
+        mp = Path(rec.map_path)
+        if not mp.is_absolute() and not mp.exists() and (p.parent / mp).exists():
+            rec = replace(rec, map_path=str(p.parent / mp))
+    return rec
+
+
+def save_record(record: GameRecord, path: str | Path) -> None:
+    """Write atomically (temp file in the same folder, then rename)."""
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(dumps_record(record))
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _resolve_map(record: GameRecord) -> tuple[MapDef | None, str | None]:
+    if record.map_data is not None:
+        from engine.mapio import map_from_dict
+
+        try:
+            return map_from_dict(record.map_data, source="record map"), None
+        except EngineError as exc:
+            raise RecordError(f"map: {exc}") from None
+    if record.map_path is None:
+        return None, None
+    from engine.mapio import load_map
+    from engine.resources import bundled_map
+
+    path = Path(record.map_path)
+    if not path.exists() and not path.is_absolute():
+        bundled = bundled_map(path.stem)
+        if bundled.exists():
+            path = bundled
+    try:
+        return load_map(path), record.map_path
+    except EngineError as exc:
+        raise RecordError(f"map: {exc}") from None
+
+
+def new_game(record: GameRecord) -> Game:
+    """The game of ``record`` before any action."""
+    from engine.game import Game
+
+    m, path = _resolve_map(record)
+    try:
+        return Game(
+            m, players=record.players, seed=record.seed, options=record.options, map_path=path
+        )
+    except EngineError as exc:
+        raise RecordError(f"cannot set the game up: {exc}") from None
+
+
+def replay(record: GameRecord, *, upto: int | None = None) -> Game:
+    """Rebuild the game by playing every action (the first ``upto`` ones if given), checked.
+
+    :raises RecordError: for an illegal or unreadable action, naming the turn and the reason.
+    """
+    game = new_game(record)
+    actions = record.actions if upto is None else record.actions[:upto]
+    for i, data in enumerate(actions, start=1):
+        try:
+            action: Action = action_from_dict(data, game.rules)
+            game.play(action)
+        except IllegalMoveError as exc:
+            raise RecordError(f"action {i}: {exc}") from None
+        except RecordError as exc:
+            raise RecordError(f"action {i} (turn {game.turn + 1}): {exc}") from None
+    return game
+
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "GameRecord",
+    "dumps_record",
+    "load_record",
+    "loads_record",
+    "new_game",
+    "record_of",
+    "replay",
+    "save_record",
+]

@@ -1,0 +1,279 @@
+"""Game flow: setup, legal-move views, checked play, push/pop/copy, options, map rules."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from _game_helpers import make_map, scripted
+
+from engine.errors import EngineError, IllegalMoveError
+from engine.game import Game, GameOptions, Phase
+from engine.geometry import Edge, Side
+from engine.mapdef import EdgeKind, Ferry, Island, IslandRole, IslandSquare, LargeCity, Town
+from engine.moves import Move, Placement
+
+
+def test_classic_game_starts_with_d_at_origin_and_71_tiles_to_draw() -> None:
+    g = Game(None, players=3, seed=4)
+    assert g.board.tiles[(0, 0)].tile_id == "D" and g.board.tiles[(0, 0)].rotation == 0
+    assert g.current_tile is not None and len(g.pile) + 1 == 71
+    assert g.supply == [7, 7, 7] and g.players == ("Red", "Blue", "Green")
+    assert g.phase is Phase.PLACE and g.to_move == 0
+
+
+def test_map_game_uses_nine_meeples_and_the_maps_start_squares() -> None:
+    m = make_map(["#####"] * 3, start=[(0, 0), (4, 2), (2, 1)])
+    m.setup.start_squares_used = 2
+    m.setup.tile_pool_max = 30
+    g = Game(m, seed=1, options=GameOptions(rule_set="none"))
+    assert g.supply == [9, 9]
+    starts = [sq for sq, _t, _r in g.start_tiles]
+    assert len(starts) == 2 and set(starts) <= set(m.start_squares)
+    assert g.start_tiles[0][1] == "D"
+    assert len(g.pile) + 1 + len(g.set_aside) == 30 - 2
+
+
+@pytest.mark.parametrize("players", [1, 7])
+def test_player_count_is_checked(players: int) -> None:
+    with pytest.raises(EngineError, match="2 to 6 players"):
+        Game(None, players=players)
+
+
+def test_same_seed_same_game_different_seed_different_game() -> None:
+    def run(seed: int) -> dict:
+        g = Game(None, seed=seed)
+        rng = random.Random(0)
+        while not g.is_over():
+            g.play(rng.choice(g.legal_moves().list()))
+        return g.state_summary()
+
+    assert run(3) == run(3)
+    assert run(3) != run(4)
+
+
+def test_legal_moves_view_is_lazy_and_chess_like() -> None:
+    g = Game(None, seed=2, options=GameOptions(draw_order=("E",)))
+    moves = g.legal_moves()
+    assert bool(moves)
+    assert moves.count() == len(moves.list()) == len(list(moves))
+    assert Move((0, -1), 180) in moves and Move((0, -1), 180, "S") in moves
+    assert Move((0, -1), 0) not in moves  # city N against D's city? no: field against city
+    assert Placement((0, -1), 180) in g.legal_placements()
+    assert g.meeple_locations(Placement((0, -1), 180)) == ["S", "NL"]
+    assert g.meeple_locations(Placement((5, 5), 0)) == []
+
+
+def test_illegal_moves_raise_precise_errors_and_leave_the_state_unchanged() -> None:
+    g = Game(None, seed=2, options=GameOptions(draw_order=("E", "E", "U")))
+    g.play(Move((0, -1), 180, "S"))  # Red closes D's city with a cap: scored at once
+    before = g.state_summary()
+    cases = {
+        Move((0, 0), 0): "square (0, 0) already holds tile D",
+        Move((7, 7), 0): "square (7, 7) is not next to a placed tile",
+        Move((1, 0), 0): (
+            "tile E at rotation 0 shows field on its W edge but square (1, 0) needs road there "
+            "(tile D on (0, 0))"
+        ),
+        Move((1, 0), 45): "rotation 45 is not one of 0, 90, 180, 270",
+        Move((0, 1), 180, "X"): "on (0, 1) has no feature at 'X' (its locations: S, NL)",
+    }
+    for move, message in cases.items():
+        with pytest.raises(IllegalMoveError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            g.play(move)
+        assert g.state_summary() == before
+    with pytest.raises(IllegalMoveError, match="turn 2 \\(Blue\\)"):
+        g.play(Move((7, 7), 0))
+
+
+def test_meeple_on_an_occupied_feature_is_illegal() -> None:
+    g = Game(None, options=GameOptions(draw_order=("U", "U")))
+    g.play(Move((1, 0), 0, "E"))  # Red on the road through D
+    with pytest.raises(IllegalMoveError, match="joins a road that already has a meeple"):
+        g.play(Move((2, 0), 0, "W"))
+    assert Move((2, 0), 0, "NL") in g.legal_moves()  # the field is free
+
+
+def test_no_meeple_without_supply() -> None:
+    g = Game(None, options=GameOptions(meeples=0, draw_order=("U",)))
+    assert all(m.meeple is None for m in g.legal_moves())
+    with pytest.raises(IllegalMoveError, match="no meeple left"):
+        g.play(Move((1, 0), 0, "E"))
+
+
+def test_meeple_locations_are_in_board_orientation() -> None:
+    g = Game(None, options=GameOptions(draw_order=("E", "E")))
+    # E has its city cap on N at rotation 0; turned 90 degrees the city is on the east
+    g.play(Move((0, 1), 90, "E"))
+    assert g.meeples[0][2] == "E"
+    # any half-edge of a field names it; the record keeps the canonical (first) one
+    field_halves = [m.meeple for m in g.legal_moves() if m.square == (1, 1) and m.meeple]
+    assert field_halves and all(
+        loc in ("W", "NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR", "N", "E", "S")
+        for loc in field_halves
+    )
+
+
+def test_push_pop_and_copy_are_independent() -> None:
+    g = Game(None, seed=9)
+    before = g.state_summary()
+    rng = random.Random(1)
+    for _ in range(5):
+        g.push(rng.choice(g.legal_moves().list()))
+    mid = g.state_summary()
+    c = g.copy()
+    for _ in range(5):
+        g.pop()
+    assert g.state_summary() == before
+    assert c.state_summary() == mid
+    c.play(c.legal_moves().list()[0])
+    assert g.state_summary() == before
+
+
+def test_a_tile_that_fits_nowhere_is_set_aside() -> None:
+    m = make_map(["##"], start=[(0, 0)])
+    g = Game(m, options=GameOptions(start_squares=((0, 0),), start_tile="B", draw_order=("C", "B")))
+    assert g.set_aside == ["C"] and g.current_tile == "B"
+
+
+def test_forced_end_after_n_turns() -> None:
+    g = Game(None, seed=1, options=GameOptions(end_after_turns=3))
+    rng = random.Random(0)
+    while not g.is_over():
+        g.play(rng.choice(g.legal_moves().list()))
+    assert g.turn == 3 and g.outcome() is not None
+
+
+def test_game_ends_when_the_pile_is_empty_with_winners() -> None:
+    g = scripted(None, None, [("E", (0, -1), 180, "S")], start_tile="D")
+    out = g.outcome()
+    assert g.is_over() and out is not None and out.winners == (0,) and out.scores == (4, 0)
+    with pytest.raises(IllegalMoveError, match="the game is over"):
+        g.play(Move((1, 0), 0))
+
+
+# -- map rules ----------------------------------------------------------------------------
+
+
+def test_large_city_is_dormant_until_a_tile_connects_it() -> None:
+    city = LargeCity(
+        "c",
+        "Metz",
+        squares={(2, 0)},
+        edges={Edge(2, 0, Side.W): EdgeKind.CITY, Edge(2, 0, Side.E): EdgeKind.ROAD},
+    )
+    m = make_map(["####", "####"], start=[(0, 0)], large_cities={"c": city})
+    opts = GameOptions(start_squares=((0, 0),), start_tile="B", draw_order=("B", "E", "B"))
+    g = Game(m, options=opts)
+    g.play(Move((0, 1), 0))  # not next to the city
+    assert not g.board.active_cities
+    assert (3, 0) not in g.board.frontier and (2, 1) not in g.board.frontier
+    assert "part of the large city Metz" in (g.board.why_illegal((2, 0), "E", 0) or "")
+    assert Move((1, 0), 0) not in g.legal_moves()  # a field against the printed city edge
+    with pytest.raises(IllegalMoveError, match="needs city there \\(large city Metz\\)"):
+        g.play(Move((1, 0), 0))
+    g.play(Move((1, 0), 90))  # city east, into Metz's open side: connects it
+    assert g.board.active_cities == {"c"}
+    assert {(3, 0), (2, 1)} <= g.board.frontier
+    assert g.board.why_illegal((3, 0), "B", 0) is not None  # must show a road to Metz's road
+
+
+@pytest.mark.parametrize(("connect", "active"), [("any_edge", True), ("city_edge", False)])
+def test_large_city_connect_option(connect: str, active: bool) -> None:
+    city = LargeCity("c", "Metz", squares={(2, 0)}, edges={Edge(2, 0, Side.E): EdgeKind.CITY})
+    m = make_map(["####", "####"], start=[(0, 0)], large_cities={"c": city})
+    g = Game(
+        m,
+        options=GameOptions(
+            start_squares=((0, 0),),
+            start_tile="B",
+            draw_order=("B", "B"),
+            large_city_connect=connect,
+        ),
+    )
+    g.play(Move((1, 0), 0))  # field against the city's field side
+    assert ("c" in g.board.active_cities) is active
+    assert ((2, 1) in g.board.frontier) is active
+
+
+@pytest.mark.parametrize(("counts", "tiles"), [(True, 3), (False, 2)])
+def test_road_into_a_large_city_road_edge_ends_there(counts: bool, tiles: int) -> None:
+    """RULES.md: a road ending at a large city's printed road ends there; by default the city
+    square counts as one road tile (option ``large_city_road_tile``)."""
+    city = LargeCity("c", "Metz", squares={(2, 0)}, edges={Edge(2, 0, Side.W): EdgeKind.ROAD})
+    m = make_map(["###", "#.."], start=[(0, 1)], large_cities={"c": city})
+    moves = [("A", (0, 0), 270, "E"), ("U", (1, 0), 0, None)]
+    g = scripted(m, (0, 1), moves, large_city_road_tile=counts)
+    [event] = [e for e in g.events if e.kind == "road" and not e.final]
+    assert event.tiles == tiles and event.points == tiles
+
+
+def test_gated_island_square_only_by_ferry() -> None:
+    island = Island("i", "Mallorca", squares={(3, 0): IslandSquare(IslandRole.GATED, 2)})
+    ferry = Ferry("f", Edge(1, 0, Side.E), Edge(3, 0, Side.W))
+    m = make_map(["##.#"], start=[(0, 0)], islands={"i": island}, ferries={"f": ferry})
+    g = Game(m, options=GameOptions(start_squares=((0, 0),), start_tile="B", draw_order=("A", "A")))
+    assert "ferry-gated" in (g.board.why_illegal((3, 0), "A", 90) or "")
+    g.play(Move((1, 0), 270))
+    assert (3, 0) in g.board.frontier
+    assert g.board.why_illegal((3, 0), "A", 0) is not None  # must show a road on the ferry edge
+    g.play(Move((3, 0), 90))
+
+
+def test_wave_squares_take_no_tile_and_close_features() -> None:
+    m = make_map(["###"], start=[(0, 0)], waves={(2, 0)})
+    g = scripted(m, (0, 0), [("E", (1, 0), 90, "E")])
+    assert "wave" in (g.board.why_illegal((2, 0), "B", 0) or "")
+    assert [e.points for e in g.events if e.kind == "city" and not e.final] == [2]
+
+
+# -- town variants ----------------------------------------------------------------------------
+
+
+def _town_map() -> object:
+    return make_map(
+        ["####", "####"], start=[(0, 0)], towns={(1, 0): Town("Metz"), (2, 1): Town("Toul")}
+    )
+
+
+def test_town_variant_b_costs_two_points() -> None:
+    g = scripted(_town_map(), (0, 0), [("B", (1, 0), 0, None)], town_cost=True)
+    assert g.scores[0] == -2
+    assert [e.kind for e in g.events] == ["town"]
+    assert "covered the town Metz" in g.events[0].text
+
+
+def test_town_variant_a_gives_one_extra_tile_that_does_not_chain() -> None:
+    g = Game(
+        _town_map(),
+        options=GameOptions(
+            start_squares=((0, 0),),
+            start_tile="B",
+            draw_order=("B", "B", "B", "B"),
+            town_extra_tile=True,
+        ),
+    )
+    g.play(Move((1, 0), 0))  # Red covers Metz: Red again
+    assert g.to_move == 0
+    g.play(Move((2, 0), 0))
+    assert g.to_move == 1
+    g.play(Move((2, 1), 0))  # Blue covers Toul: Blue again
+    assert g.to_move == 1
+
+
+def test_town_variant_c_adds_two_per_visible_town_next_to_a_scored_road() -> None:
+    m = make_map(["###", "###"], start=[(0, 1)], towns={(1, 1): Town("Toul")})
+    moves = [("A", (0, 0), 270, "E"), ("U", (1, 0), 0, None), ("A", (2, 0), 90, None)]
+    g = scripted(m, (0, 1), moves, town_road_bonus=True)
+    [event] = [e for e in g.events if e.kind == "road" and not e.final]
+    assert (event.tiles, event.bonus, event.points) == (3, 2, 5)
+    assert event.text == "Road completed: 3 tiles + 2 town bonus = 5 for Red"
+    g = scripted(m, (0, 1), moves, town_road_bonus=False)
+    assert [e.points for e in g.events if e.kind == "road"] == [3]
+
+
+def test_town_variant_c_ignores_covered_towns() -> None:
+    m = make_map(["###", "###"], start=[(0, 1)], towns={(0, 1): Town("Toul")})
+    moves = [("A", (0, 0), 270, "E"), ("U", (1, 0), 0, None), ("A", (2, 0), 90, None)]
+    g = scripted(m, (0, 1), moves, town_road_bonus=True)
+    assert [e.points for e in g.events if e.kind == "road"] == [3]  # the start tile covers it
