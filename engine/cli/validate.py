@@ -11,11 +11,12 @@ import json
 import sys
 from typing import Any
 
+from engine.chips import ChipReading
 from engine.errors import MapFormatError
 from engine.mapio import read_map
 from engine.validation import Issue, Severity, validate_map
 
-READINGS = ("open_sides", "any_city_square")
+READINGS = tuple(r.value for r in ChipReading)
 
 
 def register(sub: Any) -> None:
