@@ -1100,6 +1100,40 @@ class _Designer:
             m.land.discard(sq)
         return dropped
 
+    def reframe(self) -> None:
+        """Crop the grid to the map (and the Isle of Man) with a margin of one square all round.
+
+        The import centres the outline in whole squares, which leaves an uneven strip of sea;
+        one square of outside everywhere leaves room for the neighbours' names and border art.
+        """
+        m = self.m
+        extent = set(m.land) | ({m.isle_of_man} if m.isle_of_man else set())
+        dx = 1 - min(x for x, _ in extent)
+        dy = 1 - min(y for _, y in extent)
+
+        def sq(s: Square) -> Square:
+            return (s[0] + dx, s[1] + dy)
+
+        def ed(e: Edge) -> Edge:
+            return Edge(e.x + dx, e.y + dy, e.side)
+
+        m.width = max(x for x, _ in extent) + dx + 2
+        m.height = max(y for _, y in extent) + dy + 2
+        m.land = {sq(s) for s in m.land}
+        m.start_squares = {sq(s): v for s, v in m.start_squares.items()}
+        m.towns = {sq(s): v for s, v in m.towns.items()}
+        for city in m.large_cities.values():
+            city.squares = {sq(s) for s in city.squares}
+            city.edges = {ed(e): k for e, k in city.edges.items()}
+        m.border_features = {ed(e): v for e, v in m.border_features.items()}
+        for f in m.ferries.values():
+            f.a, f.b = ed(f.a), ed(f.b)
+        for island in m.islands.values():
+            island.squares = {sq(s): v for s, v in island.squares.items()}
+        m.waves = {sq(s) for s in m.waves}
+        m.chip_squares = {sq(s): v for s, v in m.chip_squares.items()}
+        m.isle_of_man = sq(m.isle_of_man) if m.isle_of_man else None
+
     def tracks(self) -> None:
         if not self.spec.tracks:
             return
@@ -1107,9 +1141,14 @@ class _Designer:
         top, n = rows[0], rows[-1] - rows[0] + 1
         if n < 12:
             raise DesignError(f"{self.spec.id}: {n} rows cannot hold 12 tracks")
-        # Track k covers an equal share of the rows, top to bottom (1-4 orange at the top).
+        # Track k covers an equal share of the map's rows, top to bottom (1-4 orange at the
+        # top); tracks 1 and 12 also take the margin rows, so every row of the grid has a track.
         for k in range(1, 13):
             lo, hi = top + (k - 1) * n // 12, top + k * n // 12
+            if k == 1:
+                lo = 0
+            if k == 12:
+                hi = self.m.height
             self.m.tracks[k] = Track(k, tuple(range(lo, hi)))
 
     def build(self) -> tuple[MapDef, list[Square]]:
@@ -1122,6 +1161,7 @@ class _Designer:
         self.ferries()
         dropped = self.drop_unreachable()
         self.chip_squares()
+        self.reframe()
         self.tracks()
         self.m.description = describe(self.spec, self.m)
         return self.m, dropped
