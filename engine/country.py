@@ -336,18 +336,15 @@ def drop_far_parts(outline: BaseGeometry, ratio: float = FAR_PART_RATIO) -> Base
     parts.sort(key=lambda p: -p.area)
     minx, miny, maxx, maxy = parts[0].bounds
     reach = ratio * math.hypot(maxx - minx, maxy - miny)
-    kept = [parts[0]]
-    rest = parts[1:]
-    grew = True
-    while grew:
-        grew = False
-        core = shapely.union_all(kept)
-        near = [p for p in rest if core.distance(p) <= reach]
-        if near:
-            kept += near
-            rest = [p for p in rest if all(p is not q for q in near)]
-            grew = True
-    return kept[0] if len(kept) == 1 else MultiPolygon(kept)
+    tree = shapely.STRtree(parts)
+    kept = {0}
+    frontier = [0]
+    while frontier:  # breadth-first through parts within reach of a kept part
+        hits = tree.query([parts[i] for i in frontier], predicate="dwithin", distance=reach)[1]
+        frontier = sorted({int(j) for j in hits} - kept)
+        kept.update(frontier)
+    chosen = [parts[i] for i in sorted(kept)]
+    return chosen[0] if len(chosen) == 1 else MultiPolygon(chosen)
 
 
 # -- rasterising ---------------------------------------------------------------------------------
@@ -578,11 +575,19 @@ def neighbours_along_border(
         proj.y0 + (ys + 1) * size,
     )
     own = _unwrap(_polygonal(own, "outline"))
-    # Outside squares lie within about 3 squares of the outline: only countries that close count.
-    _, south, _, north = own.bounds
-    widest = math.cos(math.radians(min(85.0, max(abs(south), abs(north)))))
-    reach = min(30.0, 3.0 * size / (EARTH_RADIUS_KM * math.radians(1.0) * widest))
-    near = shapely.simplify(own, reach / 3).buffer(reach, quad_segs=2)
+    # Each outside square is an exact longitude/latitude rectangle (x depends on lon only, y on
+    # lat only): their union is the only place where a neighbour matters.
+    cos0 = math.cos(math.radians(proj.lat0))
+    sin0 = math.sin(math.radians(proj.lat0))
+    gx = proj.x0 + np.concatenate([xs, xs + 1]) * size
+    gy = proj.y0 + np.concatenate([ys, ys + 1]) * size
+    lon = proj.lon0 + np.degrees(gx / (EARTH_RADIUS_KM * cos0))
+    lat = np.degrees(np.arcsin(np.clip(sin0 - gy * cos0 / EARTH_RADIUS_KM, -1.0, 1.0)))
+    n = len(squares)
+    cells = shapely.box(
+        lon[:n], np.minimum(lat[:n], lat[n:]), lon[n:], np.maximum(lat[:n], lat[n:])
+    )
+    near = shapely.union_all(cells)
     shapely.prepare(near)
     nx0, ny0, nx1, ny1 = near.bounds
     excluded = {_find_country(n).index for n in exclude}
