@@ -182,7 +182,11 @@ def _edge_dict(edge: Edge) -> dict[str, Any]:
 
 
 def map_to_dict(m: MapDef) -> dict[str, Any]:
-    """The JSON-ready dict of ``m`` in the current format version, with every list sorted."""
+    """The JSON-ready dict of ``m`` in the current format version, with every list sorted.
+
+    Map squares outside the grid have no row to live in and are left out; :func:`dumps_map` and
+    :func:`save_map` refuse such a map instead of losing them.
+    """
     rows = [
         "".join("#" if (x, y) in m.land else "." for x in range(m.width)) for y in range(m.height)
     ]
@@ -515,8 +519,19 @@ def dumps_map(m: MapDef) -> str:
     """The file text of ``m``: deterministic, sorted, one element per line, ending in a newline.
 
     Raises :class:`MapFormatError` if ``m`` cannot be written as a valid map file (e.g. an empty
-    id or a negative coat-of-arms count), so an unreadable file is never produced.
+    id, a negative coat-of-arms count, or map squares outside the grid, which rows cannot hold),
+    so an unreadable or lossy file is never produced.
     """
+    outside = sorted((sq for sq in m.land if not m.in_grid(sq)), key=lambda sq: (sq[1], sq[0]))
+    if outside:
+        shown = ", ".join(f"({x}, {y})" for x, y in outside[:5])
+        more = f" and {len(outside) - 5} more" if len(outside) > 5 else ""
+        raise MapFormatError(
+            f"map squares {shown}{more} lie outside the {m.width}x{m.height} grid and cannot be "
+            "saved; enlarge the grid or remove them",
+            source=f"map {m.id!r}",
+            path="$.squares",
+        )
     data = map_to_dict(m)
     try:
         json.dumps(data["editor"], allow_nan=False)

@@ -151,6 +151,11 @@ def test_save_refuses_a_map_no_file_could_hold(tmp_path: Path) -> None:
         save_map(m, p)
     assert not p.exists()
     m = small_map()
+    m.land.add((7, 1))
+    with pytest.raises(MapFormatError, match=r"map squares \(7, 1\) lie outside the 5x4 grid"):
+        save_map(m, p)
+    assert not p.exists()
+    m = small_map()
     m.editor = {"bad": object()}
     with pytest.raises(MapFormatError, match="editor"):
         save_map(m, p)
