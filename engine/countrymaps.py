@@ -515,8 +515,7 @@ GREAT_BRITAIN = CountrySpec(
         bbox=(-10.8, 49.8, 2.0, 59.0),
     ),
     description=(
-        "Ireland (with Northern Ireland) is linked to Britain by the Holyhead-Dublin, Stranraer-"
-        "Belfast and Fishguard-Rosslare ferries. The chip squares are marked at real places (e.g. "
+        "Ireland (with Northern Ireland) is reached from Britain by ferry only. The chip squares are marked at real places (e.g. "
         "Wick, Oban, Perth in Scotland; Sligo, Athlone, Killarney in Ireland; Penzance, "
         "Aberystwyth, Lincoln in England and Wales); setup.chip_count is 0 because no chips are "
         "laid out at random. The Isle of Man holding area is the sea square at the real island in "
@@ -660,11 +659,10 @@ IBERICA = CountrySpec(
         bbox=(-9.6, 35.95, 4.4, 43.85),
     ),
     description=(
-        "The map's rows are split into the 12 tracks from top to bottom (some tracks are two rows "
-        "wide so that every row belongs to one): 1-4 orange in the north, 5-8 light blue in the "
-        "centre, 9-12 purple in the south. The Balearic squares (Mallorca 2 with Palma's 2 coats "
-        "of arms, Menorca, Eivissa) are ferry-gated and reached by the Barcelona-Palma, Valencia-"
-        "Eivissa and Alcúdia-Ciutadella ferries. The validator reports no errors and no warnings."
+        "Every row of the grid belongs to one track (some tracks are two rows wide): orange in the "
+        "north, light blue in the centre, purple in the south. The Balearic squares (Mallorca 2, "
+        "Palma with 2 coats of arms; Menorca; Eivissa) are ferry-gated: a tile goes there only "
+        "once a ferry from the mainland is connected. The validator reports no errors and no warnings."
     ),
     starts=(
         TownSpec("León", -5.57, 42.60),
