@@ -898,6 +898,38 @@ class Game:
         best = max(self.scores)
         return Outcome(tuple(self.scores), tuple(i for i, s in enumerate(self.scores) if s == best))
 
+    def projected_scores(self) -> list[int]:
+        """Scores if the game ended now: current scores plus what the final scoring would add
+        for every occupied feature (no state change; rule hooks are not consulted)."""
+        out = self.scores[:]
+        if self.phase is Phase.OVER:
+            return out
+        f = self.board.features
+        find = f.find
+        seen: set[int] = set()
+        for _mid, (player, sq, _loc, node, _s) in self.meeples.items():
+            if node < 0:
+                out[player] += 1 + self.board.neighbour_count(sq)
+                continue
+            root = find(node)
+            if root in seen:
+                continue
+            seen.add(root)
+            strengths: dict[int, int] = {}
+            for m in f.meeples.get(root, ()):
+                p = self.meeples[m][0]
+                strengths[p] = strengths.get(p, 0) + self.meeples[m][4]
+            kind = f.kind[root]
+            if kind == FIELD:
+                if not self.options.farmers:
+                    continue
+                pts = 3 * completed_cities(f, root)
+            else:
+                pts = feature_points(kind, len(f.tiles[root]), f.coa[root], True)
+            for p in majority(strengths):
+                out[p] += pts
+        return out
+
     def meeples_on_board(self, player: int) -> int:
         return sum(1 for m in self.meeples.values() if m[0] == player)
 

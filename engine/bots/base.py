@@ -1,0 +1,66 @@
+"""The bot interface and a registry: ``make_bot("random" | "greedy" | "mcts", **options)``.
+
+A bot sees the game only through the public :class:`engine.game.Game` API (``legal_moves()``,
+``legal_placements()``, ``meeple_locations()``, ``copy()``, ``push``/``pop``/``apply``,
+``projected_scores()``) and returns one legal action for the player to move, in every phase
+(placing, rule-set actions, passing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from engine.game import Game
+    from engine.moves import Action
+
+
+class Bot(Protocol):
+    """Anything with a ``name`` and ``choose(game) -> action``."""
+
+    name: str
+
+    def choose(self, game: Game) -> Action: ...
+
+
+_FACTORIES: dict[str, Callable[..., Bot]] = {}
+
+
+def register_bot(name: str) -> Callable[[Callable[..., Bot]], Callable[..., Bot]]:
+    def deco(factory: Callable[..., Bot]) -> Callable[..., Bot]:
+        _FACTORIES[name] = factory
+        return factory
+
+    return deco
+
+
+def make_bot(name: str, **options: Any) -> Bot:
+    """A bot by name: ``random``, ``greedy``, ``mcts`` (options go to its constructor)."""
+    import engine.bots.greedy_bot  # noqa: F401 - registers
+    import engine.bots.mcts_bot  # noqa: F401
+    import engine.bots.random_bot  # noqa: F401
+
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        raise EngineError(f"unknown bot {name!r}; known: {', '.join(sorted(_FACTORIES))}")
+    return factory(**options)
+
+
+def bot_names() -> list[str]:
+    import engine.bots.greedy_bot  # noqa: F401
+    import engine.bots.mcts_bot  # noqa: F401
+    import engine.bots.random_bot  # noqa: F401
+
+    return sorted(_FACTORIES)
+
+
+def play_game(game: Game, bots: Sequence[Bot], *, max_actions: int = 100_000) -> Game:
+    """Let ``bots[i]`` play for player ``i`` until the game is over (checked ``play``)."""
+    for _ in range(max_actions):
+        if game.is_over():
+            return game
+        game.play(bots[game.to_move].choose(game))
+    raise EngineError(f"game not over after {max_actions} actions")
