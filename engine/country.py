@@ -670,7 +670,9 @@ class CountryImport:
 def _is_geojson_path(source: str | os.PathLike[str]) -> bool:
     if isinstance(source, os.PathLike):
         return True
-    return source.lower().endswith((".json", ".geojson")) or os.path.sep in source
+    if source.lower().endswith((".json", ".geojson")) or os.path.sep in source:
+        return True
+    return Path(source).is_file()
 
 
 def _slug(text: str) -> str:
