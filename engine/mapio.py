@@ -538,7 +538,15 @@ def dumps_map(m: MapDef) -> str:
     except (TypeError, ValueError) as exc:
         raise MapFormatError(f"editor settings are not JSON data: {exc}", path="$.editor") from None
     _schema_check(data, f"map {m.id!r}")
-    return _pretty(data, 0) + "\n"
+    text = _pretty(data, 0) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate, e.g. from "\ud800" in a loaded file
+        raise MapFormatError(
+            f"text holds a character that UTF-8 cannot store ({exc.object[exc.start]!r})",
+            source=f"map {m.id!r}",
+        ) from None
+    return text
 
 
 def _reject_constant(name: str) -> Any:

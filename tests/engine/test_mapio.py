@@ -156,6 +156,11 @@ def test_save_refuses_a_map_no_file_could_hold(tmp_path: Path) -> None:
         save_map(m, p)
     assert not p.exists()
     m = small_map()
+    m.name = "bad \ud800"
+    with pytest.raises(MapFormatError, match="UTF-8 cannot store"):
+        save_map(m, p)
+    assert not p.exists()
+    m = small_map()
     m.editor = {"bad": object()}
     with pytest.raises(MapFormatError, match="editor"):
         save_map(m, p)
