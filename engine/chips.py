@@ -106,14 +106,14 @@ class ChipViolation:
 
 
 def _check_starts(m: MapDef, used_starts: Iterable[Square]) -> set[Square]:
-    used = {tuple(sq) for sq in used_starts}
+    used: set[Square] = {(int(sq[0]), int(sq[1])) for sq in used_starts}
     unknown = sorted(sq for sq in used if sq not in m.start_squares)
     if unknown:
         names = ", ".join(f"{s.name} {sq}" for sq, s in sorted(m.start_squares.items()))
         raise EngineError(
             f"{unknown[0]} is not a start square of map {m.id!r} (start squares: {names or 'none'})"
         )
-    return used  # type: ignore[return-value]
+    return used
 
 
 def _near_city(m: MapDef, reading: ChipReading) -> set[Square]:

@@ -413,7 +413,7 @@ def rasterise(
     projected = _project_split(base, outline)
     minx, miny, maxx, maxy = projected.bounds
     w, h = maxx - minx, maxy - miny
-    size = w / columns if columns is not None else float(km)  # type: ignore[arg-type]
+    size = w / columns if columns is not None else float(km or 0.0)
     if size <= 0:
         raise GeoDataError("the outline has no width")
     # A tiny tolerance so that an outline exactly N squares wide is not given an extra square.
@@ -708,8 +708,8 @@ def import_country(
         outline = load_geojson(source)
         label = name or Path(source).stem
     else:
-        names = [source] if isinstance(source, str) else [str(s) for s in source]  # type: ignore[union-attr]
-        outline = natural_earth_outline(names)
+        names = [source] if isinstance(source, str) else [str(s) for s in source]
+        outline = natural_earth_outline(names, bbox=bbox)  # a bbox replaces far-part dropping
         label = name or " + ".join(_find_country(n).name for n in names)
     if bbox is not None:
         outline = _polygonal(shapely.clip_by_rect(outline, *bbox), "outline within bbox")
