@@ -563,8 +563,18 @@ def _loads(text: str, source: str) -> tuple[MapDef, list[Issue]]:
         raise MapFormatError("the file is empty", source=source)
     if "\x00" in text:
         raise MapFormatError("not a text file (binary data)", source=source)
+    repeated: list[str] = []
+
+    def keep_last(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in obj:
+                repeated.append(key)
+            obj[key] = value
+        return obj
+
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=keep_last)
     except json.JSONDecodeError as exc:
         raise MapFormatError(
             f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source=source
@@ -573,7 +583,15 @@ def _loads(text: str, source: str) -> tuple[MapDef, list[Issue]]:
         raise MapFormatError(f"not valid JSON: {exc}", source=source) from None
     except RecursionError:
         raise MapFormatError("not valid JSON: nested too deeply", source=source) from None
-    return _from_dict(data, source)
+    m, issues = _from_dict(data, source)
+    for key in dict.fromkeys(repeated):
+        issues.append(
+            _load_issue(
+                "duplicate-key",
+                f"key {key!r} appears twice in one JSON object; the last value was used",
+            )
+        )
+    return m, issues
 
 
 def _read_text(path: str | os.PathLike[str]) -> tuple[str, str]:

@@ -118,6 +118,11 @@ CODES: dict[str, CodeInfo] = {
         "Two cities, ferries, islands or tracks share an id/number; the last was kept.",
         "Give each element its own id.",
     ),
+    "duplicate-key": CodeInfo(
+        W,
+        'A JSON object repeats a key (e.g. two "name" fields); the last value was used.',
+        "Delete the repeated key from the file.",
+    ),
     # -- grid and squares --
     "no-squares": CodeInfo(E, "The map has no map squares at all.", "Paint the map squares."),
     "outside-grid": CodeInfo(

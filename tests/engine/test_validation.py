@@ -76,6 +76,18 @@ def test_base_map_is_clean() -> None:
 # -- load time -------------------------------------------------------------------------------
 
 
+def test_duplicate_key(tmp_path: Path) -> None:
+    text = dumps_map(base())
+    p = tmp_path / "dup.json"
+    p.write_text(text.replace('"name": "Base",', '"name": "First",\n  "name": "Base",'), "utf-8")
+    m, issues = read_map(p)
+    assert m.name == "Base"
+    assert [(i.code, i.severity) for i in issues] == [("duplicate-key", Severity.WARNING)]
+    assert "'name'" in issues[0].message
+    p.write_text(text, encoding="utf-8")
+    assert read_map(p)[1] == []
+
+
 @pytest.mark.parametrize("code", ["duplicate-square", "duplicate-edge", "duplicate-id"])
 def test_duplicate_codes(tmp_path: Path, code: str) -> None:
     m = with_city(base(), {(3, 2)}, {Edge(3, 2, Side.W): EdgeKind.CITY})
