@@ -709,7 +709,7 @@ def import_country(
         label = name or Path(source).stem
     else:
         names = [source] if isinstance(source, str) else [str(s) for s in source]
-        outline = natural_earth_outline(names, bbox=bbox)  # a bbox replaces far-part dropping
+        outline = natural_earth_outline(names)
         label = name or " + ".join(_find_country(n).name for n in names)
     if bbox is not None:
         outline = _polygonal(shapely.clip_by_rect(outline, *bbox), "outline within bbox")
