@@ -797,10 +797,14 @@ class Raster:
             for y in range(self.height)
         ]
         names = sorted({n for n in self.neighbours.values() if n})
-        # One row string per grid row: '.' unknown/inside, '~' sea, 'a'.. index into names.
+        # One row string per grid row plus a frame of one square all round (the import also
+        # names squares just beyond the grid): '.' not named, '~' sea, 'a'.. index into names.
         outside = [
-            "".join(_neighbour_char(self.neighbours.get((x, y)), names) for x in range(self.width))
-            for y in range(self.height)
+            "".join(
+                _neighbour_char(self.neighbours.get((x, y)), names)
+                for x in range(-1, self.width + 1)
+            )
+            for y in range(-1, self.height + 1)
         ]
         return {
             "width": self.width,
@@ -816,8 +820,8 @@ class Raster:
         land = {(x, y) for y, row in enumerate(d["land"]) for x, ch in enumerate(row) if ch == "#"}
         names: list[str] = d["neighbour_names"]
         neighbours: dict[Square, str] = {}
-        for y, row in enumerate(d["neighbours"]):
-            for x, ch in enumerate(row):
+        for y, row in enumerate(d["neighbours"], start=-1):
+            for x, ch in enumerate(row, start=-1):
                 if ch == "~":
                     neighbours[(x, y)] = SEA
                 elif ch != ".":

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.chips import ChipReading, feasibility, start_choices
+from engine.bots import make_bot, play_game
+from engine.chips import ChipReading, check_layout, feasibility, generate_layout, start_choices
 from engine.countrymaps import (
     COUNTRIES,
     build_all,
@@ -76,9 +77,28 @@ def test_build_reproduces_the_shipped_file_byte_for_byte(cid: str) -> None:
     assert built[cid] == bundled_map(cid).read_text(encoding="utf-8")
 
 
-def test_importing_the_outlines_again_reproduces_the_committed_rasters() -> None:
-    # Stage 1 (Natural Earth via the geo libraries of the test extra) is deterministic too.
-    assert dumps_rasters(import_all()) == rasters_path().read_text(encoding="utf-8")
+def test_importing_the_outlines_again_reproduces_the_rasters_and_the_maps() -> None:
+    # Stage 1 (Natural Earth via the geo libraries of the test extra) gives the committed grid,
+    # land and neighbours (the projection up to float rounding), and stage 2 the shipped files.
+    fresh, committed = import_all(), load_rasters()
+    assert sorted(fresh) == sorted(committed) == COUNTRY_IDS
+    for cid in COUNTRY_IDS:
+        a, b = fresh[cid], committed[cid]
+        assert (a.width, a.height, a.land, a.neighbours) == (
+            b.width,
+            b.height,
+            b.land,
+            b.neighbours,
+        )
+        assert a.projection == pytest.approx(b.projection, rel=1e-9, abs=1e-6)
+    shipped = {cid: bundled_map(cid).read_text(encoding="utf-8") for cid in COUNTRY_IDS}
+    assert build_all(fresh) == shipped
+
+
+def test_rasters_round_trip_through_their_json() -> None:
+    committed = load_rasters()
+    text = rasters_path().read_text(encoding="utf-8")
+    assert dumps_rasters(committed) == text
 
 
 def test_build_command_writes_the_same_files(tmp_path, capsys) -> None:
@@ -135,6 +155,15 @@ def test_chip_count_fits_every_choice_of_start_squares(cid: str, reading: ChipRe
     k = m.setup.start_squares_used
     assert len(result) == {(3, 2): 3, (4, 3): 4}[(n, k)]
     assert min(result.values()) >= m.setup.chip_count > 0
+
+
+@pytest.mark.parametrize("cid", [c for c in COUNTRY_IDS if c != "great-britain"])
+def test_an_even_chip_layout_exists_for_every_choice_of_start_squares(cid: str) -> None:
+    m = _map(cid)
+    for starts in start_choices(m):
+        layout = generate_layout(m, starts, m.setup.chip_count, seed=3)
+        assert len(layout) == m.setup.chip_count
+        assert check_layout(m, layout, starts, ChipReading.OPEN_SIDES) == []
 
 
 def test_deutschland_carries_the_sheet_names() -> None:
@@ -257,3 +286,13 @@ def test_a_bot_game_from_every_choice_of_start_squares(cid: str) -> None:
 def test_readme_shows_the_current_table() -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     assert readme_table({cid: _map(cid) for cid in COUNTRIES}) in readme
+
+
+@pytest.mark.parametrize("cid", COUNTRY_IDS)
+def test_greedy_bot_against_random_bot_with_plain_maps_rules(cid: str) -> None:
+    m = _map(cid)
+    game = Game(m, players=2, seed=3, options=GameOptions(rule_set="none"))
+    play_game(game, [make_bot("greedy", seed=1), make_bot("random", seed=2)])
+    assert game.is_over() and game.tiles_left() == 0
+    assert len(game.board.tiles) + len(game.set_aside) == min(114, m.setup.tile_pool_max)
+    assert game.scores[0] > game.scores[1]
