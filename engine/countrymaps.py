@@ -97,11 +97,16 @@ class CitySpec(Place):
 
 @dataclass(frozen=True)
 class BorderSpec(Place):
-    """A printed road or city running abroad where the real border crossing is (name = the place)."""
+    """A printed road or city running abroad at a real border crossing (lon, lat).
+
+    ``name`` is where it leads (a place abroad), ``neighbour`` the country as Natural Earth names it.
+    """
 
     neighbour: str = ""
     kind: EdgeKind = EdgeKind.ROAD
     coats_of_arms: int = 1
+    side: Side | None = None
+    """Only an edge on this side of its square (where the nearest one would look wrong)."""
 
 
 @dataclass(frozen=True)
@@ -254,13 +259,14 @@ DEUTSCHLAND = CountrySpec(
         TownSpec("Konstanz", 9.17, 47.66),
     ),
     borders=(
-        # The sheet's example: a road ending in Denmark (4 road + 2 coats of arms = 8 points).
-        BorderSpec("Flensburg", 9.43, 54.80, neighbour="Denmark", kind=R, coats_of_arms=2),
-        BorderSpec("Stettin", 14.40, 53.40, neighbour="Poland", kind=C, coats_of_arms=1),
-        BorderSpec("Frankfurt (Oder)", 14.55, 52.35, neighbour="Poland", kind=R, coats_of_arms=1),
-        BorderSpec("Görlitz", 14.99, 51.15, neighbour="Poland", kind=R, coats_of_arms=1),
+        # The sheet's example: a road ending in Denmark (4 road + 2 coats of arms = 8 points),
+        # here at the Flensburg crossing.
+        BorderSpec("Kolding", 9.43, 54.80, neighbour="Denmark", kind=R, coats_of_arms=2),
+        BorderSpec("Stettin", 14.40, 53.40, neighbour="Poland", kind=C, coats_of_arms=1, side=E),
+        BorderSpec("Posen", 14.55, 52.35, neighbour="Poland", kind=R, coats_of_arms=1),
+        BorderSpec("Breslau", 14.99, 51.15, neighbour="Poland", kind=R, coats_of_arms=1),
         BorderSpec("Prag", 14.20, 50.85, neighbour="Czechia", kind=C, coats_of_arms=2),
-        BorderSpec("Cheb", 12.37, 50.08, neighbour="Czechia", kind=R, coats_of_arms=1),
+        BorderSpec("Pilsen", 12.37, 50.08, neighbour="Czechia", kind=R, coats_of_arms=1),
         BorderSpec("Linz", 13.45, 48.57, neighbour="Austria", kind=R, coats_of_arms=1),
         BorderSpec("Salzburg", 12.98, 47.80, neighbour="Austria", kind=C, coats_of_arms=2),
         BorderSpec("Innsbruck", 11.20, 47.45, neighbour="Austria", kind=R, coats_of_arms=1),
@@ -1016,7 +1022,9 @@ class _Designer:
             pt = self.point(b)
 
             def abroad(e: Edge, b: BorderSpec = b) -> bool:
-                return self.raster.neighbours.get(e.outer_square) == b.neighbour
+                return self.raster.neighbours.get(e.outer_square) == b.neighbour and (
+                    b.side is None or e.side is b.side
+                )
 
             edges = self._coast_edges(pt, 2.5, abroad)
             if not edges:
