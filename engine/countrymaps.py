@@ -1,6 +1,10 @@
 """The five shipped country maps, produced reproducibly from real geography.
 
-``python -m engine.countrymaps build [--out DIR] [--only ID ...] [--refresh]``
+Commands::
+
+    python -m engine.countrymaps build [--out DIR] [--only ID ...] [--refresh]
+    python -m engine.countrymaps check [--out DIR] [--only ID ...] [--refresh]
+    python -m engine.countrymaps table      # the README's "Shipped maps" table
 
 The printed Hans im Glück maps are not available, so ``maps/deutschland.json``, ``france.json``,
 ``benelux.json``, ``great-britain.json`` and ``iberica.json`` are our own renditions. Each is made
@@ -15,7 +19,8 @@ in two stages:
    latitude** and converted to a square through the import's projection: start squares, large
    cities (footprint, per-side city/road/field, coats of arms), towns (France: grape colours),
    border roads and cities into named neighbours, ferries, islands, waves, chip squares, tracks and
-   the Isle of Man. Land the players could never reach (small islands without a ferry) is dropped.
+   the Isle of Man. Land the players could never reach (small islands without a ferry) is dropped
+   and the grid is cropped to the map with one square of outside all round.
 
 The element lists carry every name and fact the rule sheets and ``maps-rules-notes.md`` give; the
 rest (footprints, coats of arms, which towns, where the border features are) is our design, chosen
