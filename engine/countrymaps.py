@@ -81,6 +81,8 @@ class Place:
 
 @dataclass(frozen=True)
 class TownSpec(Place):
+    """A town (or start square) at a real place; ``grape`` is its France wine colour."""
+
     grape: Colour | None = None
 
 
@@ -147,6 +149,8 @@ class IslandSpec:
 
 @dataclass(frozen=True)
 class ChipSquareSpec(Place):
+    """A Great Britain chip square at a real place, marked in ``colour``."""
+
     colour: Colour = Colour.PURPLE
 
 
@@ -163,6 +167,11 @@ class ImportSettings:
 
 @dataclass(frozen=True)
 class CountrySpec:
+    """Everything about one country map: import settings and every designed element.
+
+    ``description`` holds the hand-written notes appended to the generated description.
+    """
+
     id: str
     name: str
     rule_set: RuleSet
