@@ -663,9 +663,10 @@ class Game:
                 acts.extend(r.draw_actions(self))
             return acts
         if phase is Phase.ACTION or phase is Phase.AFTER:
-            acts = [Pass()]
+            ph = phase.value
+            acts = [] if any(r.must_act(self, ph) for r in self.rules) else [Pass()]
             for r in self.rules:
-                acts.extend(r.actions(self, phase.value))
+                acts.extend(r.actions(self, ph))
             return acts
         return []
 
@@ -752,6 +753,8 @@ class Game:
             return None
         if isinstance(action, Pass):
             if phase is Phase.ACTION or phase is Phase.AFTER:
+                if any(r.must_act(self, phase.value) for r in self.rules):
+                    return "cannot pass now: a rule action must be taken first"
                 return None
             return f"cannot pass now (the game waits for a {phase.value} action)"
         if isinstance(action, Draw):

@@ -20,7 +20,8 @@ Order of a turn, and the hooks called (``game`` is the :class:`engine.game.Game`
    ``tile_placed(game, square, tile_id, rotation)`` then, if a meeple was placed,
    ``meeple_placed(game, meeple_id)``.
 3. Phase ``ACTION`` while any module offers ``actions(game, "action")``: the player takes those
-   actions (``apply(game, action)``) or a :class:`~engine.moves.Pass`.
+   actions (``apply(game, action)``) or a :class:`~engine.moves.Pass` (not while a module's
+   ``must_act(game, phase)`` says an action is compulsory, e.g. placing a treat).
 4. Completed features are scored. Majorities use ``meeple_strength(game, meeple_id)`` (the first
    module that answers an int wins; default 1). Every event goes through
    ``on_score(game, event) -> event`` (a module may return an adjusted copy), is added, then
@@ -85,6 +86,10 @@ class Rules:
     def actions(self, game: Game, phase: str) -> list[Action]:
         """Extra actions offered now in ``phase`` (``"action"``: before scoring; ``"after"``)."""
         return []
+
+    def must_act(self, game: Game, phase: str) -> bool:
+        """Whether the player must take one of this module's actions now (no :class:`Pass`)."""
+        return False
 
     def apply(self, game: Game, action: Action) -> None:
         """Carry out one of this module's actions (already known to be legal)."""

@@ -1,0 +1,291 @@
+"""What the five Map-Chips mini-expansions share: the 30 chips, their setup and collecting them.
+
+Every Map-Chips sheet: "30 Map-Chips (10 each in purple, light blue and orange)", each worth 1 or 2.
+How many 1s and 2s each colour has is printed nowhere; the default is **5 ones and 5 twos per
+colour** (option ``ones_per_colour``, 0..10; see engine/RULES.md "Map-Chips").
+
+A chip is always in exactly one place: face down on a map square (``down``), face up on a map
+square (``up``, Península Ibérica treats), under a meeple (``under``, Deutschland), held face up
+by a player (``held``) or out of the game (``out``). So ``board + held + out = 30`` at all times
+(:meth:`ChipState.counts`).
+
+Common options (``GameOptions.rule_options``):
+
+* ``ones_per_colour`` (int, default 5): the value split of each colour's 10 chips.
+* ``chip_reading`` (``"open_sides"`` | ``"any_city_square"``): see :class:`engine.chips.ChipReading`.
+* ``chip_count`` (int): chips laid out at setup (default: the map's ``setup.chip_count``).
+* ``chips`` (list of ``[x, y, colour, value]``): lay out exactly these chips instead (puzzles,
+  tests); the rest of the 30 are out of the game. Values and colours must fit the 10-per-colour
+  set and the ``ones_per_colour`` split.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.errors import EngineError
+from engine.mapdef import Colour
+from engine.rules.base import Rules
+
+if TYPE_CHECKING:
+    from engine.game import Game
+    from engine.geometry import Square
+
+COLOURS: tuple[Colour, ...] = (Colour.PURPLE, Colour.LIGHT_BLUE, Colour.ORANGE)
+CHIPS_PER_COLOUR = 10
+TOTAL_CHIPS = CHIPS_PER_COLOUR * len(COLOURS)
+DEFAULT_ONES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Chip:
+    """One chip: ``id`` 0..29, its colour and its value (1 or 2)."""
+
+    id: int
+    colour: Colour
+    value: int
+
+    def __str__(self) -> str:
+        return f"{self.colour.value} {self.value}"
+
+
+def make_chips(ones_per_colour: int = DEFAULT_ONES) -> tuple[Chip, ...]:
+    """The 30 chips: per colour (purple, light blue, orange) ``ones_per_colour`` 1s then 2s."""
+    if not isinstance(ones_per_colour, int) or not 0 <= ones_per_colour <= CHIPS_PER_COLOUR:
+        raise EngineError(
+            f"rule_options.ones_per_colour: {ones_per_colour!r} is not an integer in 0..10"
+        )
+    chips: list[Chip] = []
+    for colour in COLOURS:
+        for k in range(CHIPS_PER_COLOUR):
+            chips.append(Chip(len(chips), colour, 1 if k < ones_per_colour else 2))
+    return tuple(chips)
+
+
+class ChipState:
+    """Where every chip is, plus the round counter the "per round" rules need.
+
+    Subclasses add their own fields and extend :meth:`_copy_extra` / :meth:`_summary_extra`.
+    """
+
+    def __init__(self, chips: tuple[Chip, ...], players: int) -> None:
+        self.chips = chips
+        """All 30 chips by id (immutable, shared by copies)."""
+        self.down: dict[Square, int] = {}
+        """Face-down chips on map squares."""
+        self.up: dict[Square, int] = {}
+        """Face-up chips on map squares (Península Ibérica treats)."""
+        self.under: dict[int, int] = {}
+        """Meeple id -> the chip under it (Deutschland upgrades)."""
+        self.held: list[list[int]] = [[] for _ in range(players)]
+        """Chips each player holds face up, in the order taken."""
+        self.out: list[int] = []
+        """Chips out of the game (unseen at setup, spent, sold, handed in)."""
+        self.round = 0
+        """Rounds started so far minus one (a round: every player's turn once)."""
+        self.mover = -1
+        """The player of the turn in progress (-1 before the first turn)."""
+        self.extra_turn = False
+        """The turn in progress is an extra turn of the same player."""
+
+    # -- copying / summaries ---------------------------------------------------------------------
+
+    def copy(self) -> ChipState:
+        new = object.__new__(type(self))
+        new.chips = self.chips
+        new.down = self.down.copy()
+        new.up = self.up.copy()
+        new.under = self.under.copy()
+        new.held = [h[:] for h in self.held]
+        new.out = self.out[:]
+        new.round = self.round
+        new.mover = self.mover
+        new.extra_turn = self.extra_turn
+        self._copy_extra(new)
+        return new
+
+    def _copy_extra(self, new: Any) -> None:
+        """Copy subclass fields into ``new``."""
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-able and comparable (records, replay checks)."""
+
+        def sq_map(d: Mapping[Square, int]) -> list[list[int]]:
+            return [[sq[0], sq[1], cid] for sq, cid in sorted(d.items())]
+
+        out: dict[str, Any] = {
+            "chips": [[c.colour.value, c.value] for c in self.chips],
+            "down": sq_map(self.down),
+            "up": sq_map(self.up),
+            "under": [[mid, cid] for mid, cid in sorted(self.under.items())],
+            "held": [list(h) for h in self.held],
+            "out": sorted(self.out),
+            "round": self.round,
+        }
+        out.update(self._summary_extra())
+        return out
+
+    def _summary_extra(self) -> dict[str, Any]:
+        return {}
+
+    # -- queries ---------------------------------------------------------------------------------
+
+    def counts(self) -> tuple[int, int, int]:
+        """``(on the board, held, out of the game)``; they always add up to 30."""
+        board = len(self.down) + len(self.up) + len(self.under)
+        return board, sum(len(h) for h in self.held), len(self.out)
+
+    def chip(self, cid: int) -> Chip:
+        return self.chips[cid]
+
+    def held_chips(self, player: int) -> list[Chip]:
+        return [self.chips[c] for c in self.held[player]]
+
+    def take_held(self, player: int, colour: Colour | None, value: int) -> int:
+        """Remove and return the first chip ``player`` holds with that value (and colour)."""
+        hand = self.held[player]
+        for i, cid in enumerate(hand):
+            c = self.chips[cid]
+            if c.value == value and (colour is None or c.colour is colour):
+                del hand[i]
+                return cid
+        raise EngineError(f"player {player} holds no {colour or 'chip'} worth {value}")
+
+
+def payments(values: Iterable[int], total: int) -> list[tuple[int, ...]]:
+    """Every distinct multiset (sorted tuple) of ``values`` that adds up to exactly ``total``."""
+    vals = sorted(values)
+    found: set[tuple[int, ...]] = set()
+
+    def walk(i: int, left: int, picked: tuple[int, ...]) -> None:
+        if left == 0:
+            found.add(picked)
+            return
+        if i >= len(vals) or left < 0:
+            return
+        walk(i + 1, left - vals[i], (*picked, vals[i]))
+        j = i
+        while j < len(vals) and vals[j] == vals[i]:
+            j += 1
+        walk(j, left, picked)
+
+    walk(0, total, ())
+    return sorted(found)
+
+
+def _parse_colour(value: Any, where: str) -> Colour:
+    try:
+        return Colour(value)
+    except ValueError:
+        names = ", ".join(c.value for c in COLOURS)
+        raise EngineError(f"{where}: {value!r} is not a chip colour ({names})") from None
+
+
+class ChipRules(Rules):
+    """Base of the five Map-Chips modules: setup, round counting and collecting a chip.
+
+    Collecting (every sheet): "If you place a tile on a square with a chip you take the chip and
+    get 1 or 2 points immediately. Then you place the chip face up in front of you." The points
+    are a ``chip`` :class:`~engine.scoring.ScoreEvent` (``game.award``).
+    """
+
+    state_class: ClassVar[type[ChipState]] = ChipState
+
+    # -- setup -----------------------------------------------------------------------------------
+
+    def state(self, game: Game) -> Any:
+        return game.rule_state[self.name]
+
+    def setup(self, game: Game) -> None:
+        if game.map is None:
+            raise EngineError(f"rule set {self.name!r} needs a map (the classic board has none)")
+        chips = make_chips(self.options.get("ones_per_colour", DEFAULT_ONES))
+        state = self.state_class(chips, len(game.players))
+        game.rule_state[self.name] = state
+        explicit = self.options.get("chips")
+        if explicit is not None:
+            self._explicit_layout(game, state, explicit)
+        else:
+            self.lay_out(game, state)
+
+    def used_starts(self, game: Game) -> list[Square]:
+        return [sq for sq, _t, _r in game.start_tiles]
+
+    def lay_out(self, game: Game, state: ChipState) -> None:
+        """Shuffle the 30 chips face down and place ``chip_count`` of them evenly (the setup
+        rules of :mod:`engine.chips`); the rest leave the game unseen."""
+        from engine.chips import ChipReading, generate_layout
+
+        m = game.map
+        assert m is not None
+        count = self.options.get("chip_count", m.setup.chip_count)
+        if not isinstance(count, int) or not 0 <= count <= TOTAL_CHIPS:
+            raise EngineError(f"rule_options.chip_count: {count!r} is not an integer in 0..30")
+        try:
+            reading = ChipReading(self.options.get("chip_reading", ChipReading.OPEN_SIDES))
+        except ValueError:
+            raise EngineError(
+                f"rule_options.chip_reading: {self.options.get('chip_reading')!r} is not "
+                "'open_sides' or 'any_city_square'"
+            ) from None
+        squares = generate_layout(
+            m, self.used_starts(game), count, seed=game.rng.randrange(2**31), reading=reading
+        )
+        ids = list(range(TOTAL_CHIPS))
+        game.rng.shuffle(ids)
+        for sq, cid in zip(squares, ids, strict=False):
+            state.down[sq] = cid
+        state.out.extend(sorted(ids[len(squares) :]))
+
+    def _explicit_layout(self, game: Game, state: ChipState, explicit: Any) -> None:
+        m = game.map
+        assert m is not None
+        free = {c: [ch.id for ch in state.chips if ch.colour is c] for c in COLOURS}
+        if not isinstance(explicit, list):
+            raise EngineError("rule_options.chips: expected a list of [x, y, colour, value]")
+        for i, item in enumerate(explicit):
+            where = f"rule_options.chips[{i}]"
+            if not isinstance(item, (list, tuple)) or len(item) != 4:
+                raise EngineError(f"{where}: expected [x, y, colour, value], got {item!r}")
+            x, y, colour_name, value = item
+            sq = (int(x), int(y))
+            colour = _parse_colour(colour_name, where)
+            if sq not in m.placeable_squares():
+                raise EngineError(f"{where}: ({sq[0]}, {sq[1]}) is not a square that takes a tile")
+            if sq in state.down:
+                raise EngineError(f"{where}: two chips on ({sq[0]}, {sq[1]})")
+            pick = next((c for c in free[colour] if state.chips[c].value == value), None)
+            if pick is None:
+                raise EngineError(
+                    f"{where}: no {colour.value} chip worth {value!r} left in the 30-chip set"
+                )
+            free[colour].remove(pick)
+            state.down[sq] = pick
+        state.out.extend(sorted(c for ids in free.values() for c in ids))
+
+    # -- turn flow -------------------------------------------------------------------------------
+
+    def start_of_turn(self, game: Game) -> None:
+        state: ChipState = game.rule_state[self.name]
+        p = game.to_move
+        if p == state.mover:
+            state.extra_turn = True
+        else:
+            if state.mover >= 0 and p < state.mover:
+                state.round += 1  # turn order wrapped round to the first player
+            state.extra_turn = False
+            state.mover = p
+
+    def tile_placed(self, game: Game, square: Square, tile_id: str, rotation: int) -> None:
+        state: ChipState = game.rule_state[self.name]
+        cid = state.down.pop(square, None)
+        if cid is not None:
+            chip = state.chips[cid]
+            game.award(game.to_move, chip.value, "chip", f"took a {chip} chip")
+            self.chip_taken(game, state, game.to_move, cid)
+
+    def chip_taken(self, game: Game, state: Any, player: int, cid: int) -> None:
+        """A face-down chip was taken and scored: by default it is kept face up."""
+        state.held[player].append(cid)

@@ -1,0 +1,188 @@
+"""Map-Chips France: producing and selling wine.
+
+"If there are 2 points of one type of grape in front of you, you have produced wine." A wine is
+sold with chips of one colour worth exactly 2 (one 2, or two 1s; the action says which):
+
+* **export, 5 points**: the tile just placed connects to a printed border road or city with a
+  coat of arms ("you enable a connection to another country"; it need not score);
+* **town, 9 points**: the tile just placed covers a town whose grape is the wine's colour.
+
+Sold chips leave the game; unsold wine scores nothing at the end. Selling is offered after the
+turn's scoring (the sheet lists it under "3. Scoring a feature").
+
+Options (``GameOptions.rule_options``, besides those of :mod:`engine.rules.chips_common`):
+
+* ``wine_limit``: ``"round"`` (default, the printed sheet: "You can sell 1 Wine per round") or
+  ``"turn"`` (Wikicarpedia: once per turn, so extra turns may sell again).
+* ``export_road_needs_coa`` (default ``True``): "a road or a city with a coat of arms" read as
+  both needing a coat of arms; ``False``: any printed border road qualifies, cities still need one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.errors import EngineError, RecordError
+from engine.geometry import Edge, Side
+from engine.mapdef import Colour, EdgeKind
+from engine.moves import Action
+from engine.rules.base import register
+from engine.rules.chips_common import ChipRules, ChipState, _parse_colour, payments
+
+if TYPE_CHECKING:
+    from engine.game import Game
+    from engine.geometry import Square
+
+EXPORT_POINTS = 5
+TOWN_POINTS = 9
+WINE_VALUE = 2
+
+
+@dataclass(frozen=True, slots=True)
+class SellWine(Action):
+    """Sell one wine of ``colour`` at ``market`` (``"export"`` or ``"town"``), paying chips of
+    that colour with the values ``pay`` (``(2,)`` or ``(1, 1)``)."""
+
+    type: ClassVar[str] = "sell_wine"
+    colour: Colour
+    market: str
+    pay: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"sell {self.colour.value} wine ({'+'.join(map(str, self.pay))}) {self.market}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "colour": self.colour.value,
+            "market": self.market,
+            "pay": list(self.pay),
+        }
+
+
+class FranceState(ChipState):
+    def __init__(self, chips: Any, players: int) -> None:
+        super().__init__(chips, players)
+        self.sold_round: list[int] = [-1] * players
+        """Per player: the round of the last sale."""
+        self.sold_turn: list[int] = [-1] * players
+        """Per player: game turn of the last sale (``wine_limit="turn"``)."""
+        self.markets: tuple[str, ...] = ()
+        """Markets the tile just placed opened: ``"export"`` and/or ``"town:<colour>"``."""
+
+    def _copy_extra(self, new: FranceState) -> None:
+        new.sold_round = self.sold_round[:]
+        new.sold_turn = self.sold_turn[:]
+        new.markets = self.markets
+
+    def _summary_extra(self) -> dict[str, Any]:
+        return {
+            "sold_round": list(self.sold_round),
+            "sold_turn": list(self.sold_turn),
+            "markets": list(self.markets),
+        }
+
+
+def export_sides(game: Game, square: Square, *, road_needs_coa: bool = True) -> list[Side]:
+    """Sides of ``square`` facing a printed border road/city that opens an export sale."""
+    m = game.map
+    assert m is not None
+    out = []
+    for side in Side:
+        edge = Edge(square[0], square[1], side)
+        bf = m.border_features.get(edge)
+        if bf is None or bf.kind is EdgeKind.FIELD or edge.outer_square in m.land:
+            continue
+        if bf.coats_of_arms > 0 or (bf.kind is EdgeKind.ROAD and not road_needs_coa):
+            out.append(side)
+    return out
+
+
+@register
+class FranceRules(ChipRules):
+    name = "france"
+    state_class = FranceState
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        limit = self.options.get("wine_limit", "round")
+        if limit not in ("round", "turn"):
+            raise EngineError(f"rule_options.wine_limit: {limit!r} is not 'round' or 'turn'")
+        self.per_turn = limit == "turn"
+        self.road_needs_coa = bool(self.options.get("export_road_needs_coa", True))
+
+    def tile_placed(self, game: Game, square: Square, tile_id: str, rotation: int) -> None:
+        super().tile_placed(game, square, tile_id, rotation)
+        state: FranceState = game.rule_state[self.name]
+        markets: list[str] = []
+        if export_sides(game, square, road_needs_coa=self.road_needs_coa):
+            markets.append("export")
+        town = game.map.towns.get(square) if game.map is not None else None
+        if town is not None and town.grape is not None:
+            markets.append(f"town:{town.grape.value}")
+        state.markets = tuple(markets)
+
+    def may_sell(self, game: Game, state: FranceState, player: int) -> bool:
+        if self.per_turn:
+            return state.sold_turn[player] != game.turn
+        return state.sold_round[player] != state.round
+
+    def actions(self, game: Game, phase: str) -> list[Action]:
+        if phase != "after":
+            return []
+        state: FranceState = game.rule_state[self.name]
+        if not state.markets:
+            return []
+        p = game.to_move
+        if not self.may_sell(game, state, p):
+            return []
+        by_colour: dict[Colour, list[int]] = {}
+        for chip in state.held_chips(p):
+            by_colour.setdefault(chip.colour, []).append(chip.value)
+        out: list[Action] = []
+        for market in state.markets:
+            if market == "export":
+                colours = list(by_colour)
+                kind = "export"
+            else:
+                colours = [Colour(market.split(":", 1)[1])]
+                kind = "town"
+            for colour in sorted(colours, key=lambda c: c.value):
+                for pay in payments(by_colour.get(colour, ()), WINE_VALUE):
+                    out.append(SellWine(colour, kind, pay))
+        return out
+
+    def apply(self, game: Game, action: Action) -> None:
+        assert isinstance(action, SellWine)
+        state: FranceState = game.rule_state[self.name]
+        p = game.to_move
+        for value in action.pay:
+            state.out.append(state.take_held(p, action.colour, value))
+        state.sold_round[p] = state.round
+        state.sold_turn[p] = game.turn
+        state.markets = ()
+        if action.market == "export":
+            game.award(p, EXPORT_POINTS, "wine", f"sold {action.colour.value} wine abroad")
+        else:
+            last = game.last_placement
+            town = game.map.towns.get(last[0]) if game.map is not None and last else None
+            where = f" in {town.name}" if town is not None else ""
+            game.award(p, TOWN_POINTS, "wine", f"sold {action.colour.value} wine{where}")
+
+    def end_of_turn(self, game: Game) -> None:
+        game.rule_state[self.name].markets = ()
+
+    def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:
+        if data.get("type") != SellWine.type:
+            return None
+        try:
+            colour = _parse_colour(data["colour"], "sell_wine.colour")
+            market = data["market"]
+            pay = tuple(int(v) for v in data["pay"])
+        except (KeyError, TypeError, ValueError, EngineError) as exc:
+            raise RecordError(f"bad sell_wine action {dict(data)!r}: {exc}") from None
+        if market not in ("export", "town"):
+            raise RecordError(f"sell_wine.market: {market!r} is not 'export' or 'town'")
+        return SellWine(colour, market, tuple(sorted(pay)))

@@ -1,0 +1,142 @@
+"""Map-Chips Great Britain: the Isle of Man.
+
+Setup: all 3 start squares (the map's setup says 3). The 10 chips of each colour are shuffled and
+laid face down on the 10 squares marked in that colour (``MapDef.chip_squares``): the colour is
+known, the value hidden.
+
+After a normal turn a player may put one meeple from their supply on the Isle of Man and
+immediately take one more full turn (:class:`BuyExtraTurn`, offered in the ``AFTER`` phase), at
+most once per round; meeples on the island cannot be used. A set of exactly three chips -- all the
+same number, or one of each colour -- frees all that player's meeples from the Isle of Man: the
+moment a newly taken chip completes a set, the set is handed in (chips out of the game).
+
+Decisions (engine/RULES.md "Map-Chips"):
+
+* a completed set is handed in even with no meeple on the Isle of Man (the literal "If you get a
+  Chip and this Chip completes a set you have to use it immediately"); option
+  ``hand_in_without_meeples=False`` keeps the chips instead, and a later chip may then complete a
+  set with them;
+* when several sets contain the new chip, the one made of the chips held longest is handed in;
+* no extra turn is offered when it could not be played: the draw pile is empty (the game ends
+  after the last tile) or the forced end (``end_after_turns``) is reached;
+* the extra turn is itself a full turn: it may collect chips (and free meeples), score, etc.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.errors import EngineError, RecordError
+from engine.moves import Action
+from engine.rules.base import register
+from engine.rules.chips_common import COLOURS, ChipRules, ChipState
+
+if TYPE_CHECKING:
+    from engine.game import Game
+    from engine.rules.chips_common import Chip
+
+
+@dataclass(frozen=True, slots=True)
+class BuyExtraTurn(Action):
+    """Put one meeple from the supply on the Isle of Man and take one more full turn."""
+
+    type: ClassVar[str] = "buy_extra_turn"
+
+    def __str__(self) -> str:
+        return "buy an extra turn (meeple to the Isle of Man)"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+class GreatBritainState(ChipState):
+    def __init__(self, chips: Any, players: int) -> None:
+        super().__init__(chips, players)
+        self.isle: list[int] = [0] * players
+        """Meeples each player has on the Isle of Man."""
+        self.bought_round: list[int] = [-1] * players
+        """Per player: the round in which they last bought an extra turn."""
+
+    def _copy_extra(self, new: GreatBritainState) -> None:
+        new.isle = self.isle[:]
+        new.bought_round = self.bought_round[:]
+
+    def _summary_extra(self) -> dict[str, Any]:
+        return {"isle_of_man": list(self.isle), "bought_round": list(self.bought_round)}
+
+
+def is_set(chips: tuple[Chip, ...] | list[Chip]) -> bool:
+    """Exactly three chips, all the same number or one of each colour."""
+    if len(chips) != 3:
+        return False
+    return len({c.value for c in chips}) == 1 or len({c.colour for c in chips}) == 3
+
+
+@register
+class GreatBritainRules(ChipRules):
+    name = "great_britain"
+    state_class = GreatBritainState
+
+    def lay_out(self, game: Game, state: ChipState) -> None:
+        m = game.map
+        assert m is not None
+        for colour in COLOURS:
+            squares = sorted(sq for sq, c in m.chip_squares.items() if c is colour)
+            ids = [ch.id for ch in state.chips if ch.colour is colour]
+            game.rng.shuffle(ids)
+            for sq, cid in zip(squares, ids, strict=False):
+                state.down[sq] = cid
+            state.out.extend(sorted(ids[len(squares) :]))
+
+    def chip_taken(self, game: Game, state: Any, player: int, cid: int) -> None:
+        hand: list[int] = state.held[player]
+        hand.append(cid)
+        if not self.options.get("hand_in_without_meeples", True) and state.isle[player] == 0:
+            return
+        chips = state.chips
+        others = [c for c in hand if c != cid]
+        for pair in combinations(others, 2):
+            trio = (chips[pair[0]], chips[pair[1]], chips[cid])
+            if is_set(trio):
+                for c in (*pair, cid):
+                    hand.remove(c)
+                    state.out.append(c)
+                freed = state.isle[player]
+                state.isle[player] = 0
+                if freed:
+                    game.give_meeple_to_supply(player, freed)
+                return
+
+    def may_buy(self, game: Game, state: GreatBritainState) -> bool:
+        p = game.to_move
+        if state.bought_round[p] == state.round or game.supply[p] <= 0 or not game.pile:
+            return False
+        end = game.options.end_after_turns
+        return end is None or game.turn + 1 < end
+
+    def actions(self, game: Game, phase: str) -> list[Action]:
+        if phase != "after":
+            return []
+        state: GreatBritainState = game.rule_state[self.name]
+        return [BuyExtraTurn()] if self.may_buy(game, state) else []
+
+    def apply(self, game: Game, action: Action) -> None:
+        if not isinstance(action, BuyExtraTurn):
+            raise EngineError(f"great_britain cannot apply {action!r}")
+        state: GreatBritainState = game.rule_state[self.name]
+        p = game.to_move
+        game.take_meeple_from_supply(p)
+        state.isle[p] += 1
+        state.bought_round[p] = state.round
+        game.grant_extra_turn()
+
+    def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:
+        if data.get("type") != BuyExtraTurn.type:
+            return None
+        extra = sorted(set(data) - {"type"})
+        if extra:
+            raise RecordError(f"buy_extra_turn takes no fields, got {', '.join(extra)}")
+        return BuyExtraTurn()
