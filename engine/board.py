@@ -452,52 +452,68 @@ class Board:
     def meeple_options(self, square: Square, tile_id: str, rotation: int) -> list[str]:
         """Locations (canonical names) where a meeple could go if the tile were placed so.
 
-        A segment is free when no feature it would join has a meeple. Supply is not checked.
+        A segment is free when no feature it would join has a meeple, counting features it joins
+        through another segment of the same tile (two fields of a tile that both touch one
+        neighbouring field become one). Supply is not checked.
         """
         o = self.compiled.oriented[tile_id][rotation // 90]
-        f = self.features
-        parent = f.parent
-        meeples = f.meeples
+        parent = self.features.parent
+        meeples = self.features.meeples
         tiles = self.tiles
         nodes = self.nodes
         hs = self.layout.handlers.get(square) if self.layout else None
         x, y = square
-        out: list[str] = []
-        for name, i in o.locations:
-            kind = o.kinds[i]
-            occupied = False
-            if kind == MONASTERY:
-                out.append(name)
-                continue
+        kinds = o.kinds
+        n = len(kinds)
+        # the roots of the features each segment would join
+        joined: list[set[int]] = []
+        for i in range(n):
+            roots: set[int] = set()
+            kind = kinds[i]
             if kind == FIELD:
                 for h in o.halves[i]:
                     dx, dy = DELTAS[h >> 1]
                     q = (x + dx, y + dy)
-                    if q in tiles:
-                        j = nodes[q][tiles[q].half_seg[_PARTNER[h]]]
+                    other = tiles.get(q)
+                    if other is not None:
+                        j = nodes[q][other.half_seg[_PARTNER[h]]]
                         while parent[j] != j:
                             j = parent[j]
-                        if j in meeples:
-                            occupied = True
-                            break
-            else:
+                        roots.add(j)
+            elif kind != MONASTERY:
                 for s in o.sides[i]:
                     dx, dy = DELTAS[s]
                     q = (x + dx, y + dy)
                     j = -1
-                    if q in tiles:
-                        j = nodes[q][tiles[q].side_seg[(s + 2) & 3]]
+                    other = tiles.get(q)
+                    if other is not None:
+                        j = nodes[q][other.side_seg[(s + 2) & 3]]
                     elif hs is not None:
                         j = self._printed_node(square, s, hs[s])
                     if j >= 0:
                         while parent[j] != j:
                             j = parent[j]
-                        if j in meeples:
-                            occupied = True
-                            break
-            if not occupied:
-                out.append(name)
-        return out
+                        roots.add(j)
+            joined.append(roots)
+        # segments that share a joined feature become one feature: pool their roots (to a
+        # fixpoint; a tile has at most a handful of segments)
+        changed = True
+        while changed:
+            changed = False
+            for i in range(n):
+                ji = joined[i]
+                if not ji:
+                    continue
+                for k in range(i + 1, n):
+                    jk = joined[k]
+                    if jk and jk is not ji and not ji.isdisjoint(jk):
+                        old_i, merged = ji, ji | jk
+                        for m in range(n):
+                            if joined[m] is jk or joined[m] is old_i:
+                                joined[m] = merged
+                        ji = merged
+                        changed = True
+        return [name for name, i in o.locations if not any(r in meeples for r in joined[i])]
 
     def _printed_node(self, square: Square, s: int, h: tuple) -> int:
         if h[0] == H_CITY:

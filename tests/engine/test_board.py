@@ -1,0 +1,239 @@
+"""The board: compiled tiles, the frontier and legality, union-find features against a brute-force
+flood fill after thousands of random placements."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.board import (
+    DELTAS,
+    H_CITY,
+    H_CLOSED,
+    H_FERRY,
+    H_NORMAL,
+    HALF_NAMES,
+    Board,
+    compiled,
+    partner_half,
+)
+from engine.features import CITY, FIELD, ROAD
+from engine.game import Game, GameOptions
+from engine.mapio import load_map
+from engine.resources import bundled_map
+from engine.scoring import completed_cities, square_tiles
+from engine.tiles import default_tileset
+
+
+def test_partner_half_edges_follow_tiles_md() -> None:
+    pairs = {"NL": "SR", "NR": "SL", "EL": "WR", "ER": "WL"}
+    pairs |= {v: k for k, v in pairs.items()}
+    for h, name in enumerate(HALF_NAMES):
+        assert HALF_NAMES[partner_half(h)] == pairs[name]
+
+
+def test_compiled_tiles_match_the_tile_set_at_every_rotation() -> None:
+    ts = default_tileset()
+    c = compiled(ts)
+    for tid, tile in ts.types.items():
+        for rot in (0, 90, 180, 270):
+            o = c.oriented[tid][rot // 90]
+            assert o.edges == tile.edges_at(rot)
+            for i, seg in enumerate(tile.segments_at(rot)):
+                if seg.kind in ("city", "road"):
+                    assert {"NESW"[s] for s in o.sides[i]} == set(seg.edges)
+                elif seg.kind == "field":
+                    assert {HALF_NAMES[h] for h in o.halves[i]} == set(seg.edges)
+
+
+def _random_states(game_count: int, on_map: bool):
+    m = load_map(bundled_map()) if on_map else None
+    for seed in range(game_count):
+        g = Game(m, seed=seed, options=GameOptions(rule_set="none") if on_map else None)
+        rng = random.Random(seed)
+        while not g.is_over():
+            yield g
+            g.play(rng.choice(g.legal_moves().list()))
+        yield g
+
+
+def _brute_legal(board: Board, tile_id: str, square, rotation: int) -> bool:
+    tiles = board.tiles
+    if square in tiles:
+        return False
+    edges = board.compiled.oriented[tile_id][rotation // 90].edges
+    adjacent = False
+    for s, (dx, dy) in enumerate(DELTAS):
+        q = (square[0] + dx, square[1] + dy)
+        if q in tiles:
+            adjacent = True
+            if tiles[q].edges[(s + 2) % 4] != edges[s]:
+                return False
+    return adjacent
+
+
+def test_classic_legal_placements_equal_a_brute_force_scan() -> None:
+    checked = 0
+    for g in _random_states(4, on_map=False):
+        if g.is_over() or g.turn % 5:
+            continue
+        board, tile = g.board, g.current_tile
+        xs = [x for x, _ in board.tiles]
+        ys = [y for _, y in board.tiles]
+        expected = {
+            ((x, y), r)
+            for x in range(min(xs) - 1, max(xs) + 2)
+            for y in range(min(ys) - 1, max(ys) + 2)
+            for r in (0, 90, 180, 270)
+            if _brute_legal(board, tile, (x, y), r)
+        }
+        assert set(board.placements(tile)) == expected
+        checked += 1
+    assert checked > 40
+
+
+def _flood(board: Board):
+    """Independent features: flood fill over (square, segment) through sides, large cities
+    (their city edges) and ferries; returns [(kind, squares, complete, a member)]."""
+    tiles = board.tiles
+    layout = board.layout
+    handlers = layout.handlers if layout else {}
+    city_members: dict[str, list] = {}
+    ferry_members: dict[str, list] = {}
+    for sq, o in tiles.items():
+        for s in range(4):
+            h = handlers.get(sq, (None,) * 4)[s]
+            if h is None or o.side_seg[s] < 0:
+                continue
+            if h[0] == H_CITY and h[2] == "C":
+                city_members.setdefault(h[1], []).append((sq, o.side_seg[s]))
+            if h[0] == H_FERRY:
+                ferry_members.setdefault(h[1], []).append((sq, o.side_seg[s]))
+    seen: set = set()
+    out = []
+    for sq, o in tiles.items():
+        for i, kind in enumerate(o.kinds):
+            if kind not in (CITY, ROAD) or (sq, i) in seen:
+                continue
+            stack = [(sq, i)]
+            seen.add((sq, i))
+            squares: set = set()
+            complete = True
+            while stack:
+                q, j = stack.pop()
+                oo = tiles[q]
+                squares.add(q)
+                for s in oo.sides[j]:
+                    h = handlers.get(q, (None,) * 4)[s]
+                    nxt: list = []
+                    if h is None or h[0] == H_NORMAL:
+                        dx, dy = DELTAS[s]
+                        n = (q[0] + dx, q[1] + dy)
+                        if n in tiles:
+                            nxt = [(n, tiles[n].side_seg[(s + 2) % 4])]
+                        else:
+                            complete = False
+                    elif h[0] == H_CLOSED:
+                        pass
+                    elif h[0] == H_CITY and h[2] == "C":
+                        nxt = city_members[h[1]]
+                    elif h[0] == H_FERRY:
+                        nxt = ferry_members[h[1]]
+                        if len(nxt) < 2:
+                            complete = False
+                    for member in nxt:
+                        if member not in seen:
+                            seen.add(member)
+                            stack.append(member)
+            out.append((kind, frozenset(squares), complete, (sq, i)))
+    return out
+
+
+def _large_city_open(board: Board, cid: str) -> bool:
+    layout = board.layout
+    for sq in layout.city_neighbours[cid]:
+        for h in layout.handlers[sq]:
+            if h[0] == H_CITY and h[1] == cid and h[2] == "C" and sq not in board.tiles:
+                return True
+    return False
+
+
+@pytest.mark.parametrize("on_map", [False, True])
+def test_union_find_features_equal_a_flood_fill(on_map: bool) -> None:
+    states = 0
+    for g in _random_states(6, on_map=on_map):
+        if g.turn % 7 and not g.is_over():
+            continue
+        board = g.board
+        f = board.features
+        for kind, squares, complete, (sq, i) in _flood(board):
+            root = f.find(board.nodes[sq][i])
+            assert f.kind[root] == kind
+            real = set(square_tiles(f, root)) - set(board.layout.city_of if board.layout else ())
+            assert real == squares
+            if board.layout is not None:
+                for cid in board.active_cities:
+                    if f.find(board.city_node[cid]) == root and _large_city_open(board, cid):
+                        complete = False
+            assert (f.open[root] == 0) == complete, (sq, i, f.open[root])
+        states += 1
+    assert states > 30
+
+
+def test_classic_fields_count_the_completed_cities_they_touch() -> None:
+    for g in _random_states(3, on_map=False):
+        if not g.is_over():
+            continue
+        board = g.board
+        f = board.features
+        tiles = board.tiles
+        complete_city = {}
+        for kind, _squares, complete, (sq, i) in _flood(board):
+            if kind == CITY:
+                complete_city[f.find(board.nodes[sq][i])] = complete
+        seen: set = set()
+        for sq, o in tiles.items():
+            for i, kind in enumerate(o.kinds):
+                if kind != FIELD or (sq, i) in seen:
+                    continue
+                stack, cities = [(sq, i)], set()
+                seen.add((sq, i))
+                while stack:
+                    q, j = stack.pop()
+                    oo = tiles[q]
+                    for c in oo.cities[j]:
+                        cities.add(f.find(board.nodes[q][c]))
+                    for h in oo.halves[j]:
+                        dx, dy = DELTAS[h >> 1]
+                        n = (q[0] + dx, q[1] + dy)
+                        if n in tiles:
+                            m = (n, tiles[n].half_seg[partner_half(h)])
+                            if m not in seen:
+                                seen.add(m)
+                                stack.append(m)
+                root = f.find(board.nodes[sq][i])
+                assert completed_cities(f, root) == sum(1 for c in cities if complete_city[c])
+
+
+def test_board_copy_is_independent() -> None:
+    b = Board(None, default_tileset())
+    b.place((0, 0), "D", 0)
+    c = b.copy()
+    c.place((0, -1), "E", 180)
+    assert (0, -1) not in b.tiles and (0, -1) in b.frontier
+    assert b.features.open[b.features.find(b.nodes[(0, 0)][0])] == 1
+
+
+def test_a_field_joined_through_a_sibling_field_of_the_same_tile_is_occupied() -> None:
+    """Regression: V's two fields both touch A's (free) field, so V's small field joins the
+    occupied field that only V's big field touches."""
+    from engine.moves import Move
+
+    g = Game(None, options=GameOptions(start_tile="A", draw_order=("E", "E", "V")))
+    g.play(Move((1, 0), 180))  # Red: a city cap facing south, east of A
+    g.play(Move((1, 1), 0, "WL"))  # Blue: the cap's partner; a farmer on its field
+    assert g.current_tile == "V"
+    assert g.board.meeple_options((0, 1), "V", 90) == ["N"]
+    assert Move((0, 1), 90, "NL") not in g.legal_moves()
+    assert Move((0, 1), 90, "N") in g.legal_moves()
