@@ -7,7 +7,8 @@ Speed matters here (bots play thousands of games), so the board works on precomp
 - every empty square that has a constraint keeps a 4-letter *pattern* of the edges a tile there
   must show (``C``/``R``/``F``, ``?`` for free), updated as neighbours are placed; which rotations
   of a tile fit a pattern is cached per tile type;
-- a *frontier* set holds the empty squares where a tile may go now;
+- a *frontier* holds the empty squares where a tile may go now, grouped by pattern, so listing
+  the placements of a tile asks the rotation cache once per pattern, not once per square;
 - features are a union-find forest (:mod:`engine.features`) with open-edge counters, so completion
   is a counter reaching 0, never a board scan.
 
@@ -16,6 +17,7 @@ A map's printed parts are static per map (:class:`MapLayout`) and shared by ever
 
 from __future__ import annotations
 
+from collections.abc import KeysView
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -74,6 +76,7 @@ class OrientedTile:
         "locations",
         "aliases",
         "names",
+        "probes",
     )
 
     def __init__(self, tile: TileType, rotation: int) -> None:
@@ -132,6 +135,26 @@ class OrientedTile:
         self.locations: tuple[tuple[str, int], ...] = tuple(locations)
         self.names: tuple[str, ...] = tuple(name for name, _ in locations)
         """Canonical meeple location of each segment."""
+        # For each segment, where its features continue: (dx, dy, field?, index in the
+        # neighbour's side_seg/half_seg table, own side). Used by meeple_options.
+        probes: list[tuple[tuple[int, int, bool, int, int], ...]] = []
+        for i, kind in enumerate(self.kinds):
+            if kind == FIELD:
+                probes.append(
+                    tuple(
+                        (DELTAS[h >> 1][0], DELTAS[h >> 1][1], True, partner_half(h), h >> 1)
+                        for h in self.halves[i]
+                    )
+                )
+            elif kind == MONASTERY:
+                probes.append(())
+            else:
+                probes.append(
+                    tuple(
+                        (DELTAS[x][0], DELTAS[x][1], False, (x + 2) & 3, x) for x in self.sides[i]
+                    )
+                )
+        self.probes = tuple(probes)
         self.aliases: dict[str, int] = aliases
 
     def segment_at(self, location: str) -> int | None:
@@ -283,7 +306,10 @@ class Board:
         self.order: list[Square] = []
         """Squares in the order their tiles were placed."""
         self.req: dict[Square, str] = dict(self.layout.static_req) if self.layout else {}
-        self.frontier: set[Square] = set()
+        self._front: dict[Square, str] = {}
+        """Frontier square -> its pattern (insertion-ordered: iteration is deterministic)."""
+        self._groups: dict[str, dict[Square, None]] = {}
+        """Pattern -> the frontier squares that have it."""
         self.monasteries: dict[Square, int] = {}
         """Monastery squares -> how many neighbouring squares still have to be filled."""
         self.features = FeatureStore()
@@ -338,7 +364,8 @@ class Board:
         b.nodes = self.nodes.copy()
         b.order = self.order[:]
         b.req = self.req.copy()
-        b.frontier = self.frontier.copy()
+        b._front = self._front.copy()
+        b._groups = {p: g.copy() for p, g in self._groups.items() if g}
         b.monasteries = self.monasteries.copy()
         b.features = self.features.copy()
         b.city_node = self.city_node
@@ -350,35 +377,61 @@ class Board:
 
     # -- queries ------------------------------------------------------------------------------
 
+    @property
+    def frontier(self) -> KeysView[Square]:
+        """The empty squares where a tile may go now (a read-only set-like view)."""
+        return self._front.keys()
+
+    def _front_add(self, q: Square) -> None:
+        if q not in self._front:
+            p = self.req.get(q, _FREE)
+            self._front[q] = p
+            group = self._groups.get(p)
+            if group is None:
+                self._groups[p] = group = {}
+            group[q] = None
+
+    def _front_remove(self, q: Square) -> None:
+        p = self._front.pop(q, None)
+        if p is not None:
+            del self._groups[p][q]
+
     def fits(self, tile_id: str, square: Square) -> tuple[int, ...]:
         """Rotations of ``tile_id`` that may go on ``square`` (empty if it is not on the frontier)."""
-        if square not in self.frontier:
+        if square not in self._front:
             return ()
         return self.compiled.fits(tile_id, self.req.get(square, _FREE))
 
     def placements(self, tile_id: str) -> list[tuple[Square, int]]:
-        """Every legal ``(square, rotation)`` for ``tile_id``, squares in sorted order."""
+        """Every legal ``(square, rotation)`` for ``tile_id`` (in a deterministic order)."""
         compiled = self.compiled
         cache = compiled._fit[tile_id]
-        req = self.req
         out: list[tuple[Square, int]] = []
         append = out.append
-        for sq in sorted(self.frontier):
-            p = req.get(sq, _FREE)
+        for p, squares in self._groups.items():
+            if not squares:
+                continue
             rots = cache.get(p)
             if rots is None:
                 rots = compiled.fits(tile_id, p)
-            for rot in rots:
-                append((sq, rot))
+            if not rots:
+                continue
+            if len(rots) == 1:
+                r = rots[0]
+                for sq in squares:
+                    append((sq, r))
+            else:
+                for sq in squares:
+                    for r in rots:
+                        append((sq, r))
         return out
 
     def has_placement(self, tile_id: str) -> bool:
         fits = self.compiled.fits
-        req = self.req
-        return any(fits(tile_id, req.get(sq, _FREE)) for sq in self.frontier)
+        return any(squares and fits(tile_id, p) for p, squares in self._groups.items())
 
     def is_legal(self, square: Square, tile_id: str, rotation: int) -> bool:
-        return square in self.frontier and rotation in self.compiled.fits(
+        return square in self._front and rotation in self.compiled.fits(
             tile_id, self.req.get(square, _FREE)
         )
 
@@ -404,7 +457,7 @@ class Board:
             if square in m.waves:
                 return f"{where} is a wave square"
             return f"{where} is an island stack square"
-        if square not in self.frontier:
+        if square not in self._front:
             if layout is not None and square in layout.gated:
                 return f"{where} is a ferry-gated island square that no ferry route reaches yet"
             return f"{where} is not next to a placed tile (or a connected large city or ferry)"
@@ -457,63 +510,55 @@ class Board:
         neighbouring field become one). Supply is not checked.
         """
         o = self.compiled.oriented[tile_id][rotation // 90]
-        parent = self.features.parent
         meeples = self.features.meeples
+        if not meeples:
+            return list(o.names)
+        parent = self.features.parent
         tiles = self.tiles
         nodes = self.nodes
         hs = self.layout.handlers.get(square) if self.layout else None
         x, y = square
-        kinds = o.kinds
-        n = len(kinds)
-        # the roots of the features each segment would join
-        joined: list[set[int]] = []
-        for i in range(n):
-            roots: set[int] = set()
-            kind = kinds[i]
-            if kind == FIELD:
-                for h in o.halves[i]:
-                    dx, dy = DELTAS[h >> 1]
-                    q = (x + dx, y + dy)
-                    other = tiles.get(q)
-                    if other is not None:
-                        j = nodes[q][other.half_seg[_PARTNER[h]]]
-                        while parent[j] != j:
-                            j = parent[j]
-                        roots.add(j)
-            elif kind != MONASTERY:
-                for s in o.sides[i]:
-                    dx, dy = DELTAS[s]
-                    q = (x + dx, y + dy)
-                    j = -1
-                    other = tiles.get(q)
-                    if other is not None:
-                        j = nodes[q][other.side_seg[(s + 2) & 3]]
-                    elif hs is not None:
-                        j = self._printed_node(square, s, hs[s])
-                    if j >= 0:
-                        while parent[j] != j:
-                            j = parent[j]
-                        roots.add(j)
+        joined: list[list[int]] = []
+        any_occupied = False
+        for probes in o.probes:
+            roots: list[int] = []
+            for dx, dy, is_field, k, side in probes:
+                q = (x + dx, y + dy)
+                other = tiles.get(q)
+                if other is not None:
+                    j = nodes[q][other.half_seg[k] if is_field else other.side_seg[k]]
+                elif hs is not None and not is_field:
+                    j = self._printed_node(square, side, hs[side])
+                    if j < 0:
+                        continue
+                else:
+                    continue
+                while parent[j] != j:
+                    j = parent[j]
+                if j in meeples:
+                    any_occupied = True
+                roots.append(j)
             joined.append(roots)
+        if not any_occupied:
+            return list(o.names)
         # segments that share a joined feature become one feature: pool their roots (to a
         # fixpoint; a tile has at most a handful of segments)
+        n = len(joined)
+        pools = [set(r) for r in joined]
         changed = True
         while changed:
             changed = False
             for i in range(n):
-                ji = joined[i]
-                if not ji:
-                    continue
                 for k in range(i + 1, n):
-                    jk = joined[k]
-                    if jk and jk is not ji and not ji.isdisjoint(jk):
-                        old_i, merged = ji, ji | jk
-                        for m in range(n):
-                            if joined[m] is jk or joined[m] is old_i:
-                                joined[m] = merged
-                        ji = merged
+                    if (
+                        pools[i]
+                        and pools[k]
+                        and pools[i] != pools[k]
+                        and not pools[i].isdisjoint(pools[k])
+                    ):
+                        pools[i] = pools[k] = pools[i] | pools[k]
                         changed = True
-        return [name for name, i in o.locations if not any(r in meeples for r in joined[i])]
+        return [name for name, i in o.locations if not any(r in meeples for r in pools[i])]
 
     def _printed_node(self, square: Square, s: int, h: tuple) -> int:
         if h[0] == H_CITY:
@@ -541,7 +586,8 @@ class Board:
         tiles = self.tiles
         all_nodes = self.nodes
         req = self.req
-        frontier = self.frontier
+        front = self._front
+        groups = self._groups
         layout = self.layout
         x, y = square
         # 1. a node per segment
@@ -573,7 +619,9 @@ class Board:
         tiles[square] = o
         all_nodes[square] = tuple(nodes)
         self.order.append(square)
-        frontier.discard(square)
+        fp = front.pop(square, None)
+        if fp is not None:
+            del groups[fp][square]
         req.pop(square, None)
         # 2. connect every side
         hs = layout.handlers.get(square) if layout is not None else None
@@ -615,9 +663,18 @@ class Board:
                 elif placeable is None or q in placeable:
                     i = (s + 2) & 3
                     p = req.get(q, _FREE)
-                    req[q] = p[:i] + edges[s] + p[i + 1 :]
-                    if layout is None or q not in layout.gated or square in layout.gated:
-                        frontier.add(q)
+                    np = p[:i] + edges[s] + p[i + 1 :]
+                    req[q] = np
+                    fp = front.get(q)
+                    if fp is not None:
+                        del groups[fp][q]
+                    elif not (layout is None or q not in layout.gated or square in layout.gated):
+                        continue
+                    front[q] = np
+                    group = groups.get(np)
+                    if group is None:
+                        groups[np] = group = {}
+                    group[q] = None
                 continue
             kind_h = h[0]
             a = side_seg[s]
@@ -653,7 +710,7 @@ class Board:
                     self.opened_ferries.add(h[1])
                 other_end = h[2]
                 if other_end not in tiles and other_end in layout.placeable:  # type: ignore[union-attr]
-                    frontier.add(other_end)
+                    self._front_add(other_end)
         # 3. completions
         done = f.done
         completed: list[int] = []
@@ -717,8 +774,8 @@ class Board:
             self.active_cities.add(cid)
             for q in layout.city_neighbours[cid]:
                 if q not in self.tiles and q not in layout.gated:
-                    self.frontier.add(q)
+                    self._front_add(q)
 
     def open_start(self, square: Square) -> None:
         """Make ``square`` placeable now (used for start squares before any tile is down)."""
-        self.frontier.add(square)
+        self._front_add(square)
