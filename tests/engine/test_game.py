@@ -277,3 +277,28 @@ def test_town_variant_c_ignores_covered_towns() -> None:
     moves = [("A", (0, 0), 270, "E"), ("U", (1, 0), 0, None), ("A", (2, 0), 90, None)]
     g = scripted(m, (0, 1), moves, town_road_bonus=True)
     assert [e.points for e in g.events if e.kind == "road"] == [3]  # the start tile covers it
+
+
+@pytest.mark.parametrize(("touch", "cities"), [(False, 0), (True, 1)])
+def test_fields_touch_large_city_option(touch: bool, cities: int) -> None:
+    """RULES.md: a field meeting only a printed field edge of a large city does not border it,
+    unless ``fields_touch_large_city``."""
+    city = LargeCity("c", "Metz", squares={(2, 0)}, edges={Edge(2, 0, Side.E): EdgeKind.CITY})
+    m = make_map(["####", "####"], start=[(0, 0)], large_cities={"c": city})
+    moves = [("B", (1, 0), 0, "NL"), ("E", (3, 0), 270, None)]
+    g = scripted(m, (0, 0), moves, fields_touch_large_city=touch)
+    assert [e.points for e in g.events if e.kind == "city" and not e.final] == []  # nobody on it
+    assert "c" in g.board.active_cities
+    [field] = [e for e in g.events if e.kind == "field"]
+    assert (field.cities, field.points) == (cities, 3 * cities)
+
+
+def test_gated_islands_option_off_makes_gated_squares_ordinary() -> None:
+    island = Island("i", "Mallorca", squares={(1, 0): IslandSquare(IslandRole.GATED)})
+    m = make_map(["##"], start=[(0, 0)], islands={"i": island})
+    for gated, reachable in ((True, False), (False, True)):
+        opts = GameOptions(
+            start_squares=((0, 0),), start_tile="B", draw_order=("B",), gated_islands=gated
+        )
+        g = Game(m, options=opts)
+        assert ((1, 0) in g.board.frontier) is reachable
