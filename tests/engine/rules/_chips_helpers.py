@@ -47,6 +47,7 @@ def new_game(
     start_tile: str = "B",
     players: int = 2,
     seed: int = 0,
+    game_options: dict[str, Any] | None = None,
     **rule_options: Any,
 ) -> Game:
     """A game on ``m`` drawing ``tiles`` in order, with exactly ``chips`` laid out
@@ -60,6 +61,7 @@ def new_game(
         draw_order=tuple(tiles),
         rule_set=rule_set,
         rule_options=ro,
+        **(game_options or {}),
     )
     return Game(m, players=players, seed=seed, options=opts)
 
