@@ -239,6 +239,8 @@ class Game:
         self.turn = 0
         """Turns played (tile placements by players)."""
         self.to_move = 0
+        self.round = 0
+        """Completed rounds: incremented each time the turn passes back to the first player."""
         self.current_tile: str | None = None
         self.set_aside: list[str] = []
         """Drawn tiles that fitted nowhere (out of the game)."""
@@ -466,6 +468,8 @@ class Game:
             self._extra_turn = False
         else:
             self.to_move = (self.to_move + 1) % len(self.players)
+            if self.to_move == 0:
+                self.round += 1
         self._begin_turn()
 
     def _finish(self) -> None:
@@ -677,6 +681,14 @@ class Game:
         if self.phase is Phase.PLACE:
             return self.current_tile is not None and self.board.has_placement(self.current_tile)
         return self.phase is not Phase.OVER
+
+    def _pass_allowed(self) -> bool:
+        phase = self.phase.value
+        return all(r.pass_allowed(self, phase) for r in self.rules)
+
+    def rule(self, name: str) -> Rules | None:
+        """The active rule module called ``name`` (``None`` if not in play)."""
+        return next((r for r in self.rules if r.name == name), None)
 
     def legal_moves(self) -> _View:
         """Every legal action now: a lazy view (iterate, ``in``, ``count()``, ``bool()``)."""
@@ -921,7 +933,7 @@ class Game:
             strengths: dict[int, int] = {}
             for m in f.meeples.get(root, ()):
                 p = self.meeples[m][0]
-                strengths[p] = strengths.get(p, 0) + self.meeples[m][4]
+                strengths[p] = strengths.get(p, 0) + self.meeple_strength(m)
             kind = f.kind[root]
             if kind == FIELD:
                 if not self.options.farmers:
@@ -943,6 +955,7 @@ class Game:
         """A JSON-able view of the whole state, equal for equal states (replay checks)."""
         return {
             "turn": self.turn,
+            "round": self.round,
             "to_move": self.to_move,
             "phase": self.phase.value,
             "current_tile": self.current_tile,

@@ -32,7 +32,13 @@ Order of a turn, and the hooks called (``game`` is the :class:`engine.game.Game`
 7. At the end (draw pile empty, or forced end): final scoring through the same ``on_score`` /
    ``feature_scored`` hooks, then ``end_of_game(game)``.
 
-``setup(game)`` runs once after the start tiles are down and before the first draw.
+``setup(game)`` runs once after the start tiles are down and before the first draw (a module may
+take tiles from ``game.pile``, e.g. Benelux island stacks; ``pile[-1]`` is drawn next).
+Actions are frozen dataclasses subclassing :class:`engine.moves.Action` with a ``type`` class
+attribute and ``to_dict()``; ``action_from_dict`` reads them back for records. Only offer a tile
+source whose tile can be placed (``game.board.has_placement(tile_id)``). ``game.round`` counts
+completed rounds (every player had a normal turn) for "once per round" rules; ``game.turn``
+counts turns, extra turns included.
 Helpers on the game a module may use: ``game.award(player, points, kind, detail)`` (score a rule
 event), ``game.set_current_tile(tile_id)``, ``game.grant_extra_turn()``, ``game.return_meeple(id)``,
 ``game.take_meeple_from_supply(player)`` / ``game.give_meeple_to_supply(player)``.
@@ -90,6 +96,11 @@ class Rules:
     def must_act(self, game: Game, phase: str) -> bool:
         """Whether the player must take one of this module's actions now (no :class:`Pass`)."""
         return False
+
+    def pass_allowed(self, game: Game, phase: str) -> bool:
+        """Whether the player may :class:`~engine.moves.Pass` now (``False`` makes this module's
+        offered actions mandatory, e.g. placing a collected treat)."""
+        return True
 
     def apply(self, game: Game, action: Action) -> None:
         """Carry out one of this module's actions (already known to be legal)."""

@@ -302,3 +302,100 @@ def test_gated_islands_option_off_makes_gated_squares_ordinary() -> None:
         )
         g = Game(m, options=opts)
         assert ((1, 0) in g.board.frontier) is reachable
+
+
+# -- the rule-module hook protocol ----------------------------------------------------------
+
+from dataclasses import dataclass as _dataclass  # noqa: E402
+
+from engine.moves import Action, Pass  # noqa: E402
+from engine.record import dumps_record, loads_record, replay  # noqa: E402
+from engine.rules.base import Rules, available_rules, get_rules, register  # noqa: E402
+
+
+@_dataclass(frozen=True)
+class Bonus(Action):
+    type = "bonus"  # type: ignore[assignment]
+    points: int = 5
+
+    def to_dict(self) -> dict:
+        return {"type": "bonus", "points": self.points}
+
+
+@_dataclass
+class _ToyState:
+    drawn: int = 0
+    placed: int = 0
+    bought_round: int = -1
+    scored: int = 0
+    ended: bool = False
+
+    def copy(self) -> _ToyState:
+        return _ToyState(self.drawn, self.placed, self.bought_round, self.scored, self.ended)
+
+    def summary(self) -> list:
+        return [self.drawn, self.placed, self.bought_round, self.scored, self.ended]
+
+
+@register
+class _ToyRules(Rules):
+    """A sixth rule set as a plain module: one point per tile, a bonus action once per round
+    that also buys an extra turn, a mandatory choice when a tile goes on (0, -1)."""
+
+    name = "toy_rules_for_tests"
+
+    def setup(self, game: Game) -> None:
+        game.rule_state[self.name] = _ToyState()
+
+    def tile_drawn(self, game: Game, tile_id: str) -> None:
+        game.rule_state[self.name].drawn += 1
+
+    def tile_placed(self, game: Game, square, tile_id: str, rotation: int) -> None:
+        game.rule_state[self.name].placed += 1
+        game.award(game.to_move, 1, "toy", f"placed {tile_id}")
+
+    def actions(self, game: Game, phase: str) -> list[Action]:
+        state = game.rule_state[self.name]
+        if phase == "after" and state.bought_round != game.round:
+            return [Bonus(5)]
+        return []
+
+    def apply(self, game: Game, action: Action) -> None:
+        state = game.rule_state[self.name]
+        state.bought_round = game.round
+        game.award(game.to_move, action.points, "toy", "bonus")  # type: ignore[attr-defined]
+        game.grant_extra_turn()
+
+    def feature_scored(self, game: Game, event) -> None:
+        game.rule_state[self.name].scored += 1
+
+    def end_of_game(self, game: Game) -> None:
+        game.rule_state[self.name].ended = True
+
+    def action_from_dict(self, data) -> Action | None:
+        return Bonus(int(data["points"])) if data.get("type") == "bonus" else None
+
+
+def test_a_rule_module_plugs_into_every_hook_and_replays_from_its_record() -> None:
+    assert get_rules("toy_rules_for_tests") is _ToyRules
+    assert "towns" in available_rules()
+    g = Game(None, seed=3, options=GameOptions(rule_set="toy_rules_for_tests"))
+    rng = random.Random(3)
+    bonuses = 0
+    while not g.is_over():
+        moves = g.legal_moves().list()
+        if g.phase is Phase.AFTER:
+            assert moves[0] == Pass() and Bonus(5) in moves
+        move = rng.choice(moves)
+        bonuses += isinstance(move, Bonus)
+        g.play(move)
+    state = g.rule_state["toy_rules_for_tests"]
+    assert state.placed == g.turn and state.drawn == g.turn and state.ended
+    assert bonuses > 0 and g.breakdown[0]["toy"] + g.breakdown[1]["toy"] == g.turn + 5 * bonuses
+    again = replay(loads_record(dumps_record(g.record())))
+    assert again.state_summary() == g.state_summary()
+
+
+def test_unknown_rule_set_names_the_option_to_play_without() -> None:
+    with pytest.raises(EngineError, match="unknown rule set 'atlantis'.*rule_set='none'"):
+        Game(None, options=GameOptions(rule_set="atlantis"))
