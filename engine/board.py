@@ -311,6 +311,8 @@ class Board:
         self._groups: dict[str, dict[Square, None]] = {}
         """Pattern -> the frontier squares that have it."""
         self.monasteries: dict[Square, int] = {}
+        self._mon_watch: dict[Square, tuple[Square, ...]] = {}
+        """Empty square -> the monasteries waiting for it to be filled."""
         """Monastery squares -> how many neighbouring squares still have to be filled."""
         self.features = FeatureStore()
         self.city_node: dict[str, int] = {}
@@ -367,6 +369,7 @@ class Board:
         b._front = self._front.copy()
         b._groups = {p: g.copy() for p, g in self._groups.items() if g}
         b.monasteries = self.monasteries.copy()
+        b._mon_watch = self._mon_watch.copy()
         b.features = self.features.copy()
         b.city_node = self.city_node
         b.stub_node = self.stub_node
@@ -427,8 +430,17 @@ class Board:
         return out
 
     def has_placement(self, tile_id: str) -> bool:
-        fits = self.compiled.fits
-        return any(squares and fits(tile_id, p) for p, squares in self._groups.items())
+        """Whether ``tile_id`` fits anywhere on the frontier."""
+        compiled = self.compiled
+        cache = compiled._fit[tile_id]
+        for p, squares in self._groups.items():
+            if squares:
+                rots = cache.get(p)
+                if rots is None:
+                    rots = compiled.fits(tile_id, p)
+                if rots:
+                    return True
+        return False
 
     def is_legal(self, square: Square, tile_id: str, rotation: int) -> bool:
         return square in self._front and rotation in self.compiled.fits(
@@ -724,23 +736,22 @@ class Board:
                     completed.append(a)
         monks: list[Square] = []
         mon = self.monasteries
-        if mon:
-            for dx in (-1, 0, 1):
-                for dy in (-1, 0, 1):
-                    q = (x + dx, y + dy)
-                    left = mon.get(q)
-                    if left is not None and q != square:
-                        left -= 1
-                        mon[q] = left
-                        if left == 0:
-                            monks.append(q)
-        if MONASTERY in o.kinds:
+        watchers = self._mon_watch.pop(square, None)
+        if watchers is not None:
+            for q in watchers:
+                left = mon[q] - 1
+                mon[q] = left
+                if left == 0:
+                    monks.append(q)
+        if MONASTERY in kinds:
             left = 0
+            watch = self._mon_watch
             for dx in (-1, 0, 1):
                 for dy in (-1, 0, 1):
                     q = (x + dx, y + dy)
                     if (dx or dy) and q not in tiles and (placeable is None or q in placeable):
                         left += 1
+                        watch[q] = watch.get(q, ()) + (square,)
             mon[square] = left
             if left == 0:
                 monks.append(square)

@@ -696,28 +696,29 @@ class Game:
 
     def legal_placements(self) -> _View:
         """Every legal :class:`Placement` of the current tile (no meeple choice)."""
+        return _View(
+            self._placement_gen, self._placement_check, self._placement_list, self._has_placement
+        )
 
-        def as_list() -> list[Placement]:
-            if self.phase is Phase.PLACE and self.current_tile is not None:
-                new = tuple.__new__
-                return [new(Placement, p) for p in self.board.placements(self.current_tile)]
-            return []
+    def _placement_list(self) -> list[Placement]:
+        if self.phase is Phase.PLACE and self.current_tile is not None:
+            new = tuple.__new__
+            return [new(Placement, p) for p in self.board.placements(self.current_tile)]
+        return []
 
-        def gen() -> Iterator[Placement]:
-            return iter(as_list())
+    def _placement_gen(self) -> Iterator[Placement]:
+        return iter(self._placement_list())
 
-        def nonempty() -> bool:
-            return self.phase is Phase.PLACE and self._has_moves()
+    def _placement_check(self, p: object) -> bool:
+        return (
+            isinstance(p, Placement)
+            and self.phase is Phase.PLACE
+            and self.current_tile is not None
+            and self.board.is_legal(p.square, self.current_tile, p.rotation)
+        )
 
-        def check(p: object) -> bool:
-            return (
-                isinstance(p, Placement)
-                and self.phase is Phase.PLACE
-                and self.current_tile is not None
-                and self.board.is_legal(p.square, self.current_tile, p.rotation)
-            )
-
-        return _View(gen, check, as_list, nonempty)
+    def _has_placement(self) -> bool:
+        return self.phase is Phase.PLACE and self._has_moves()
 
     def meeple_locations(self, placement: Placement) -> list[str]:
         """Where the current player may put a meeple after ``placement`` (canonical names)."""
