@@ -161,10 +161,11 @@ def test_rule_set_comes_from_the_map_or_the_options_and_none_switches_it_off(
 @pytest.mark.parametrize("rule_set", CHIP_SETS)
 def test_placing_a_meeple_follows_the_general_rules(rule_set: str) -> None:
     """Every sheet, "2. Placing a Meeple": "After having placed a tile you are allowed to place a
-    meeple according to the general rules." (Benelux, Deutschland: "... a Meeple ..."; Ibérica:
-    "After having placed a tile you are allowed to place a meeples according to the general
-    rules.") Benelux, Great Britain, Ibérica "3. Scoring a feature": "The scoring is done as
-    usual." -- a road closed at both ends scores 1 per tile for its meeple."""
+    meeple according to the general rules." (Benelux, Deutschland: "After having placed a tile
+    you are allowed to place a Meeple according to the general rules."; Ibérica: "After having
+    placed a tile you are allowed to place a meeples according to the general rules.") Benelux,
+    Great Britain, Ibérica "3. Scoring a feature": "The scoring is done as usual." -- a road
+    closed at both ends scores 1 per tile for its meeple."""
     m = make_map(["###"])
     g = new_game(m, ["U", "B"], rule_set, chips=None if rule_set == "great_britain" else [])
     # road N-S on (1, 0): both ends on the neutral border, completed at once with its meeple
