@@ -337,6 +337,8 @@ class Board:
             self.city_node[cid] = f.new(
                 CITY, open_city, frozenset(city.squares), city.coats_of_arms, layout.city_names[cid]
             )
+            if open_city == 0:  # every city side faces the border: complete as printed
+                f.done.add(self.city_node[cid])
             for sq in layout.city_neighbours[cid]:
                 for s, h in enumerate(layout.handlers[sq]):
                     if h[0] == H_CITY and h[1] == cid and h[2] == "R":

@@ -74,3 +74,9 @@ def test_mcts_does_not_see_the_real_draw_order() -> None:
 def test_unknown_bot_is_an_error() -> None:
     with pytest.raises(EngineError, match="unknown bot 'clever'"):
         make_bot("clever")
+
+
+def test_mcts_with_a_time_budget_returns_a_legal_move() -> None:
+    g = Game(None, seed=2)
+    move = MCTSBot(iterations=None, seconds=0.0, seed=1).choose(g)  # at least one iteration
+    assert move in g.legal_moves()

@@ -399,3 +399,11 @@ def test_a_rule_module_plugs_into_every_hook_and_replays_from_its_record() -> No
 def test_unknown_rule_set_names_the_option_to_play_without() -> None:
     with pytest.raises(EngineError, match="unknown rule set 'atlantis'.*rule_set='none'"):
         Game(None, options=GameOptions(rule_set="atlantis"))
+
+
+def test_a_large_city_with_every_city_side_on_the_border_is_complete_from_the_start() -> None:
+    city = LargeCity("c", "Brest", squares={(1, 0)}, edges={Edge(1, 0, Side.N): EdgeKind.CITY})
+    m = make_map(["###", "###"], start=[(0, 0)], large_cities={"c": city})
+    g = scripted(m, (0, 0), [("B", (0, 1), 0, "NL")], fields_touch_large_city=True)
+    [field] = [e for e in g.events if e.kind == "field"]
+    assert field.cities == 1

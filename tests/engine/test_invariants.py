@@ -17,7 +17,7 @@ from engine.resources import bundled_map
 
 EXAMPLE = load_map(bundled_map())
 SETTINGS = settings(
-    max_examples=700,
+    max_examples=1000,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
