@@ -39,6 +39,10 @@ attribute and ``to_dict()``; ``action_from_dict`` reads them back for records. O
 source whose tile can be placed (``game.board.has_placement(tile_id)``). ``game.round`` counts
 completed rounds (every player had a normal turn) for "once per round" rules; ``game.turn``
 counts turns, extra turns included.
+Randomness: use ``game.rng`` (seeded by the game's seed; copied with the game), never the global
+``random``, so that replaying a record rebuilds the same chips and stacks. Points go through
+``game.award(player, points, kind, detail)``: ``kind`` (e.g. ``"chip"``, ``"wine"``, ``"treat"``)
+becomes a column of the score breakdown that ``python -m engine replay`` prints.
 Helpers on the game a module may use: ``game.award(player, points, kind, detail)`` (score a rule
 event), ``game.set_current_tile(tile_id)``, ``game.grant_extra_turn()``, ``game.return_meeple(id)``,
 ``game.take_meeple_from_supply(player)`` / ``game.give_meeple_to_supply(player)``.
