@@ -668,7 +668,7 @@ class Game:
             return acts
         if phase is Phase.ACTION or phase is Phase.AFTER:
             ph = phase.value
-            acts = [] if any(r.must_act(self, ph) for r in self.rules) else [Pass()]
+            acts = [Pass()] if self._pass_allowed() else []
             for r in self.rules:
                 acts.extend(r.actions(self, ph))
             return acts
@@ -766,7 +766,7 @@ class Game:
             return None
         if isinstance(action, Pass):
             if phase is Phase.ACTION or phase is Phase.AFTER:
-                if any(r.must_act(self, phase.value) for r in self.rules):
+                if not self._pass_allowed():
                     return "cannot pass now: a rule action must be taken first"
                 return None
             return f"cannot pass now (the game waits for a {phase.value} action)"

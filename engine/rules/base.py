@@ -21,7 +21,7 @@ Order of a turn, and the hooks called (``game`` is the :class:`engine.game.Game`
    ``meeple_placed(game, meeple_id)``.
 3. Phase ``ACTION`` while any module offers ``actions(game, "action")``: the player takes those
    actions (``apply(game, action)``) or a :class:`~engine.moves.Pass` (not while a module's
-   ``must_act(game, phase)`` says an action is compulsory, e.g. placing a treat).
+   ``pass_allowed(game, phase)`` is ``False``: an action is compulsory, e.g. placing a treat).
 4. Completed features are scored. Majorities use ``meeple_strength(game, meeple_id)`` (the first
    module that answers an int wins; default 1). Every event goes through
    ``on_score(game, event) -> event`` (a module may return an adjusted copy), is added, then
@@ -96,10 +96,6 @@ class Rules:
     def actions(self, game: Game, phase: str) -> list[Action]:
         """Extra actions offered now in ``phase`` (``"action"``: before scoring; ``"after"``)."""
         return []
-
-    def must_act(self, game: Game, phase: str) -> bool:
-        """Whether the player must take one of this module's actions now (no :class:`Pass`)."""
-        return False
 
     def pass_allowed(self, game: Game, phase: str) -> bool:
         """Whether the player may :class:`~engine.moves.Pass` now (``False`` makes this module's

@@ -65,7 +65,7 @@ def make_chips(ones_per_colour: int = DEFAULT_ONES) -> tuple[Chip, ...]:
 
 
 class ChipState:
-    """Where every chip is, plus the round counter the "per round" rules need.
+    """Where every chip is (``game.round`` counts rounds for the "per round" rules).
 
     Subclasses add their own fields and extend :meth:`_copy_extra` / :meth:`_summary_extra`.
     """
@@ -83,12 +83,6 @@ class ChipState:
         """Chips each player holds face up, in the order taken."""
         self.out: list[int] = []
         """Chips out of the game (unseen at setup, spent, sold, handed in)."""
-        self.round = 0
-        """Rounds started so far minus one (a round: every player's turn once)."""
-        self.mover = -1
-        """The player of the turn in progress (-1 before the first turn)."""
-        self.extra_turn = False
-        """The turn in progress is an extra turn of the same player."""
 
     # -- copying / summaries ---------------------------------------------------------------------
 
@@ -100,9 +94,6 @@ class ChipState:
         new.under = self.under.copy()
         new.held = [h[:] for h in self.held]
         new.out = self.out[:]
-        new.round = self.round
-        new.mover = self.mover
-        new.extra_turn = self.extra_turn
         self._copy_extra(new)
         return new
 
@@ -122,7 +113,6 @@ class ChipState:
             "under": [[mid, cid] for mid, cid in sorted(self.under.items())],
             "held": [list(h) for h in self.held],
             "out": sorted(self.out),
-            "round": self.round,
         }
         out.update(self._summary_extra())
         return out
@@ -184,7 +174,7 @@ def _parse_colour(value: Any, where: str) -> Colour:
 
 
 class ChipRules(Rules):
-    """Base of the five Map-Chips modules: setup, round counting and collecting a chip.
+    """Base of the five Map-Chips modules: setup and collecting a chip.
 
     Collecting (every sheet): "If you place a tile on a square with a chip you take the chip and
     get 1 or 2 points immediately. Then you place the chip face up in front of you." The points
@@ -265,18 +255,7 @@ class ChipRules(Rules):
             state.down[sq] = pick
         state.out.extend(sorted(c for ids in free.values() for c in ids))
 
-    # -- turn flow -------------------------------------------------------------------------------
-
-    def start_of_turn(self, game: Game) -> None:
-        state: ChipState = game.rule_state[self.name]
-        p = game.to_move
-        if p == state.mover:
-            state.extra_turn = True
-        else:
-            if state.mover >= 0 and p < state.mover:
-                state.round += 1  # turn order wrapped round to the first player
-            state.extra_turn = False
-            state.mover = p
+    # -- collecting ------------------------------------------------------------------------------
 
     def tile_placed(self, game: Game, square: Square, tile_id: str, rotation: int) -> None:
         state: ChipState = game.rule_state[self.name]

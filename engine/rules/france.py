@@ -127,7 +127,7 @@ class FranceRules(ChipRules):
     def may_sell(self, game: Game, state: FranceState, player: int) -> bool:
         if self.per_turn:
             return state.sold_turn[player] != game.turn
-        return state.sold_round[player] != state.round
+        return state.sold_round[player] != game.round
 
     def actions(self, game: Game, phase: str) -> list[Action]:
         if phase != "after":
@@ -160,7 +160,7 @@ class FranceRules(ChipRules):
         p = game.to_move
         for value in action.pay:
             state.out.append(state.take_held(p, action.colour, value))
-        state.sold_round[p] = state.round
+        state.sold_round[p] = game.round
         state.sold_turn[p] = game.turn
         state.markets = ()
         if action.market == "export":

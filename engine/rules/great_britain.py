@@ -112,7 +112,7 @@ class GreatBritainRules(ChipRules):
 
     def may_buy(self, game: Game, state: GreatBritainState) -> bool:
         p = game.to_move
-        if state.bought_round[p] == state.round or game.supply[p] <= 0 or not game.pile:
+        if state.bought_round[p] == game.round or game.supply[p] <= 0 or not game.pile:
             return False
         end = game.options.end_after_turns
         return end is None or game.turn + 1 < end
@@ -130,7 +130,7 @@ class GreatBritainRules(ChipRules):
         p = game.to_move
         game.take_meeple_from_supply(p)
         state.isle[p] += 1
-        state.bought_round[p] = state.round
+        state.bought_round[p] = game.round
         game.grant_extra_turn()
 
     def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:

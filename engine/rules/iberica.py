@@ -143,8 +143,8 @@ class IbericaRules(ChipRules):
         else:
             state.out.append(cid)  # no free square in its tracks: out of the game
 
-    def must_act(self, game: Game, phase: str) -> bool:
-        return phase == "action" and game.rule_state[self.name].pending is not None
+    def pass_allowed(self, game: Game, phase: str) -> bool:
+        return phase != "action" or game.rule_state[self.name].pending is None
 
     def actions(self, game: Game, phase: str) -> list[Action]:
         if phase != "action":
