@@ -143,6 +143,23 @@ def test_road_without_coat_of_arms_needs_the_option_city_never() -> None:
     assert offered(g, SellWine) == []
 
 
+def test_extending_a_road_already_joined_to_the_border_is_no_export() -> None:
+    """Decision: "If you place a tile connecting to a road or a city with a coat of arms on the
+    border of the map" -- only the tile that lies against the printed border feature exports."""
+    m = make_map(
+        ["######", "######"],
+        border_features={Edge(3, 0, Side.N): BorderFeature(EdgeKind.ROAD, 1, "Luxembourg")},
+    )
+    g = new_game(m, ["B", "B", "B", "V", "U", "B"], "france", chips=[[1, 0, "purple", 2]])
+    for sq in [(1, 0), (2, 0), (0, 1)]:
+        place(g, sq)
+        finish(g)
+    place(g, (3, 0), 180)  # Blue: V with roads N (the border road) and E
+    finish(g)
+    place(g, (4, 0), 0)  # Red: U joins that road, one tile away from the border
+    assert offered(g, SellWine) == []
+
+
 def test_one_wine_per_round_even_on_an_extra_turn_option_per_turn() -> None:
     """ "You can sell 1 Wine per round." -- with town variant a (an extra tile for covering a town)
     Red sells in Nancy and may not sell again in the extra turn of the same round; with

@@ -129,7 +129,8 @@ def test_no_free_square_the_chip_leaves_the_game() -> None:
     g = new_game(m, ["B", "B"], "iberica", chips=[[0, 1, "purple", 1]], start=((0, 2),))
     place(g, (0, 1))
     assert g.scores == [1, 0] and g.phase is not Phase.ACTION
-    assert state(g).out.count(state(g).down.get((0, 1), -1)) == 0 and len(state(g).out) == 30
+    st = state(g)
+    assert st.down == {} and st.up == {} and st.held == [[], []] and len(st.out) == 30
 
 
 def test_setup_option_keeps_treats_off_towns_and_away_from_chips() -> None:
