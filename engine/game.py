@@ -22,7 +22,7 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.board import (
     HALF_NAMES,
@@ -183,8 +183,17 @@ class _View:
         return f"<legal: {shown}{more}>"
 
 
-Meeple = tuple[int, Square, str, int, int]
-"""``(player, square, location, feature node (-1 for a monastery), strength)``."""
+class Meeple(NamedTuple):
+    """A meeple on the board."""
+
+    player: int
+    square: Square
+    location: str
+    """Canonical location in board orientation (``N``, ``NL``, ``C``, ...)."""
+    node: int
+    """Its feature node on the board (-1 on a monastery)."""
+    strength: int = 1
+    """How many meeples it counts as for majorities (rule sets may raise it)."""
 
 
 class Game:
@@ -430,7 +439,7 @@ class Game:
             node = board.nodes[sq][seg]
             mid = self._next_meeple
             self._next_meeple = mid + 1
-            self.meeples[mid] = (player, sq, canonical, node, 1)
+            self.meeples[mid] = Meeple(player, sq, canonical, node, 1)
             self.supply[player] -= 1
             if node < 0:
                 self.monks[sq] = mid
@@ -622,8 +631,7 @@ class Game:
         self.supply[player] += 1
 
     def set_meeple_strength(self, meeple_id: int, strength: int) -> None:
-        p, sq, loc, node, _ = self.meeples[meeple_id]
-        self.meeples[meeple_id] = (p, sq, loc, node, strength)
+        self.meeples[meeple_id] = self.meeples[meeple_id]._replace(strength=strength)
 
     def take_meeple_from_supply(self, player: int) -> None:
         if self.supply[player] <= 0:
@@ -945,6 +953,11 @@ class Game:
             for p in majority(strengths):
                 out[p] += pts
         return out
+
+    def placed_tiles(self) -> list[tuple[Square, str, int]]:
+        """``(square, tile id, rotation)`` of every tile on the board, in the order placed."""
+        tiles = self.board.tiles
+        return [(sq, tiles[sq].tile_id, tiles[sq].rotation) for sq in self.board.order]
 
     def meeples_on_board(self, player: int) -> int:
         return sum(1 for m in self.meeples.values() if m[0] == player)

@@ -407,3 +407,13 @@ def test_a_large_city_with_every_city_side_on_the_border_is_complete_from_the_st
     g = scripted(m, (0, 0), [("B", (0, 1), 0, "NL")], fields_touch_large_city=True)
     [field] = [e for e in g.events if e.kind == "field"]
     assert field.cities == 1
+
+
+def test_placed_tiles_and_meeples_are_readable() -> None:
+    g = Game(None, options=GameOptions(draw_order=("U", "U")))
+    g.play(Move((1, 0), 0, "E"))
+    assert g.placed_tiles() == [((0, 0), "D", 0), ((1, 0), "U", 0)]
+    [meeple] = g.meeples.values()
+    assert (meeple.player, meeple.square, meeple.location, meeple.strength) == (0, (1, 0), "E", 1)
+    g.set_meeple_strength(0, 2)
+    assert g.meeple_strength(0) == 2
