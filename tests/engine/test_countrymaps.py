@@ -296,3 +296,27 @@ def test_greedy_bot_against_random_bot_with_plain_maps_rules(cid: str) -> None:
     assert game.is_over() and game.tiles_left() == 0
     assert len(game.board.tiles) + len(game.set_aside) == min(114, m.setup.tile_pool_max)
     assert game.scores[0] > game.scores[1]
+
+
+@pytest.mark.parametrize("cid", COUNTRY_IDS)
+def test_full_bot_game_with_the_maps_own_map_chips_rules(cid: str) -> None:
+    m = _map(cid)
+    game = Game(m, players=3, seed=4)  # the map's rule set is the default
+    state = game.rule_state[m.rule_set.value]
+    used = [sq for sq, _, _ in game.start_tiles]
+    assert len(used) == m.setup.start_squares_used
+    if m.rule_set is RuleSet.GREAT_BRITAIN:
+        assert {sq: state.chip(c).colour for sq, c in state.down.items()} == m.chip_squares
+    else:
+        assert len(state.down) == m.setup.chip_count
+        assert check_layout(m, state.down, used, ChipReading.OPEN_SIDES) == []
+    bots = [make_bot("greedy", seed=1), make_bot("random", seed=2), make_bot("random", seed=3)]
+    play_game(game, bots)
+    assert game.is_over() and game.tiles_left() == 0
+    assert set(game.board.tiles) <= m.placeable_squares()
+    assert sum(state.counts()) == 30
+    assert any(e.kind == "chip" for e in game.events)
+    if m.rule_set is RuleSet.IBERICA:
+        # Treats lie face up in the tracks of their colour.
+        for sq, c in state.up.items():
+            assert m.track_of_row(sq[1]).colour is state.chip(c).colour
