@@ -1,0 +1,344 @@
+"""The playtest board: the map drawn as in the editor, placed tiles drawn from their definitions,
+meeples, chips, island stacks, treats and the Isle of Man, plus the placement overlay.
+
+Three layers, so a hover repaints only the overlay: :class:`_MapItem` (the printed map, cached as
+a device pixmap), :class:`_PiecesItem` (what is on the board; repainted after each action) and
+:class:`_OverlayItem` (fitting squares, the tile under the mouse, meeple spots).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsScene,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from engine.game import Game
+from engine.geometry import Square
+from engine.mapdef import MapDef
+from mapeditor.painting import COLOURS, SQUARE, PaintOptions, map_rect, paint_map, square_rect
+from mapeditor.playtest import rule_view
+from mapeditor.tile_painter import feature_anchor, meeple_path, tile_image
+
+MEEPLE = 0.34
+"""Meeple size as a fraction of a square."""
+SPOT_RADIUS = 0.16
+"""Radius of a clickable meeple spot, as a fraction of a square."""
+
+
+def square_at(point: QPointF) -> Square:
+    """The square under a scene point."""
+    return (int(point.x() // SQUARE), int(point.y() // SQUARE))
+
+
+def meeple_spot(game: Game, tile_id: str, rotation: int, square: Square, location: str) -> QPointF:
+    """Scene point of the meeple location ``location`` (board orientation) of a tile on
+    ``square``: the tile painter's anchor of the segment that location names."""
+    oriented = game.board.compiled.oriented[tile_id][rotation // 90]
+    segment = oriented.aliases[location]
+    return feature_anchor(game.tileset[tile_id], rotation, segment, square_rect(square))
+
+
+def _draw_tile(painter: QPainter, game: Game, tile_id: str, rotation: int, rect: QRectF) -> None:
+    # Blit a cached image at the on-screen size: painting every tile on every repaint is slow.
+    lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+    size = max(16, min(512, round(SQUARE * lod)))
+    image = tile_image(game.tileset[tile_id], rotation, size)
+    painter.drawImage(rect, image)
+
+
+def _draw_meeple(
+    painter: QPainter, centre: QPointF, colour: QColor, *, upgraded: bool = False, scale: float = 1
+) -> None:
+    s = MEEPLE * SQUARE * scale
+    rect = QRectF(centre.x() - s / 2, centre.y() - s / 2, s, s)
+    if upgraded:
+        # an upgraded meeple stands on a gold chip
+        painter.setPen(QPen(QColor("#5a4300"), 1.2))
+        painter.setBrush(QColor("#f5c400"))
+        painter.drawEllipse(rect.adjusted(-s * 0.18, s * 0.55, s * 0.18, s * 0.3))
+    painter.setPen(QPen(colour.darker(220), 1.4))
+    painter.setBrush(colour)
+    painter.drawPath(meeple_path(rect))
+
+
+def _draw_chip(
+    painter: QPainter, centre: QPointF, colour: QColor, value: int | None, *, radius: float = 0.2
+) -> None:
+    """A round chip: face down shows only its colour, face up its value too."""
+    r = radius * SQUARE
+    painter.setPen(QPen(QColor(30, 30, 30), 1.5))
+    painter.setBrush(colour if value is not None else colour.darker(140))
+    painter.drawEllipse(centre, r, r)
+    painter.setPen(QPen(QColor(255, 255, 255, 200), 1.0))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawEllipse(centre, r * 0.72, r * 0.72)
+    if value is not None:
+        f = QFont("DejaVu Sans")
+        f.setPixelSize(max(1, round(r * 1.1)))
+        f.setBold(True)
+        painter.setFont(f)
+        painter.setPen(QColor("white"))
+        painter.drawText(
+            QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r),
+            Qt.AlignmentFlag.AlignCenter,
+            str(value),
+        )
+
+
+def chip_colour(name: object) -> QColor:
+    """The printed colour of a chip colour name (``purple``, ``light_blue``, ``orange``)."""
+    for key, colour in COLOURS.items():
+        if str(key) == str(name) or getattr(key, "name", "").lower() == str(name).lower():
+            return colour
+    return QColor("#888888")
+
+
+class _MapItem(QGraphicsItem):
+    def __init__(self, m: MapDef) -> None:
+        super().__init__()
+        self.map = m
+        self.options = PaintOptions(outside_grid=False)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+    def boundingRect(self) -> QRectF:
+        return map_rect(self.map).adjusted(-2, -2, 2, 2)
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        paint_map(painter, self.map, self.options)
+
+
+class _PiecesItem(QGraphicsItem):
+    """Placed tiles, meeples and every rule-set piece."""
+
+    def __init__(self, scene: BoardScene) -> None:
+        super().__init__()
+        self.board_scene = scene
+
+    def boundingRect(self) -> QRectF:
+        return self.board_scene.sceneRect()
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        bs = self.board_scene
+        game = bs.game
+        if game is None:
+            return
+        exposed = option.exposedRect
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for sq, o in game.board.tiles.items():
+            r = square_rect(sq)
+            if r.intersects(exposed):
+                _draw_tile(painter, game, o.tile_id, o.rotation, r)
+        last = game.last_placement
+        if last is not None and last[0] in game.board.tiles:
+            painter.setPen(QPen(QColor(255, 255, 255, 230), 2.5))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(square_rect(last[0]).adjusted(1.5, 1.5, -1.5, -1.5))
+        views = rule_view.pieces(game)
+        for chip in views.chips:
+            _draw_chip(
+                painter,
+                square_rect(chip.square).center(),
+                chip_colour(chip.colour),
+                chip.value if chip.face_up else None,
+            )
+        for stack in views.stacks:
+            r = square_rect(stack.square)
+            if stack.tile is not None:
+                _draw_tile(painter, game, stack.tile, 0, r.adjusted(4, 4, -4, -4))
+            painter.setPen(QPen(QColor(20, 20, 20), 1))
+            painter.setBrush(QColor(255, 255, 255, 220))
+            badge = QRectF(r.right() - 22, r.bottom() - 16, 20, 14)
+            painter.drawRoundedRect(badge, 3, 3)
+            f = QFont("DejaVu Sans")
+            f.setPixelSize(10)
+            painter.setFont(f)
+            painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(stack.count))
+        for treat in views.treats:
+            _draw_chip(
+                painter, square_rect(treat.square).center(), chip_colour(treat.colour), treat.value
+            )
+        for mid, (player, sq, loc, _node, _s) in game.meeples.items():
+            o = game.board.tiles.get(sq)
+            if o is None:
+                continue
+            spot = meeple_spot(game, o.tile_id, o.rotation, sq, loc)
+            _draw_meeple(
+                painter,
+                spot,
+                bs.colour(player),
+                upgraded=mid in views.upgraded or game.meeple_strength(mid) > 1,
+            )
+        if views.isle_of_man is not None and views.isle_meeples:
+            r = square_rect(views.isle_of_man)
+            n = sum(views.isle_meeples.values())
+            i = 0
+            for player, count in sorted(views.isle_meeples.items()):
+                for _ in range(count):
+                    col, row = i % 3, i // 3
+                    c = QPointF(
+                        r.left() + (col + 0.5) * r.width() / 3,
+                        r.top() + (row + 0.5) * r.height() / max(1, (n + 2) // 3),
+                    )
+                    _draw_meeple(painter, c, bs.colour(player), scale=0.7)
+                    i += 1
+
+
+@dataclass
+class Overlay:
+    """What the overlay shows (the window sets it, the scene draws it)."""
+
+    fits: dict[Square, set[int]] = field(default_factory=dict)
+    """Squares where the current tile fits, with the rotations that fit."""
+    tile: str | None = None
+    rotation: int = 0
+    hover: Square | None = None
+    pending: tuple[Square, int] | None = None
+    """A tile put down but not yet played (the meeple step)."""
+    spots: dict[str, QPointF] = field(default_factory=dict)
+    """Meeple spots offered in the meeple step, by location."""
+    spot_hover: str | None = None
+    targets: dict[Square, str] = field(default_factory=dict)
+    """Squares a rule action can be played on (clickable), with the action's label."""
+
+
+class _OverlayItem(QGraphicsItem):
+    def __init__(self, scene: BoardScene) -> None:
+        super().__init__()
+        self.board_scene = scene
+        self.setZValue(10)
+
+    def boundingRect(self) -> QRectF:
+        return self.board_scene.sceneRect()
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        bs = self.board_scene
+        game = bs.game
+        ov = bs.overlay
+        if game is None:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        if ov.pending is None:
+            for sq, rots in ov.fits.items():
+                r = square_rect(sq).adjusted(3, 3, -3, -3)
+                legal_now = ov.rotation in rots
+                painter.setPen(
+                    QPen(QColor(255, 236, 110) if legal_now else QColor(255, 255, 255, 170), 2.5)
+                )
+                painter.setBrush(QColor(255, 240, 120, 70 if legal_now else 35))
+                painter.drawRoundedRect(r, 6, 6)
+        for sq, _label in ov.targets.items():
+            r = square_rect(sq).adjusted(6, 6, -6, -6)
+            painter.setPen(QPen(QColor("#00b3b3"), 3, Qt.PenStyle.DashLine))
+            painter.setBrush(QColor(0, 200, 200, 50))
+            painter.drawEllipse(r)
+        if ov.pending is None and ov.hover is not None and ov.tile is not None:
+            sq = ov.hover
+            r = square_rect(sq)
+            if sq not in game.board.tiles:
+                legal = ov.rotation in ov.fits.get(sq, set())
+                painter.setOpacity(0.85 if legal else 0.55)
+                _draw_tile(painter, game, ov.tile, ov.rotation, r)
+                painter.setOpacity(1.0)
+                colour = QColor("#1db954") if legal else QColor("#e0245e")
+                painter.setPen(QPen(colour, 4))
+                painter.setBrush(QColor(colour.red(), colour.green(), colour.blue(), 60))
+                painter.drawRect(r.adjusted(2, 2, -2, -2))
+        if ov.pending is not None and ov.tile is not None:
+            sq, rot = ov.pending
+            r = square_rect(sq)
+            _draw_tile(painter, game, ov.tile, rot, r)
+            painter.setPen(QPen(QColor("#1db954"), 3))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(r.adjusted(1.5, 1.5, -1.5, -1.5))
+            colour = bs.colour(game.to_move)
+            for loc, p in ov.spots.items():
+                rad = SPOT_RADIUS * SQUARE
+                hot = loc == ov.spot_hover
+                painter.setPen(QPen(QColor("white"), 2.0, Qt.PenStyle.SolidLine))
+                painter.setBrush(QColor(0, 0, 0, 110 if hot else 60))
+                painter.drawEllipse(p, rad, rad)
+                if hot:
+                    _draw_meeple(painter, p, colour, scale=0.9)
+                else:
+                    painter.setPen(QPen(colour.lighter(130), 2.0, Qt.PenStyle.DotLine))
+                    painter.setBrush(Qt.BrushStyle.NoBrush)
+                    painter.drawEllipse(p, rad * 0.6, rad * 0.6)
+
+
+class BoardScene(QGraphicsScene):
+    """The board of a playtest game. ``set_game`` binds a game; ``refresh`` after it changed."""
+
+    MARGIN = SQUARE * 0.5
+
+    def __init__(self, m: MapDef, colours: list[QColor], parent: object = None) -> None:
+        super().__init__(parent)
+        self.map = m
+        self.colours = colours
+        self.game: Game | None = None
+        self.overlay = Overlay()
+        rect = map_rect(m).adjusted(-self.MARGIN, -self.MARGIN, self.MARGIN, self.MARGIN)
+        self.setSceneRect(rect)
+        self.setBackgroundBrush(QBrush(QColor("#5d7f95")))
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self._map_item = _MapItem(m)
+        self._pieces = _PiecesItem(self)
+        self._overlay = _OverlayItem(self)
+        for item in (self._map_item, self._pieces, self._overlay):
+            self.addItem(item)
+
+    def set_map(self, m: MapDef) -> None:
+        """Show another map (a loaded game of another map)."""
+        self.map = m
+        self.removeItem(self._map_item)
+        self._map_item = _MapItem(m)
+        self.addItem(self._map_item)
+        self._map_item.setZValue(-1)
+        self.setSceneRect(
+            map_rect(m).adjusted(-self.MARGIN, -self.MARGIN, self.MARGIN, self.MARGIN)
+        )
+
+    def colour(self, player: int) -> QColor:
+        return self.colours[player % len(self.colours)] if self.colours else QColor("red")
+
+    def set_game(self, game: Game | None) -> None:
+        self.game = game
+        self.overlay = Overlay()
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Repaint pieces and overlay (after an action)."""
+        self._pieces.update()
+        self._overlay.update()
+
+    def update_overlay(self, rects: list[QRectF] | None = None) -> None:
+        """Repaint the overlay, only ``rects`` when given (hover moves)."""
+        if rects is None:
+            self._overlay.update()
+        else:
+            for r in rects:
+                self._overlay.update(r.adjusted(-4, -4, 4, 4))
+
+    def spot_at(self, point: QPointF) -> str | None:
+        """The offered meeple spot under a scene point, if any."""
+        best: tuple[float, str] | None = None
+        for loc, p in self.overlay.spots.items():
+            d = QPointF(p - point)
+            dist = (d.x() ** 2 + d.y() ** 2) ** 0.5
+            if dist <= SPOT_RADIUS * SQUARE * 1.15 and (best is None or dist < best[0]):
+                best = (dist, loc)
+        return best[1] if best else None

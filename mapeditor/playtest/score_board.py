@@ -1,0 +1,74 @@
+"""The score board: one row per player with score, meeples left, chips held and wines."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
+
+from engine.game import Game
+from mapeditor.playtest import rule_view
+
+COLUMNS = ("Player", "Score", "Meeples", "Chips", "Wines")
+
+
+def _chip_text(chips: list[tuple[str, int | None]]) -> str:
+    short = {"purple": "P", "light_blue": "B", "orange": "O"}
+    return " ".join(f"{short.get(c, c[:1].upper())}{v if v is not None else '?'}" for c, v in chips)
+
+
+class ScoreBoard(QTableWidget):
+    """Read-only table; ``show_game`` refreshes it and marks whose turn it is."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, len(COLUMNS), parent)
+        self.setHorizontalHeaderLabels(COLUMNS)
+        self.verticalHeader().setVisible(False)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for c in range(1, len(COLUMNS)):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+
+    def show_game(self, game: Game, colours: list[QColor], labels: list[str]) -> None:
+        n = len(game.players)
+        self.setRowCount(n)
+        for p in range(n):
+            mine = p == game.to_move and not game.is_over()
+            chips = rule_view.chips_held(game, p)
+            wines = rule_view.wines(game, p)
+            cells = (
+                f"{'▶ ' if mine else ''}{game.players[p]}",
+                str(game.scores[p]),
+                f"{game.supply[p]}/{game.meeples_per_player}",
+                _chip_text(chips) or "-",
+                ", ".join(w.replace("_", " ") for w in wines) or "-",
+            )
+            for c, text in enumerate(cells):
+                item = self.item(p, c)
+                if item is None:
+                    item = QTableWidgetItem()
+                    self.setItem(p, c, item)
+                item.setText(text)
+                f = QFont(self.font())
+                f.setBold(mine)
+                item.setFont(f)
+                if c == 0:
+                    item.setForeground(QBrush(colours[p % len(colours)].darker(115)))
+                    item.setToolTip(labels[p] if p < len(labels) else "")
+        self.resizeRowsToContents()
+        h = self.horizontalHeader().height() + sum(self.rowHeight(r) for r in range(n)) + 4
+        self.setFixedHeight(h)
+
+    def cell_text(self, row: int, column: str) -> str:
+        """The text of one cell (``column`` by its name), for tests and tools."""
+        item = self.item(row, COLUMNS.index(column))
+        return item.text() if item is not None else ""

@@ -1,0 +1,711 @@
+"""The playtest window: a real game of a map on the engine, humans and bots.
+
+It works on its own copy of the map (the editor hands over ``document.snapshot()``), keeps the
+engine :class:`~engine.game.Game` as the only game state, and rebuilds the game from its record
+for undo and loading, so what is on screen is always a position the engine reached by legal play.
+Bots think on a copy in a worker thread (:mod:`mapeditor.playtest.bot_worker`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QColor, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSlider,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import EngineError, IllegalMoveError
+from engine.game import Game, Phase
+from engine.mapdef import MapDef
+from engine.moves import Action, Draw, Move, Pass, Placement
+from engine.record import GameRecord, load_record, new_game, save_record
+from engine.scoring import KINDS
+from mapeditor.painting import square_rect
+from mapeditor.playtest.board_scene import BoardScene, meeple_spot
+from mapeditor.playtest.board_view import BoardView
+from mapeditor.playtest.bot_worker import BotWorker
+from mapeditor.playtest.game_log import GameLog, describe_action, describe_move
+from mapeditor.playtest.score_board import ScoreBoard
+from mapeditor.playtest.setup_dialog import (
+    DEFAULT_COLOURS,
+    PlaytestSetup,
+    Seat,
+    SetupDialog,
+    default_setup,
+)
+from mapeditor.playtest.tile_preview import TilePreview
+
+_PHASE_WORDS = {
+    Phase.DRAW: "draw a tile or take another action",
+    Phase.PLACE: "place the tile",
+    Phase.ACTION: "take an action or pass",
+    Phase.AFTER: "take an action or end the turn",
+}
+
+
+def _pass_label(phase: Phase) -> str:
+    return "End turn" if phase is Phase.AFTER else "No action (score and go on)"
+
+
+class PlaytestWindow(QMainWindow):
+    """Play ``m`` with the players of ``setup`` (a setup dialog's default when ``None``).
+
+    Public helpers for tools and tests: :attr:`game`, :meth:`rotate`, :meth:`click_square`
+    (what a click does), :meth:`save_to`, :meth:`load_from`, :meth:`undo`.
+    """
+
+    game_changed = Signal()
+    """After every action, undo, load or new game."""
+    game_over = Signal()
+
+    def __init__(
+        self,
+        m: MapDef,
+        setup: PlaytestSetup | None = None,
+        parent: QWidget | None = None,
+        *,
+        pace_ms: int = 700,
+    ) -> None:
+        super().__init__(parent)
+        self.map = m
+        self.setup = setup or default_setup(m)
+        self.seats: list[Seat] = list(self.setup.seats)
+        self.game: Game = self.setup.make_game(m)
+        self.bots: list[object] = []
+        self.actors: list[tuple[int, int]] = []
+        """``(player, turn)`` of every action in ``game.history`` (for undo)."""
+        self.rotation = 0
+        self.pending: Placement | None = None
+        self.skip = False
+        self.summary: QDialog | None = None
+        self._token = 0
+        self._waiting: int | None = None
+        self.worker = BotWorker(self)
+        self.worker.chosen.connect(self._bot_chose)
+        self.worker.failed.connect(self._bot_failed)
+        self._bot_timer = QTimer(self)
+        self._bot_timer.setSingleShot(True)
+        self._bot_timer.timeout.connect(self._ask_bot)
+        self._build_ui(pace_ms)
+        self._start(self.game, [])
+
+    # -- building ------------------------------------------------------------------------------
+
+    def _build_ui(self, pace_ms: int) -> None:
+        self.resize(1280, 860)
+        self.scene = BoardScene(self.map, self._colours(), self)
+        self.view = BoardView(self.scene)
+        self.view.setObjectName("board_view")
+        self.view.hovered.connect(self._hovered)
+        self.view.clicked.connect(self._clicked)
+        self.view.rotate_requested.connect(self.rotate)
+        self.view.cancel_requested.connect(self.take_back)
+
+        side = QWidget()
+        side.setMinimumWidth(330)
+        side.setMaximumWidth(430)
+        col = QVBoxLayout(side)
+        self.turn_label = QLabel()
+        self.turn_label.setObjectName("turn_label")
+        self.turn_label.setWordWrap(True)
+        f = self.turn_label.font()
+        f.setPointSizeF(f.pointSizeF() * 1.25)
+        f.setBold(True)
+        self.turn_label.setFont(f)
+        col.addWidget(self.turn_label)
+
+        row = QHBoxLayout()
+        self.preview = TilePreview()
+        self.preview.rotate_requested.connect(self.rotate)
+        row.addWidget(self.preview, 1)
+        info = QVBoxLayout()
+        self.tiles_label = QLabel()
+        self.tiles_label.setObjectName("tiles_label")
+        self.seed_label = QLabel()
+        self.seed_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        rot_left = QPushButton("⟲ Turn left")
+        rot_left.clicked.connect(lambda: self.rotate(-1))
+        rot_right = QPushButton("⟳ Turn right (R)")
+        rot_right.clicked.connect(lambda: self.rotate(1))
+        for w in (self.tiles_label, self.seed_label, rot_left, rot_right):
+            info.addWidget(w)
+        info.addStretch(1)
+        row.addLayout(info)
+        col.addLayout(row)
+
+        self.hint = QLabel()
+        self.hint.setObjectName("hint")
+        self.hint.setWordWrap(True)
+        self.hint.setMinimumHeight(36)
+        col.addWidget(self.hint)
+
+        self.actions_box = QGroupBox("Actions")
+        self.actions_layout = QVBoxLayout(self.actions_box)
+        col.addWidget(self.actions_box)
+
+        self.score_board = ScoreBoard()
+        col.addWidget(self.score_board)
+
+        bots = QGroupBox("Bots")
+        brow = QHBoxLayout(bots)
+        brow.addWidget(QLabel("Pace"))
+        self.pace = QSlider(Qt.Orientation.Horizontal)
+        self.pace.setObjectName("pace")
+        self.pace.setRange(0, 2000)
+        self.pace.setSingleStep(100)
+        self.pace.setValue(pace_ms)
+        self.pace.setToolTip("Pause before each bot action (ms)")
+        brow.addWidget(self.pace, 1)
+        self.skip_button = QPushButton("Skip to my turn")
+        self.skip_button.setObjectName("skip")
+        self.skip_button.clicked.connect(self.skip_to_human)
+        brow.addWidget(self.skip_button)
+        col.addWidget(bots)
+
+        self.log = GameLog()
+        col.addWidget(self.log, 1)
+
+        split = QSplitter()
+        split.addWidget(self.view)
+        split.addWidget(side)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 0)
+        self.setCentralWidget(split)
+
+        menu = self.menuBar().addMenu("&Game")
+        self.new_action = self._action(menu, "&New game…", QKeySequence.StandardKey.New)
+        self.new_action.triggered.connect(self.new_game_dialog)
+        self.save_action = self._action(menu, "&Save game…", QKeySequence.StandardKey.Save)
+        self.save_action.triggered.connect(self._save_dialog)
+        self.load_action = self._action(menu, "&Load game…", QKeySequence.StandardKey.Open)
+        self.load_action.triggered.connect(self._load_dialog)
+        menu.addSeparator()
+        self.undo_action = self._action(menu, "&Undo my last turn", QKeySequence.StandardKey.Undo)
+        self.undo_action.triggered.connect(self.undo)
+        menu.addSeparator()
+        close = self._action(menu, "&Close", QKeySequence.StandardKey.Close)
+        close.triggered.connect(self.close)
+        view_menu = self.menuBar().addMenu("&View")
+        fit = self._action(view_menu, "&Whole board", QKeySequence("0"))
+        fit.triggered.connect(self.view.fit)
+        tb = self.addToolBar("Game")
+        tb.setObjectName("game_toolbar")
+        for a in (self.new_action, self.save_action, self.load_action, self.undo_action):
+            tb.addAction(a)
+
+    def _action(self, menu: object, text: str, key: object) -> QAction:
+        a = QAction(text, self)
+        a.setShortcut(key)  # type: ignore[arg-type]
+        menu.addAction(a)  # type: ignore[attr-defined]
+        return a
+
+    def _colours(self) -> list[QColor]:
+        return [QColor(s.colour) for s in self.seats]
+
+    # -- game lifecycle ------------------------------------------------------------------------
+
+    def _start(self, game: Game, actors: list[tuple[int, int]], log: list | None = None) -> None:
+        """Make ``game`` the game on screen (new, undone or loaded)."""
+        self._cancel_bot()
+        self.game = game
+        self.actors = actors
+        self.bots = [seat.make_bot(self.setup.seed * 31 + i) for i, seat in enumerate(self.seats)]
+        self.rotation = 0
+        self.pending = None
+        self.skip = False
+        if self.summary is not None:
+            self.summary.close()
+            self.summary = None
+        self.scene.colours = self._colours()
+        self.scene.set_game(game)
+        self.setWindowTitle(f"Playtest: {self.map.name or self.map.id} — seed {game.seed}")
+        self.seed_label.setText(f"Seed {game.seed}")
+        self.log.clear()
+        for text, colour in log or ():
+            self.log.add_line(text, colour)
+        if log is None:
+            self.log.add_line(self._intro())
+        self.hint.clear()
+        self._refresh()
+        self.view.fit()
+        self.game_changed.emit()
+        self._schedule_bot()
+
+    def _intro(self) -> str:
+        g = self.game
+        players = ", ".join(
+            f"{n} ({s.label()})" for n, s in zip(g.players, self.seats, strict=False)
+        )
+        rules = [r.name for r in g.rules]
+        return (
+            f"New game on {self.map.name or self.map.id}, seed {g.seed}: {players}; "
+            f"{g.tiles_left()} tiles; rules: {', '.join(rules) or 'plain Maps'}"
+        )
+
+    def new_game(self, setup: PlaytestSetup) -> None:
+        """Start a new game with ``setup`` (raises EngineError if it does not fit the map)."""
+        game = setup.make_game(self.map)
+        self.setup = setup
+        self.seats = list(setup.seats)
+        self._start(game, [])
+
+    def new_game_dialog(self) -> None:
+        dlg = SetupDialog(self.map, self.setup, self)
+        if dlg.exec() == QDialog.DialogCode.Accepted:
+            self.new_game(dlg.setup())
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def current_seat(self) -> Seat:
+        return self.seats[self.game.to_move]
+
+    def human_to_move(self) -> bool:
+        return not self.game.is_over() and not self.current_seat().is_bot
+
+    def play(self, action: Action) -> list:
+        """Play ``action`` for the player to move (checked). Returns the scoring events.
+
+        :raises IllegalMoveError: the state is unchanged.
+        """
+        g = self.game
+        player, turn, tile = g.to_move, g.turn, g.current_tile
+        events = g.play(action)
+        self.actors.append((player, turn))
+        self.log.add_line(describe_move(g, player, action, tile), self.scene.colour(player))
+        final_shown = False
+        for e in events:
+            if e.final and not final_shown:
+                self.log.add_line("Final scoring:")
+                final_shown = True
+            self.log.add_event(e)
+        if g.turn > turn and not g.is_over() and g.to_move == player:
+            self.log.add_line(f"{g.players[player]} takes another turn")
+        if g.current_tile != tile or g.turn != turn:
+            self.rotation = 0
+        self.pending = None
+        self._refresh()
+        self.game_changed.emit()
+        if g.is_over():
+            self._finished()
+        else:
+            self._schedule_bot()
+        return events
+
+    def rotate(self, direction: int = 1) -> None:
+        """Turn the current tile by 90° (``direction`` +1 clockwise, -1 counter-clockwise)."""
+        if self.game.current_tile is None or not self.human_to_move():
+            return
+        if self.pending is not None:
+            # in the meeple step: turn the tile on its square to the next rotation that fits
+            fits = self.scene.overlay.fits.get(self.pending.square, set())
+            rot = self.pending.rotation
+            for _ in range(4):
+                rot = (rot + 90 * direction) % 360
+                if rot in fits:
+                    break
+            self.rotation = rot
+            self._put_down(Placement(self.pending.square, rot))
+            return
+        self.rotation = (self.rotation + 90 * direction) % 360
+        self._refresh()
+
+    def take_back(self) -> None:
+        """Leave the meeple step: pick the tile up again."""
+        if self.pending is not None:
+            self.pending = None
+            self._refresh()
+
+    def click_square(self, square: tuple[int, int], point: QPointF | None = None) -> bool:
+        """What a left click on ``square`` does; returns whether it did something."""
+        g = self.game
+        if not self.human_to_move() or self.worker.busy:
+            return False
+        ov = self.scene.overlay
+        if square in ov.targets:
+            for action in g.legal_moves():
+                if getattr(action, "square", None) == square and not isinstance(action, Move):
+                    self.play(action)
+                    return True
+        if g.phase is not Phase.PLACE or g.current_tile is None:
+            return False
+        if self.pending is not None:
+            if point is not None:
+                loc = self.scene.spot_at(point)
+                if loc is not None:
+                    self.play(Move(self.pending.square, self.pending.rotation, loc))
+                    return True
+            if square != self.pending.square:
+                self.hint.setText("Choose a meeple spot, “No meeple”, or Esc to pick the tile up")
+            return False
+        placement = Placement(square, self.rotation)
+        if placement not in g.legal_placements():
+            why = g.why_illegal(Move(square, self.rotation))
+            others = sorted(ov.fits.get(square, set()))
+            extra = ""
+            if others:
+                extra = " — it fits turned " + ", ".join(f"{r}°" for r in others)
+            self.hint.setText(f"Not there: {why}{extra}")
+            return False
+        self._put_down(placement)
+        return True
+
+    def _put_down(self, placement: Placement) -> None:
+        g = self.game
+        tile = g.current_tile
+        assert tile is not None
+        locations = g.meeple_locations(placement)
+        if not locations:
+            self.play(Move(placement.square, placement.rotation, None))
+            return
+        self.pending = placement
+        self.scene.overlay.spots = {
+            loc: meeple_spot(g, tile, placement.rotation, placement.square, loc)
+            for loc in locations
+        }
+        self.hint.setText("Place a meeple on a marked spot, or “No meeple”")
+        self._refresh()
+
+    def no_meeple(self) -> None:
+        if self.pending is not None:
+            self.play(Move(self.pending.square, self.pending.rotation, None))
+
+    def _hovered(self, square: tuple[int, int] | None, point: QPointF) -> None:
+        ov = self.scene.overlay
+        if self.pending is not None:
+            spot = self.scene.spot_at(point) if square is not None else None
+            if spot != ov.spot_hover:
+                ov.spot_hover = spot
+                self.scene.update_overlay([square_rect(self.pending.square)])
+            return
+        if square == ov.hover:
+            return
+        rects = [square_rect(s) for s in (ov.hover, square) if s is not None]
+        ov.hover = square
+        self.scene.update_overlay(rects)
+
+    def _clicked(self, square: tuple[int, int], point: QPointF) -> None:
+        self.click_square(square, point)
+
+    # -- bots ----------------------------------------------------------------------------------
+
+    def skip_to_human(self) -> None:
+        """Let the bots play without pauses until a human is to move."""
+        self.skip = True
+        if self._bot_timer.isActive():
+            self._bot_timer.stop()
+            self._ask_bot()
+
+    def _schedule_bot(self) -> None:
+        if self.game.is_over() or not self.current_seat().is_bot:
+            self.skip = False
+            return
+        self._bot_timer.start(0 if self.skip else self.pace.value())
+
+    def _ask_bot(self) -> None:
+        g = self.game
+        if g.is_over() or not self.current_seat().is_bot or self.worker.busy:
+            return
+        self._token += 1
+        self._waiting = self._token
+        self.turn_label.setText(f"{g.players[g.to_move]} is thinking…")
+        self.worker.request(self._token, self.bots[g.to_move], g)
+
+    def _cancel_bot(self) -> None:
+        self._bot_timer.stop()
+        self._waiting = None
+
+    def _bot_chose(self, token: int, action: object) -> None:
+        if token != self._waiting:
+            # a stale answer (undo, load or new game meanwhile); the position moved on
+            self._schedule_bot()
+            return
+        self._waiting = None
+        try:
+            self.play(action)  # type: ignore[arg-type]
+        except IllegalMoveError as exc:
+            self._bot_failed(token, str(exc))
+
+    def _bot_failed(self, token: int, message: str) -> None:
+        if token != self._waiting and self._waiting is not None:
+            return
+        self._waiting = None
+        self.log.add_line(f"Bot error: {message}", QColor("#b00020"))
+        self.hint.setText(f"The bot failed: {message}")
+
+    # -- display -------------------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        g = self.game
+        ov = self.scene.overlay
+        human = self.human_to_move()
+        tile = g.current_tile
+        ov.tile = tile
+        ov.rotation = self.pending.rotation if self.pending else self.rotation
+        ov.pending = (self.pending.square, self.pending.rotation) if self.pending else None
+        if self.pending is None:
+            ov.spots = {}
+            ov.spot_hover = None
+        ov.fits = {}
+        if human and g.phase is Phase.PLACE:
+            for p in g.legal_placements():
+                ov.fits.setdefault(p.square, set()).add(p.rotation)
+        ov.targets = {}
+        if human and g.phase in (Phase.DRAW, Phase.ACTION, Phase.AFTER):
+            for action in g.legal_moves():
+                sq = getattr(action, "square", None)
+                if isinstance(sq, tuple) and not isinstance(action, Move):
+                    ov.targets[sq] = describe_action(action)
+        self.scene.refresh()
+        self.preview.show_tile(
+            g.tileset[tile] if tile is not None else None,
+            ov.rotation if human else 0,
+        )
+        self.tiles_label.setText(f"Tiles left: {g.tiles_left()}")
+        name = g.players[g.to_move]
+        if g.is_over():
+            out = g.outcome()
+            assert out is not None
+            winners = " and ".join(g.players[w] for w in out.winners)
+            self.turn_label.setText(f"Game over — {winners} won")
+        elif human:
+            step = "place a meeple or not" if self.pending else _PHASE_WORDS.get(g.phase, "")
+            self.turn_label.setText(f"{name}, your turn: {step}")
+        else:
+            self.turn_label.setText(f"{name} ({self.current_seat().label()}) to play")
+        if human and self.pending is None and g.phase is Phase.PLACE:
+            fits_now = any(self.rotation in r for r in ov.fits.values())
+            self.hint.setText(
+                "Click a highlighted square to place the tile"
+                if fits_now
+                else "The tile fits nowhere at this rotation: turn it (R, wheel, right-click)"
+            )
+        elif not human:
+            self.hint.clear()
+        self.score_board.show_game(g, self._colours(), [s.label() for s in self.seats])
+        self._rebuild_actions()
+        self.undo_action.setEnabled(self._undo_target() is not None)
+        self.save_action.setEnabled(True)
+
+    def _rebuild_actions(self) -> None:
+        lay = self.actions_layout
+        while lay.count():
+            item = lay.takeAt(0)
+            w = item.widget()
+            if w is not None:
+                w.setParent(None)
+                w.deleteLater()
+        g = self.game
+        buttons: list[QPushButton] = []
+        if self.human_to_move():
+            if self.pending is not None:
+                b = QPushButton("No meeple")
+                b.setObjectName("no_meeple")
+                b.clicked.connect(self.no_meeple)
+                buttons.append(b)
+                b = QPushButton("Pick the tile up again (Esc)")
+                b.setObjectName("take_back")
+                b.clicked.connect(self.take_back)
+                buttons.append(b)
+            elif g.phase is not Phase.PLACE:
+                for action in g.legal_moves():
+                    if isinstance(action, Move):
+                        continue
+                    label = (
+                        _pass_label(g.phase)
+                        if isinstance(action, Pass)
+                        else "Draw a tile face down"
+                        if isinstance(action, Draw)
+                        else describe_action(action)
+                    )
+                    b = QPushButton(label)
+                    b.setProperty("action", str(action))
+                    b.clicked.connect(lambda _=False, a=action: self._play_button(a))
+                    buttons.append(b)
+        for b in buttons:
+            lay.addWidget(b)
+        self.actions_box.setVisible(bool(buttons))
+
+    def action_buttons(self) -> list[QPushButton]:
+        """The buttons offered now (tests, tools)."""
+        return [
+            self.actions_layout.itemAt(i).widget()
+            for i in range(self.actions_layout.count())
+            if isinstance(self.actions_layout.itemAt(i).widget(), QPushButton)
+        ]
+
+    def _play_button(self, action: Action) -> None:
+        if not self.human_to_move() or action not in self.game.legal_moves():
+            return
+        self.play(action)
+
+    # -- undo, save, load ------------------------------------------------------------------------
+
+    def _humans(self) -> set[int]:
+        return {i for i, s in enumerate(self.seats) if not s.is_bot}
+
+    def _undo_target(self) -> int | None:
+        """Index of the first action of the last human turn (``None``: nothing to undo)."""
+        humans = self._humans()
+        if not humans:
+            return None
+        idx = next(
+            (i for i in range(len(self.actors) - 1, -1, -1) if self.actors[i][0] in humans), None
+        )
+        if idx is None:
+            return None
+        j = idx
+        while j > 0 and self.actors[j - 1] == self.actors[idx]:
+            j -= 1
+        return j
+
+    def undo(self) -> bool:
+        """Take back the last human turn (and every bot action after it) by replaying the
+        record without them. Returns whether something was undone."""
+        target = self._undo_target()
+        if target is None:
+            return False
+        record = self.game.record()
+        self._rebuild(record, target)
+        self.log.add_line("(undone to the start of your last turn)")
+        return True
+
+    def _rebuild(self, record: GameRecord, upto: int | None = None) -> None:
+        """Replay ``record`` (its first ``upto`` actions) into a fresh game and show it."""
+        from engine.moves import action_from_dict
+
+        game = new_game(record)
+        actors: list[tuple[int, int]] = []
+        log: list[tuple[str, QColor | None]] = []
+        actions = record.actions if upto is None else record.actions[:upto]
+        colours = self._colours()
+        for i, data in enumerate(actions, start=1):
+            action = action_from_dict(data, game.rules)
+            player, turn, tile = game.to_move, game.turn, game.current_tile
+            try:
+                events = game.play(action)
+            except IllegalMoveError as exc:
+                raise EngineError(f"action {i}: {exc}") from None
+            actors.append((player, turn))
+            log.append((describe_move(game, player, action, tile), colours[player % len(colours)]))
+            log.extend((f"   ★ {e.text}", QColor("#1b5e20")) for e in events)
+        self._start(game, actors, log)
+
+    def save_to(self, path: str | Path) -> None:
+        """Save the game record (the map embedded) to ``path``."""
+        save_record(self.game.record(), path)
+        self.log.add_line(f"Saved to {path}")
+
+    def load_from(self, path: str | Path) -> None:
+        """Load a saved game and continue it. Seats keep their kinds when the player names
+        match the current game; otherwise the first player is human and the others greedy bots.
+
+        :raises EngineError: (RecordError) naming the file and what is wrong; nothing changes.
+        """
+        record = load_record(path)
+        names = list(record.players)
+        if names != [s.name for s in self.seats]:
+            seats = [
+                Seat(n, DEFAULT_COLOURS[i % 6], "human" if i == 0 else "greedy")
+                for i, n in enumerate(names)
+            ]
+        else:
+            seats = self.seats
+        game_map = new_game(record).map
+        old = (self.map, self.seats, self.setup)
+        try:
+            if game_map is not None and game_map != self.map:
+                self.map = game_map
+                self.scene.set_map(game_map)
+            self.seats = seats
+            self.setup = PlaytestSetup(seats=seats, seed=record.seed, options=record.options)
+            self._rebuild(record)
+        except EngineError:
+            self.map, self.seats, self.setup = old
+            self.scene.set_map(self.map)
+            raise
+        self.log.add_line(f"Loaded {path}")
+
+    def _save_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Save game", f"{self.map.id}-game.json", "Game records (*.json)"
+        )
+        if path:
+            try:
+                self.save_to(path)
+            except OSError as exc:
+                QMessageBox.warning(self, "Save game", f"{path}: {exc.strerror or exc}")
+
+    def _load_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Load game", "", "Game records (*.json)")
+        if path:
+            try:
+                self.load_from(path)
+            except EngineError as exc:
+                QMessageBox.warning(self, "Load game", str(exc))
+
+    # -- the end -------------------------------------------------------------------------------
+
+    def summary_rows(self) -> tuple[list[str], list[list[str]]]:
+        """The final scoring table: header and one row per player (kinds, at the end, total)."""
+        g = self.game
+        kinds = list(KINDS) + sorted({k for b in g.breakdown for k in b if k not in KINDS})
+        final = [0] * len(g.players)
+        for e in g.events:
+            if e.final:
+                for p in e.players:
+                    final[p] += e.points
+        header = ["Player", *[k.replace("_", " ") for k in kinds], "of which at the end", "Total"]
+        rows = []
+        for p, name in enumerate(g.players):
+            b = g.breakdown[p]
+            rows.append([name, *[str(b.get(k, 0)) for k in kinds], str(final[p]), str(g.scores[p])])
+        return header, rows
+
+    def _finished(self) -> None:
+        g = self.game
+        out = g.outcome()
+        assert out is not None
+        winners = " and ".join(g.players[w] for w in out.winners)
+        self.log.add_line(f"Game over: {winners} won with {max(out.scores)} points")
+        header, rows = self.summary_rows()
+        dlg = QDialog(self)
+        dlg.setWindowTitle("Final scoring")
+        lay = QVBoxLayout(dlg)
+        title = QLabel(f"<h2>{winners} won</h2>")
+        title.setObjectName("winners")
+        lay.addWidget(title)
+        table = QTableWidget(len(rows), len(header))
+        table.setObjectName("summary_table")
+        table.setHorizontalHeaderLabels(header)
+        for r, row in enumerate(rows):
+            for c, text in enumerate(row):
+                table.setItem(r, c, QTableWidgetItem(text))
+        table.resizeColumnsToContents()
+        lay.addWidget(table)
+        ok = QPushButton("Close")
+        ok.clicked.connect(dlg.close)
+        lay.addWidget(ok)
+        dlg.resize(720, 140 + 30 * len(rows))
+        self.summary = dlg
+        dlg.show()
+        self.game_over.emit()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._cancel_bot()
+        self.worker.wait(10_000)
+        super().closeEvent(event)
