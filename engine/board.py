@@ -76,7 +76,6 @@ class OrientedTile:
         "locations",
         "aliases",
         "names",
-        "probes",
     )
 
     def __init__(self, tile: TileType, rotation: int) -> None:
@@ -135,26 +134,7 @@ class OrientedTile:
         self.locations: tuple[tuple[str, int], ...] = tuple(locations)
         self.names: tuple[str, ...] = tuple(name for name, _ in locations)
         """Canonical meeple location of each segment."""
-        # For each segment, where its features continue: (dx, dy, field?, index in the
-        # neighbour's side_seg/half_seg table, own side). Used by meeple_options.
-        probes: list[tuple[tuple[int, int, bool, int, int], ...]] = []
-        for i, kind in enumerate(self.kinds):
-            if kind == FIELD:
-                probes.append(
-                    tuple(
-                        (DELTAS[h >> 1][0], DELTAS[h >> 1][1], True, partner_half(h), h >> 1)
-                        for h in self.halves[i]
-                    )
-                )
-            elif kind == MONASTERY:
-                probes.append(())
-            else:
-                probes.append(
-                    tuple(
-                        (DELTAS[x][0], DELTAS[x][1], False, (x + 2) & 3, x) for x in self.sides[i]
-                    )
-                )
-        self.probes = tuple(probes)
+
         self.aliases: dict[str, int] = aliases
 
     def segment_at(self, location: str) -> int | None:
@@ -516,63 +496,93 @@ class Board:
                         n += 1
         return n
 
-    def meeple_options(self, square: Square, tile_id: str, rotation: int) -> list[str]:
+    def contacts(self, square: Square) -> tuple[list[int], list[int], bool]:
+        """What an empty square touches: the feature root across each side (-1: none), across
+        each half-edge (-1: none), and whether any of them has a meeple."""
+        parent = self.features.parent
+        meeples = self.features.meeples
+        tiles = self.tiles
+        nodes = self.nodes
+        hs = self.layout.handlers.get(square) if self.layout else None
+        x, y = square
+        side_roots = [-1, -1, -1, -1]
+        half_roots = [-1, -1, -1, -1, -1, -1, -1, -1]
+        occupied = False
+        for s in range(4):
+            dx, dy = DELTAS[s]
+            q = (x + dx, y + dy)
+            other = tiles.get(q)
+            if other is not None:
+                qnodes = nodes[q]
+                k = other.side_seg[(s + 2) & 3]
+                if k >= 0:
+                    j = qnodes[k]
+                    while parent[j] != j:
+                        j = parent[j]
+                    side_roots[s] = j
+                    if j in meeples:
+                        occupied = True
+                for h in (s << 1, (s << 1) | 1):
+                    k = other.half_seg[_PARTNER[h]]
+                    if k >= 0:
+                        j = qnodes[k]
+                        while parent[j] != j:
+                            j = parent[j]
+                        half_roots[h] = j
+                        if j in meeples:
+                            occupied = True
+            elif hs is not None:
+                j = self._printed_node(square, s, hs[s])
+                if j >= 0:
+                    while parent[j] != j:
+                        j = parent[j]
+                    side_roots[s] = j
+                    if j in meeples:
+                        occupied = True
+        return side_roots, half_roots, occupied
+
+    def meeple_options(
+        self,
+        square: Square,
+        tile_id: str,
+        rotation: int,
+        contacts: tuple[list[int], list[int], bool] | None = None,
+    ) -> list[str]:
         """Locations (canonical names) where a meeple could go if the tile were placed so.
 
         A segment is free when no feature it would join has a meeple, counting features it joins
         through another segment of the same tile (two fields of a tile that both touch one
-        neighbouring field become one). Supply is not checked.
+        neighbouring field become one). Supply is not checked. ``contacts`` (from
+        :meth:`contacts`) may be passed when asking for several rotations on one square.
         """
         o = self.compiled.oriented[tile_id][rotation // 90]
         meeples = self.features.meeples
         if not meeples:
             return list(o.names)
-        parent = self.features.parent
-        tiles = self.tiles
-        nodes = self.nodes
-        hs = self.layout.handlers.get(square) if self.layout else None
-        x, y = square
-        joined: list[list[int]] = []
-        any_occupied = False
-        for probes in o.probes:
-            roots: list[int] = []
-            for dx, dy, is_field, k, side in probes:
-                q = (x + dx, y + dy)
-                other = tiles.get(q)
-                if other is not None:
-                    j = nodes[q][other.half_seg[k] if is_field else other.side_seg[k]]
-                elif hs is not None and not is_field:
-                    j = self._printed_node(square, side, hs[side])
-                    if j < 0:
-                        continue
-                else:
-                    continue
-                while parent[j] != j:
-                    j = parent[j]
-                if j in meeples:
-                    any_occupied = True
-                roots.append(j)
-            joined.append(roots)
-        if not any_occupied:
+        side_roots, half_roots, occupied = contacts or self.contacts(square)
+        if not occupied:
             return list(o.names)
+        joined: list[set[int]] = []
+        for i, kind in enumerate(o.kinds):
+            if kind == FIELD:
+                joined.append({half_roots[h] for h in o.halves[i] if half_roots[h] >= 0})
+            elif kind == MONASTERY:
+                joined.append(set())
+            else:
+                joined.append({side_roots[x] for x in o.sides[i] if side_roots[x] >= 0})
         # segments that share a joined feature become one feature: pool their roots (to a
         # fixpoint; a tile has at most a handful of segments)
         n = len(joined)
-        pools = [set(r) for r in joined]
         changed = True
         while changed:
             changed = False
             for i in range(n):
                 for k in range(i + 1, n):
-                    if (
-                        pools[i]
-                        and pools[k]
-                        and pools[i] != pools[k]
-                        and not pools[i].isdisjoint(pools[k])
-                    ):
-                        pools[i] = pools[k] = pools[i] | pools[k]
+                    a, b = joined[i], joined[k]
+                    if a and b and a != b and not a.isdisjoint(b):
+                        joined[i] = joined[k] = a | b
                         changed = True
-        return [name for name, i in o.locations if not any(r in meeples for r in pools[i])]
+        return [name for name, i in o.locations if not any(r in meeples for r in joined[i])]
 
     def _printed_node(self, square: Square, s: int, h: tuple) -> int:
         if h[0] == H_CITY:

@@ -661,11 +661,17 @@ class Game:
                 return [new(Move, (sq, rot, None)) for sq, rot in self.board.placements(tile)]
             out: list[Action] = []
             append = out.append
-            options = self.board.meeple_options
+            board = self.board
+            options = board.meeple_options
+            contacts = board.contacts
             farmers = self.options.farmers
-            for sq, rot in self.board.placements(tile):
+            last: Square | None = None
+            ctx = None
+            for sq, rot in board.placements(tile):
                 append(new(Move, (sq, rot, None)))
-                for loc in options(sq, tile, rot):
+                if sq != last:  # rotations of one square come together: share its contacts
+                    last, ctx = sq, contacts(sq)
+                for loc in options(sq, tile, rot, ctx):
                     if farmers or loc not in _FIELD_LOCATIONS:
                         append(new(Move, (sq, rot, loc)))
             return out
