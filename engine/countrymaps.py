@@ -404,7 +404,7 @@ BENELUX = CountrySpec(
     setup=Setup(start_squares_used=2, chip_count=20, tile_pool_min=110, tile_pool_max=120),
     settings=ImportSettings(
         countries=("Belgium", "Netherlands", "Luxembourg"),
-        km=19.0,
+        km=19.7,
         min_land_share=0.5,
         bbox=(2.4, 49.3, 7.3, 53.7),
     ),
