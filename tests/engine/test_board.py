@@ -237,3 +237,72 @@ def test_a_field_joined_through_a_sibling_field_of_the_same_tile_is_occupied() -
     assert g.board.meeple_options((0, 1), "V", 90) == ["N"]
     assert Move((0, 1), 90, "NL") not in g.legal_moves()
     assert Move((0, 1), 90, "N") in g.legal_moves()
+
+
+def _brute_map_legal(g: Game, square, tile_id: str, rotation: int) -> bool:
+    """Legality on a map from the map model alone (no board internals but placed tiles)."""
+    m = g.map
+    board = g.board
+    tiles = board.tiles
+    if square in tiles or square not in m.placeable_squares():
+        return False
+    gated = m.gated_squares()
+    city_of = m.city_squares()
+    edges = board.compiled.oriented[tile_id][rotation // 90].edges
+    letter = {"city": "C", "road": "R", "field": "F"}
+    ferry_ends = {}
+    for f in m.ferries.values():
+        ferry_ends[f.a] = f.b
+        ferry_ends[f.b] = f.a
+    reachable = False
+    from engine.geometry import Edge, Side
+
+    for s, side in enumerate((Side.N, Side.E, Side.S, Side.W)):
+        edge = Edge(square[0], square[1], side)
+        q = edge.outer_square
+        if q in tiles:
+            if tiles[q].edges[(s + 2) % 4] != edges[s]:
+                return False
+            if square not in gated or q in gated:
+                reachable = True
+        elif edge in m.border_features and q not in m.land:
+            kind = m.border_features[edge].kind.value
+            if kind != "field" and letter[kind] != edges[s]:
+                return False
+        elif edge in ferry_ends:
+            if edges[s] != "R":
+                return False
+            far = ferry_ends[edge]
+            if far.square in tiles and tiles[far.square].edges[far.side.index] == "R":
+                reachable = True
+        elif q in city_of:
+            city = m.large_cities[city_of[q]]
+            if letter[city.edge_kind(edge.mirror()).value] != edges[s]:
+                return False
+            # a connected city: some tile already sits against one of its squares
+            touched = any(
+                (c[0] + dx, c[1] + dy) in tiles
+                for c in city.squares
+                for dx, dy in DELTAS
+                if (c[0] + dx, c[1] + dy) not in city.squares
+            )
+            if touched and square not in gated:
+                reachable = True
+    return reachable
+
+
+def test_map_legal_placements_equal_a_check_from_the_map_model() -> None:
+    checked = 0
+    for g in _random_states(5, on_map=True):
+        if g.is_over() or g.turn % 3:
+            continue
+        tile = g.current_tile
+        expected = {
+            (sq, r)
+            for sq in g.map.land
+            for r in (0, 90, 180, 270)
+            if _brute_map_legal(g, sq, tile, r)
+        }
+        assert set(g.board.placements(tile)) == expected, g.turn
+        checked += 1
+    assert checked > 50
