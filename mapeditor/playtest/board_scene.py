@@ -12,12 +12,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import (
-    QGraphicsItem,
-    QGraphicsScene,
-    QStyleOptionGraphicsItem,
-    QWidget,
-)
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
 
 from engine.game import Game
 from engine.geometry import Square
@@ -28,7 +23,7 @@ from mapeditor.tile_painter import feature_anchor, meeple_path, tile_image
 
 MEEPLE = 0.34
 """Meeple size as a fraction of a square."""
-SPOT_RADIUS = 0.16
+SPOT_RADIUS = 0.12
 """Radius of a clickable meeple spot, as a fraction of a square."""
 
 
@@ -74,7 +69,7 @@ def _draw_chip(
     """A round chip: face down shows only its colour, face up its value too."""
     r = radius * SQUARE
     painter.setPen(QPen(QColor(30, 30, 30), 1.5))
-    painter.setBrush(colour if value is not None else colour.darker(140))
+    painter.setBrush(colour if value is not None else colour.darker(125))
     painter.drawEllipse(centre, r, r)
     painter.setPen(QPen(QColor(255, 255, 255, 200), 1.0))
     painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -92,12 +87,13 @@ def _draw_chip(
         )
 
 
-def chip_colour(name: object) -> QColor:
-    """The printed colour of a chip colour name (``purple``, ``light_blue``, ``orange``)."""
+def chip_colour(name: str | None) -> QColor:
+    """The printed colour of a chip colour name (``purple``, ``light_blue``, ``orange``);
+    a neutral chip back when the colour is hidden (``None``)."""
     for key, colour in COLOURS.items():
-        if str(key) == str(name) or getattr(key, "name", "").lower() == str(name).lower():
+        if name is not None and str(getattr(key, "value", key)) == name:
             return colour
-    return QColor("#888888")
+    return QColor("#8a7a62")
 
 
 class _MapItem(QGraphicsItem):
@@ -148,27 +144,24 @@ class _PiecesItem(QGraphicsItem):
         views = rule_view.pieces(game)
         for chip in views.chips:
             _draw_chip(
-                painter,
-                square_rect(chip.square).center(),
-                chip_colour(chip.colour),
-                chip.value if chip.face_up else None,
+                painter, square_rect(chip.square).center(), chip_colour(chip.colour), chip.value
             )
         for stack in views.stacks:
             r = square_rect(stack.square)
             if stack.tile is not None:
-                _draw_tile(painter, game, stack.tile, 0, r.adjusted(4, 4, -4, -4))
+                _draw_tile(painter, game, stack.tile, 0, r.adjusted(5, 5, -5, -5))
+            else:
+                painter.setPen(QPen(QColor(40, 40, 40), 1))
+                painter.setBrush(QColor("#6b4f33") if stack.count else QColor(0, 0, 0, 0))
+                painter.drawRect(r.adjusted(8, 8, -8, -8))
             painter.setPen(QPen(QColor(20, 20, 20), 1))
-            painter.setBrush(QColor(255, 255, 255, 220))
+            painter.setBrush(QColor(255, 255, 255, 225))
             badge = QRectF(r.right() - 22, r.bottom() - 16, 20, 14)
             painter.drawRoundedRect(badge, 3, 3)
             f = QFont("DejaVu Sans")
             f.setPixelSize(10)
             painter.setFont(f)
             painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(stack.count))
-        for treat in views.treats:
-            _draw_chip(
-                painter, square_rect(treat.square).center(), chip_colour(treat.colour), treat.value
-            )
         for mid, (player, sq, loc, _node, _s) in game.meeples.items():
             o = game.board.tiles.get(sq)
             if o is None:
@@ -181,18 +174,26 @@ class _PiecesItem(QGraphicsItem):
                 upgraded=mid in views.upgraded or game.meeple_strength(mid) > 1,
             )
         if views.isle_of_man is not None and views.isle_meeples:
+            # one meeple per player with a count: a dozen meeples would not fit on one square
             r = square_rect(views.isle_of_man)
-            n = sum(views.isle_meeples.values())
-            i = 0
-            for player, count in sorted(views.isle_meeples.items()):
-                for _ in range(count):
-                    col, row = i % 3, i // 3
-                    c = QPointF(
-                        r.left() + (col + 0.5) * r.width() / 3,
-                        r.top() + (row + 0.5) * r.height() / max(1, (n + 2) // 3),
-                    )
-                    _draw_meeple(painter, c, bs.colour(player), scale=0.7)
-                    i += 1
+            items = sorted(views.isle_meeples.items())
+            cols = 2 if len(items) > 1 else 1
+            rows = (len(items) + cols - 1) // cols
+            f = QFont("DejaVu Sans")
+            f.setPixelSize(11)
+            f.setBold(True)
+            for i, (player, count) in enumerate(items):
+                cw, ch = r.width() / cols, r.height() / rows
+                cell = QRectF(r.left() + (i % cols) * cw, r.top() + (i // cols) * ch, cw, ch)
+                c = QPointF(cell.left() + cw * 0.35, cell.center().y())
+                _draw_meeple(painter, c, bs.colour(player), scale=0.75)
+                painter.setFont(f)
+                painter.setPen(QColor("black"))
+                painter.drawText(
+                    QRectF(cell.left() + cw * 0.55, cell.top(), cw * 0.45, ch),
+                    Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                    f"{count}",
+                )
 
 
 @dataclass

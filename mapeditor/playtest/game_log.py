@@ -9,8 +9,12 @@ from engine.game import Game
 from engine.moves import Action, Draw, Move, Pass
 from engine.scoring import ScoreEvent
 
-_LOCATION_WORDS = {"C": "the monastery", "I": "the field"}
-_KIND = {0: "city", 1: "road", 2: "field", 3: "monastery"}
+_ROLE = {
+    "city": "a knight in the city",
+    "road": "a thief on the road",
+    "field": "a farmer on the field",
+    "monastery": "a monk in the monastery",
+}
 
 
 def describe_action(action: Action) -> str:
@@ -22,7 +26,20 @@ def describe_action(action: Action) -> str:
         return "pass"
     if isinstance(action, Draw):
         return "draw a tile"
-    return str(action).replace("_", " ")
+    text = str(action).replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
+def _meeple_words(game: Game, move: Move) -> str:
+    """``"a thief on the road (N)"`` for the meeple of a move just played."""
+    from engine.features import KIND_NAMES
+
+    o = game.board.tiles.get(move.square)
+    seg = o.aliases.get(move.meeple) if o is not None and move.meeple else None
+    if o is None or seg is None:
+        return f"meeple on {move.meeple}"
+    kind = KIND_NAMES[o.kinds[seg]]
+    return f"{_ROLE.get(kind, 'a meeple on the ' + kind)} ({move.meeple})"
 
 
 def describe_move(game: Game, player: int, action: Action, tile: str | None) -> str:
@@ -32,8 +49,7 @@ def describe_move(game: Game, player: int, action: Action, tile: str | None) -> 
         x, y = action.square
         text = f"{name} placed {tile} at ({x}, {y}), turned {action.rotation}°"
         if action.meeple:
-            where = _LOCATION_WORDS.get(action.meeple, action.meeple)
-            text += f", meeple on {where}"
+            text += f", {_meeple_words(game, action)}"
         return text
     if isinstance(action, Pass):
         return ""

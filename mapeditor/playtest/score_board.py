@@ -18,9 +18,15 @@ from mapeditor.playtest import rule_view
 COLUMNS = ("Player", "Score", "Meeples", "Chips", "Wines")
 
 
-def _chip_text(chips: list[tuple[str, int | None]]) -> str:
+def _chip_text(chips: list[tuple[str, int]]) -> str:
     short = {"purple": "P", "light_blue": "B", "orange": "O"}
-    return " ".join(f"{short.get(c, c[:1].upper())}{v if v is not None else '?'}" for c, v in chips)
+    return " ".join(f"{short.get(c, c[:1].upper())}{v}" for c, v in chips)
+
+
+def _meeples_text(game: Game, player: int) -> str:
+    text = f"{game.supply[player]}/{game.meeples_per_player}"
+    isle = rule_view.isle_meeples(game, player)
+    return f"{text} ({isle} on Man)" if isle else text
 
 
 class ScoreBoard(QTableWidget):
@@ -48,7 +54,7 @@ class ScoreBoard(QTableWidget):
             cells = (
                 f"{'▶ ' if mine else ''}{game.players[p]}",
                 str(game.scores[p]),
-                f"{game.supply[p]}/{game.meeples_per_player}",
+                _meeples_text(game, p),
                 _chip_text(chips) or "-",
                 ", ".join(w.replace("_", " ") for w in wines) or "-",
             )

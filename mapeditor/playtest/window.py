@@ -336,11 +336,10 @@ class PlaytestWindow(QMainWindow):
         if not self.human_to_move() or self.worker.busy:
             return False
         ov = self.scene.overlay
-        if square in ov.targets:
-            for action in g.legal_moves():
-                if getattr(action, "square", None) == square and not isinstance(action, Move):
-                    self.play(action)
-                    return True
+        target = self.square_actions().get(square) if square in ov.targets else None
+        if target is not None:
+            self.play(target)
+            return True
         if g.phase is not Phase.PLACE or g.current_tile is None:
             return False
         if self.pending is not None:
@@ -464,12 +463,7 @@ class PlaytestWindow(QMainWindow):
         if human and g.phase is Phase.PLACE:
             for p in g.legal_placements():
                 ov.fits.setdefault(p.square, set()).add(p.rotation)
-        ov.targets = {}
-        if human and g.phase in (Phase.DRAW, Phase.ACTION, Phase.AFTER):
-            for action in g.legal_moves():
-                sq = getattr(action, "square", None)
-                if isinstance(sq, tuple) and not isinstance(action, Move):
-                    ov.targets[sq] = describe_action(action)
+        ov.targets = {sq: describe_action(a) for sq, a in self.square_actions().items()}
         self.scene.refresh()
         self.preview.show_tile(
             g.tileset[tile] if tile is not None else None,
@@ -522,9 +516,18 @@ class PlaytestWindow(QMainWindow):
                 b.clicked.connect(self.take_back)
                 buttons.append(b)
             elif g.phase is not Phase.PLACE:
+                on_board = self.square_actions()
+                many = len(on_board) > 6
+                if many:
+                    label = describe_action(next(iter(on_board.values())))
+                    note = QLabel(f"Click a marked square: {label.split(' ')[0].lower()} …")
+                    note.setObjectName("board_note")
+                    lay.addWidget(note)
                 for action in g.legal_moves():
                     if isinstance(action, Move):
                         continue
+                    if many and action in on_board.values():
+                        continue  # too many for buttons: clicked on the board
                     label = (
                         _pass_label(g.phase)
                         if isinstance(action, Pass)
@@ -538,7 +541,7 @@ class PlaytestWindow(QMainWindow):
                     buttons.append(b)
         for b in buttons:
             lay.addWidget(b)
-        self.actions_box.setVisible(bool(buttons))
+        self.actions_box.setVisible(lay.count() > 0)
 
     def action_buttons(self) -> list[QPushButton]:
         """The buttons offered now (tests, tools)."""
@@ -547,6 +550,19 @@ class PlaytestWindow(QMainWindow):
             for i in range(self.actions_layout.count())
             if isinstance(self.actions_layout.itemAt(i).widget(), QPushButton)
         ]
+
+    def square_actions(self) -> dict[tuple[int, int], Action]:
+        """Rule actions of the human to move that name a square, when the square alone says
+        which action it is (a treat spot, an island stack): they are played by clicking it."""
+        g = self.game
+        if not self.human_to_move() or g.phase not in (Phase.DRAW, Phase.ACTION, Phase.AFTER):
+            return {}
+        found: dict[tuple[int, int], list[Action]] = {}
+        for action in g.legal_moves():
+            sq = getattr(action, "square", None)
+            if isinstance(sq, tuple) and not isinstance(action, Move):
+                found.setdefault(sq, []).append(action)
+        return {sq: acts[0] for sq, acts in found.items() if len(acts) == 1}
 
     def _play_button(self, action: Action) -> None:
         if not self.human_to_move() or action not in self.game.legal_moves():
