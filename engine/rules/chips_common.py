@@ -268,3 +268,47 @@ class ChipRules(Rules):
     def chip_taken(self, game: Game, state: Any, player: int, cid: int) -> None:
         """A face-down chip was taken and scored: by default it is kept face up."""
         state.held[player].append(cid)
+
+
+def invariant_violations(game: Game) -> list[str]:
+    """Map-Chips invariants of ``game``, one sentence per violation (empty: all hold).
+
+    Chips: on the board + held + out of the game = 30, each chip in exactly one place, none on a
+    square that holds a tile, none under a meeple that left the board. Meeples: supply + board +
+    Isle of Man = meeples per player, none negative.
+    """
+    out: list[str] = []
+    for r in game.rules:
+        st = game.rule_state.get(r.name)
+        if not isinstance(st, ChipState):
+            continue
+        ids = [
+            *st.down.values(),
+            *st.up.values(),
+            *st.under.values(),
+            *(c for h in st.held for c in h),
+            *st.out,
+        ]
+        if sorted(ids) != list(range(TOTAL_CHIPS)):
+            board, held, gone = st.counts()
+            out.append(
+                f"{r.name}: chips not conserved (board {board} + held {held} + out {gone}, "
+                f"{len(set(ids))} distinct)"
+            )
+        for sq in (*st.down, *st.up):
+            if sq in game.board.tiles:
+                out.append(f"{r.name}: a chip on ({sq[0]}, {sq[1]}), which holds a tile")
+        for mid in st.under:
+            if mid not in game.meeples:
+                out.append(f"{r.name}: a chip under meeple {mid}, which is not on the board")
+        isle = getattr(st, "isle", None) or [0] * len(game.players)
+        for p in range(len(game.players)):
+            on_board = game.meeples_on_board(p)
+            total = game.supply[p] + on_board + isle[p]
+            if game.supply[p] < 0 or isle[p] < 0 or total != game.meeples_per_player:
+                out.append(
+                    f"{r.name}: {game.players[p]}'s meeples not conserved (supply "
+                    f"{game.supply[p]} + board {on_board} + Isle of Man {isle[p]} != "
+                    f"{game.meeples_per_player})"
+                )
+    return out

@@ -181,3 +181,25 @@ def test_payments_lists_exact_multisets() -> None:
     assert payments([2, 2, 1], 2) == [(2,)]
     assert payments([2, 1, 1], 2) == [(1, 1), (2,)]
     assert payments([1, 2], 4) == []
+
+
+def test_invariant_checker_reports_each_kind_of_violation() -> None:
+    from engine.rules.chips_common import invariant_violations
+
+    m = make_map(["####"])
+    g = new_game(m, ["B", "B"], "great_britain", chips=[[2, 0, "orange", 2]])
+    assert invariant_violations(g) == []
+    st = g.rule_state["great_britain"]
+    st.out.pop()
+    assert any("chips not conserved" in v for v in invariant_violations(g))
+    g = new_game(m, ["B", "B"], "great_britain", chips=[[1, 0, "orange", 2]])
+    st = g.rule_state["great_britain"]
+    g.board.place((1, 0), "B", 0)  # a tile over the chip without collecting it
+    assert any("holds a tile" in v for v in invariant_violations(g))
+    g = new_game(m, ["B", "B"], "great_britain", chips=[])
+    g.rule_state["great_britain"].isle[1] = 1
+    assert any("Blue's meeples not conserved" in v for v in invariant_violations(g))
+    g = new_game(m, ["B", "B"], "deutschland", chips=[])
+    st = g.rule_state["deutschland"]
+    st.under[7] = st.out.pop()
+    assert any("meeple 7" in v for v in invariant_violations(g))
