@@ -450,7 +450,7 @@ BENELUX = CountrySpec(
         TownSpec("Zwolle", 6.09, 52.52),
         TownSpec("Enschede", 6.89, 52.22),
         TownSpec("Arnhem", 5.90, 51.98),
-        TownSpec("Nijmegen", 5.86, 51.84),
+        TownSpec("Nijmegen", 5.86, 51.84, nudge=(0, 1)),  # Arnhem holds its square
         TownSpec("Breda", 4.78, 51.59),
         TownSpec("Middelburg", 3.61, 51.50),
         TownSpec("Venlo", 6.17, 51.37),
