@@ -13,6 +13,7 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.bots.base import register_bot
+from engine.moves import Pass
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -72,8 +73,13 @@ class GreedyBot:
                 value = self._lookahead(game, move, me)
             else:
                 game.push(move)
+                pushed = 1
+                if game.phase is Phase.ACTION and Pass() in game.legal_moves():
+                    game.push(Pass())  # let this turn's scoring happen before judging the move
+                    pushed += 1
                 value = evaluate(game, me, self.meeple_value)
-                game.pop()
+                for _ in range(pushed):
+                    game.pop()
             if value > best_value + 1e-9:
                 best_value, best = value, [move]
             elif abs(value - best_value) <= 1e-9:
