@@ -126,3 +126,28 @@ def test_mcts_bot_plays_map_chips_games(rule_set: str) -> None:
         g.play(bots[g.to_move].choose(g))
         check_invariants(g)
     assert g.turn == 14
+
+
+@pytest.mark.parametrize("rule_set", sorted(MAPS))
+def test_replay_cli_explains_map_chips_points(rule_set: str, tmp_path, capsys) -> None:
+    """``python -m engine replay`` replays every new action and lists the rule points by kind."""
+    import json
+
+    from engine.cli import main
+    from engine.record import save_record
+
+    m = shipped(rule_set)
+    rng = random.Random(7)
+    g = Game(m, seed=7, map_path=str(bundled_map(MAPS[rule_set])))
+    while not g.is_over():
+        g.play(rng.choice(g.legal_moves().list()))
+    path = tmp_path / "game.json"
+    save_record(record_of(g), path)
+    assert main(["replay", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "chip" in text and f"Red: {g.scores[0]}" in text
+    assert main(["replay", "--json", str(path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    kinds = {e["kind"] for e in data["events"]}
+    assert "chip" in kinds
+    assert sum(e["points"] for e in data["events"] if 0 in e["players"]) == g.scores[0]
