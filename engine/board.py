@@ -291,9 +291,9 @@ class Board:
         self._groups: dict[str, dict[Square, None]] = {}
         """Pattern -> the frontier squares that have it."""
         self.monasteries: dict[Square, int] = {}
+        """Monastery squares -> how many neighbouring squares still have to be filled."""
         self._mon_watch: dict[Square, tuple[Square, ...]] = {}
         """Empty square -> the monasteries waiting for it to be filled."""
-        """Monastery squares -> how many neighbouring squares still have to be filled."""
         self.features = FeatureStore()
         self.city_node: dict[str, int] = {}
         self.stub_node: dict[tuple[str, Square, int], int] = {}
