@@ -8,6 +8,7 @@ Bots think on a copy in a worker thread (:mod:`mapeditor.playtest.bot_worker`).
 
 from __future__ import annotations
 
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, Qt, QTimer, Signal
@@ -552,15 +553,20 @@ class PlaytestWindow(QMainWindow):
         ]
 
     def square_actions(self) -> dict[tuple[int, int], Action]:
-        """Rule actions of the human to move that name a square, when the square alone says
-        which action it is (a treat spot, an island stack): they are played by clicking it."""
+        """Rule actions of the human to move that are named by a square alone (a treat spot, an
+        island stack): they are played by clicking that square on the board."""
         g = self.game
         if not self.human_to_move() or g.phase not in (Phase.DRAW, Phase.ACTION, Phase.AFTER):
             return {}
         found: dict[tuple[int, int], list[Action]] = {}
         for action in g.legal_moves():
+            if isinstance(action, Move) or not is_dataclass(action):
+                continue
+            # only actions that a square alone names (more fields need a button)
+            if [f.name for f in fields(action)] != ["square"]:
+                continue
             sq = getattr(action, "square", None)
-            if isinstance(sq, tuple) and not isinstance(action, Move):
+            if isinstance(sq, tuple):
                 found.setdefault(sq, []).append(action)
         return {sq: acts[0] for sq, acts in found.items() if len(acts) == 1}
 
