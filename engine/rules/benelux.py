@@ -87,6 +87,7 @@ class BeneluxState(ChipState):
 class BeneluxRules(ChipRules):
     name = "benelux"
     state_class = BeneluxState
+    option_names = frozenset(("stack_size",))
 
     def setup(self, game: Game) -> None:
         super().setup(game)

@@ -182,6 +182,27 @@ class ChipRules(Rules):
     """
 
     state_class: ClassVar[type[ChipState]] = ChipState
+    option_names: ClassVar[frozenset[str]] = frozenset()
+    """This module's own option names (besides the common ones)."""
+    common_options: ClassVar[frozenset[str]] = frozenset(
+        ("ones_per_colour", "chip_reading", "chip_count", "chips")
+    )
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        known = self.common_options | self.option_names
+        unknown = sorted(set(self.options) - known)
+        if unknown:
+            raise EngineError(
+                f"rule_options: unknown option(s) {', '.join(unknown)} for rule set "
+                f"{self.name!r} (known: {', '.join(sorted(known))})"
+            )
+
+    def bool_option(self, name: str, default: bool) -> bool:
+        value = self.options.get(name, default)
+        if not isinstance(value, bool):
+            raise EngineError(f"rule_options.{name}: {value!r} is not true or false")
+        return value
 
     # -- setup -----------------------------------------------------------------------------------
 

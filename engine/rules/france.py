@@ -104,6 +104,7 @@ def export_sides(game: Game, square: Square, *, road_needs_coa: bool = True) -> 
 class FranceRules(ChipRules):
     name = "france"
     state_class = FranceState
+    option_names = frozenset(("wine_limit", "export_road_needs_coa"))
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
@@ -111,7 +112,7 @@ class FranceRules(ChipRules):
         if limit not in ("round", "turn"):
             raise EngineError(f"rule_options.wine_limit: {limit!r} is not 'round' or 'turn'")
         self.per_turn = limit == "turn"
-        self.road_needs_coa = bool(self.options.get("export_road_needs_coa", True))
+        self.road_needs_coa = self.bool_option("export_road_needs_coa", True)
 
     def tile_placed(self, game: Game, square: Square, tile_id: str, rotation: int) -> None:
         super().tile_placed(game, square, tile_id, rotation)

@@ -79,6 +79,12 @@ def is_set(chips: tuple[Chip, ...] | list[Chip]) -> bool:
 class GreatBritainRules(ChipRules):
     name = "great_britain"
     state_class = GreatBritainState
+    option_names = frozenset(("hand_in_without_meeples",))
+    common_options = frozenset(("ones_per_colour", "chips"))  # fixed chip squares: no layout
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        self.hand_in_always = self.bool_option("hand_in_without_meeples", True)
 
     def lay_out(self, game: Game, state: ChipState) -> None:
         m = game.map
@@ -94,7 +100,7 @@ class GreatBritainRules(ChipRules):
     def chip_taken(self, game: Game, state: Any, player: int, cid: int) -> None:
         hand: list[int] = state.held[player]
         hand.append(cid)
-        if not self.options.get("hand_in_without_meeples", True) and state.isle[player] == 0:
+        if not self.hand_in_always and state.isle[player] == 0:
             return
         chips = state.chips
         others = [c for c in hand if c != cid]

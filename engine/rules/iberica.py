@@ -67,6 +67,7 @@ class IbericaState(ChipState):
 class IbericaRules(ChipRules):
     name = "iberica"
     state_class = IbericaState
+    option_names = frozenset(("treat_squares",))
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)

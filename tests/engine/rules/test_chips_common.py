@@ -203,3 +203,20 @@ def test_invariant_checker_reports_each_kind_of_violation() -> None:
     st = g.rule_state["deutschland"]
     st.under[7] = st.out.pop()
     assert any("meeple 7" in v for v in invariant_violations(g))
+
+
+@pytest.mark.parametrize("rule_set", CHIP_SETS)
+def test_unknown_or_badly_typed_rule_options_are_precise_errors(rule_set: str) -> None:
+    with pytest.raises(EngineError, match=rf"unknown option\(s\) colour for rule set '{rule_set}'"):
+        new_game(make_map(["###"]), ["B"], rule_set, colour="red")
+    with pytest.raises(EngineError, match="chip_count"):
+        new_game(make_map(["###"]), ["B"], rule_set, chips=None, chip_count=31)
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "name"),
+    [("france", "export_road_needs_coa"), ("great_britain", "hand_in_without_meeples")],
+)
+def test_boolean_options_must_be_booleans(rule_set: str, name: str) -> None:
+    with pytest.raises(EngineError, match=rf"rule_options.{name}: 'yes' is not true or false"):
+        new_game(make_map(["###"]), ["B"], rule_set, **{name: "yes"})
