@@ -7,7 +7,7 @@ from _chips_helpers import check_invariants, finish, make_map, new_game, offered
 
 from engine.errors import IllegalMoveError, RecordError
 from engine.game import Game, Phase
-from engine.mapdef import Colour, Island, IslandRole, IslandSquare
+from engine.mapdef import Colour, Island, IslandRole, IslandSquare, MapDef
 from engine.mapio import load_map
 from engine.moves import Draw, Move
 from engine.record import dumps_record, loads_record, record_of, replay
@@ -17,7 +17,7 @@ from engine.rules.benelux import BeneluxState, TakeIslandTile
 TEXEL_A, TEXEL_B, AMELAND = (3, 0), (4, 0), (5, 1)
 
 
-def island_map():
+def island_map() -> MapDef:
     """Two rows x 0..5; start (0,0); wave (5,0); purple Texel: stacks (3,0) and (4,0); orange
     Ameland: stack (5,1)."""
     stack = IslandSquare(IslandRole.STACK)
@@ -196,10 +196,10 @@ def test_random_full_games_conserve_chips_and_meeples(seed: int) -> None:
     assert g.is_over() and not g.pile
 
 
-_MAP = None
+_MAP: MapDef | None = None
 
 
-def _benelux():
+def _benelux() -> MapDef:
     global _MAP
     if _MAP is None:
         _MAP = load_map(bundled_map("benelux"))

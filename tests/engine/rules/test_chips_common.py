@@ -8,7 +8,7 @@ from _chips_helpers import check_invariants, finish, make_map, new_game, place
 from engine.chips import ChipReading, check_layout
 from engine.errors import EngineError
 from engine.game import Game, GameOptions
-from engine.mapdef import Colour, RuleSet
+from engine.mapdef import Colour, MapDef, RuleSet
 from engine.mapio import load_map
 from engine.resources import bundled_map
 from engine.rules.base import available_rules, get_rules
@@ -25,7 +25,7 @@ MAP_FILE = {
 }
 
 
-def shipped(rule_set: str):
+def shipped(rule_set: str) -> MapDef:
     return load_map(bundled_map(MAP_FILE[rule_set]))
 
 

@@ -7,6 +7,7 @@ from _chips_helpers import check_invariants, finish, make_map, new_game, offered
 
 from engine.errors import IllegalMoveError, RecordError
 from engine.game import Game, Phase
+from engine.mapdef import MapDef
 from engine.mapio import load_map
 from engine.moves import Pass
 from engine.record import dumps_record, loads_record, record_of, replay
@@ -218,10 +219,10 @@ def test_random_full_games_conserve_chips_and_meeples(seed: int) -> None:
     assert g.is_over()
 
 
-_MAP = None
+_MAP: MapDef | None = None
 
 
-def _de():
+def _de() -> MapDef:
     global _MAP
     if _MAP is None:
         _MAP = load_map(bundled_map("deutschland"))

@@ -8,7 +8,7 @@ from _chips_helpers import check_invariants, finish, make_map, new_game, offered
 from engine.errors import EngineError, RecordError
 from engine.game import Game, GameOptions, Phase
 from engine.geometry import Edge, Side
-from engine.mapdef import BorderFeature, Colour, EdgeKind, Town
+from engine.mapdef import BorderFeature, Colour, EdgeKind, MapDef, Town
 from engine.mapio import load_map
 from engine.moves import Pass
 from engine.record import dumps_record, loads_record, record_of, replay
@@ -18,7 +18,7 @@ from engine.rules.france import FranceState, SellWine
 ORANGE, PURPLE, BLUE = Colour.ORANGE, Colour.PURPLE, Colour.LIGHT_BLUE
 
 
-def wine_map(*, road_coa: int = 1, city_coa: int = 0, town_grape: Colour = ORANGE):
+def wine_map(*, road_coa: int = 1, city_coa: int = 0, town_grape: Colour = ORANGE) -> MapDef:
     """x 0..5 on one row: start (0,0); town Nancy (2,0); border road N of (3,0); border city N of
     (4,0)."""
     return make_map(
@@ -271,10 +271,10 @@ def test_random_full_games_conserve_chips_and_meeples(seed: int) -> None:
     assert g.is_over()
 
 
-_MAP = None
+_MAP: MapDef | None = None
 
 
-def _france():
+def _france() -> MapDef:
     global _MAP
     if _MAP is None:
         _MAP = load_map(bundled_map("france"))

@@ -7,7 +7,7 @@ from _chips_helpers import check_invariants, finish, make_map, new_game, offered
 
 from engine.errors import IllegalMoveError, RecordError
 from engine.game import Game, Phase
-from engine.mapdef import Colour
+from engine.mapdef import Colour, MapDef
 from engine.mapio import load_map
 from engine.moves import Move, Pass
 from engine.record import dumps_record, loads_record, record_of, replay
@@ -234,10 +234,10 @@ def test_random_full_games_conserve_chips_and_meeples(seed: int) -> None:
     assert g.is_over()
 
 
-_MAP = None
+_MAP: MapDef | None = None
 
 
-def _gb():
+def _gb() -> MapDef:
     global _MAP
     if _MAP is None:
         _MAP = load_map(bundled_map("great-britain"))

@@ -9,7 +9,7 @@ from engine.chips import ChipReading, check_layout
 from engine.errors import EngineError, IllegalMoveError, RecordError
 from engine.game import Game, Phase
 from engine.geometry import Edge, Side
-from engine.mapdef import Ferry, Island, IslandRole, IslandSquare, LargeCity, Town, Track
+from engine.mapdef import Ferry, Island, IslandRole, IslandSquare, LargeCity, MapDef, Town, Track
 from engine.mapio import load_map
 from engine.moves import Move, Pass
 from engine.record import dumps_record, loads_record, record_of, replay
@@ -19,7 +19,7 @@ from engine.rules.iberica import IbericaState, PlaceTreat
 RED, BLUE = 0, 1
 
 
-def iberia_map():
+def iberia_map() -> MapDef:
     """Rows 0 (orange track 1), 1 (light blue track 5), 2 (purple track 9), x 0..4; start (2,1);
     a printed large city on (4,0); a town on (0,0); a gated Balearic square (4,2) with 2 coats of
     arms reached by a ferry from the S edge of (2,2)."""
@@ -197,10 +197,10 @@ def test_random_full_games_conserve_chips_and_meeples(seed: int) -> None:
     assert g.is_over()
 
 
-_MAP = None
+_MAP: MapDef | None = None
 
 
-def _ib():
+def _ib() -> MapDef:
     global _MAP
     if _MAP is None:
         _MAP = load_map(bundled_map("iberica"))

@@ -17,6 +17,7 @@ from _chips_helpers import check_invariants
 
 from engine.bots.base import make_bot
 from engine.game import Game, GameOptions
+from engine.mapdef import MapDef
 from engine.mapio import load_map
 from engine.record import dumps_record, loads_record, record_of, replay
 from engine.resources import bundled_map
@@ -43,7 +44,7 @@ MODULE_OPTIONS: dict[str, list[dict[str, Any]]] = {
 _CACHE: dict[str, Any] = {}
 
 
-def shipped(rule_set: str):
+def shipped(rule_set: str) -> MapDef:
     if rule_set not in _CACHE:
         _CACHE[rule_set] = load_map(bundled_map(MAPS[rule_set]))
     return _CACHE[rule_set]
