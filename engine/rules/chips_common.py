@@ -206,9 +206,6 @@ class ChipRules(Rules):
 
     # -- setup -----------------------------------------------------------------------------------
 
-    def state(self, game: Game) -> Any:
-        return game.rule_state[self.name]
-
     def setup(self, game: Game) -> None:
         if game.map is None:
             raise EngineError(f"rule set {self.name!r} needs a map (the classic board has none)")
@@ -261,10 +258,14 @@ class ChipRules(Rules):
             if not isinstance(item, (list, tuple)) or len(item) != 4:
                 raise EngineError(f"{where}: expected [x, y, colour, value], got {item!r}")
             x, y, colour_name, value = item
-            sq = (int(x), int(y))
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y, value)):
+                raise EngineError(f"{where}: x, y and value must be integers, got {item!r}")
+            sq = (x, y)
             colour = _parse_colour(colour_name, where)
             if sq not in m.placeable_squares():
-                raise EngineError(f"{where}: ({sq[0]}, {sq[1]}) is not a square that takes a tile")
+                raise EngineError(f"{where}: ({x}, {y}) is not a square that takes a tile")
+            if sq in game.board.tiles:
+                raise EngineError(f"{where}: ({x}, {y}) holds a start tile")
             if sq in state.down:
                 raise EngineError(f"{where}: two chips on ({sq[0]}, {sq[1]})")
             pick = next((c for c in free[colour] if state.chips[c].value == value), None)

@@ -134,6 +134,16 @@ def test_explicit_chips_option_and_its_errors() -> None:
         )
 
 
+def test_explicit_chips_on_a_start_tile_or_not_integers_are_errors() -> None:
+    m = make_map(["####"])
+    with pytest.raises(EngineError, match=r"chips\[0\]: \(0, 0\) holds a start tile"):
+        new_game(m, ["B"], "france", chips=[[0, 0, "orange", 1]])
+    with pytest.raises(EngineError, match=r"chips\[0\]: x, y and value must be integers"):
+        new_game(m, ["B"], "france", chips=[["1", 0, "orange", 1]])
+    with pytest.raises(EngineError, match=r"expected \[x, y, colour, value\]"):
+        new_game(m, ["B"], "france", chips=[[1, 0, "orange"]])
+
+
 def test_map_chips_need_a_map() -> None:
     with pytest.raises(EngineError, match="needs a map"):
         Game(None, options=GameOptions(rule_set="france"))
