@@ -908,12 +908,15 @@ class Game:
 
     def copy(self, *, shuffle: random.Random | None = None) -> Game:
         """An independent copy. With ``shuffle``, the remaining draw pile is reshuffled with it
-        (bots use this so they do not see the real order of the hidden tiles)."""
+        and rule sets re-deal what is hidden (``Rules.redeal_hidden``: face-down chips, island
+        stacks), so bots do not see the real order of the hidden tiles or values."""
         g = self._snapshot()
         g.rng = random.Random()
         g.rng.setstate(self.rng.getstate())
         if shuffle is not None:
             shuffle.shuffle(g.pile)
+            for r in g.rules:
+                r.redeal_hidden(g, shuffle)
         return g
 
     # -- results ----------------------------------------------------------------------------------

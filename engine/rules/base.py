@@ -57,6 +57,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
+    import random
+
     from engine.game import Game
     from engine.geometry import Square
     from engine.moves import Action
@@ -105,6 +107,11 @@ class Rules:
     def apply(self, game: Game, action: Action) -> None:
         """Carry out one of this module's actions (already known to be legal)."""
         raise EngineError(f"rule set {self.name!r} cannot apply {action!r}")
+
+    def redeal_hidden(self, game: Game, rng: random.Random) -> None:
+        """Re-deal this module's hidden information in ``game``, a bot's copy made with
+        ``Game.copy(shuffle=rng)`` (e.g. values of face-down chips); the pile is already
+        reshuffled."""
 
     def meeple_strength(self, game: Game, meeple_id: int) -> int | None:
         """How many meeples this one counts as for majorities; ``None`` = no opinion."""

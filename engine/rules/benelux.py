@@ -23,6 +23,7 @@ Options: ``stack_size`` (default 5) besides those of :mod:`engine.rules.chips_co
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -140,6 +141,24 @@ class BeneluxRules(ChipRules):
         tile = state.stacks[action.square].pop()
         state.hidden.add(action.square)
         game.set_current_tile(tile)
+
+    def redeal_hidden(self, game: Game, rng: random.Random) -> None:
+        """Chips as usual; the island tiles under the face-up tops are shuffled with the pile."""
+        super().redeal_hidden(game, rng)
+        state: BeneluxState = game.rule_state[self.name]
+        hidden: list[str] = list(game.pile)
+        sizes: dict[Square, int] = {}
+        for sq, stack in state.stacks.items():
+            keep = 0 if sq in state.hidden else min(1, len(stack))
+            sizes[sq] = len(stack) - keep
+            hidden.extend(stack[: len(stack) - keep])
+        rng.shuffle(hidden)
+        for sq in sorted(state.stacks):
+            n = sizes[sq]
+            stack = state.stacks[sq]
+            state.stacks[sq] = hidden[:n] + stack[n:]
+            del hidden[:n]
+        game.pile[:] = hidden
 
     def end_of_turn(self, game: Game) -> None:
         game.rule_state[self.name].hidden.clear()

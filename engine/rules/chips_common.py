@@ -21,6 +21,7 @@ Common options (``GameOptions.rule_options``):
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -83,6 +84,8 @@ class ChipState:
         """Chips each player holds face up, in the order taken."""
         self.out: list[int] = []
         """Chips out of the game (unseen at setup, spent, sold, handed in)."""
+        self.unseen: list[int] = []
+        """The chips of ``out`` that left the game unseen at setup (a subset of ``out``)."""
 
     # -- copying / summaries ---------------------------------------------------------------------
 
@@ -94,6 +97,7 @@ class ChipState:
         new.under = self.under.copy()
         new.held = [h[:] for h in self.held]
         new.out = self.out[:]
+        new.unseen = self.unseen
         self._copy_extra(new)
         return new
 
@@ -245,7 +249,8 @@ class ChipRules(Rules):
         game.rng.shuffle(ids)
         for sq, cid in zip(squares, ids, strict=False):
             state.down[sq] = cid
-        state.out.extend(sorted(ids[len(squares) :]))
+        state.unseen = sorted(ids[len(squares) :])
+        state.out.extend(state.unseen)
 
     def _explicit_layout(self, game: Game, state: ChipState, explicit: Any) -> None:
         m = game.map
@@ -275,7 +280,37 @@ class ChipRules(Rules):
                 )
             free[colour].remove(pick)
             state.down[sq] = pick
-        state.out.extend(sorted(c for ids in free.values() for c in ids))
+        state.unseen = sorted(c for ids in free.values() for c in ids)
+        state.out.extend(state.unseen)
+
+    # -- hidden information (bots' copies) -------------------------------------------------------
+
+    colours_visible: ClassVar[bool] = False
+    """Whether the colour of a face-down chip is known (Great Britain's marked squares)."""
+
+    def redeal_hidden(self, game: Game, rng: random.Random) -> None:
+        """Re-deal face-down chips and the chips that left unseen at setup (within each colour
+        when colours are visible): a bot's copy does not know the hidden values."""
+        state: ChipState = game.rule_state[self.name]
+        squares = sorted(state.down)
+        unseen = set(state.unseen)
+        groups: dict[Any, list[int]] = {}
+        slots: dict[Any, list[Any]] = {}
+        for key in [*squares, *(("unseen", c) for c in state.unseen)]:
+            cid = state.down[key] if key in state.down else key[1]
+            group = state.chips[cid].colour if self.colours_visible else None
+            groups.setdefault(group, []).append(cid)
+            slots.setdefault(group, []).append(key)
+        new_unseen: list[int] = []
+        for group, ids in groups.items():
+            rng.shuffle(ids)
+            for key, cid in zip(slots[group], ids, strict=True):
+                if isinstance(key[0], int):
+                    state.down[key] = cid
+                else:
+                    new_unseen.append(cid)
+        state.out = [c for c in state.out if c not in unseen] + sorted(new_unseen)
+        state.unseen = sorted(new_unseen)
 
     # -- collecting ------------------------------------------------------------------------------
 

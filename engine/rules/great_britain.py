@@ -81,6 +81,7 @@ class GreatBritainRules(ChipRules):
     state_class = GreatBritainState
     option_names = frozenset(("hand_in_without_meeples",))
     common_options = frozenset(("ones_per_colour", "chips"))  # fixed chip squares: no layout
+    colours_visible = True
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
@@ -95,7 +96,8 @@ class GreatBritainRules(ChipRules):
             game.rng.shuffle(ids)
             for sq, cid in zip(squares, ids, strict=False):
                 state.down[sq] = cid
-            state.out.extend(sorted(ids[len(squares) :]))
+            state.unseen.extend(sorted(ids[len(squares) :]))
+        state.out.extend(state.unseen)
 
     def chip_taken(self, game: Game, state: Any, player: int, cid: int) -> None:
         hand: list[int] = state.held[player]

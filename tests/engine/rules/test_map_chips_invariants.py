@@ -152,3 +152,36 @@ def test_replay_cli_explains_map_chips_points(rule_set: str, tmp_path, capsys) -
     kinds = {e["kind"] for e in data["events"]}
     assert "chip" in kinds
     assert sum(e["points"] for e in data["events"] if 0 in e["players"]) == g.scores[0]
+
+
+@pytest.mark.parametrize("rule_set", sorted(MAPS))
+def test_bot_copies_redeal_hidden_chips_and_island_tiles(rule_set: str) -> None:
+    """``Game.copy(shuffle=rng)`` (what the bots use) re-deals the values of face-down chips (and
+    Benelux's hidden island tiles) but keeps everything visible; the real game is unchanged."""
+    m = shipped(rule_set)
+    g = Game(m, seed=2)
+    rng = random.Random(2)
+    for _ in range(12):
+        g.play(rng.choice(g.legal_moves().list()))
+    before = g.state_summary()
+    st = g.rule_state[rule_set]
+    changed = False
+    for k in range(5):
+        c = g.copy(shuffle=random.Random(k))
+        cs = c.rule_state[rule_set]
+        check_invariants(c)
+        assert set(cs.down) == set(st.down) and cs.held == st.held and cs.up == st.up
+        hidden = sorted([*st.down.values(), *st.unseen])
+        assert sorted([*cs.down.values(), *cs.unseen]) == hidden
+        assert sorted(set(cs.out) - set(cs.unseen)) == sorted(set(st.out) - set(st.unseen))
+        if rule_set == "great_britain":
+            assert all(cs.chips[cid].colour is m.chip_squares[sq] for sq, cid in cs.down.items())
+        if rule_set == "benelux":
+            assert {sq: cs.face_up(sq) for sq in cs.stacks} == {
+                sq: st.face_up(sq) for sq in st.stacks
+            }
+            pool = sorted([*g.pile, *(t for s in st.stacks.values() for t in s)])
+            assert sorted([*c.pile, *(t for s in cs.stacks.values() for t in s)]) == pool
+        changed |= cs.down != st.down
+    assert changed
+    assert g.state_summary() == before
