@@ -66,20 +66,23 @@ class GreedyBot:
             return moves[0]
         me = game.to_move
         look = game.phase is not Phase.PLACE
+        # judge placements on a copy whose hidden information (face-down chip values) is
+        # re-dealt, so the bot does not peek at what a covered chip is worth
+        view = game if look else game.copy(shuffle=self.rng)
         best: list[Action] = []
         best_value = float("-inf")
         for move in moves:
             if look:
                 value = self._lookahead(game, move, me)
             else:
-                game.push(move)
+                view.push(move)
                 pushed = 1
-                if game.phase is Phase.ACTION and Pass() in game.legal_moves():
-                    game.push(Pass())  # let this turn's scoring happen before judging the move
+                if view.phase is Phase.ACTION and Pass() in view.legal_moves():
+                    view.push(Pass())  # let this turn's scoring happen before judging the move
                     pushed += 1
-                value = evaluate(game, me, self.meeple_value)
+                value = evaluate(view, me, self.meeple_value)
                 for _ in range(pushed):
-                    game.pop()
+                    view.pop()
             if value > best_value + 1e-9:
                 best_value, best = value, [move]
             elif abs(value - best_value) <= 1e-9:

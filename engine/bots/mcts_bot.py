@@ -79,10 +79,11 @@ class MCTSBot:
         me = game.to_move
         if self.candidates is not None and len(moves) > self.candidates:
             scored = []
+            view = game.copy(shuffle=self.rng)  # hidden information re-dealt: no peeking
             for k, move in enumerate(moves):
-                game.push(move)
-                scored.append((evaluate(game, me), -k))
-                game.pop()
+                view.push(move)
+                scored.append((evaluate(view, me), -k))
+                view.pop()
             keep = sorted(range(len(moves)), key=lambda k: scored[k], reverse=True)
             moves = [moves[k] for k in sorted(keep[: self.candidates])]
         n = len(moves)
