@@ -132,6 +132,27 @@ def test_a_meeple_is_upgraded_only_once() -> None:
     assert offered(g, UpgradeMeeple) == [] and g.phase is not Phase.ACTION
 
 
+def test_several_upgrades_in_one_turn_when_paid_for() -> None:
+    """Decision (engine/RULES.md): each upgrade is paid with its own chips worth 4; a player
+    holding 8 may upgrade two meeples in the same turn."""
+    m = make_map(["######"] * 3, start=((0, 1),))
+    chips = [[x, 1, "purple", 2] for x in (1, 2, 3, 4)]
+    g = new_game(m, ["B"] * 8, "deutschland", chips=chips, start=((0, 1),))
+    for x, loc in ((1, "C"), (2, "C"), (3, None), (4, None)):
+        place(g, (x, 1), 0, loc)
+        if x == 4:
+            break
+        finish(g)
+        place(g, (x - 1, 0))
+        finish(g)
+    g.play(UpgradeMeeple((1, 1), "C", (2, 2)))
+    assert offered(g, UpgradeMeeple) == [UpgradeMeeple((2, 1), "C", (2, 2))]
+    g.play(UpgradeMeeple((2, 1), "C", (2, 2)))
+    st = state(g)
+    assert len(st.under) == 2 and st.held[RED] == [] and g.phase is not Phase.ACTION
+    check_invariants(g)
+
+
 def test_re_placed_meeple_is_normal_and_can_be_upgraded_again() -> None:
     """ "This Meeple isn't upgraded anymore and counts again as a normal one (you may upgrade it
     the same way you did before)." """
