@@ -1,14 +1,17 @@
 """The playtest board: the map drawn as in the editor, placed tiles drawn from their definitions,
 meeples, chips, island stacks, treats and the Isle of Man, plus the placement overlay.
 
-Three layers, so a hover repaints only the overlay: :class:`_MapItem` (the printed map, cached as
-a device pixmap), :class:`_PiecesItem` (what is on the board; repainted after each action) and
-:class:`_OverlayItem` (fitting squares, the tile under the mouse, meeple spots).
+Layers, so that a hover or an action repaints little: :class:`_MapItem` (the printed map, cached
+as a device pixmap), one :class:`_PieceItem` per piece on the board (tiles, meeples, chips,
+stacks; an action adds and removes only the pieces it changed) and :class:`_OverlayItem`
+(fitting squares, the tile under the mouse, meeple spots).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
@@ -112,88 +115,132 @@ class _MapItem(QGraphicsItem):
         paint_map(painter, self.map, self.options)
 
 
-class _PiecesItem(QGraphicsItem):
-    """Placed tiles, meeples and every rule-set piece."""
+class _PieceItem(QGraphicsItem):
+    """One piece on the board (a tile, a meeple, a chip, a stack...): a rectangle and a painter
+    function. Pieces are separate items so that an action repaints only what it changed."""
 
-    def __init__(self, scene: BoardScene) -> None:
+    def __init__(self, rect: QRectF, draw: Callable[[QPainter], None], z: float) -> None:
         super().__init__()
-        self.board_scene = scene
+        self._rect = rect
+        self._draw = draw
+        self.setZValue(z)
 
     def boundingRect(self) -> QRectF:
-        return self.board_scene.sceneRect()
+        return self._rect
 
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
-        bs = self.board_scene
-        game = bs.game
-        if game is None:
-            return
-        exposed = option.exposedRect
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        for sq, o in game.board.tiles.items():
-            r = square_rect(sq)
-            if r.intersects(exposed):
-                _draw_tile(painter, game, o.tile_id, o.rotation, r)
-        last = game.last_placement
-        if last is not None and last[0] in game.board.tiles:
-            painter.setPen(QPen(QColor(255, 255, 255, 230), 2.5))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRect(square_rect(last[0]).adjusted(1.5, 1.5, -1.5, -1.5))
-        views = rule_view.pieces(game)
-        for chip in views.chips:
-            _draw_chip(
-                painter, square_rect(chip.square).center(), chip_colour(chip.colour), chip.value
-            )
-        for stack in views.stacks:
-            r = square_rect(stack.square)
-            if stack.tile is not None:
-                _draw_tile(painter, game, stack.tile, 0, r.adjusted(5, 5, -5, -5))
-            else:
-                painter.setPen(QPen(QColor(40, 40, 40), 1))
-                painter.setBrush(QColor("#6b4f33") if stack.count else QColor(0, 0, 0, 0))
-                painter.drawRect(r.adjusted(8, 8, -8, -8))
-            painter.setPen(QPen(QColor(20, 20, 20), 1))
-            painter.setBrush(QColor(255, 255, 255, 225))
-            badge = QRectF(r.right() - 22, r.bottom() - 16, 20, 14)
-            painter.drawRoundedRect(badge, 3, 3)
-            f = QFont("DejaVu Sans")
-            f.setPixelSize(10)
-            painter.setFont(f)
-            painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(stack.count))
-        for mid, (player, sq, loc, _node, _s) in game.meeples.items():
-            o = game.board.tiles.get(sq)
-            if o is None:
-                continue
-            spot = meeple_spot(game, o.tile_id, o.rotation, sq, loc)
-            _draw_meeple(
-                painter,
-                spot,
-                bs.colour(player),
-                upgraded=mid in views.upgraded or game.meeple_strength(mid) > 1,
-            )
-        if views.isle_of_man is not None and views.isle_meeples:
-            # one meeple per player with a count: a dozen meeples would not fit on one square
-            r = square_rect(views.isle_of_man)
-            items = sorted(views.isle_meeples.items())
-            cols = 2 if len(items) > 1 else 1
-            rows = (len(items) + cols - 1) // cols
-            f = QFont("DejaVu Sans")
-            f.setPixelSize(11)
-            f.setBold(True)
-            for i, (player, count) in enumerate(items):
-                cw, ch = r.width() / cols, r.height() / rows
-                cell = QRectF(r.left() + (i % cols) * cw, r.top() + (i // cols) * ch, cw, ch)
-                c = QPointF(cell.left() + cw * 0.35, cell.center().y())
-                _draw_meeple(painter, c, bs.colour(player), scale=0.75)
-                painter.setFont(f)
-                painter.setPen(QColor("black"))
-                painter.drawText(
-                    QRectF(cell.left() + cw * 0.55, cell.top(), cw * 0.45, ch),
-                    Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                    f"{count}",
-                )
+        self._draw(painter)
+
+
+PieceKey = tuple[Any, ...]
+
+
+def _pieces(bs: BoardScene, game: Game) -> dict[PieceKey, tuple[QRectF, Callable, float]]:
+    """Every piece to show, by a key that changes whenever its drawing would."""
+    out: dict[PieceKey, tuple[QRectF, Callable, float]] = {}
+    for sq, o in game.board.tiles.items():
+        r = square_rect(sq)
+        out[("tile", sq, o.tile_id, o.rotation)] = (
+            r,
+            lambda p, r=r, t=o.tile_id, rot=o.rotation: _draw_tile(p, game, t, rot, r),
+            1,
+        )
+    last = game.last_placement
+    if last is not None and last[0] in game.board.tiles:
+        r = square_rect(last[0])
+
+        def frame(p: QPainter, r: QRectF = r) -> None:
+            p.setPen(QPen(QColor(255, 255, 255, 230), 2.5))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(r.adjusted(1.5, 1.5, -1.5, -1.5))
+
+        out[("last", last[0])] = (r, frame, 2)
+    views = rule_view.pieces(game)
+    for chip in views.chips:
+        c = square_rect(chip.square).center()
+        rad = 0.2 * SQUARE + 2
+        out[("chip", chip.square, chip.colour, chip.value)] = (
+            QRectF(c.x() - rad, c.y() - rad, 2 * rad, 2 * rad),
+            lambda p, c=c, col=chip.colour, v=chip.value: _draw_chip(p, c, chip_colour(col), v),
+            3,
+        )
+    for stack in views.stacks:
+        r = square_rect(stack.square)
+        out[("stack", stack.square, stack.tile, stack.count)] = (
+            r,
+            lambda p, r=r, t=stack.tile, n=stack.count: _draw_stack(p, game, r, t, n),
+            3,
+        )
+    for mid, (player, sq, loc, _node, _s) in game.meeples.items():
+        o = game.board.tiles.get(sq)
+        if o is None:
+            continue
+        upgraded = mid in views.upgraded or game.meeple_strength(mid) > 1
+        key = ("meeple", mid, player, sq, loc, upgraded, bs.colour(player).name())
+        if key in bs._items:
+            out[key] = (bs._items[key].boundingRect(), None, 4)  # unchanged: keep its item
+            continue
+        spot = meeple_spot(game, o.tile_id, o.rotation, sq, loc)
+        s = MEEPLE * SQUARE
+        colour = bs.colour(player)
+        out[key] = (
+            QRectF(spot.x() - s, spot.y() - s, 2 * s, 2 * s),
+            lambda p, c=spot, col=colour, u=upgraded: _draw_meeple(p, c, col, upgraded=u),
+            4,
+        )
+    if views.isle_of_man is not None and views.isle_meeples:
+        r = square_rect(views.isle_of_man)
+        counts = tuple(sorted(views.isle_meeples.items()))
+        colours = tuple(bs.colour(p).name() for p, _ in counts)
+        out[("isle", counts, colours)] = (
+            r,
+            lambda p, r=r, counts=counts: _draw_isle(p, bs, r, counts),
+            4,
+        )
+    return out
+
+
+def _draw_stack(p: QPainter, game: Game, r: QRectF, tile: str | None, count: int) -> None:
+    """An island stack: its face-up tile (if any) and how many tiles are left."""
+    if tile is not None:
+        _draw_tile(p, game, tile, 0, r.adjusted(5, 5, -5, -5))
+    elif count:
+        p.setPen(QPen(QColor(40, 40, 40), 1))
+        p.setBrush(QColor("#6b4f33"))  # the back of a face-down tile
+        p.drawRect(r.adjusted(8, 8, -8, -8))
+    p.setPen(QPen(QColor(20, 20, 20), 1))
+    p.setBrush(QColor(255, 255, 255, 225))
+    badge = QRectF(r.right() - 22, r.bottom() - 16, 20, 14)
+    p.drawRoundedRect(badge, 3, 3)
+    f = QFont("DejaVu Sans")
+    f.setPixelSize(10)
+    p.setFont(f)
+    p.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(count))
+
+
+def _draw_isle(p: QPainter, bs: BoardScene, r: QRectF, counts: tuple[tuple[int, int], ...]) -> None:
+    """The Isle of Man: one meeple per player with a count (a dozen would not fit)."""
+    cols = 2 if len(counts) > 1 else 1
+    rows = (len(counts) + cols - 1) // cols
+    f = QFont("DejaVu Sans")
+    f.setPixelSize(11)
+    f.setBold(True)
+    cw, ch = r.width() / cols, r.height() / rows
+    for i, (player, count) in enumerate(counts):
+        cell = QRectF(r.left() + (i % cols) * cw, r.top() + (i // cols) * ch, cw, ch)
+        c = QPointF(cell.left() + cw * 0.35, cell.center().y())
+        _draw_meeple(p, c, bs.colour(player), scale=0.75)
+        p.setFont(f)
+        p.setPen(QColor("black"))
+        p.drawText(
+            QRectF(cell.left() + cw * 0.55, cell.top(), cw * 0.45, ch),
+            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+            str(count),
+        )
 
 
 @dataclass
@@ -212,6 +259,19 @@ class Overlay:
     spot_hover: str | None = None
     targets: dict[Square, str] = field(default_factory=dict)
     """Squares a rule action can be played on (clickable), with the action's label."""
+
+    def looks(self) -> tuple[Any, ...]:
+        """What the drawing depends on: equal looks, no repaint needed."""
+        shows_tile = self.pending is not None or (self.hover is not None and bool(self.fits))
+        return (
+            tuple(sorted((sq, tuple(sorted(r))) for sq, r in self.fits.items())),
+            self.rotation if self.fits else None,
+            (self.tile, self.rotation, self.hover) if shows_tile else None,
+            self.pending,
+            tuple(sorted((k, p.x(), p.y()) for k, p in self.spots.items())),
+            self.spot_hover,
+            tuple(sorted(self.targets)),
+        )
 
 
 class _OverlayItem(QGraphicsItem):
@@ -297,9 +357,9 @@ class BoardScene(QGraphicsScene):
         self.setBackgroundBrush(QBrush(QColor("#5d7f95")))
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self._map_item = _MapItem(m)
-        self._pieces = _PiecesItem(self)
         self._overlay = _OverlayItem(self)
-        for item in (self._map_item, self._pieces, self._overlay):
+        self._items: dict[PieceKey, _PieceItem] = {}
+        for item in (self._map_item, self._overlay):
             self.addItem(item)
 
     def set_map(self, m: MapDef) -> None:
@@ -319,12 +379,29 @@ class BoardScene(QGraphicsScene):
     def set_game(self, game: Game | None) -> None:
         self.game = game
         self.overlay = Overlay()
+        for item in self._items.values():
+            self.removeItem(item)
+        self._items.clear()
         self.refresh()
 
-    def refresh(self) -> None:
-        """Repaint pieces and overlay (after an action)."""
-        self._pieces.update()
-        self._overlay.update()
+    def refresh(self, *, overlay: bool = True) -> None:
+        """Bring the pieces in line with the game (after an action): only pieces that changed
+        are added or removed, so only their squares repaint. ``overlay``: repaint it too."""
+        game = self.game
+        wanted = _pieces(self, game) if game is not None else {}
+        for key in [k for k in self._items if k not in wanted]:
+            self.removeItem(self._items.pop(key))
+        for key, (rect, draw, z) in wanted.items():
+            if key not in self._items and draw is not None:
+                item = _PieceItem(rect, draw, z)
+                self._items[key] = item
+                self.addItem(item)
+        if overlay:
+            self._overlay.update()
+
+    def piece_keys(self) -> list[PieceKey]:
+        """Keys of the pieces shown (tests, tools)."""
+        return list(self._items)
 
     def update_overlay(self, rects: list[QRectF] | None = None) -> None:
         """Repaint the overlay, only ``rects`` when given (hover moves)."""

@@ -63,17 +63,6 @@ class Seat:
     def is_bot(self) -> bool:
         return self.kind != "human"
 
-    def make_bot(self, seed: int) -> object:
-        """The engine bot for this seat (``None`` for a human)."""
-        if not self.is_bot:
-            return None
-        from engine.bots import make_bot
-
-        if self.kind == "mcts":
-            s = max(1, min(10, self.strength))
-            return make_bot("mcts", iterations=25 * s, playout_turns=4 + 2 * s, seed=seed)
-        return make_bot(self.kind, seed=seed)
-
     def label(self) -> str:
         kind = BOT_KINDS.get(self.kind, self.kind)
         if self.kind == "mcts":

@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPe
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from engine.tiles import TileType
-from mapeditor.tile_painter import paint_tile
+from mapeditor.tile_painter import tile_image
 
 
 class TilePreview(QWidget):
@@ -45,7 +45,9 @@ class TilePreview(QWidget):
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRoundedRect(rect, 8, 8)
         else:
-            paint_tile(p, self.tile, self.rotation, rect)
+            # a cached image: painting a tile the first time is slow, the board warms the cache
+            image = tile_image(self.tile, self.rotation, max(16, round(side)))
+            p.drawImage(rect, image)
         f = QFont(self.font())
         f.setPointSizeF(max(7.0, f.pointSizeF()))
         p.setFont(f)

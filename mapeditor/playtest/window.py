@@ -39,7 +39,7 @@ from engine.scoring import KINDS
 from mapeditor.painting import square_rect
 from mapeditor.playtest.board_scene import BoardScene, meeple_spot
 from mapeditor.playtest.board_view import BoardView
-from mapeditor.playtest.bot_worker import BotWorker
+from mapeditor.playtest.bot_worker import BotWorker, TileWarmer, next_token
 from mapeditor.playtest.game_log import GameLog, describe_action, describe_move
 from mapeditor.playtest.score_board import ScoreBoard
 from mapeditor.playtest.setup_dialog import (
@@ -87,18 +87,17 @@ class PlaytestWindow(QMainWindow):
         self.setup = setup or default_setup(m)
         self.seats: list[Seat] = list(self.setup.seats)
         self.game: Game = self.setup.make_game(m)
-        self.bots: list[object] = []
         self.actors: list[tuple[int, int]] = []
         """``(player, turn)`` of every action in ``game.history`` (for undo)."""
         self.rotation = 0
         self.pending: Placement | None = None
         self.skip = False
         self.summary: QDialog | None = None
-        self._token = 0
         self._waiting: int | None = None
         self.worker = BotWorker(self)
         self.worker.chosen.connect(self._bot_chose)
         self.worker.failed.connect(self._bot_failed)
+        self.warmer = TileWarmer(self)
         self._bot_timer = QTimer(self)
         self._bot_timer.setSingleShot(True)
         self._bot_timer.timeout.connect(self._ask_bot)
@@ -225,7 +224,6 @@ class PlaytestWindow(QMainWindow):
         self._cancel_bot()
         self.game = game
         self.actors = actors
-        self.bots = [seat.make_bot(self.setup.seed * 31 + i) for i, seat in enumerate(self.seats)]
         self.rotation = 0
         self.pending = None
         self.skip = False
@@ -233,6 +231,7 @@ class PlaytestWindow(QMainWindow):
             self.summary.close()
             self.summary = None
         self.scene.colours = self._colours()
+        self.warmer.warm(game)
         self.scene.set_game(game)
         self.setWindowTitle(f"Playtest: {self.map.name or self.map.id} — seed {game.seed}")
         self.seed_label.setText(f"Seed {game.seed}")
@@ -420,14 +419,16 @@ class PlaytestWindow(QMainWindow):
         g = self.game
         if g.is_over() or not self.current_seat().is_bot or self.worker.busy:
             return
-        self._token += 1
-        self._waiting = self._token
+        token = next_token()
+        self._waiting = token
+        seat = self.current_seat()
         self.turn_label.setText(f"{g.players[g.to_move]} is thinking…")
-        self.worker.request(self._token, self.bots[g.to_move], g)
+        self.worker.request(token, g, g.to_move, seat.kind, seat.strength, g.seed * 31 + g.to_move)
 
     def _cancel_bot(self) -> None:
         self._bot_timer.stop()
         self._waiting = None
+        self.worker.forget()
 
     def _bot_chose(self, token: int, action: object) -> None:
         if token != self._waiting:
@@ -452,6 +453,7 @@ class PlaytestWindow(QMainWindow):
     def _refresh(self) -> None:
         g = self.game
         ov = self.scene.overlay
+        before = ov.looks()
         human = self.human_to_move()
         tile = g.current_tile
         ov.tile = tile
@@ -465,7 +467,8 @@ class PlaytestWindow(QMainWindow):
             for p in g.legal_placements():
                 ov.fits.setdefault(p.square, set()).add(p.rotation)
         ov.targets = {sq: describe_action(a) for sq, a in self.square_actions().items()}
-        self.scene.refresh()
+        # the overlay covers the whole board: repaint it only when it changed
+        self.scene.refresh(overlay=ov.looks() != before)
         self.preview.show_tile(
             g.tileset[tile] if tile is not None else None,
             ov.rotation if human else 0,
@@ -729,5 +732,6 @@ class PlaytestWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._cancel_bot()
+        self.warmer.stop()
         self.worker.wait(10_000)
         super().closeEvent(event)

@@ -1,0 +1,112 @@
+"""The bots' own process: it keeps its own engine game, rebuilt from the actions the window sends,
+and answers "choose an action for this player" with the action's JSON form.
+
+A thread is not enough to keep the window smooth: the bots are pure Python, so a thinking bot
+holds the GIL and the UI thread only gets it back in 5 ms slices. In a process the bots never
+touch the UI thread's interpreter. This module imports no Qt, so the child process starts fast.
+
+Messages (pickled over a :func:`multiprocessing.Pipe`):
+
+* ``("game", game_id, header)``: a new game; ``header`` is a game record without actions.
+* ``("choose", token, game_id, actions, player, kind, strength, seed)``: play ``actions`` (all
+  of them, JSON forms; only the new ones are replayed) and choose for ``player``.
+* ``("stop",)``.
+
+Answers: ``("chosen", token, action_dict)`` or ``("failed", token, message)``.
+"""
+
+from __future__ import annotations
+
+import traceback
+from typing import Any
+
+
+def make_bot(kind: str, strength: int, seed: int) -> Any:
+    """The engine bot of a seat (shared with the thread worker)."""
+    from engine.bots import make_bot as engine_bot
+
+    if kind == "mcts":
+        s = max(1, min(10, strength))
+        return engine_bot("mcts", iterations=25 * s, playout_turns=4 + 2 * s, seed=seed)
+    return engine_bot(kind, seed=seed)
+
+
+class _Session:
+    """The child's copy of the window's game, advanced by the actions it is sent."""
+
+    def __init__(self) -> None:
+        self.headers: dict[int, dict[str, Any]] = {}
+        self.game_id: int | None = None
+        self.game: Any = None
+        self.applied: list[dict[str, Any]] = []
+        self.bots: dict[tuple[int, str, int, int], Any] = {}
+
+    def _sync(self, game_id: int, actions: list[dict[str, Any]]) -> Any:
+        from engine.moves import action_from_dict
+        from engine.record import GameRecord, new_game
+
+        n = len(self.applied)
+        reuse = (
+            self.game_id == game_id
+            and self.game is not None
+            and n <= len(actions)
+            and actions[:n] == self.applied
+        )
+        if not reuse:
+            record = GameRecord.from_dict(self.headers[game_id], source="playtest window")
+            self.game = new_game(record)
+            self.game_id = game_id
+            self.applied = []
+        for data in actions[len(self.applied) :]:
+            self.game.play(action_from_dict(data, self.game.rules))
+            self.applied.append(data)
+        return self.game
+
+    def choose(
+        self,
+        game_id: int,
+        actions: list[dict[str, Any]],
+        player: int,
+        kind: str,
+        strength: int,
+        seed: int,
+    ) -> dict[str, Any]:
+        game = self._sync(game_id, actions)
+        if game.to_move != player:
+            raise RuntimeError(f"player {player} is not to move (player {game.to_move} is)")
+        key = (player, kind, strength, seed)
+        bot = self.bots.get(key)
+        if bot is None:
+            bot = self.bots[key] = make_bot(kind, strength, seed)
+        return bot.choose(game.copy()).to_dict()
+
+
+def serve(conn: Any) -> None:
+    """The child process' loop."""
+    session = _Session()
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg[0] == "stop":
+            return
+        if msg[0] == "game":
+            _tag, game_id, header = msg
+            session.headers[game_id] = header
+            continue
+        if msg[0] == "choose":
+            _tag, token, game_id, actions, player, kind, strength, seed = msg
+            try:
+                answer = (
+                    "chosen",
+                    token,
+                    session.choose(game_id, actions, player, kind, strength, seed),
+                )
+            except Exception as exc:  # noqa: BLE001 - report every bot failure to the window
+                detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+                answer = ("failed", token, detail)
+            try:
+                conn.send(answer)
+            except (EOFError, OSError):
+                return
