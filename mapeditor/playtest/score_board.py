@@ -18,9 +18,15 @@ from mapeditor.playtest import rule_view
 COLUMNS = ("Player", "Score", "Meeples", "Chips", "Wines")
 
 
+_SHORT = {"purple": "P", "light_blue": "B", "orange": "O"}
+
+
+def _short(colour: str) -> str:
+    return _SHORT.get(colour, colour[:1].upper())
+
+
 def _chip_text(chips: list[tuple[str, int]]) -> str:
-    short = {"purple": "P", "light_blue": "B", "orange": "O"}
-    return " ".join(f"{short.get(c, c[:1].upper())}{v}" for c, v in chips)
+    return " ".join(f"{_short(c)}{v}" for c, v in chips)
 
 
 def _meeples_text(game: Game, player: int) -> str:
@@ -39,6 +45,9 @@ class ScoreBoard(QTableWidget):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setToolTip("Chips: P purple, B light blue, O orange, with their values")
         header = self.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for c in range(1, len(COLUMNS)):
@@ -56,7 +65,7 @@ class ScoreBoard(QTableWidget):
                 str(game.scores[p]),
                 _meeples_text(game, p),
                 _chip_text(chips) or "-",
-                ", ".join(w.replace("_", " ") for w in wines) or "-",
+                " ".join(_short(w) for w in wines) or "-",
             )
             for c, text in enumerate(cells):
                 item = self.item(p, c)

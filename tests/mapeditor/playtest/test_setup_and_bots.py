@@ -1,0 +1,101 @@
+"""The setup dialog, and bots that never play on the wrong position."""
+
+from __future__ import annotations
+
+from _playtest_helpers import small_setup, wait_for_human
+from PySide6.QtCore import Qt
+
+from engine.mapio import load_map
+from engine.resources import bundled_map
+from mapeditor.playtest import SetupDialog, default_setup
+from mapeditor.playtest.bot_worker import BotWorker
+
+
+def test_setup_dialog_reads_its_form(qtbot) -> None:
+    m = load_map(bundled_map("deutschland"))
+    dlg = SetupDialog(m, default_setup(m, seed=42))
+    qtbot.addWidget(dlg)
+    assert dlg.seed.value() == 42
+    dlg.player_count.setValue(4)
+    dlg.rows[1].kind.setCurrentIndex(dlg.rows[1].kind.findData("mcts"))
+    dlg.rows[1].strength.setValue(7)
+    dlg.rows[2].name.setText("Carla")
+    dlg.town_a.setChecked(True)
+    dlg.chips.setChecked(False)
+    dlg.starts_auto.setChecked(False)
+    for i in range(dlg.starts.count()):
+        dlg.starts.item(i).setCheckState(
+            Qt.CheckState.Checked if i < 2 else Qt.CheckState.Unchecked
+        )
+    dlg.meeples.setValue(6)
+    setup = dlg.setup()
+    assert [s.name for s in setup.seats] == ["Red", "Blue", "Carla", "Yellow"]
+    assert (setup.seats[1].kind, setup.seats[1].strength) == ("mcts", 7)
+    o = setup.options
+    assert o.town_extra_tile and not o.town_cost and o.rule_set == "none" and o.meeples == 6
+    assert o.start_squares is not None and len(o.start_squares) == 2
+    assert dlg.validate() == []
+    game = setup.make_game(m)
+    assert [sq for sq, _t, _r in game.start_tiles] == list(o.start_squares)
+
+
+def test_setup_dialog_refuses_a_bad_setup_and_says_why(qtbot) -> None:
+    m = load_map(bundled_map("example-small"))
+    dlg = SetupDialog(m, default_setup(m, seed=1))
+    qtbot.addWidget(dlg)
+    dlg.rows[1].name.setText("Red")
+    dlg.accept()
+    assert dlg.result() != SetupDialog.DialogCode.Accepted
+    assert "the name 'Red' is used twice" in dlg.problems.text()
+    dlg.rows[1].name.setText("Blue")
+    dlg.starts_auto.setChecked(False)
+    for i in range(dlg.starts.count()):
+        dlg.starts.item(i).setCheckState(Qt.CheckState.Unchecked)
+    assert any("start squares" in p for p in dlg.validate())
+
+
+def test_the_map_chips_box_follows_the_map(qtbot) -> None:
+    plain = load_map(bundled_map("example-small"))
+    dlg = SetupDialog(plain)
+    qtbot.addWidget(dlg)
+    assert not dlg.chips.isEnabled() and dlg.setup().options.rule_set == "none"
+    france = load_map(bundled_map("france"))
+    dlg = SetupDialog(france)
+    qtbot.addWidget(dlg)
+    assert dlg.chips.isEnabled() and dlg.setup().options.rule_set == "france"
+
+
+def test_bots_run_in_their_own_process(qtbot, make_playtest) -> None:
+    w = make_playtest()
+    assert w.worker.in_process
+    wait_for_human(qtbot, w)
+
+
+def test_a_stale_bot_answer_is_never_played(qtbot, make_playtest) -> None:
+    setup = small_setup()
+    setup.seats[0].kind = "random"
+    w = make_playtest(setup=setup)
+    w.pace.setValue(0)
+    # a game restarted while its bot thinks: the old answer must be dropped
+    qtbot.waitUntil(lambda: w.worker.busy, timeout=10_000)
+    w.new_game(small_setup())
+    fresh = w.game.state_summary()
+    qtbot.wait(300)
+    assert w.game.state_summary() == fresh  # Red is human now: nothing moved
+    assert w.human_to_move()
+
+
+def test_thread_fallback_plays_too(qtbot, make_playtest) -> None:
+    w = make_playtest()
+    wait_for_human(qtbot, w)
+    w.worker.chosen.disconnect(w._bot_chose)
+    w.worker = BotWorker(w, use_process=False)
+    w.worker.chosen.connect(w._bot_chose)
+    assert not w.worker.in_process
+    p = w.game.legal_placements().list()[0]
+    w.rotation = p.rotation
+    w.click_square(p.square)
+    if w.pending is not None:
+        w.no_meeple()
+    wait_for_human(qtbot, w)
+    assert w.game.turn == 2
