@@ -345,6 +345,8 @@ class PlaytestWindow(QMainWindow):
         if self.pending is not None:
             if point is not None:
                 loc = self.scene.spot_at(point)
+                if loc is None and square == self.pending.square:
+                    loc = self._feature_location(point)
                 if loc is not None:
                     self.play(Move(self.pending.square, self.pending.rotation, loc))
                     return True
@@ -362,6 +364,22 @@ class PlaytestWindow(QMainWindow):
             return False
         self._put_down(placement)
         return True
+
+    def _feature_location(self, point: QPointF) -> str | None:
+        """The offered meeple location of the feature drawn under ``point`` on the pending tile
+        (a click anywhere on a road or field works, not just on its spot)."""
+        from mapeditor.tile_painter import segment_at
+
+        g = self.game
+        tile = g.current_tile
+        if self.pending is None or tile is None:
+            return None
+        sq, rot = self.pending.square, self.pending.rotation
+        seg = segment_at(g.tileset[tile], rot, square_rect(sq), point)
+        if seg is None:
+            return None
+        name = g.board.compiled.oriented[tile][rot // 90].names[seg]
+        return name if name in self.scene.overlay.spots else None
 
     def _put_down(self, placement: Placement) -> None:
         g = self.game
@@ -627,7 +645,10 @@ class PlaytestWindow(QMainWindow):
                 raise EngineError(f"action {i}: {exc}") from None
             actors.append((player, turn))
             log.append((describe_move(game, player, action, tile), colours[player % len(colours)]))
-            log.extend((f"   ★ {e.text}", QColor("#1b5e20")) for e in events)
+            log.extend(
+                (f"   ★ {e.text}", QColor("#1b5e20" if e.points >= 0 else "#b00020"))
+                for e in events
+            )
         self._start(game, actors, log)
 
     def save_to(self, path: str | Path) -> None:

@@ -206,3 +206,34 @@ def test_hover_shows_red_on_a_square_where_the_tile_does_not_fit(qtbot, make_pla
     assert w.rotation not in w.scene.overlay.fits.get(bad, set())
     rect = square_rect(bad)
     assert w.scene.sceneRect().contains(rect)
+
+
+def test_a_meeple_goes_where_its_feature_is_clicked(qtbot, make_playtest) -> None:
+    from PySide6.QtCore import QPointF
+
+    w = make_playtest()
+    wait_for_human(qtbot, w)
+    g = w.game
+    p = next(p for p in g.legal_placements() if len(g.meeple_locations(p)) >= 2)
+    w.rotation = p.rotation
+    click_square(w, p.square)
+    assert w.pending == p
+    r = square_rect(p.square)
+    found = None
+    for i in range(1, 16):
+        for j in range(1, 16):
+            pt = QPointF(r.left() + r.width() * i / 16, r.top() + r.height() * j / 16)
+            near = [pt + QPointF(dx, dy) for dx in (-3, 0, 3) for dy in (-3, 0, 3)]
+            if all(w.scene.spot_at(q) is None for q in near):
+                locs = {w._feature_location(q) for q in near}
+                loc = locs.pop() if len(locs) == 1 else None  # well inside one feature
+                if loc is not None:
+                    found = (pt, loc)
+                    break
+        if found:
+            break
+    assert found is not None
+    pt, loc = found
+    before = len(g.history)
+    click_scene(w, pt)
+    assert w.game.history[before] == Move(p.square, p.rotation, loc)
