@@ -1,0 +1,604 @@
+"""The balance report: aggregate the per-game facts of :mod:`engine.simulate` into figures.
+
+:func:`balance_report` returns one JSON-able dict (see ``docs`` in :mod:`engine.report` for the
+layout). Every figure is computed from the facts only, so a report can be rebuilt from a saved
+``facts`` list. Conventions:
+
+* *win*: a seat wins a game when it has the best score; tied best scores all count as wins
+  (``ties`` counts those games), so win rates of one player count may add up to more than 1.
+* Confidence intervals are Wilson score intervals at 95 %.
+* *placement*: the n-th tile placed by a player in the game (start tiles are placement 0); the
+  heat map's "how early" is the mean placement of a square over the games that built it.
+* Warnings use significance tests with a Bonferroni correction over the comparisons made
+  (``alpha`` = 0.01 overall), plus a minimum effect size, so a few hundred games of a fair map
+  raise none by chance.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.mapdef import MapDef
+    from engine.simulate import SimResult
+
+REPORT_FORMAT = "carcassonne-balance-report"
+REPORT_VERSION = 1
+ALPHA = 0.01
+"""Overall significance level of the warnings (Bonferroni-corrected per family of tests)."""
+MIN_EFFECT = 0.10
+"""A win-rate difference must also be at least this large (10 points) to warn."""
+RARE = 0.05
+"""A square built in fewer than this share of games counts as rarely reached."""
+MIN_REGION = 3
+"""Never-filled regions smaller than this many squares are not warned about."""
+CITY_RARELY = 0.10
+"""A large city completed in fewer than this share of games is warned about."""
+
+
+# -- statistics ----------------------------------------------------------------------------------
+
+
+def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % by default); ``(0, 1)`` when ``n == 0``."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def binomial_p_value(successes: int, n: int, p: float) -> float:
+    """Exact two-sided binomial test: probability of an outcome at most as likely as this one."""
+    if n <= 0:
+        return 1.0
+    if p <= 0.0:
+        return 1.0 if successes == 0 else 0.0
+    if p >= 1.0:
+        return 1.0 if successes == n else 0.0
+    lp, lq = math.log(p), math.log1p(-p)
+    lg_n = math.lgamma(n + 1)
+
+    def logpmf(k: int) -> float:
+        return lg_n - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * lp + (n - k) * lq
+
+    observed = logpmf(successes)
+    total = 0.0
+    for k in range(n + 1):
+        lk = logpmf(k)
+        if lk <= observed + 1e-7:
+            total += math.exp(lk)
+    return min(1.0, total)
+
+
+def two_proportion_p_value(k1: int, n1: int, k2: int, n2: int) -> float:
+    """Two-sided z-test that two proportions are equal (pooled variance)."""
+    if n1 <= 0 or n2 <= 0:
+        return 1.0
+    pooled = (k1 + k2) / (n1 + n2)
+    var = pooled * (1 - pooled) * (1 / n1 + 1 / n2)
+    if var <= 0:
+        return 1.0
+    z = (k1 / n1 - k2 / n2) / math.sqrt(var)
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def describe(values: Sequence[float]) -> dict[str, Any]:
+    """Count, mean, standard deviation, min, quartiles and max of ``values``."""
+    vals = sorted(values)
+    n = len(vals)
+    if n == 0:
+        return {"n": 0}
+    q = statistics.quantiles(vals, n=4, method="inclusive") if n > 1 else [vals[0]] * 3
+    return {
+        "n": n,
+        "mean": _r(statistics.fmean(vals)),
+        "sd": _r(statistics.stdev(vals)) if n > 1 else 0.0,
+        "min": vals[0],
+        "q1": _r(q[0]),
+        "median": _r(q[1]),
+        "q3": _r(q[2]),
+        "max": vals[-1],
+    }
+
+
+def _r(x: float, digits: int = 4) -> float:
+    return round(float(x), digits)
+
+
+def _rate(k: int, n: int) -> dict[str, Any]:
+    lo, hi = wilson(k, n)
+    return {"count": k, "games": n, "rate": _r(k / n) if n else 0.0, "ci": [_r(lo), _r(hi)]}
+
+
+# -- the report -----------------------------------------------------------------------------------
+
+
+def balance_report(m: MapDef, result: SimResult) -> dict[str, Any]:
+    """Every figure of the balance report of ``result`` (a run of :func:`engine.simulate`)."""
+    games = result.games
+    report: dict[str, Any] = {
+        "format": REPORT_FORMAT,
+        "format_version": REPORT_VERSION,
+        "map": {
+            "id": m.id,
+            "name": m.name,
+            "rule_set": str(m.rule_set),
+            "width": m.width,
+            "height": m.height,
+            "placeable_squares": len(m.placeable_squares()),
+        },
+        "run": {
+            **result.config.to_dict(),
+            "rule_set_played": result.rule_set,
+            "rules_missing": result.rules_missing,
+            "games_played": len(games),
+        },
+    }
+    report["scores"] = score_figures(games)
+    report["wins"] = win_figures(games)
+    report["start_choices"] = start_choice_figures(m, games)
+    report["fill"] = fill_figures(m, games)
+    report["features"] = feature_figures(m, games)
+    report["chips"] = chip_figures(m, result, games)
+    report["rules"] = rule_figures(m, result, games)
+    report["length"] = length_figures(games)
+    report["warnings"] = warnings(m, report)
+    return report
+
+
+def _by_players(games: Iterable[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
+    out: dict[int, list[dict[str, Any]]] = {}
+    for g in games:
+        out.setdefault(g["players"], []).append(g)
+    return dict(sorted(out.items()))
+
+
+def score_figures(games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Score distribution per seat, per player count (and the winning score)."""
+    out: dict[str, Any] = {}
+    for p, gs in _by_players(games).items():
+        seats = [describe([g["scores"][s] for g in gs]) | {"seat": s} for s in range(p)]
+        out[str(p)] = {
+            "games": len(gs),
+            "seats": seats,
+            "all": describe([sc for g in gs for sc in g["scores"]]),
+            "winning": describe([max(g["scores"]) for g in gs]),
+            "margin": describe([_margin(g["scores"]) for g in gs]),
+            "values": [[g["scores"][s] for g in gs] for s in range(p)],
+        }
+    return out
+
+
+def _margin(scores: Sequence[int]) -> int:
+    top = sorted(scores, reverse=True)
+    return top[0] - top[1] if len(top) > 1 else top[0]
+
+
+def win_figures(games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Win rate per seat (first-player advantage) with Wilson intervals and a test against 1/P."""
+    out: dict[str, Any] = {}
+    for p, gs in _by_players(games).items():
+        n = len(gs)
+        wins = Counter(s for g in gs for s in g["winners"])
+        ties = sum(1 for g in gs if len(g["winners"]) > 1)
+        seats = []
+        for s in range(p):
+            fig = _rate(wins[s], n)
+            # fair share of wins: 1/P of the games (ties make the true share a little higher)
+            fig["p_value"] = _r(binomial_p_value(wins[s], n, 1 / p), 6)
+            fig["seat"] = s
+            seats.append(fig)
+        out[str(p)] = {"games": n, "ties": ties, "fair": _r(1 / p), "seats": seats}
+    return out
+
+
+def _choice_key(g: dict[str, Any]) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted((x, y) for x, y in g["start"]))
+
+
+def start_choice_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per choice of start squares: games, mean score, winning score, and seat win rates tested
+    against the other choices (two-proportion z-test)."""
+    groups: dict[tuple[tuple[int, int], ...], list[dict[str, Any]]] = {}
+    for g in games:
+        groups.setdefault(_choice_key(g), []).append(g)
+    out = []
+    for key, gs in sorted(groups.items()):
+        others = [g for g in games if _choice_key(g) != key]
+        seats = []
+        for p, sub in _by_players(gs).items():
+            rest = [g for g in others if g["players"] == p]
+            for s in range(p):
+                k = sum(1 for g in sub if s in g["winners"])
+                k2 = sum(1 for g in rest if s in g["winners"])
+                fig = _rate(k, len(sub))
+                fig.update(
+                    players=p,
+                    seat=s,
+                    others_rate=_r(k2 / len(rest)) if rest else None,
+                    p_value=_r(two_proportion_p_value(k, len(sub), k2, len(rest)), 6),
+                )
+                seats.append(fig)
+        out.append(
+            {
+                "squares": [list(sq) for sq in key],
+                "names": [m.start_squares[sq].name if sq in m.start_squares else "" for sq in key],
+                "games": len(gs),
+                "mean_score": _r(statistics.fmean(s for g in gs for s in g["scores"])),
+                "mean_winning_score": _r(statistics.fmean(max(g["scores"]) for g in gs)),
+                "mean_fill": _r(
+                    statistics.fmean(len(g["placed"]) for g in gs)
+                    / max(1, len(m.placeable_squares()))
+                ),
+                "seats": seats,
+            }
+        )
+    return out
+
+
+def fill_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """How full the map gets, the per-square heat map, unreached squares, set-aside tiles."""
+    placeable = m.placeable_squares()
+    n = len(games)
+    built: Counter[tuple[int, int]] = Counter()
+    when: dict[tuple[int, int], int] = {}
+    shares = []
+    for g in games:
+        shares.append(len(g["placed"]) / max(1, len(placeable)))
+        for x, y, k in g["placed"]:
+            built[(x, y)] += 1
+            when[(x, y)] = when.get((x, y), 0) + k
+    rate_grid: list[list[float | None]] = []
+    early_grid: list[list[float | None]] = []
+    for y in range(m.height):
+        rrow: list[float | None] = []
+        erow: list[float | None] = []
+        for x in range(m.width):
+            sq = (x, y)
+            if sq not in placeable:
+                rrow.append(None)
+                erow.append(None)
+                continue
+            c = built[sq]
+            rrow.append(_r(c / n) if n else 0.0)
+            erow.append(_r(when[sq] / c, 2) if c else None)
+        rate_grid.append(rrow)
+        early_grid.append(erow)
+    never = sorted(sq for sq in placeable if built[sq] == 0)
+    rare = sorted(sq for sq in placeable if n and 0 < built[sq] / n < RARE)
+    regions = _regions(set(never))
+    set_aside = Counter(t for g in games for t in g["set_aside"])
+    return {
+        "placeable_squares": len(placeable),
+        "share": describe([_r(s) for s in shares]),
+        "tiles_placed": describe([len(g["placed"]) for g in games]),
+        "built_rate": rate_grid,
+        "mean_placement": early_grid,
+        "never_reached": [list(sq) for sq in never],
+        "rarely_reached": [list(sq) for sq in rare],
+        "never_filled_regions": [
+            {"size": len(r), "squares": [list(sq) for sq in sorted(r)]} for r in regions
+        ],
+        "set_aside": {
+            "per_game": describe([len(g["set_aside"]) for g in games]),
+            "games_with_any": sum(1 for g in games if g["set_aside"]),
+            "by_tile": dict(sorted(set_aside.items())),
+        },
+    }
+
+
+def _regions(squares: set[tuple[int, int]]) -> list[set[tuple[int, int]]]:
+    """Orthogonally connected groups of ``squares``, largest first."""
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for start in sorted(squares):
+        if start in seen:
+            continue
+        comp = {start}
+        todo = [start]
+        seen.add(start)
+        while todo:
+            x, y = todo.pop()
+            for q in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if q in squares and q not in seen:
+                    seen.add(q)
+                    comp.add(q)
+                    todo.append(q)
+        out.append(comp)
+    return sorted(out, key=lambda c: (-len(c), min(c)))
+
+
+def feature_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Large cities completed/connected, border features connected, ferries used, points by kind."""
+    n = len(games)
+    cities = []
+    for cid, city in sorted(m.large_cities.items()):
+        done = sum(1 for g in games if g["cities"].get(cid) == "completed")
+        touched = sum(1 for g in games if g["cities"].get(cid) in ("completed", "connected"))
+        cities.append(
+            {
+                "id": cid,
+                "name": city.name or cid,
+                "squares": len(city.squares),
+                "completed": _rate(done, n),
+                "connected": _rate(touched, n),
+            }
+        )
+    connected = Counter(tuple(b) for g in games for b in g["borders"])
+    borders = []
+    for edge, bf in sorted(m.border_features.items()):
+        if str(bf.kind) == "field":
+            continue
+        key = (edge.x, edge.y, str(edge.side))
+        borders.append(
+            {
+                "x": edge.x,
+                "y": edge.y,
+                "side": str(edge.side),
+                "kind": str(bf.kind),
+                "neighbour": bf.neighbour,
+                "coats_of_arms": bf.coats_of_arms,
+                "connected": _rate(connected[key], n),
+            }
+        )
+    ferries = [
+        {"id": fid, "used": _rate(sum(1 for g in games if fid in g["ferries"]), n)}
+        for fid in sorted(m.ferries)
+    ]
+    kinds = sorted({k for g in games for k in g["points"]})
+    points = {k: _r(sum(g["points"].get(k, 0) for g in games) / n) if n else 0.0 for k in kinds}
+    return {
+        "large_cities": cities,
+        "borders": borders,
+        "borders_connected_per_game": describe([len(g["borders"]) for g in games]),
+        "ferries": ferries,
+        "points_per_game": points,
+    }
+
+
+def chip_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Map-Chips collected per game and per colour (``available`` false without chips)."""
+    if result.rule_set == "none":
+        why = (
+            f"the engine has no {result.rules_missing!r} rule module"
+            if result.rules_missing
+            else "played without Map-Chips rules"
+            if str(m.rule_set) != "none"
+            else "the map has no Map-Chips rule set"
+        )
+        return {"available": False, "why": why}
+    n = len(games)
+    colours = sorted({c for g in games for c in g["chips"]})
+    by_seat: dict[str, list[float]] = {}
+    for p, gs in _by_players(games).items():
+        by_seat[str(p)] = [_r(statistics.fmean(g["seat_chips"][s] for g in gs)) for s in range(p)]
+    return {
+        "available": True,
+        "per_game": describe([sum(g["chips"].values()) for g in games]),
+        "by_colour": {
+            c: _r(sum(g["chips"].get(c, 0) for g in games) / n) if n else 0.0 for c in colours
+        },
+        "by_seat": by_seat,
+    }
+
+
+def rule_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The rule set's own figures: its actions and scoring events per game, and what its module
+    reports (see :data:`RULE_FIGURES`)."""
+    name = result.rule_set
+    if name == "none":
+        return {
+            "rule_set": str(m.rule_set),
+            "played": False,
+            "missing": result.rules_missing,
+        }
+    n = max(1, len(games))
+    actions = sorted({a for g in games for a in g["actions"]})
+    kinds = sorted({k for g in games for k in g["rule_events"]})
+    out: dict[str, Any] = {
+        "rule_set": name,
+        "played": True,
+        "missing": None,
+        "actions_per_game": {
+            a: _r(sum(g["actions"].get(a, 0) for g in games) / n) for a in actions
+        },
+        "events_per_game": {
+            k: {
+                "count": _r(sum(g["rule_events"].get(k, [0, 0])[0] for g in games) / n),
+                "points": _r(sum(g["rule_events"].get(k, [0, 0])[1] for g in games) / n),
+            }
+            for k in kinds
+        },
+    }
+    special = RULE_FIGURES.get(name)
+    if special is not None:
+        out["figures"] = special(m, games)
+    return out
+
+
+def _count_actions(games: Sequence[dict[str, Any]], *types: str) -> dict[str, Any]:
+    return describe([sum(g["actions"].get(t, 0) for t in types) for g in games])
+
+
+def _summary_numbers(games: Sequence[dict[str, Any]], rule: str, key: str) -> dict[str, Any]:
+    """``describe`` of a number (or a list's length) the module's state summary reports."""
+    vals = []
+    for g in games:
+        v = g["rules"].get(rule, {})
+        v = v.get(key) if isinstance(v, dict) else None
+        if isinstance(v, bool):
+            v = int(v)
+        if isinstance(v, list):
+            v = len(v)
+        if isinstance(v, int | float):
+            vals.append(v)
+    return describe(vals)
+
+
+def _where(games: Sequence[dict[str, Any]], types: Iterable[str]) -> dict[str, int]:
+    """Where rule actions happened: their ``x``/``y`` (or the square they name), counted."""
+    wanted = set(types)
+    where: Counter[str] = Counter()
+    for g in games:
+        for a in g["rule_actions"]:
+            if a.get("type") in wanted:
+                if "x" in a and "y" in a:
+                    where[f"{a['x']},{a['y']}"] += 1
+                else:
+                    where[str(a.get("reason") or a.get("kind") or a.get("colour") or "?")] += 1
+    return dict(where.most_common())
+
+
+def _france(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    sells = ("sell_wine", "wine")
+    return {
+        "wines_sold": _count_actions(games, *sells),
+        "wine_points": describe([g["rule_events"].get("wine", [0, 0])[1] for g in games]),
+        "where": _where(games, sells),
+    }
+
+
+def _benelux(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    return {"island_tiles_taken": _count_actions(games, "take_island_tile", "island_tile")}
+
+
+def _great_britain(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "double_turns_bought": _count_actions(games, "isle_of_man", "double_turn", "buy_turn"),
+        "meeples_on_isle_of_man_at_end": _summary_numbers(games, "great_britain", "isle_of_man"),
+        "sets_handed_in": describe([g["rule_events"].get("set", [0, 0])[0] for g in games]),
+    }
+
+
+def _iberica(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "treats_placed": _count_actions(games, "place_treat", "treat"),
+        "treats_collected": describe([g["rule_events"].get("treat", [0, 0])[0] for g in games]),
+        "island_coat_of_arms_points": describe(
+            [g["rule_events"].get("island", [0, 0])[1] for g in games]
+        ),
+    }
+
+
+def _deutschland(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    return {"meeples_upgraded": _count_actions(games, "upgrade_meeple", "upgrade")}
+
+
+RULE_FIGURES = {
+    "france": _france,
+    "benelux": _benelux,
+    "great_britain": _great_britain,
+    "iberica": _iberica,
+    "deutschland": _deutschland,
+}
+"""Each Map-Chips rule set's own figures, from its actions (record ``type``), events and state."""
+
+
+def length_figures(games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Game length in turns (tile placements by players), per player count."""
+    out: dict[str, Any] = {"all": describe([g["turns"] for g in games])}
+    for p, gs in _by_players(games).items():
+        out[str(p)] = describe([g["turns"] for g in gs])
+    out["values"] = [g["turns"] for g in games]
+    return out
+
+
+# -- warnings ------------------------------------------------------------------------------------
+
+
+def warnings(m: MapDef, report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Figures that suggest a problem, each with a code, a sentence and the figures behind it."""
+    out: list[dict[str, Any]] = []
+    # seat advantage: exact binomial test against 1/P, Bonferroni over every seat tested
+    wins = report["wins"]
+    tests = sum(len(v["seats"]) for v in wins.values())
+    for p, v in wins.items():
+        for s in v["seats"]:
+            if s["p_value"] * tests < ALPHA and abs(s["rate"] - v["fair"]) >= MIN_EFFECT:
+                out.append(
+                    {
+                        "code": "seat-advantage",
+                        "message": (
+                            f"with {p} players, seat {s['seat'] + 1} wins {s['rate']:.0%} of games "
+                            f"(fair: {v['fair']:.0%}; 95% CI {s['ci'][0]:.0%}-{s['ci'][1]:.0%}, "
+                            f"p = {s['p_value']:.2g})"
+                        ),
+                        "players": int(p),
+                        "seat": s["seat"],
+                    }
+                )
+    # start-square choices: seat win rates against the other choices
+    choices = report["start_choices"]
+    tests = sum(len(c["seats"]) for c in choices if len(choices) > 1)
+    for c in choices:
+        if len(choices) < 2:
+            break
+        for s in c["seats"]:
+            if s["others_rate"] is None:
+                continue
+            diff = s["rate"] - s["others_rate"]
+            if s["p_value"] * tests < ALPHA and abs(diff) >= MIN_EFFECT:
+                names = " + ".join(
+                    n or f"({x}, {y})" for n, (x, y) in zip(c["names"], c["squares"], strict=True)
+                )
+                out.append(
+                    {
+                        "code": "start-choice",
+                        "message": (
+                            f"with start squares {names} and {s['players']} players, seat "
+                            f"{s['seat'] + 1} wins {s['rate']:.0%} of games against "
+                            f"{s['others_rate']:.0%} with the other choices (p = {s['p_value']:.2g})"
+                        ),
+                        "squares": c["squares"],
+                        "players": s["players"],
+                        "seat": s["seat"],
+                    }
+                )
+    fill = report["fill"]
+    for region in fill["never_filled_regions"]:
+        if region["size"] >= MIN_REGION:
+            xs = [sq[0] for sq in region["squares"]]
+            ys = [sq[1] for sq in region["squares"]]
+            out.append(
+                {
+                    "code": "region-never-filled",
+                    "message": (
+                        f"{region['size']} connected squares around x {min(xs)}-{max(xs)}, "
+                        f"y {min(ys)}-{max(ys)} were never built in "
+                        f"{report['run']['games_played']} games"
+                    ),
+                    "squares": region["squares"],
+                }
+            )
+    for city in report["features"]["large_cities"]:
+        done = city["completed"]
+        if done["games"] and done["rate"] < CITY_RARELY:
+            out.append(
+                {
+                    "code": "city-rarely-completed",
+                    "message": (
+                        f"large city {city['name']} was completed in {done['count']} of "
+                        f"{done['games']} games ({done['rate']:.0%})"
+                    ),
+                    "city": city["id"],
+                }
+            )
+    return out
+
+
+__all__ = [
+    "REPORT_FORMAT",
+    "balance_report",
+    "binomial_p_value",
+    "describe",
+    "two_proportion_p_value",
+    "warnings",
+    "wilson",
+]

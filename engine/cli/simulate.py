@@ -1,0 +1,148 @@
+"""``python -m engine simulate MAP``: batch playtests with bots and a balance report.
+
+Plays ``--games`` full games in parallel processes (all cores by default), shows a progress bar on
+stderr, and writes ``report.json`` (every figure), ``report.md`` and ``report.html`` (with PNG
+charts when matplotlib is installed) into ``--out``.
+
+Exit codes: 0 report written; 2 unreadable map or bad arguments; 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from engine.errors import EngineError
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "simulate",
+        help="play many bot games of a map and write a balance report",
+        description="Play N full games of a map with bots (in parallel) and write a balance "
+        "report: JSON with every figure, Markdown and HTML pages (PNG charts with matplotlib).",
+    )
+    p.add_argument("map", metavar="MAP", help="map file (.json) or the name of a shipped map")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument(
+        "--players",
+        default="2",
+        metavar="P[,P...]",
+        help="players per game, 2-6; several counts (e.g. 2,3,4) take turns (default 2)",
+    )
+    p.add_argument("--bot", choices=["greedy", "mcts", "random"], default="greedy")
+    p.add_argument(
+        "--mcts-iterations", type=int, default=30, help="iterations per move of the mcts bot"
+    )
+    p.add_argument(
+        "--rules",
+        choices=["on", "off"],
+        default="on",
+        help="play the map's Map-Chips rule set (default on)",
+    )
+    p.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    p.add_argument("--seed", type=int, default=0, help="run seed (same seed, same report)")
+    p.add_argument("--out", default="balance-report", help="output folder (default balance-report)")
+    p.add_argument("--no-charts", action="store_true", help="do not draw PNG charts")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+class ProgressBar:
+    """A plain-text progress bar on one line of ``stream`` (redrawn with ``\\r``)."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, width: int = 30) -> None:
+        self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        self.width = width
+        self.t0 = time.perf_counter()
+        self._last = -1.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if done < total and now - self._last < 0.2:
+            return  # at most 5 redraws a second
+        self._last = now
+        frac = done / total if total else 1.0
+        filled = int(self.width * frac)
+        elapsed = now - self.t0
+        rate = done / elapsed if elapsed > 0 else 0.0
+        eta = (total - done) / rate if rate > 0 else 0.0
+        bar = "#" * filled + "-" * (self.width - filled)
+        self.stream.write(f"\r[{bar}] {done}/{total} games  {rate:.1f} games/s  eta {eta:.0f} s ")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _parse_players(text: str) -> tuple[int, ...]:
+    try:
+        counts = tuple(int(t) for t in text.split(",") if t.strip())
+    except ValueError:
+        raise EngineError(f"--players: {text!r} is not a number or a list like 2,3,4") from None
+    if not counts:
+        raise EngineError("--players: give at least one player count")
+    return counts
+
+
+def _load(name: str) -> Any:
+    from engine.mapio import load_map
+    from engine.resources import bundled_map
+
+    path = Path(name)
+    if not path.exists() and path.suffix == "" and path.parent == Path("."):
+        path = bundled_map(name)  # a shipped map by name, e.g. "deutschland"
+    return load_map(path)
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.balance import balance_report
+    from engine.report import has_matplotlib, write_report
+    from engine.simulate import Cancelled, SimConfig, simulate
+
+    try:
+        m = _load(args.map)
+        config = SimConfig(
+            games=args.games,
+            players=_parse_players(args.players),
+            bot=args.bot,
+            rules=args.rules == "on",
+            seed=args.seed,
+            mcts_iterations=args.mcts_iterations,
+        )
+        if args.workers is not None and args.workers < 1:
+            raise EngineError(f"--workers: {args.workers} is not a positive number")
+    except (EngineError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    bar = None if args.quiet else ProgressBar(config.games)
+    try:
+        result = simulate(m, config, workers=args.workers, progress=bar)
+    except Cancelled:  # pragma: no cover - no cancel callable from the command line
+        return 130
+    if result.rules_missing:
+        print(
+            f"warning: the engine has no {result.rules_missing!r} rule module; "
+            "played with plain Maps rules",
+            file=sys.stderr,
+        )
+    report = balance_report(m, result)
+    try:
+        files = write_report(report, args.out, charts=not args.no_charts)
+    except OSError as exc:
+        print(f"error: cannot write the report to {args.out}: {exc}", file=sys.stderr)
+        return 2
+    per_worker = len(result.games) / result.seconds / result.workers if result.seconds else 0.0
+    print(
+        f"{len(result.games)} games in {result.seconds:.1f} s on {result.workers} worker(s) "
+        f"({per_worker:.2f} games/s per worker)"
+    )
+    for w in report["warnings"]:
+        print(f"warning: {w['message']}")
+    print(f"report: {files['markdown']}  {files['html']}  {files['json']}")
+    if not args.no_charts and not has_matplotlib():
+        print("charts need matplotlib: pip install 'carcassonne-maps-studio[report]'")
+    return 0

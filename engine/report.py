@@ -1,0 +1,558 @@
+"""Write a balance report: ``report.json`` (every figure), ``report.md`` and ``report.html``.
+
+The JSON needs nothing beyond the standard library. PNG charts are drawn when matplotlib is
+importable (the optional extra ``pip install 'carcassonne-maps-studio[report]'``); without it the
+pages hold the tables only and say how to get the charts.
+
+The JSON file is deterministic: the same report dict gives the same bytes (no timings, no paths),
+so a run is reproducible from its seed down to the file.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+Block = tuple[Any, ...]
+"""``("h1"|"h2"|"p", text)``, ``("table", headers, rows)``, ``("img", file, alt)``,
+``("list", items)``."""
+
+CHARTS_EXTRA = "pip install 'carcassonne-maps-studio[report]'"
+
+
+def has_matplotlib() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def report_json(report: dict[str, Any]) -> str:
+    """The report as deterministic JSON text."""
+    return json.dumps(report, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_report(
+    report: dict[str, Any], out_dir: str | Path, *, charts: bool = True
+) -> dict[str, Path]:
+    """Write the JSON, Markdown and HTML report (and PNG charts when possible) into ``out_dir``.
+
+    Returns the written files by role (``json``, ``markdown``, ``html``, ``chart:<name>``).
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    files: dict[str, Path] = {}
+    path = out / "report.json"
+    path.write_text(report_json(report), encoding="utf-8")
+    files["json"] = path
+    images: dict[str, str] = {}
+    if charts and has_matplotlib():
+        for name, p in draw_charts(report, out).items():
+            files[f"chart:{name}"] = p
+            images[name] = p.name
+    blocks = report_blocks(report, images, charts_wanted=charts)
+    md = out / "report.md"
+    md.write_text(to_markdown(blocks), encoding="utf-8")
+    files["markdown"] = md
+    page = out / "report.html"
+    page.write_text(to_html(blocks, title=f"Balance report: {report['map']['name']}"), "utf-8")
+    files["html"] = page
+    return files
+
+
+# -- the page ------------------------------------------------------------------------------------
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{x * 100:.1f}%"
+
+
+def _ci(fig: dict[str, Any]) -> str:
+    return f"{fig['ci'][0] * 100:.0f}-{fig['ci'][1] * 100:.0f}%"
+
+
+def _num(x: Any) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:.2f}".rstrip("0").rstrip(".") if not math.isnan(x) else "-"
+    return str(x)
+
+
+def report_blocks(
+    report: dict[str, Any], images: dict[str, str], *, charts_wanted: bool = True
+) -> list[Block]:
+    """The page as blocks (rendered to Markdown or HTML)."""
+    m = report["map"]
+    run = report["run"]
+    b: list[Block] = [("h1", f"Balance report: {m['name']}")]
+    players = ", ".join(str(p) for p in run["players"])
+    rules = run["rule_set_played"]
+    rules_text = "plain Maps rules" if rules == "none" else f"Map-Chips rules '{rules}'"
+    b.append(
+        (
+            "p",
+            f"{run['games_played']} games of map `{m['id']}` ({m['placeable_squares']} placeable "
+            f"squares) with {players} players, bot `{run['bot']}`, {rules_text}, seed "
+            f"{run['seed']}. Rebuild with `python -m engine simulate` and the same options.",
+        )
+    )
+    if run.get("rules_missing"):
+        b.append(
+            (
+                "p",
+                f"**The engine has no '{run['rules_missing']}' rule module yet**: these games "
+                "were played with plain Maps rules.",
+            )
+        )
+    if not images:
+        b.append(
+            (
+                "p",
+                "Charts need matplotlib: " + f"`{CHARTS_EXTRA}`."
+                if charts_wanted
+                else "Charts were not drawn.",
+            )
+        )
+    b.append(("h2", "Warnings"))
+    warns = report["warnings"]
+    b.append(("list", [w["message"] for w in warns]) if warns else ("p", "None."))
+    if "overview" in images:
+        b.append(("img", images["overview"], "Scores, win rates, game length, points"))
+    # scores and wins
+    b.append(("h2", "Scores and win rate per seat"))
+    for p, sc in report["scores"].items():
+        w = report["wins"][p]
+        rows = []
+        for s, seat in enumerate(sc["seats"]):
+            wf = w["seats"][s]
+            rows.append(
+                [
+                    str(s + 1),
+                    _num(seat["mean"]),
+                    _num(seat["sd"]),
+                    f"{seat['min']}-{seat['max']}",
+                    _num(seat["median"]),
+                    _pct(wf["rate"]),
+                    _ci(wf),
+                    f"{wf['p_value']:.3g}",
+                ]
+            )
+        b.append(
+            (
+                "p",
+                f"{p} players, {sc['games']} games ({w['ties']} tied for first; tied winners all "
+                f"count as winners). Mean winning score {_num(sc['winning']['mean'])}, mean "
+                f"margin {_num(sc['margin']['mean'])}. Fair win rate {_pct(w['fair'])}; p: exact "
+                "binomial test against it.",
+            )
+        )
+        b.append(
+            (
+                "table",
+                ["seat", "mean", "sd", "range", "median", "wins", "95% CI", "p"],
+                rows,
+            )
+        )
+    # start squares
+    b.append(("h2", "Start squares"))
+    rows = []
+    for c in report["start_choices"]:
+        names = " + ".join(
+            n or f"({x},{y})" for n, (x, y) in zip(c["names"], c["squares"], strict=True)
+        )
+        seats = ", ".join(
+            f"{s['seat'] + 1}: {_pct(s['rate'])}"
+            + (f" ({s['players']}p)" if len(report["scores"]) > 1 else "")
+            for s in c["seats"]
+        )
+        best_p = min((s["p_value"] for s in c["seats"]), default=1.0)
+        rows.append(
+            [
+                names,
+                str(c["games"]),
+                _num(c["mean_score"]),
+                _num(c["mean_winning_score"]),
+                _pct(c["mean_fill"]),
+                seats,
+                f"{best_p:.3g}",
+            ]
+        )
+    b.append(
+        (
+            "table",
+            ["start squares", "games", "mean score", "winning score", "fill", "seat wins", "min p"],
+            rows,
+        )
+    )
+    # fill
+    f = report["fill"]
+    b.append(("h2", "How full the map gets"))
+    b.append(
+        (
+            "p",
+            f"Mean share of the {f['placeable_squares']} placeable squares filled: "
+            f"{_pct(f['share'].get('mean'))} (min {_pct(f['share'].get('min'))}, max "
+            f"{_pct(f['share'].get('max'))}). Squares never built: {len(f['never_reached'])}; "
+            f"built in under 5% of games: {len(f['rarely_reached'])}. Tiles set aside because "
+            f"they fitted nowhere: {_num(f['set_aside']['per_game'].get('mean'))} per game "
+            f"({f['set_aside']['games_with_any']} games had any).",
+        )
+    )
+    if "heatmap" in images:
+        b.append(("img", images["heatmap"], "How often and how early each square is built"))
+    if f["never_reached"]:
+        b.append(
+            (
+                "p",
+                "Never built: "
+                + ", ".join(f"({x}, {y})" for x, y in f["never_reached"][:60])
+                + (" ..." if len(f["never_reached"]) > 60 else ""),
+            )
+        )
+    if f["set_aside"]["by_tile"]:
+        b.append(
+            (
+                "table",
+                ["tile set aside", "times"],
+                [[t, str(n)] for t, n in f["set_aside"]["by_tile"].items()],
+            )
+        )
+    # features
+    feat = report["features"]
+    b.append(("h2", "Features"))
+    if "features" in images:
+        b.append(("img", images["features"], "Large cities, border features and ferries"))
+    if feat["large_cities"]:
+        b.append(
+            (
+                "table",
+                ["large city", "squares", "completed", "95% CI", "connected"],
+                [
+                    [
+                        c["name"],
+                        str(c["squares"]),
+                        _pct(c["completed"]["rate"]),
+                        _ci(c["completed"]),
+                        _pct(c["connected"]["rate"]),
+                    ]
+                    for c in feat["large_cities"]
+                ],
+            )
+        )
+    if feat["borders"]:
+        b.append(
+            (
+                "p",
+                f"Border features connected per game: "
+                f"{_num(feat['borders_connected_per_game'].get('mean'))} of {len(feat['borders'])}.",
+            )
+        )
+        b.append(
+            (
+                "table",
+                ["border feature", "kind", "neighbour", "connected"],
+                [
+                    [
+                        f"({x['x']}, {x['y']}) {x['side']}",
+                        x["kind"],
+                        x["neighbour"] or "",
+                        _pct(x["connected"]["rate"]),
+                    ]
+                    for x in feat["borders"]
+                ],
+            )
+        )
+    if feat["ferries"]:
+        b.append(
+            (
+                "table",
+                ["ferry", "used"],
+                [[x["id"], _pct(x["used"]["rate"])] for x in feat["ferries"]],
+            )
+        )
+    b.append(
+        (
+            "table",
+            ["points by kind (all players)", "per game"],
+            [[k, _num(v)] for k, v in feat["points_per_game"].items()],
+        )
+    )
+    # Map-Chips
+    b.append(("h2", "Map-Chips"))
+    chips = report["chips"]
+    if not chips["available"]:
+        b.append(("p", f"No chip figures: {chips['why']}."))
+    else:
+        cols = ", ".join(f"{c} {_num(v)}" for c, v in chips["by_colour"].items()) or "none"
+        b.append(
+            (
+                "p",
+                f"Chips collected per game: {_num(chips['per_game'].get('mean'))} "
+                f"(by colour: {cols}).",
+            )
+        )
+    rules_fig = report["rules"]
+    if rules_fig["played"]:
+        rows = [[a, _num(v)] for a, v in rules_fig["actions_per_game"].items()]
+        rows += [
+            [f"event {k} (points)", f"{_num(v['count'])} ({_num(v['points'])})"]
+            for k, v in rules_fig["events_per_game"].items()
+        ]
+        if rows:
+            b.append(("table", [f"{rules_fig['rule_set']}: per game", "mean"], rows))
+        for name, fig in rules_fig.get("figures", {}).items():
+            if isinstance(fig, dict) and "mean" in fig:
+                b.append(
+                    (
+                        "p",
+                        f"{name.replace('_', ' ')}: mean {_num(fig['mean'])} per game "
+                        f"(max {_num(fig['max'])}).",
+                    )
+                )
+            elif isinstance(fig, dict) and fig:
+                items = ", ".join(f"{k} x{v}" for k, v in list(fig.items())[:20])
+                b.append(("p", f"{name.replace('_', ' ')}: {items}."))
+    elif rules_fig.get("missing"):
+        b.append(
+            (
+                "p",
+                f"The '{rules_fig['missing']}' rule module is missing from the engine, so its "
+                "figures (wines, island tiles, double turns, treats, upgrades) are not available.",
+            )
+        )
+    elif rules_fig["rule_set"] != "none":
+        b.append(("p", "Played with plain Maps rules (--rules off): no rule-set figures."))
+    # length
+    ln = report["length"]["all"]
+    b.append(("h2", "Game length"))
+    b.append(
+        (
+            "p",
+            f"Turns per game: mean {_num(ln.get('mean'))}, min {ln.get('min')}, max "
+            f"{ln.get('max')}.",
+        )
+    )
+    return b
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def to_markdown(blocks: Sequence[Block]) -> str:
+    lines: list[str] = []
+    for blk in blocks:
+        kind = blk[0]
+        if kind == "h1":
+            lines += [f"# {blk[1]}", ""]
+        elif kind == "h2":
+            lines += [f"## {blk[1]}", ""]
+        elif kind == "p":
+            lines += [blk[1], ""]
+        elif kind == "list":
+            lines += [f"- {item}" for item in blk[1]] + [""]
+        elif kind == "img":
+            lines += [f"![{blk[2]}]({blk[1]})", ""]
+        elif kind == "table":
+            headers, rows = blk[1], blk[2]
+            lines.append("| " + " | ".join(_md_cell(h) for h in headers) + " |")
+            lines.append("|" + "|".join("---" for _ in headers) + "|")
+            lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
+            lines.append("")
+    return "\n".join(lines)
+
+
+def _inline(text: str) -> str:
+    """Markdown code spans and bold to HTML (the only inline marks the page uses)."""
+    out = html.escape(text)
+    parts = out.split("`")
+    out = "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+    parts = out.split("**")
+    return "".join(f"<strong>{p}</strong>" if i % 2 else p for i, p in enumerate(parts))
+
+
+def to_html(blocks: Sequence[Block], *, title: str) -> str:
+    body: list[str] = []
+    for blk in blocks:
+        kind = blk[0]
+        if kind in ("h1", "h2"):
+            body.append(f"<{kind}>{_inline(blk[1])}</{kind}>")
+        elif kind == "p":
+            body.append(f"<p>{_inline(blk[1])}</p>")
+        elif kind == "list":
+            body.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in blk[1]) + "</ul>")
+        elif kind == "img":
+            body.append(f'<p><img src="{html.escape(blk[1])}" alt="{html.escape(blk[2])}"></p>')
+        elif kind == "table":
+            head = "".join(f"<th>{_inline(h)}</th>" for h in blk[1])
+            rows = "".join(
+                "<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in row) + "</tr>" for row in blk[2]
+            )
+            body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
+    style = (
+        "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
+        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 8px}"
+        "th{background:#eee}img{max-width:100%}"
+    )
+    return (
+        f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+        f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
+    )
+
+
+# -- charts ----------------------------------------------------------------------------------------
+
+
+def draw_charts(report: dict[str, Any], out_dir: Path, *, dpi: int = 72) -> dict[str, Path]:
+    """Draw the PNG charts (matplotlib, Agg backend); returns them by name."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    files: dict[str, Path] = {}
+    with plt.rc_context({"font.size": 8, "axes.titlesize": 9}):
+        for name, draw in (
+            ("overview", _chart_overview),
+            ("heatmap", _chart_heatmap),
+            ("features", _chart_features),
+        ):
+            fig = draw(plt, report)
+            if fig is None:
+                continue
+            path = out_dir / f"{name}.png"
+            fig.savefig(path, dpi=dpi, metadata={"Software": None})
+            plt.close(fig)
+            files[name] = path
+    return files
+
+
+def _chart_overview(plt: Any, report: dict[str, Any]) -> Any:
+    fig, axes = plt.subplots(2, 2, figsize=(9, 6.2), layout="constrained")
+    ax = axes[0][0]
+    labels, data = [], []
+    for p, sc in report["scores"].items():
+        for s, vals in enumerate(sc["values"]):
+            labels.append(f"{p}p s{s + 1}" if len(report["scores"]) > 1 else f"seat {s + 1}")
+            data.append(vals)
+    ax.boxplot(data, tick_labels=labels) if data else None
+    ax.set_title("Final score per seat")
+    ax.set_ylabel("points")
+    ax = axes[0][1]
+    x = 0
+    ticks, tick_labels = [], []
+    for p, w in report["wins"].items():
+        for s in w["seats"]:
+            lo, hi = s["ci"]
+            ax.bar(x, s["rate"], color="#4c72b0")
+            ax.errorbar(
+                x, s["rate"], yerr=[[s["rate"] - lo], [hi - s["rate"]]], color="k", capsize=3
+            )
+            ticks.append(x)
+            tick_labels.append(
+                f"{p}p s{s['seat'] + 1}" if len(report["wins"]) > 1 else f"seat {s['seat'] + 1}"
+            )
+            x += 1
+        ax.hlines(
+            w["fair"], x - len(w["seats"]) - 0.4, x - 0.6, colors="#c44e52", linestyles="dashed"
+        )
+        x += 0.5
+    ax.set_xticks(ticks, tick_labels)
+    ax.set_ylim(0, 1)
+    ax.set_title("Win rate per seat (95% CI; dashed: fair)")
+    ax = axes[1][0]
+    turns = report["length"].get("values") or []
+    if turns:
+        ax.hist(turns, bins=min(30, max(5, len(set(turns)))), color="#55a868")
+    ax.set_title("Game length (turns)")
+    ax.set_ylabel("games")
+    ax = axes[1][1]
+    pts = report["features"]["points_per_game"]
+    if pts:
+        ax.barh(list(pts), list(pts.values()), color="#8172b2")
+        ax.invert_yaxis()
+    ax.set_title("Points per game by kind (all players)")
+    return fig
+
+
+def _grid(rows: list[list[float | None]]) -> Any:
+    return [[math.nan if v is None else v for v in row] for row in rows]
+
+
+def _chart_heatmap(plt: Any, report: dict[str, Any]) -> Any:
+    fill = report["fill"]
+    w, h = report["map"]["width"], report["map"]["height"]
+    aspect = h / max(1, w)
+    fig, axes = plt.subplots(1, 2, figsize=(9, max(2.5, 4.3 * aspect)), layout="constrained")
+    for ax, key, title, cmap in (
+        (axes[0], "built_rate", "Share of games each square is built", "viridis"),
+        (axes[1], "mean_placement", "Mean placement when built (low = early)", "magma_r"),
+    ):
+        im = ax.imshow(_grid(fill[key]), cmap=cmap, interpolation="nearest")
+        ax.set_title(title)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        never = fill["never_reached"]
+        if never and key == "built_rate":
+            ax.scatter(
+                [x for x, _ in never],
+                [y for _, y in never],
+                marker="x",
+                s=12,
+                c="r",
+                linewidths=0.8,
+                label="never built",
+            )
+            ax.legend(loc="lower left", fontsize=7)
+        fig.colorbar(im, ax=ax, shrink=0.8)
+    return fig
+
+
+def _chart_features(plt: Any, report: dict[str, Any]) -> Any:
+    feat = report["features"]
+    items = [(c["name"], c["completed"], c["connected"]["rate"]) for c in feat["large_cities"]]
+    items += [(f"ferry {f['id']}", f["used"], None) for f in feat["ferries"]]
+    borders = feat["borders"]
+    if not items and not borders:
+        return None
+    fig, axes = plt.subplots(
+        1, 2, figsize=(9, max(2.5, 0.3 * max(len(items), len(borders)) + 1)), layout="constrained"
+    )
+    ax = axes[0]
+    if items:
+        names = [n for n, _, _ in items]
+        rates = [r["rate"] for _, r, _ in items]
+        err = [
+            [r["rate"] - r["ci"][0] for _, r, _ in items],
+            [r["ci"][1] - r["rate"] for _, r, _ in items],
+        ]
+        ax.barh(
+            names,
+            [c if c is not None else 0 for _, _, c in items],
+            color="#dddddd",
+            label="connected",
+        )
+        ax.barh(names, rates, xerr=err, color="#dd8452", capsize=2, label="completed / used")
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+        ax.legend(fontsize=7, loc="lower right")
+    ax.set_title("Large cities completed, ferries used (95% CI)")
+    ax = axes[1]
+    if borders:
+        names = [
+            f"{b['neighbour'] or '?'} ({b['x']},{b['y']}{b['side']}) {b['kind']}" for b in borders
+        ]
+        ax.barh(names, [b["connected"]["rate"] for b in borders], color="#4c72b0")
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+    ax.set_title("Border features connected")
+    return fig
+
+
+__all__ = ["draw_charts", "has_matplotlib", "report_blocks", "report_json", "write_report"]

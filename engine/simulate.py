@@ -1,0 +1,378 @@
+"""Batch playtests: play many full games of a map with bots, in parallel, and collect facts.
+
+:func:`simulate` plays ``config.games`` games and returns a :class:`SimResult` whose ``games`` list
+holds one compact, JSON-able *facts* dict per game (see :func:`game_facts`), in game order.
+:mod:`engine.balance` turns them into the balance report.
+
+Reproducibility: game ``i`` of a run is fully determined by ``game_seed(run_seed, i)`` (the deal,
+the start squares and every bot's seed derive from it), and results are put back in game order,
+so the same seed gives the same facts whatever the number of workers or the chunking.
+
+Parallelism: ``workers > 1`` runs chunks of games in a :mod:`multiprocessing` pool (``spawn``
+context by default, which is safe from a GUI process with threads). Cancelling (the ``cancel``
+callable returns true) terminates the pool, so running workers stop at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from engine.game import Game
+    from engine.mapdef import MapDef
+
+BOTS = ("random", "greedy", "mcts")
+FACTS_VERSION = 1
+
+ProgressFn = Callable[[int, int], None]
+"""``progress(done, total)``: games finished so far."""
+CancelFn = Callable[[], bool]
+"""Returns true when the run should stop."""
+
+
+class Cancelled(EngineError):
+    """The run was cancelled; ``games`` holds the facts finished before that (in game order)."""
+
+    def __init__(self, games: list[dict[str, Any]]) -> None:
+        super().__init__(f"simulation cancelled after {len(games)} games")
+        self.games = games
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """What to play. ``players`` may list several counts: game ``i`` has ``players[i % len]``."""
+
+    games: int = 100
+    players: tuple[int, ...] = (2,)
+    bot: str = "greedy"
+    rules: bool = True
+    """Play the map's Map-Chips rule set (``False``: plain Maps rules)."""
+    seed: int = 0
+    mcts_iterations: int = 30
+    """Iteration budget of the ``mcts`` bot (per move; small, so a batch stays affordable)."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.games, int) or self.games < 1:
+            raise EngineError(f"games: {self.games!r} is not a positive number of games")
+        if not self.players or any(not 2 <= p <= 6 for p in self.players):
+            raise EngineError(f"players: {list(self.players)!r}: each count must be 2 to 6")
+        if self.bot not in BOTS:
+            raise EngineError(f"bot: {self.bot!r} is not one of {', '.join(BOTS)}")
+        if self.mcts_iterations < 1:
+            raise EngineError(f"mcts_iterations: {self.mcts_iterations} is not positive")
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["players"] = list(self.players)
+        return d
+
+
+@dataclass
+class SimResult:
+    """Facts of every game played, in game order, plus how the run went."""
+
+    config: SimConfig
+    map_id: str
+    rule_set: str
+    """The rule set played (``"none"`` for plain Maps rules)."""
+    games: list[dict[str, Any]] = field(default_factory=list)
+    rules_missing: str | None = None
+    """A Map-Chips rule set the map asks for but the engine does not have (played without)."""
+    workers: int = 1
+    seconds: float = 0.0
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run: a hash, so neighbouring runs share no games."""
+    digest = hashlib.blake2b(f"{run_seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def rule_set_for(m: MapDef, rules: bool) -> tuple[str, str | None]:
+    """The rule set to play and, if the map's is not available in the engine, its name."""
+    from engine.rules.base import get_rules
+
+    name = str(m.rule_set)
+    if not rules or name == "none":
+        return "none", None
+    try:
+        get_rules(name)
+    except EngineError:
+        return "none", name
+    return name, None
+
+
+def new_game(m: MapDef, players: int, seed: int, rule_set: str) -> Game:
+    """The game a simulation plays for ``seed`` (the map's setup, start squares drawn by seed)."""
+    from engine.game import Game, GameOptions
+
+    return Game(m, players=players, seed=seed, options=GameOptions(rule_set=rule_set))
+
+
+def make_bots(config: SimConfig, players: int, seed: int) -> list[Any]:
+    """One bot per seat, each with its own seed derived from the game seed."""
+    from engine.bots import make_bot
+
+    opts: dict[str, Any] = {}
+    if config.bot == "mcts":
+        opts["iterations"] = config.mcts_iterations
+    return [
+        make_bot(config.bot, seed=(seed * 7 + i + 1) % (1 << 62), **opts) for i in range(players)
+    ]
+
+
+def _chip_state(game: Game) -> Any:
+    for state in game.rule_state.values():
+        if hasattr(state, "down") and hasattr(state, "chips"):
+            return state
+    return None
+
+
+def _jsonable(value: Any) -> Any:
+    """Only JSON types, with dict keys as strings (facts go straight into the report file)."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value, key=repr) if isinstance(value, set | frozenset) else value
+        return [_jsonable(v) for v in items]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
+
+
+def play_one(m: MapDef, config: SimConfig, index: int, rule_set: str) -> dict[str, Any]:
+    """Play game ``index`` of a run to the end and return its facts."""
+    seed = game_seed(config.seed, index)
+    players = config.players[index % len(config.players)]
+    game = new_game(m, players, seed, rule_set)
+    chips = _chip_state(game)
+    down_at_start = dict(chips.down) if chips is not None else {}
+    bots = make_bots(config, players, seed)
+    guard = 0
+    while not game.is_over():
+        action = bots[game.to_move].choose(game)
+        # bots return legal actions; apply() skips the re-check that play() would repeat
+        game.apply(action)
+        guard += 1
+        if guard > 100_000:
+            raise EngineError(f"game {index} (seed {seed}) is not over after {guard} actions")
+    return game_facts(game, index=index, seed=seed, chips_at_start=down_at_start)
+
+
+def game_facts(
+    game: Game,
+    *,
+    index: int = 0,
+    seed: int | None = None,
+    chips_at_start: dict[Any, int] | None = None,
+) -> dict[str, Any]:
+    """The compact facts of a finished game that the balance report is built from.
+
+    Keys: ``index``, ``seed``, ``players`` (count), ``scores``, ``winners`` (seats, ties all win),
+    ``turns``, ``start`` (start squares, the start tile's first), ``placed`` (``[x, y, n]``: the
+    ``n``-th tile placed, start tiles ``0``), ``set_aside`` (tile ids), ``points`` (kind -> points
+    scored, all seats), ``seat_points`` (per seat, kind -> points), ``cities`` (large city id ->
+    ``completed`` | ``connected`` | ``dormant``), ``borders`` (``[x, y, side]`` of connected
+    border features), ``ferries`` (ids used), ``chips`` (colour -> chips collected), ``seat_chips``,
+    ``actions`` (rule action type -> count), ``rule_events`` (kind -> ``[count, points]``),
+    ``rule_actions`` (each rule action's record form with the turn it was taken), ``rules`` (the
+    rule modules' final state summaries).
+    """
+    from engine.moves import Draw, Move, Pass
+    from engine.scoring import KINDS
+
+    board = game.board
+    out = game.outcome()
+    n_start = len(game.start_tiles)
+    placed: list[list[int]] = []
+    for k, sq in enumerate(board.order):
+        placed.append([sq[0], sq[1], max(0, k - n_start + 1)])
+    points: Counter[str] = Counter()
+    rule_events: dict[str, list[int]] = {}
+    seat_chips = [0] * len(game.players)
+    for e in game.events:
+        points[e.kind] += e.points * len(e.players)
+        if e.kind not in KINDS:
+            c = rule_events.setdefault(e.kind, [0, 0])
+            c[0] += 1
+            c[1] += e.points * len(e.players)
+        if e.kind == "chip":
+            for p in e.players:
+                seat_chips[p] += 1
+    cities: dict[str, str] = {}
+    m = game.map
+    if m is not None:
+        f = board.features
+        for cid in sorted(m.large_cities):
+            node = board.city_node.get(cid)
+            if node is not None and f.find(node) in f.done:
+                cities[cid] = "completed"
+            elif cid in board.active_cities:
+                cities[cid] = "connected"
+            else:
+                cities[cid] = "dormant"
+    borders = []
+    if m is not None:
+        for edge, bf in sorted(m.border_features.items()):
+            if str(bf.kind) != "field" and edge.square in board.tiles:
+                borders.append([edge.x, edge.y, str(edge.side)])
+    chips: Counter[str] = Counter()
+    state = _chip_state(game)
+    if state is not None and chips_at_start:
+        for sq, cid in chips_at_start.items():
+            if sq not in state.down:
+                chips[str(state.chips[cid].colour.value)] += 1
+    actions: Counter[str] = Counter()
+    rule_actions: list[dict[str, Any]] = []
+    turn = 0
+    for a in game.history:
+        if isinstance(a, Move):
+            turn += 1
+            continue
+        if isinstance(a, Pass | Draw):
+            continue
+        data = a.to_dict()
+        kind = str(data.get("type", type(a).__name__))
+        actions[kind] += 1
+        rule_actions.append({"turn": turn, **_jsonable(data)})
+    rules = {}
+    for r in game.rules:
+        try:
+            rules[r.name] = _jsonable(r.state_summary(game))
+        except Exception as exc:  # noqa: BLE001 - a module's summary must not lose the game
+            rules[r.name] = {"error": str(exc)}
+    return {
+        "index": index,
+        "seed": game.seed if seed is None else seed,
+        "players": len(game.players),
+        "scores": list(game.scores),
+        "winners": list(out.winners) if out else [],
+        "turns": game.turn,
+        "start": [[sq[0], sq[1]] for sq, _t, _r in game.start_tiles],
+        "placed": placed,
+        "set_aside": list(game.set_aside),
+        "points": dict(sorted(points.items())),
+        "seat_points": [dict(sorted(b.items())) for b in game.breakdown],
+        "cities": cities,
+        "borders": borders,
+        "ferries": sorted(board.opened_ferries),
+        "chips": dict(sorted(chips.items())),
+        "seat_chips": seat_chips,
+        "actions": dict(sorted(actions.items())),
+        "rule_events": dict(sorted(rule_events.items())),
+        "rule_actions": rule_actions,
+        "rules": rules,
+    }
+
+
+# -- running many games --------------------------------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(m: MapDef, config: SimConfig, rule_set: str) -> None:
+    _WORKER.update(map=m, config=config, rule_set=rule_set)
+
+
+def _run_chunk(indices: Sequence[int]) -> list[dict[str, Any]]:
+    m, config, rule_set = _WORKER["map"], _WORKER["config"], _WORKER["rule_set"]
+    return [play_one(m, config, i, rule_set) for i in indices]
+
+
+def default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+def chunks(games: int, workers: int) -> list[list[int]]:
+    """Game indices in chunks: about 8 per worker, so progress is smooth and loads balance."""
+    size = max(1, min(25, games // (workers * 8) or 1))
+    return [list(range(i, min(games, i + size))) for i in range(0, games, size)]
+
+
+def simulate(
+    m: MapDef,
+    config: SimConfig,
+    *,
+    workers: int | None = None,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+    context: str | None = None,
+) -> SimResult:
+    """Play ``config.games`` games of ``m`` and return their facts, in game order.
+
+    ``workers``: processes (default: every core; 1 plays in this process). ``progress`` is called
+    after each chunk; when ``cancel()`` turns true the pool is terminated and :class:`Cancelled`
+    raised (holding the games finished so far). ``context``: the multiprocessing start method;
+    default ``fork`` from a single-threaded process on Linux (fast), else ``spawn`` (forking a
+    process with threads, e.g. the editor, can deadlock the child).
+    """
+    rule_set, missing = rule_set_for(m, config.rules)
+    k = default_workers() if workers is None else workers
+    if k < 1:
+        raise EngineError(f"workers: {k} is not a positive number")
+    k = min(k, config.games)
+    result = SimResult(config, m.id, rule_set, rules_missing=missing, workers=k)
+    t0 = time.perf_counter()
+    total = config.games
+    done: dict[int, dict[str, Any]] = {}
+
+    def finished() -> list[dict[str, Any]]:
+        return [done[i] for i in sorted(done)]
+
+    if k == 1:
+        for i in range(total):
+            if cancel is not None and cancel():
+                raise Cancelled(finished())
+            done[i] = play_one(m, config, i, rule_set)
+            if progress is not None:
+                progress(len(done), total)
+    else:
+        if context is None:
+            single = threading.active_count() == 1
+            context = "fork" if single and sys.platform.startswith("linux") else "spawn"
+        ctx = multiprocessing.get_context(context)
+        pool = ctx.Pool(k, initializer=_init_worker, initargs=(m, config, rule_set))
+        try:
+            pending = pool.imap_unordered(_run_chunk, chunks(total, k))
+            while len(done) < total:
+                if cancel is not None and cancel():
+                    pool.terminate()
+                    raise Cancelled(finished())
+                try:
+                    batch = pending.next(timeout=0.1)
+                except multiprocessing.TimeoutError:
+                    continue
+                for facts in batch:
+                    done[facts["index"]] = facts
+                if progress is not None:
+                    progress(len(done), total)
+            pool.close()
+        finally:
+            pool.terminate()
+            pool.join()
+    result.games = finished()
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+__all__ = [
+    "BOTS",
+    "Cancelled",
+    "SimConfig",
+    "SimResult",
+    "game_facts",
+    "game_seed",
+    "play_one",
+    "simulate",
+]
