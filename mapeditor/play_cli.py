@@ -86,12 +86,12 @@ def _find_map(text: str) -> Path:
 
 def _load(path: Path) -> MapDef:
     from engine.mapio import load_map
-    from engine.validation import Severity, validate_map
+    from mapeditor.playtest.launch import map_errors
 
     m = load_map(path)
-    errors = [i for i in validate_map(m) if i.severity is Severity.ERROR]
+    errors = map_errors(m)
     if errors:
-        lines = "\n".join(f"  {i.code}: {i.message}" for i in errors)
+        lines = "\n".join(f"  {e}" for e in errors)
         raise EngineError(f"{path}: the map has errors; fix them before playing:\n{lines}")
     return m
 

@@ -1,6 +1,29 @@
-"""The playtest window: play the map being edited on the engine, with humans and bots."""
+"""The playtest window: play the map being edited on the engine, with humans and bots.
 
-from mapeditor.playtest.setup_dialog import PlaytestSetup, Seat, SetupDialog, default_setup
-from mapeditor.playtest.window import PlaytestWindow
+Names are imported lazily, so the bot process (:mod:`mapeditor.playtest.bot_process`) can import
+this package without loading Qt.
+"""
 
-__all__ = ["PlaytestSetup", "PlaytestWindow", "Seat", "SetupDialog", "default_setup"]
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_LAZY = {
+    "PlaytestSetup": "mapeditor.playtest.setup_dialog",
+    "Seat": "mapeditor.playtest.setup_dialog",
+    "SetupDialog": "mapeditor.playtest.setup_dialog",
+    "default_setup": "mapeditor.playtest.setup_dialog",
+    "PlaytestWindow": "mapeditor.playtest.window",
+    "open_playtest": "mapeditor.playtest.launch",
+    "map_errors": "mapeditor.playtest.launch",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mapeditor.playtest' has no attribute {name!r}")
+    return getattr(import_module(module), name)

@@ -99,3 +99,15 @@ def test_thread_fallback_plays_too(qtbot, make_playtest) -> None:
         w.no_meeple()
     wait_for_human(qtbot, w)
     assert w.game.turn == 2
+
+
+def test_the_bot_process_side_loads_no_qt() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, mapeditor.playtest.bot_process\n"
+        "bad = [m for m in sys.modules if m.startswith('PySide6')]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
