@@ -1,0 +1,487 @@
+"""Draw a :class:`~engine.mapdef.MapDef` with a ``QPainter``: the one renderer of the editor.
+
+:func:`paint_map` uses only ``QtGui``, so it works on any paint device: the editor's scene chunks,
+a ``QImage`` (PNG export), a ``QSvgGenerator`` or a ``QPdfWriter``. One square is :data:`SQUARE`
+scene units; square ``(x, y)`` covers ``QRectF(x * SQUARE, y * SQUARE, SQUARE, SQUARE)``. Callers
+scale the painter for other sizes (e.g. true-scale printing).
+
+When ``region`` is given only elements that intersect it are drawn and the painter is clipped to
+it, so a large map can be repainted piece by piece (the editor draws it in chunks).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+
+from engine.geometry import Edge, Side, Square
+from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef
+
+SQUARE = 64.0
+"""Scene units per map square."""
+
+COLOURS: dict[Colour, QColor] = {
+    Colour.PURPLE: QColor("#8e44ad"),
+    Colour.LIGHT_BLUE: QColor("#3fa9dc"),
+    Colour.ORANGE: QColor("#e8891c"),
+}
+"""The printed Map-Chips colours."""
+
+
+@dataclass
+class PaintOptions:
+    """What :func:`paint_map` draws and in which colours (all keyword-style, all optional)."""
+
+    grid: bool = True
+    """Thin lines between map squares."""
+    outside_grid: bool = False
+    """Faint grid lines over squares outside the map too (useful while editing)."""
+    labels: bool = True
+    """Names of start squares, towns, cities and neighbours."""
+    background: QColor | None = field(default_factory=lambda: QColor("#a9cde0"))
+    """Fill for grid squares outside the map (sea); ``None`` leaves them transparent."""
+    land: QColor = field(default_factory=lambda: QColor("#d8e6b0"))
+    city: QColor = field(default_factory=lambda: QColor("#d9b382"))
+    grid_colour: QColor = field(default_factory=lambda: QColor(90, 100, 70, 140))
+    frame: bool = True
+    """A thin frame around the whole grid."""
+
+
+# -- small helpers -----------------------------------------------------------------------------
+
+
+def square_rect(square: Square) -> QRectF:
+    """The scene rectangle of a square."""
+    return QRectF(square[0] * SQUARE, square[1] * SQUARE, SQUARE, SQUARE)
+
+
+def edge_line(edge: Edge) -> QLineF:
+    """The scene line segment of a square's edge."""
+    r = square_rect(edge.square)
+    if edge.side is Side.N:
+        return QLineF(r.topLeft(), r.topRight())
+    if edge.side is Side.E:
+        return QLineF(r.topRight(), r.bottomRight())
+    if edge.side is Side.S:
+        return QLineF(r.bottomLeft(), r.bottomRight())
+    return QLineF(r.topLeft(), r.bottomLeft())
+
+
+def edge_midpoint(edge: Edge) -> QPointF:
+    return edge_line(edge).center()
+
+
+def _outward(side: Side) -> QPointF:
+    dx, dy = side.delta
+    return QPointF(dx, dy)
+
+
+def map_rect(m: MapDef) -> QRectF:
+    """The scene rectangle of the whole grid."""
+    return QRectF(0, 0, m.width * SQUARE, m.height * SQUARE)
+
+
+def _tint(colour: QColor, amount: float) -> QColor:
+    """``colour`` mixed with white (amount 0 = colour, 1 = white)."""
+    c = QColor(colour)
+    return QColor(
+        round(c.red() + (255 - c.red()) * amount),
+        round(c.green() + (255 - c.green()) * amount),
+        round(c.blue() + (255 - c.blue()) * amount),
+    )
+
+
+def _font(size: float, bold: bool = False) -> QFont:
+    f = QFont("DejaVu Sans")
+    f.setPixelSize(max(1, round(size)))
+    f.setBold(bold)
+    return f
+
+
+def _text(painter: QPainter, rect: QRectF, text: str, size: float, colour: QColor, *, bold=False):
+    painter.setFont(_font(size, bold))
+    painter.setPen(colour)
+    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, text)
+
+
+def _shield(painter: QPainter, centre: QPointF, count: int, size: float = 14.0) -> None:
+    """A blue coat of arms, with a count when there is more than one."""
+    if count <= 0:
+        return
+    s = size
+    path = QPainterPath()
+    path.moveTo(centre.x() - s / 2, centre.y() - s / 2)
+    path.lineTo(centre.x() + s / 2, centre.y() - s / 2)
+    path.lineTo(centre.x() + s / 2, centre.y())
+    path.quadTo(centre.x() + s / 2, centre.y() + s / 2, centre.x(), centre.y() + s * 0.65)
+    path.quadTo(centre.x() - s / 2, centre.y() + s / 2, centre.x() - s / 2, centre.y())
+    path.closeSubpath()
+    painter.setPen(QPen(QColor("#f4f4f4"), 1.5))
+    painter.setBrush(QColor("#1f4e9c"))
+    painter.drawPath(path)
+    if count > 1:
+        _text(
+            painter,
+            QRectF(centre.x() - s, centre.y() - s / 2, 2 * s, s),
+            str(count),
+            s * 0.7,
+            QColor("white"),
+            bold=True,
+        )
+
+
+def _house(painter: QPainter, centre: QPointF, size: float, fill: QColor) -> None:
+    s = size
+    poly = QPolygonF(
+        [
+            QPointF(centre.x() - s / 2, centre.y() + s / 2),
+            QPointF(centre.x() - s / 2, centre.y() - s / 6),
+            QPointF(centre.x(), centre.y() - s / 2),
+            QPointF(centre.x() + s / 2, centre.y() - s / 6),
+            QPointF(centre.x() + s / 2, centre.y() + s / 2),
+        ]
+    )
+    painter.setPen(QPen(QColor("#4a2c1a"), 1.5))
+    painter.setBrush(fill)
+    painter.drawPolygon(poly)
+
+
+def _rows_cols(m: MapDef, region: QRectF | None) -> tuple[range, range]:
+    if region is None:
+        return range(m.width), range(m.height)
+    x0 = max(0, math.floor(region.left() / SQUARE) - 1)
+    x1 = min(m.width, math.ceil(region.right() / SQUARE) + 1)
+    y0 = max(0, math.floor(region.top() / SQUARE) - 1)
+    y1 = min(m.height, math.ceil(region.bottom() / SQUARE) + 1)
+    return range(x0, max(x0, x1)), range(y0, max(y0, y1))
+
+
+def _squares_bbox(squares) -> QRectF:
+    xs = [x for x, _ in squares]
+    ys = [y for _, y in squares]
+    return QRectF(
+        min(xs) * SQUARE,
+        min(ys) * SQUARE,
+        (max(xs) - min(xs) + 1) * SQUARE,
+        (max(ys) - min(ys) + 1) * SQUARE,
+    )
+
+
+# -- the renderer ------------------------------------------------------------------------------
+
+
+def paint_map(
+    painter: QPainter,
+    m: MapDef,
+    options: PaintOptions | None = None,
+    region: QRectF | None = None,
+) -> None:
+    """Draw ``m`` with ``painter`` in scene units (:data:`SQUARE` per square).
+
+    ``region`` limits drawing (and clips) to a scene rectangle; ``None`` draws everything.
+    The painter's state is restored afterwards.
+    """
+    opts = options if options is not None else PaintOptions()
+    painter.save()
+    try:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        grid_rect = map_rect(m)
+        area = grid_rect if region is None else grid_rect.intersected(region)
+        if region is not None:
+            painter.setClipRect(region, Qt.ClipOperation.IntersectClip)
+        if area.isEmpty():
+            return
+
+        def visible(rect: QRectF) -> bool:
+            return region is None or rect.intersects(region)
+
+        xs, ys = _rows_cols(m, region)
+        _paint_ground(painter, m, opts, xs, ys, area)
+        _paint_islands(painter, m, visible)
+        _paint_tracks(painter, m, xs, ys, visible)
+        _paint_waves(painter, m, xs, ys)
+        if opts.grid:
+            _paint_grid(painter, m, opts, xs, ys)
+        _paint_cities(painter, m, opts, visible)
+        _paint_borders(painter, m, opts, visible)
+        _paint_ferries(painter, m, visible)
+        _paint_squares_marks(painter, m, opts, xs, ys)
+        if opts.frame:
+            painter.setPen(QPen(QColor(40, 60, 80), 2.0))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(grid_rect)
+    finally:
+        painter.restore()
+
+
+def _paint_ground(painter, m, opts, xs, ys, area) -> None:
+    painter.setPen(Qt.PenStyle.NoPen)
+    if opts.background is not None:
+        painter.fillRect(area, opts.background)
+    land = m.land
+    # Runs of land along each row: one rectangle per run instead of one per square.
+    for y in ys:
+        run_start = None
+        for x in (*xs, None):
+            if x is not None and (x, y) in land:
+                if run_start is None:
+                    run_start = x
+                continue
+            if run_start is not None:
+                end = x if x is not None else xs.stop
+                painter.fillRect(
+                    QRectF(run_start * SQUARE, y * SQUARE, (end - run_start) * SQUARE, SQUARE),
+                    opts.land,
+                )
+                run_start = None
+    if opts.outside_grid:
+        painter.setPen(QPen(QColor(255, 255, 255, 70), 0))
+        for x in range(xs.start, xs.stop + 1):
+            painter.drawLine(QLineF(x * SQUARE, ys.start * SQUARE, x * SQUARE, ys.stop * SQUARE))
+        for y in range(ys.start, ys.stop + 1):
+            painter.drawLine(QLineF(xs.start * SQUARE, y * SQUARE, xs.stop * SQUARE, y * SQUARE))
+
+
+def _paint_grid(painter, m, opts, xs, ys) -> None:
+    land = m.land
+    rects = [
+        QRectF(x * SQUARE, y * SQUARE, SQUARE, SQUARE) for y in ys for x in xs if (x, y) in land
+    ]
+    if rects:
+        painter.setPen(QPen(opts.grid_colour, 1.0))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRects(rects)
+
+
+def _paint_islands(painter, m, visible) -> None:
+    for island in m.islands.values():
+        if not island.squares:
+            continue
+        colour = COLOURS.get(island.colour) if island.colour else QColor("#7f9f5f")
+        fill = _tint(colour, 0.55)
+        for sq, info in island.squares.items():
+            r = square_rect(sq)
+            if not visible(r):
+                continue
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.fillRect(r, fill)
+            if info.role is IslandRole.STACK:
+                # Two offset cards: the face-up stack lying here.
+                painter.setPen(QPen(QColor("#3b3b3b"), 1.5))
+                painter.setBrush(QColor("#f6f1de"))
+                for i in (1, 0):
+                    painter.drawRect(r.adjusted(14 + 5 * i, 14 - 5 * i, -14 + 5 * i, -14 - 5 * i))
+            elif info.role is IslandRole.GATED:
+                painter.setPen(QPen(colour.darker(140), 2.0, Qt.PenStyle.DashLine))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(r.adjusted(5, 5, -5, -5))
+            if info.coats_of_arms:
+                _shield(painter, r.topRight() + QPointF(-12, 12), info.coats_of_arms)
+        if island.name:
+            box = _squares_bbox(island.squares)
+            if visible(box):
+                _text(
+                    painter,
+                    QRectF(box.left(), box.bottom() - 16, box.width(), 14),
+                    island.name,
+                    10,
+                    colour.darker(180),
+                )
+
+
+def _paint_tracks(painter, m, xs, ys, visible) -> None:
+    for track in m.tracks.values():
+        colour = COLOURS[track.colour]
+        band = QColor(colour)
+        band.setAlpha(70)
+        for row in track.rows:
+            if row not in ys:
+                continue
+            cols = [x for x in xs if (x, row) in m.land]
+            if not cols:
+                continue
+            painter.setPen(Qt.PenStyle.NoPen)
+            for x in cols:
+                painter.fillRect(QRectF(x * SQUARE, row * SQUARE + SQUARE - 8, SQUARE, 8), band)
+            first = min(x for x in range(m.width) if (x, row) in m.land)
+            label = QRectF(first * SQUARE + 2, row * SQUARE + 2, 20, 18)
+            if visible(label):
+                painter.setBrush(colour)
+                painter.setPen(QPen(colour.darker(150), 1))
+                painter.drawRoundedRect(label, 4, 4)
+                _text(painter, label, str(track.number), 11, QColor("white"), bold=True)
+
+
+def _paint_waves(painter, m, xs, ys) -> None:
+    pen = QPen(QColor("#2f6fa3"), 2.5)
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    for y in ys:
+        for x in xs:
+            if (x, y) not in m.waves:
+                continue
+            r = square_rect((x, y))
+            painter.fillRect(r, QColor("#8fc3e6"))
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            for k in range(3):
+                cy = r.top() + SQUARE * (0.3 + 0.2 * k)
+                path = QPainterPath(QPointF(r.left() + 8, cy))
+                for i in range(4):
+                    x0 = r.left() + 8 + i * (SQUARE - 16) / 4
+                    path.quadTo(x0 + (SQUARE - 16) / 8, cy - 6 * (-1) ** i, x0 + (SQUARE - 16) / 4, cy)
+                painter.drawPath(path)
+
+
+def _paint_cities(painter, m, opts, visible) -> None:
+    wall = QPen(QColor("#6b3f1f"), 4.0)
+    wall.setCapStyle(Qt.PenCapStyle.SquareCap)
+    for city in m.large_cities.values():
+        if not city.squares:
+            continue
+        box = _squares_bbox(city.squares)
+        if not visible(box.adjusted(-SQUARE, -SQUARE, SQUARE, SQUARE)):
+            continue
+        painter.setPen(Qt.PenStyle.NoPen)
+        for sq in city.squares:
+            painter.fillRect(square_rect(sq), opts.city)
+        for edge in city.outer_edges():
+            kind = city.edge_kind(edge)
+            line = edge_line(edge)
+            out = _outward(edge.side)
+            inward = QPointF(-out.x(), -out.y())
+            if kind is EdgeKind.CITY:
+                # An open side: the city spills over the edge (a bulge into the neighbour).
+                c = line.center()
+                path = QPainterPath()
+                path.moveTo(line.p1())
+                path.quadTo(c + out * (SQUARE * 0.45), line.p2())
+                path.closeSubpath()
+                painter.setPen(QPen(QColor("#6b3f1f"), 1.5, Qt.PenStyle.DashLine))
+                painter.setBrush(opts.city)
+                painter.drawPath(path)
+                continue
+            # Field or road: a wall along the edge, slightly inside the city.
+            painter.setPen(wall)
+            painter.drawLine(line.translated(inward * 2))
+            if kind is EdgeKind.ROAD:
+                _road_stub(painter, line.center(), out, SQUARE * 0.3)
+        for sq in city.squares:
+            r = square_rect(sq)
+            # Roof pattern: a few small houses so city squares read as "city" at any scale.
+            for dx, dy in ((0.3, 0.35), (0.7, 0.35), (0.5, 0.68)):
+                _house(painter, QPointF(r.left() + dx * SQUARE, r.top() + dy * SQUARE), 12, QColor("#b5542e"))
+        if city.coats_of_arms:
+            _shield(painter, box.topLeft() + QPointF(14, 14), city.coats_of_arms, 16)
+        if opts.labels and city.name:
+            label = QRectF(box.left() - SQUARE, box.center().y() - 9, box.width() + 2 * SQUARE, 18)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(255, 255, 255, 190))
+            painter.setFont(_font(13, True))
+            w = painter.fontMetrics().horizontalAdvance(city.name) + 10
+            painter.drawRoundedRect(QRectF(box.center().x() - w / 2, label.top(), w, 18), 4, 4)
+            _text(painter, label, city.name, 13, QColor("#3a1f0c"), bold=True)
+
+
+def _road_stub(painter, start: QPointF, direction: QPointF, length: float) -> None:
+    end = start + direction * length
+    painter.setPen(QPen(QColor("#5a4a3a"), 9.0))
+    painter.drawLine(QLineF(start, end))
+    painter.setPen(QPen(QColor("#fbf7ea"), 6.0))
+    painter.drawLine(QLineF(start, end))
+
+
+def _paint_borders(painter, m, opts, visible) -> None:
+    for edge, feature in m.border_features.items():
+        outer = square_rect(edge.outer_square)
+        inner = square_rect(edge.square)
+        if not visible(outer.united(inner)):
+            continue
+        line = edge_line(edge)
+        out = _outward(edge.side)
+        c = line.center()
+        if feature.kind is EdgeKind.CITY:
+            path = QPainterPath()
+            path.moveTo(line.p1())
+            path.quadTo(c + out * (SQUARE * 0.5), line.p2())
+            path.closeSubpath()
+            painter.setPen(QPen(QColor("#6b3f1f"), 2.0))
+            painter.setBrush(opts.city)
+            painter.drawPath(path)
+            _house(painter, c + out * (SQUARE * 0.15), 10, QColor("#b5542e"))
+        else:
+            _road_stub(painter, c - out * (SQUARE * 0.5), out, SQUARE * 0.8)
+        if feature.coats_of_arms:
+            _shield(painter, c + out * (SQUARE * 0.3) + QPointF(out.y(), out.x()) * 14, feature.coats_of_arms)
+        if opts.labels and feature.neighbour:
+            label_centre = c + out * (SQUARE * 0.72)
+            rect = QRectF(label_centre.x() - SQUARE * 0.75, label_centre.y() - 8, SQUARE * 1.5, 16)
+            _text(painter, rect, feature.neighbour, 10, QColor("#24384d"))
+
+
+def _paint_ferries(painter, m, visible) -> None:
+    for ferry in m.ferries.values():
+        a = edge_midpoint(ferry.a)
+        b = edge_midpoint(ferry.b)
+        box = QRectF(a, b).normalized().adjusted(-20, -20, 20, 20)
+        if not visible(box):
+            continue
+        pen = QPen(QColor("#173f6b"), 3.0, Qt.PenStyle.DashLine)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawLine(QLineF(a, b))
+        painter.setPen(QPen(QColor("#173f6b"), 1.5))
+        painter.setBrush(QColor("white"))
+        for p in (a, b):
+            painter.drawEllipse(p, 5, 5)
+        if ferry.coats_of_arms:
+            _shield(painter, QLineF(a, b).center(), ferry.coats_of_arms)
+
+
+def _paint_squares_marks(painter, m, opts, xs, ys) -> None:
+    red = QPen(QColor("#d1201b"), 5.0)
+    red.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+    for y in ys:
+        for x in xs:
+            sq = (x, y)
+            r = square_rect(sq)
+            start = m.start_squares.get(sq)
+            if start is not None:
+                painter.setPen(red)
+                painter.setBrush(QColor("#f3e3c3"))
+                painter.drawRect(r.adjusted(3.5, 3.5, -3.5, -3.5))
+                _house(painter, QPointF(r.center().x(), r.top() + 24), 18, QColor("#d1201b"))
+                if opts.labels:
+                    _text(painter, r.adjusted(4, 34, -4, -6), start.name, 11, QColor("#7a0f0c"), bold=True)
+            town = m.towns.get(sq)
+            if town is not None:
+                _house(painter, QPointF(r.center().x(), r.top() + 26), 20, QColor("#f0c27a"))
+                if town.grape is not None:
+                    painter.setPen(QPen(QColor("#333333"), 1))
+                    painter.setBrush(COLOURS[town.grape])
+                    for dx, dy in ((0, 0), (7, 0), (3.5, 6)):
+                        painter.drawEllipse(QPointF(r.right() - 16 + dx, r.top() + 9 + dy), 4, 4)
+                if opts.labels and town.name:
+                    _text(painter, r.adjusted(2, 40, -2, -2), town.name, 10, QColor("#3a2a10"))
+            chip = m.chip_squares.get(sq)
+            if chip is not None:
+                painter.setPen(QPen(COLOURS[chip].darker(160), 2))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(r.adjusted(2, 2, -2, -2))
+                painter.setBrush(COLOURS[chip])
+                painter.drawEllipse(QPointF(r.left() + 12, r.bottom() - 12), 7, 7)
+            if m.isle_of_man == sq:
+                painter.setPen(QPen(QColor("#7a1010"), 2))
+                painter.setBrush(QBrush(QColor("#f7e7c0")))
+                painter.drawEllipse(r.center(), SQUARE * 0.36, SQUARE * 0.36)
+                # Triskelion hint: three spokes.
+                painter.setPen(QPen(QColor("#7a1010"), 3))
+                for k in range(3):
+                    ang = math.radians(90 + 120 * k)
+                    painter.drawLine(
+                        QLineF(r.center(), r.center() + QPointF(math.cos(ang), -math.sin(ang)) * 15)
+                    )
