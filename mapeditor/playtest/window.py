@@ -143,6 +143,7 @@ class PlaytestWindow(QMainWindow):
         rot_right = QPushButton("⟳ Turn right (R)")
         rot_right.clicked.connect(lambda: self.rotate(1))
         for w in (self.tiles_label, self.seed_label, rot_left, rot_right):
+            w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             info.addWidget(w)
         info.addStretch(1)
         row.addLayout(info)
@@ -169,11 +170,18 @@ class PlaytestWindow(QMainWindow):
         self.pace.setRange(0, 2000)
         self.pace.setSingleStep(100)
         self.pace.setValue(pace_ms)
-        self.pace.setToolTip("Pause before each bot action (ms)")
+        self.pace.setToolTip("Pause before each bot action")
         brow.addWidget(self.pace, 1)
+        pace_label = QLabel()
+        pace_label.setMinimumWidth(36)
+        self.pace.valueChanged.connect(lambda v: pace_label.setText(f"{v / 1000:.1f} s"))
+        pace_label.setText(f"{pace_ms / 1000:.1f} s")
+        brow.addWidget(pace_label)
         self.skip_button = QPushButton("Skip to my turn")
         self.skip_button.setObjectName("skip")
         self.skip_button.clicked.connect(self.skip_to_human)
+        self.skip_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.pace.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         brow.addWidget(self.skip_button)
         col.addWidget(bots)
 
@@ -243,6 +251,7 @@ class PlaytestWindow(QMainWindow):
         self.hint.clear()
         self._refresh()
         self.view.fit()
+        self.view.setFocus()
         self.game_changed.emit()
         self._schedule_bot()
 
@@ -562,6 +571,7 @@ class PlaytestWindow(QMainWindow):
                     b.clicked.connect(lambda _=False, a=action: self._play_button(a))
                     buttons.append(b)
         for b in buttons:
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys (R, Esc) stay with the board
             lay.addWidget(b)
         self.actions_box.setVisible(lay.count() > 0)
 
