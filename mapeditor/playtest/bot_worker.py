@@ -157,7 +157,9 @@ class BotWorker(QObject):
             self._process.send(("game", gid, header))
         return gid
 
-    def request(self, token: int, game: Game, player: int, kind: str, strength: int, seed: int):
+    def request(
+        self, token: int, game: Game, player: int, kind: str, strength: int, seed: int
+    ) -> None:
         """Ask the bot of seat ``player`` (``kind``/``strength``, seeded) for an action now.
 
         The game itself is never touched: the process replays its actions, the thread fallback

@@ -35,7 +35,7 @@ from engine.game import Game, Phase
 from engine.mapdef import MapDef
 from engine.moves import Action, Draw, Move, Pass, Placement
 from engine.record import GameRecord, load_record, new_game, save_record
-from engine.scoring import KINDS
+from engine.scoring import KINDS, ScoreEvent
 from mapeditor.painting import square_rect
 from mapeditor.playtest.board_scene import BoardScene, meeple_spot
 from mapeditor.playtest.board_view import BoardView
@@ -227,7 +227,12 @@ class PlaytestWindow(QMainWindow):
 
     # -- game lifecycle ------------------------------------------------------------------------
 
-    def _start(self, game: Game, actors: list[tuple[int, int]], log: list | None = None) -> None:
+    def _start(
+        self,
+        game: Game,
+        actors: list[tuple[int, int]],
+        log: list[tuple[str, QColor | None]] | None = None,
+    ) -> None:
         """Make ``game`` the game on screen (new, undone or loaded)."""
         self._cancel_bot()
         self.game = game
@@ -286,7 +291,7 @@ class PlaytestWindow(QMainWindow):
     def human_to_move(self) -> bool:
         return not self.game.is_over() and not self.current_seat().is_bot
 
-    def play(self, action: Action) -> list:
+    def play(self, action: Action) -> list[ScoreEvent]:
         """Play ``action`` for the player to move (checked). Returns the scoring events.
 
         :raises IllegalMoveError: the state is unchanged.
