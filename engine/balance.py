@@ -427,68 +427,91 @@ def _count_actions(games: Sequence[dict[str, Any]], *types: str) -> dict[str, An
     return describe([sum(g["actions"].get(t, 0) for t in types) for g in games])
 
 
-def _summary_numbers(games: Sequence[dict[str, Any]], rule: str, key: str) -> dict[str, Any]:
-    """``describe`` of a number (or a list's length) the module's state summary reports."""
-    vals = []
+def _events(games: Sequence[dict[str, Any]], kind: str, what: int = 0) -> dict[str, Any]:
+    """``describe`` of a rule event kind per game: its count (``what=0``) or points (1)."""
+    return describe([g["rule_events"].get(kind, [0, 0])[what] for g in games])
+
+
+def _summary_sum(games: Sequence[dict[str, Any]], rule: str, key: str) -> dict[str, Any]:
+    """``describe`` per game of a number (or the sum of a list of numbers) in the module's final
+    state summary."""
+    vals: list[float] = []
     for g in games:
-        v = g["rules"].get(rule, {})
-        v = v.get(key) if isinstance(v, dict) else None
-        if isinstance(v, bool):
-            v = int(v)
+        summary = g["rules"].get(rule)
+        v = summary.get(key) if isinstance(summary, dict) else None
         if isinstance(v, list):
-            v = len(v)
+            v = sum(x for x in v if isinstance(x, int | float))
         if isinstance(v, int | float):
             vals.append(v)
     return describe(vals)
 
 
-def _where(games: Sequence[dict[str, Any]], types: Iterable[str]) -> dict[str, int]:
-    """Where rule actions happened: their ``x``/``y`` (or the square they name), counted."""
-    wanted = set(types)
-    where: Counter[str] = Counter()
+def _tally(games: Sequence[dict[str, Any]], kind: str, label: Any) -> dict[str, int]:
+    """Rule actions of record type ``kind`` counted by ``label(action)``, most frequent first."""
+    c: Counter[str] = Counter()
     for g in games:
         for a in g["rule_actions"]:
-            if a.get("type") in wanted:
-                if "x" in a and "y" in a:
-                    where[f"{a['x']},{a['y']}"] += 1
-                else:
-                    where[str(a.get("reason") or a.get("kind") or a.get("colour") or "?")] += 1
-    return dict(where.most_common())
+            if a.get("type") == kind:
+                c[str(label(a))] += 1
+    return dict(c.most_common())
+
+
+def _square_name(m: MapDef, sq: Any) -> str:
+    if not sq:
+        return "?"
+    x, y = sq
+    town = m.towns.get((x, y))
+    if town is not None and town.name:
+        return f"{town.name} ({x}, {y})"
+    return f"({x}, {y})"
 
 
 def _france(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    sells = ("sell_wine", "wine")
     return {
-        "wines_sold": _count_actions(games, *sells),
-        "wine_points": describe([g["rule_events"].get("wine", [0, 0])[1] for g in games]),
-        "where": _where(games, sells),
+        "wines_sold": _count_actions(games, "sell_wine"),
+        "wine_points": _events(games, "wine", 1),
+        "wines_by_market": _tally(games, "sell_wine", lambda a: a.get("market")),
+        "wines_by_colour": _tally(games, "sell_wine", lambda a: a.get("colour")),
+        "wines_sold_where": _tally(games, "sell_wine", lambda a: _square_name(m, a.get("placed"))),
     }
 
 
+def _island_of(m: MapDef, a: dict[str, Any]) -> str:
+    found = m.island_square((a.get("x"), a.get("y")))  # type: ignore[arg-type]
+    return (found[0].name or found[0].id) if found else f"({a.get('x')}, {a.get('y')})"
+
+
 def _benelux(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    return {"island_tiles_taken": _count_actions(games, "take_island_tile", "island_tile")}
+    return {
+        "island_tiles_taken": _count_actions(games, "take_island_tile"),
+        "island_tiles_by_island": _tally(games, "take_island_tile", lambda a: _island_of(m, a)),
+    }
 
 
 def _great_britain(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {
-        "double_turns_bought": _count_actions(games, "isle_of_man", "double_turn", "buy_turn"),
-        "meeples_on_isle_of_man_at_end": _summary_numbers(games, "great_britain", "isle_of_man"),
-        "sets_handed_in": describe([g["rule_events"].get("set", [0, 0])[0] for g in games]),
+        "double_turns_bought": _count_actions(games, "buy_extra_turn"),
+        "meeples_stuck_on_isle_of_man_at_end": _summary_sum(games, "great_britain", "isle_of_man"),
     }
 
 
 def _iberica(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {
-        "treats_placed": _count_actions(games, "place_treat", "treat"),
-        "treats_collected": describe([g["rule_events"].get("treat", [0, 0])[0] for g in games]),
-        "island_coat_of_arms_points": describe(
-            [g["rule_events"].get("island", [0, 0])[1] for g in games]
-        ),
+        "treats_placed": _count_actions(games, "place_treat"),
+        "treats_collected": _events(games, "treat"),
+        "treat_points": _events(games, "treat", 1),
+        "island_coat_of_arms_tiles": _events(games, "island"),
+        "island_coat_of_arms_points": _events(games, "island", 1),
     }
 
 
 def _deutschland(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    return {"meeples_upgraded": _count_actions(games, "upgrade_meeple", "upgrade")}
+    return {
+        "meeples_upgraded": _count_actions(games, "upgrade_meeple"),
+        "upgrades_paid_with": _tally(
+            games, "upgrade_meeple", lambda a: "+".join(str(v) for v in a.get("pay", []))
+        ),
+    }
 
 
 RULE_FIGURES = {

@@ -236,22 +236,28 @@ def game_facts(
     actions: Counter[str] = Counter()
     rule_actions: list[dict[str, Any]] = []
     turn = 0
+    last: list[int] | None = None
     for a in game.history:
         if isinstance(a, Move):
             turn += 1
+            last = [a.square[0], a.square[1]]
             continue
         if isinstance(a, Pass | Draw):
             continue
         data = a.to_dict()
         kind = str(data.get("type", type(a).__name__))
         actions[kind] += 1
-        rule_actions.append({"turn": turn, **_jsonable(data)})
+        # "placed": the square of the tile placed last before the action (where a wine was sold)
+        rule_actions.append({"turn": turn, "placed": last, **_jsonable(data)})
     rules = {}
     for r in game.rules:
         try:
-            rules[r.name] = _jsonable(r.state_summary(game))
+            summary = _jsonable(r.state_summary(game))
         except Exception as exc:  # noqa: BLE001 - a module's summary must not lose the game
-            rules[r.name] = {"error": str(exc)}
+            summary = {"error": str(exc)}
+        if isinstance(summary, dict):
+            summary.pop("chips", None)  # the fixed 30-chip set: the same in every game
+        rules[r.name] = summary
     return {
         "index": index,
         "seed": game.seed if seed is None else seed,
