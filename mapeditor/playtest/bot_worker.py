@@ -15,6 +15,7 @@ on the wrong position.
 from __future__ import annotations
 
 import itertools
+import sys
 import threading
 import traceback
 import weakref
@@ -40,6 +41,27 @@ class _Signals(QObject):
     failed = Signal(int, str)
 
 
+def _start_without_main(proc: Any) -> None:
+    """Start a spawned process without it re-running the parent's ``__main__``.
+
+    ``spawn`` imports the parent's main script (or ``-m`` module) in the child; a script that
+    opens the window at top level, with no ``if __name__ == "__main__"`` guard, would then open
+    it again in the bot process. The bot process needs nothing from ``__main__``, so it is
+    hidden while the process starts (the start reads it synchronously).
+    """
+    main = sys.modules.get("__main__")
+    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if main and k in main.__dict__}
+    try:
+        if main is not None:
+            main.__dict__.pop("__file__", None)
+            if "__spec__" in saved:
+                main.__spec__ = None
+        proc.start()
+    finally:
+        if main is not None:
+            main.__dict__.update(saved)
+
+
 class _BotProcess:
     """The application's bot process and the thread that reads its answers."""
 
@@ -53,7 +75,7 @@ class _BotProcess:
         ctx = multiprocessing.get_context("spawn")  # never fork a process that runs Qt
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=serve, args=(child,), daemon=True, name="playtest-bots")
-        self.proc.start()
+        _start_without_main(self.proc)
         child.close()
         self.lock = threading.Lock()
         self.routes: dict[int, weakref.ref[_Signals]] = {}

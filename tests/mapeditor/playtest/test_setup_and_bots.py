@@ -111,3 +111,35 @@ def test_the_bot_process_side_loads_no_qt() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_a_script_without_a_main_guard_is_not_run_again_by_the_bot_process(tmp_path) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import os\n"
+        "os.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "from engine.game import GameOptions\n"
+        "from engine.mapio import load_map\n"
+        "from engine.resources import bundled_map\n"
+        "from mapeditor.playtest import PlaytestSetup, PlaytestWindow, Seat\n"
+        "setup = PlaytestSetup([Seat('A', '#f00', 'random'), Seat('B', '#00f', 'random')], 1,\n"
+        "    GameOptions(rule_set='none', draw_order=('A', 'B', 'C')))\n"
+        "w = PlaytestWindow(load_map(bundled_map('example-small')), setup, pace_ms=0)\n"
+        "while not w.game.is_over():\n"
+        "    app.processEvents()\n"
+        "print('game over', flush=True)\n"
+        "w.close()\n",
+        encoding="utf-8",
+    )
+    root = Path(__file__).resolve().parents[3]
+    r = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, cwd=root, timeout=120
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("game over") == 1
