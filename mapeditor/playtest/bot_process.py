@@ -39,7 +39,7 @@ class _Session:
         self.game_id: int | None = None
         self.game: Any = None
         self.applied: list[dict[str, Any]] = []
-        self.bots: dict[tuple[int, str, int, int], Any] = {}
+        self.bots: dict[tuple[int, int, str, int, int], Any] = {}
 
     def _sync(self, game_id: int, actions: list[dict[str, Any]]) -> Any:
         from engine.moves import action_from_dict
@@ -74,7 +74,8 @@ class _Session:
         game = self._sync(game_id, actions)
         if game.to_move != player:
             raise RuntimeError(f"player {player} is not to move (player {game.to_move} is)")
-        key = (player, kind, strength, seed)
+        # one bot per seat and game: the same seed then plays the same game again
+        key = (game_id, player, kind, strength, seed)
         bot = self.bots.get(key)
         if bot is None:
             bot = self.bots[key] = make_bot(kind, strength, seed)
@@ -94,6 +95,10 @@ def serve(conn: Any) -> None:
         if msg[0] == "game":
             _tag, game_id, header = msg
             session.headers[game_id] = header
+            # windows ask about their newest games only: keep a few, forget older ones
+            for old in list(session.headers)[:-16]:
+                del session.headers[old]
+            session.bots = {k: b for k, b in session.bots.items() if k[0] in session.headers}
             continue
         if msg[0] == "choose":
             _tag, token, game_id, actions, player, kind, strength, seed = msg

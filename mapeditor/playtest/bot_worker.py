@@ -150,7 +150,7 @@ class BotWorker(QObject):
         self._pending: dict[int, Game] = {}
         self._process: _BotProcess | None = None
         self._pool: QThreadPool | None = None
-        self._bots: dict[tuple[int, str, int, int], Any] = {}
+        self._bots: dict[tuple[int, int, str, int, int], Any] = {}
         self._game_ids: dict[int, int] = {}
         if use_process:
             try:
@@ -200,7 +200,9 @@ class BotWorker(QObject):
                 self._process = None  # the process died: carry on in a thread
                 self._pool = QThreadPool(self)
                 self._pool.setMaxThreadCount(1)
-        key = (player, kind, strength, seed)
+        key = (id(game), player, kind, strength, seed)
+        if any(k[0] != id(game) for k in self._bots):
+            self._bots.clear()  # a new game: new bots, so a seed replays the same game
         bot = self._bots.get(key)
         if bot is None:
             bot = self._bots[key] = make_bot(kind, strength, seed)

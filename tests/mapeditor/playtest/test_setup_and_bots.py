@@ -143,3 +143,14 @@ def test_a_script_without_a_main_guard_is_not_run_again_by_the_bot_process(tmp_p
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("game over") == 1
+
+
+def test_the_same_seed_replays_the_same_bot_game(qtbot, make_playtest) -> None:
+    def play_out() -> dict:
+        setup = small_setup("greedy")
+        setup.seats[0].kind = "random"
+        w = make_playtest(setup=setup)
+        qtbot.waitUntil(w.game.is_over, timeout=20_000)
+        return w.game.state_summary()
+
+    assert play_out() == play_out()
