@@ -767,6 +767,8 @@ class PlaytestWindow(QMainWindow):
         self.game_over.emit()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if self.summary is not None:
+            self.summary.close()  # a top-level dialog of its own: it would outlive the window
         self._cancel_bot()
         self.warmer.stop()
         self.worker.wait(10_000)

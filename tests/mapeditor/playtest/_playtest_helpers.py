@@ -34,7 +34,10 @@ def click_square(window: PlaytestWindow, square, button=Qt.MouseButton.LeftButto
 
 
 def hover_square(window: PlaytestWindow, square) -> None:
-    QTest.mouseMove(window.view.viewport(), viewport_point(window, square_rect(square).center()))
+    """Move the mouse onto ``square`` (from a nearby point: Qt sends no move to where it is)."""
+    centre = viewport_point(window, square_rect(square).center())
+    QTest.mouseMove(window.view.viewport(), centre + QPoint(3, 3))
+    QTest.mouseMove(window.view.viewport(), centre)
 
 
 def wheel(window: PlaytestWindow, square, delta: int = -120) -> None:
