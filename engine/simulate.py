@@ -15,6 +15,7 @@ callable returns true) terminates the pool, so running workers stop at once.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import multiprocessing
 import os
@@ -22,7 +23,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -296,6 +297,28 @@ def _run_chunk(indices: Sequence[int]) -> list[dict[str, Any]]:
     return [play_one(m, config, i, rule_set) for i in indices]
 
 
+@contextlib.contextmanager
+def _main_hidden(hide: bool) -> Iterator[None]:
+    """Start spawned workers without them re-running the parent's ``__main__`` script.
+
+    ``spawn`` imports the parent's main script in each child; a script without an
+    ``if __name__ == "__main__"`` guard (an editor launcher, a notebook) would run again there.
+    The workers need nothing from ``__main__``, so its file is hidden while they start.
+    """
+    main = sys.modules.get("__main__")
+    if not hide or main is None:
+        yield
+        return
+    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__}
+    try:
+        main.__dict__.pop("__file__", None)
+        if "__spec__" in saved:
+            main.__spec__ = None
+        yield
+    finally:
+        main.__dict__.update(saved)
+
+
 def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
@@ -314,6 +337,7 @@ def simulate(
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
     context: str | None = None,
+    processes: bool = False,
 ) -> SimResult:
     """Play ``config.games`` games of ``m`` and return their facts, in game order.
 
@@ -321,7 +345,9 @@ def simulate(
     after each chunk; when ``cancel()`` turns true the pool is terminated and :class:`Cancelled`
     raised (holding the games finished so far). ``context``: the multiprocessing start method;
     default ``fork`` from a single-threaded process on Linux (fast), else ``spawn`` (forking a
-    process with threads, e.g. the editor, can deadlock the child).
+    process with threads, e.g. the editor, can deadlock the child). ``processes``: play in worker
+    processes even with one worker (a GUI must: games in its own interpreter hold the GIL and
+    freeze the UI).
     """
     rule_set, missing = rule_set_for(m, config.rules)
     k = default_workers() if workers is None else workers
@@ -336,7 +362,7 @@ def simulate(
     def finished() -> list[dict[str, Any]]:
         return [done[i] for i in sorted(done)]
 
-    if k == 1:
+    if k == 1 and not processes:
         for i in range(total):
             if cancel is not None and cancel():
                 raise Cancelled(finished())
@@ -348,7 +374,8 @@ def simulate(
             single = threading.active_count() == 1
             context = "fork" if single and sys.platform.startswith("linux") else "spawn"
         ctx = multiprocessing.get_context(context)
-        pool = ctx.Pool(k, initializer=_init_worker, initargs=(m, config, rule_set))
+        with _main_hidden(context != "fork"):
+            pool = ctx.Pool(k, initializer=_init_worker, initargs=(m, config, rule_set))
         try:
             pending = pool.imap_unordered(_run_chunk, chunks(total, k))
             while len(done) < total:

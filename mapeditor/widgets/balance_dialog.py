@@ -1,0 +1,392 @@
+"""Map > Balance report…: batch playtests of the open map, with charts and a heat map on the map.
+
+The games run in worker processes (:func:`engine.simulate.simulate` with ``processes=True``, so
+the UI's interpreter never plays and stays responsive); a Python thread only waits for them and
+forwards progress through queued signals. Cancelling the progress dialog terminates the workers.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QProgressDialog,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.balance import balance_report
+from engine.mapdef import MapDef
+from engine.report import draw_charts, has_matplotlib, report_blocks, to_html, write_report
+from engine.simulate import BOTS, Cancelled, SimConfig, default_workers, simulate
+from mapeditor.painting import SQUARE, PaintOptions, map_rect, paint_map
+
+HEAT_MODES = {
+    "often": "How often each square is built",
+    "early": "How early each square is built",
+}
+HEAT_LEGENDS = {
+    "often": "Blue: built in few games, yellow: half, red: every game. Red cross: never built.",
+    "early": "Red: built among the first tiles, blue: among the last (mean placement). "
+    "Red cross: never built.",
+}
+
+
+def _heat_colour(t: float, alpha: int = 150) -> QColor:
+    """Blue (0) through yellow to red (1)."""
+    t = max(0.0, min(1.0, t))
+    if t < 0.5:
+        u = t / 0.5
+        return QColor(int(40 + 215 * u), int(90 + 165 * u), int(220 - 180 * u), alpha)
+    u = (t - 0.5) / 0.5
+    return QColor(255, int(255 - 200 * u), int(40 - 20 * u), alpha)
+
+
+def paint_heat(painter: QPainter, m: MapDef, report: dict[str, Any], mode: str = "often") -> None:
+    """Draw the map and, over it, a translucent square per placeable square: how often it was
+    built (``often``: share of games) or how early (``early``: mean placement, early = red)."""
+    paint_map(painter, m, PaintOptions(labels=True))
+    fill = report["fill"]
+    grid = fill["built_rate"] if mode == "often" else fill["mean_placement"]
+    values = [v for row in grid for v in row if v is not None]
+    top = max(values, default=1.0) or 1.0
+    painter.save()
+    painter.setPen(Qt.PenStyle.NoPen)
+    for y, row in enumerate(grid):
+        for x, v in enumerate(row):
+            if v is None:
+                continue
+            # "early": a low mean placement is hot (red), a late one cold (blue)
+            t = v if mode == "often" else 1.0 - v / top
+            painter.setBrush(_heat_colour(t))
+            painter.drawRect(QRectF(x * SQUARE + 2, y * SQUARE + 2, SQUARE - 4, SQUARE - 4))
+    painter.setPen(QPen(QColor(200, 0, 0), 4.0))
+    for x, y in fill["never_reached"]:
+        a = QPointF(x * SQUARE + 14, y * SQUARE + 14)
+        b = QPointF((x + 1) * SQUARE - 14, (y + 1) * SQUARE - 14)
+        painter.drawLine(a, b)
+        painter.drawLine(QPointF(a.x(), b.y()), QPointF(b.x(), a.y()))
+    painter.restore()
+
+
+def render_heat(
+    m: MapDef, report: dict[str, Any], mode: str = "often", scale: float = 0.5
+) -> QImage:
+    """The heat map as an image (``scale`` pixels per scene unit)."""
+    rect = map_rect(m)
+    img = QImage(
+        max(1, int(rect.width() * scale)),
+        max(1, int(rect.height() * scale)),
+        QImage.Format.Format_ARGB32,
+    )
+    img.fill(QColor("white"))
+    painter = QPainter(img)
+    try:
+        painter.scale(scale, scale)
+        painter.translate(-rect.topLeft())
+        paint_heat(painter, m, report, mode)
+    finally:
+        painter.end()
+    return img
+
+
+class HeatMapView(QWidget):
+    """The map with the heat overlay, scaled to fit the widget."""
+
+    def __init__(self, m: MapDef, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.map = m
+        self.report: dict[str, Any] | None = None
+        self.mode = "often"
+        self.setMinimumSize(QSize(240, 200))
+
+    def set_report(self, report: dict[str, Any] | None, mode: str | None = None) -> None:
+        self.report = report
+        if mode is not None:
+            self.mode = mode
+        self.update()
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        painter = QPainter(self)
+        try:
+            painter.fillRect(self.rect(), QColor("white"))
+            if self.report is None:
+                painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Run a simulation.")
+                return
+            rect = map_rect(self.map)
+            scale = min(self.width() / rect.width(), self.height() / rect.height())
+            painter.translate(
+                (self.width() - rect.width() * scale) / 2,
+                (self.height() - rect.height() * scale) / 2,
+            )
+            painter.scale(scale, scale)
+            painter.translate(-rect.topLeft())
+            paint_heat(painter, self.map, self.report, self.mode)
+        finally:
+            painter.end()
+
+
+class _Relay(QObject):
+    """Carries results from the waiting thread to the UI thread (queued connections)."""
+
+    progress = Signal(int, int)
+    finished = Signal(object)
+    failed = Signal(str)
+
+
+class BalanceDialog(QDialog):
+    """Options, a cancellable run, then the report: heat map, charts and tables."""
+
+    report_ready = Signal(object)
+    run_ended = Signal(str)
+    """``"done"``, ``"cancelled"`` or ``"failed"``."""
+
+    def __init__(self, m: MapDef, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Balance report: {m.name or m.id}")
+        self.map = m
+        self.report: dict[str, Any] | None = None
+        self.progress: QProgressDialog | None = None
+        self._cancel = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._charts_dir = tempfile.TemporaryDirectory(prefix="balance-")
+        self._relay = _Relay()
+        self._relay.progress.connect(self._on_progress, Qt.ConnectionType.QueuedConnection)
+        self._relay.finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
+        self._relay.failed.connect(self._on_failed, Qt.ConnectionType.QueuedConnection)
+
+        form = QFormLayout()
+        self.games = QSpinBox(minimum=1, maximum=100_000, value=200)
+        self.players = QSpinBox(minimum=2, maximum=6, value=2)
+        self.bot = QComboBox()
+        self.bot.addItems(list(BOTS))
+        self.bot.setCurrentText("greedy")
+        self.rules = QCheckBox(f"Map-Chips rules ({m.rule_set})")
+        self.rules.setChecked(str(m.rule_set) != "none")
+        self.rules.setEnabled(str(m.rule_set) != "none")
+        self.workers = QSpinBox(minimum=1, maximum=max(1, os.cpu_count() or 1))
+        self.workers.setValue(default_workers())
+        self.seed = QSpinBox(minimum=0, maximum=2_000_000_000, value=0)
+        form.addRow("Games", self.games)
+        form.addRow("Players", self.players)
+        form.addRow("Bot", self.bot)
+        form.addRow("Rules", self.rules)
+        form.addRow("Worker processes", self.workers)
+        form.addRow("Seed", self.seed)
+        self.run_button = QPushButton("Run")
+        self.run_button.clicked.connect(self.start)
+        self.save_button = QPushButton("Save report…")
+        self.save_button.setEnabled(False)
+        self.save_button.clicked.connect(self._save)
+        top = QHBoxLayout()
+        top.addLayout(form)
+        side = QVBoxLayout()
+        side.addWidget(self.run_button)
+        side.addWidget(self.save_button)
+        side.addStretch(1)
+        top.addLayout(side)
+
+        self.status = QLabel("")
+        self.tabs = QTabWidget()
+        heat_page = QWidget()
+        heat_layout = QVBoxLayout(heat_page)
+        self.heat_mode = QComboBox()
+        for key, label in HEAT_MODES.items():
+            self.heat_mode.addItem(label, key)
+        self.heat_mode.currentIndexChanged.connect(self._heat_mode_changed)
+        self.heat = HeatMapView(m)
+        self.heat_legend = QLabel(HEAT_LEGENDS["often"])
+        heat_layout.addWidget(self.heat_mode)
+        heat_layout.addWidget(self.heat, 1)
+        heat_layout.addWidget(self.heat_legend)
+        self.tabs.addTab(heat_page, "Heat map")
+        self.charts = QWidget()
+        self.charts_layout = QVBoxLayout(self.charts)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.charts)
+        self.tabs.addTab(scroll, "Charts")
+        self.summary = QTextBrowser()
+        self.tabs.addTab(self.summary, "Figures")
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.status)
+        layout.addWidget(self.tabs, 1)
+        layout.addWidget(buttons)
+        self.resize(900, 700)
+
+    # -- running ----------------------------------------------------------------------------------
+
+    def config(self) -> SimConfig:
+        return SimConfig(
+            games=self.games.value(),
+            players=(self.players.value(),),
+            bot=self.bot.currentText(),
+            rules=self.rules.isChecked(),
+            seed=self.seed.value(),
+        )
+
+    def _heat_mode_changed(self, _index: int) -> None:
+        mode = self.heat_mode.currentData()
+        self.heat_legend.setText(HEAT_LEGENDS[mode])
+        self.heat.set_report(self.report, mode)
+
+    def is_running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        """Start the run; a modal progress dialog shows it and can cancel it."""
+        if self.is_running():
+            return
+        config = self.config()
+        self._cancel = threading.Event()
+        self.progress = QProgressDialog("Playing games…", "Cancel", 0, config.games, self)
+        self.progress.setWindowTitle("Balance report")
+        self.progress.setWindowModality(Qt.WindowModality.WindowModal)
+        self.progress.setMinimumDuration(0)
+        self.progress.setAutoClose(False)
+        self.progress.setAutoReset(False)
+        self.progress.canceled.connect(self.cancel)
+        self.progress.setValue(0)
+        self.run_button.setEnabled(False)
+        self.status.setText(f"Playing {config.games} games…")
+        m, workers, relay, cancel = self.map, self.workers.value(), self._relay, self._cancel
+
+        def work() -> None:
+            try:
+                result = simulate(
+                    m,
+                    config,
+                    workers=workers,
+                    processes=True,
+                    context="spawn",  # never fork a process with Qt threads
+                    progress=lambda d, t: relay.progress.emit(d, t),
+                    cancel=cancel.is_set,
+                )
+                relay.finished.emit(result)
+            except Cancelled:
+                relay.failed.emit("cancelled")
+            except Exception as exc:  # noqa: BLE001 - shown to the user, never a crash
+                relay.failed.emit(f"{type(exc).__name__}: {exc}")
+
+        self._thread = threading.Thread(target=work, name="balance-report", daemon=True)
+        self._thread.start()
+
+    def cancel(self) -> None:
+        """Stop the run: the waiting thread terminates the worker processes."""
+        self._cancel.set()
+        self.status.setText("Cancelling…")
+
+    def _on_progress(self, done: int, total: int) -> None:
+        if self.progress is not None and not self._cancel.is_set():
+            self.progress.setValue(done)
+            self.progress.setLabelText(f"Played {done} of {total} games…")
+
+    def _close_progress(self) -> None:
+        if self.progress is not None:
+            self.progress.canceled.disconnect(self.cancel)
+            self.progress.close()
+            self.progress.deleteLater()
+            self.progress = None
+        self.run_button.setEnabled(True)
+
+    def _on_failed(self, message: str) -> None:
+        self._close_progress()
+        if message == "cancelled":
+            self.status.setText("Cancelled.")
+            self.run_ended.emit("cancelled")
+            return
+        self.status.setText(f"Failed: {message}")
+        self.run_ended.emit("failed")
+        QMessageBox.warning(self, "Balance report", f"The simulation failed:\n{message}")
+
+    def _on_finished(self, result: Any) -> None:
+        self._close_progress()
+        self.show_report(balance_report(self.map, result))
+        per = len(result.games) / result.seconds / result.workers if result.seconds else 0.0
+        warn = len(self.report["warnings"]) if self.report else 0
+        self.status.setText(
+            f"{len(result.games)} games in {result.seconds:.1f} s ({per:.2f} games/s per "
+            f"worker); {warn} warning{'s' if warn != 1 else ''}."
+        )
+        self.run_ended.emit("done")
+
+    # -- showing ---------------------------------------------------------------------------------
+
+    def show_report(self, report: dict[str, Any]) -> None:
+        """Show ``report``: heat map, charts (with matplotlib) and the figures page."""
+        self.report = report
+        self.save_button.setEnabled(True)
+        self.heat.set_report(report, self.heat_mode.currentData())
+        while self.charts_layout.count():
+            item = self.charts_layout.takeAt(0)
+            if item.widget() is not None:
+                item.widget().deleteLater()
+        images: dict[str, str] = {}
+        if has_matplotlib():
+            out = Path(self._charts_dir.name)
+            for name, path in draw_charts(report, out).items():
+                label = QLabel()
+                label.setPixmap(QPixmap(str(path)))
+                label.setObjectName(f"chart-{name}")
+                self.charts_layout.addWidget(label)
+                images[name] = path.as_uri()
+        else:
+            self.charts_layout.addWidget(
+                QLabel("Charts need matplotlib: pip install 'carcassonne-maps-studio[report]'")
+            )
+        self.charts_layout.addStretch(1)
+        self.summary.setHtml(to_html(report_blocks(report, images), title="Balance report"))
+
+    def _save(self) -> None:
+        if self.report is None:
+            return
+        folder = QFileDialog.getExistingDirectory(self, "Save the balance report in")
+        if not folder:
+            return
+        try:
+            files = write_report(self.report, folder)
+        except OSError as exc:
+            QMessageBox.warning(self, "Balance report", f"Cannot write the report:\n{exc}")
+            return
+        self.status.setText(f"Saved {files['markdown']}")
+
+    def done(self, result: int) -> None:  # noqa: D401 - Qt override
+        """Closing the dialog stops a run still going."""
+        if self.is_running():
+            self._cancel.set()
+        super().done(result)
+
+
+def open_balance_dialog(m: MapDef, parent: QWidget | None = None) -> BalanceDialog:
+    """Show the balance report dialog for ``m`` (non-modal) and return it."""
+    dialog = BalanceDialog(m, parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+    dialog.show()
+    return dialog
+
+
+__all__ = ["BalanceDialog", "HeatMapView", "open_balance_dialog", "paint_heat", "render_heat"]

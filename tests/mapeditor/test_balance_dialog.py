@@ -1,0 +1,66 @@
+"""Map > Balance report…: a run in worker processes fills the heat map and the charts; cancelling
+stops the run and its workers."""
+
+from __future__ import annotations
+
+import multiprocessing
+
+import pytest
+from PySide6.QtWidgets import QPushButton
+
+from engine.mapio import load_map
+from engine.resources import bundled_map
+from mapeditor.widgets.balance_dialog import BalanceDialog, render_heat
+
+
+@pytest.fixture
+def small():
+    return load_map(bundled_map("example-small"))
+
+
+def test_run_shows_heat_map_charts_and_figures(qtbot, small) -> None:
+    dialog = BalanceDialog(small)
+    qtbot.addWidget(dialog)
+    dialog.games.setValue(4)
+    dialog.bot.setCurrentText("random")
+    dialog.workers.setValue(1)
+    dialog.seed.setValue(3)
+    assert not dialog.rules.isEnabled()  # the example map has no Map-Chips rule set
+    with qtbot.waitSignal(dialog.run_ended, timeout=60_000) as blocker:
+        dialog.start()
+        assert dialog.progress is not None and dialog.progress.maximum() == 4
+    assert blocker.args == ["done"]
+    report = dialog.report
+    assert report is not None
+    assert report["run"]["games_played"] == 4 and report["run"]["seed"] == 3
+    assert dialog.heat.report is report
+    assert dialog.save_button.isEnabled()
+    assert "Balance report" in dialog.summary.toPlainText()
+    assert "4 games" in dialog.status.text()
+    assert dialog.progress is None and dialog.run_button.isEnabled()
+    # the heat map is drawn over the map: a square built in every game (a start square is not
+    # always used, but some square is built in all 4) differs from one never built
+    img = render_heat(small, report, "often", scale=0.25)
+    assert not img.isNull() and img.width() > 0
+    dialog.heat_mode.setCurrentIndex(1)
+    assert dialog.heat.mode == "early"
+    dialog.heat.grab()  # paints without error in both modes
+
+
+def test_cancel_stops_the_workers(qtbot, small) -> None:
+    dialog = BalanceDialog(small)
+    qtbot.addWidget(dialog)
+    dialog.games.setValue(60)
+    dialog.bot.setCurrentText("greedy")
+    dialog.workers.setValue(2)
+    with qtbot.waitSignal(dialog.run_ended, timeout=60_000) as blocker:
+        dialog.start()
+        qtbot.waitUntil(
+            lambda: dialog.progress is not None and dialog.progress.value() > 0, timeout=60_000
+        )
+        dialog.progress.findChild(QPushButton).click()  # the user's Cancel button
+    assert blocker.args == ["cancelled"]
+    assert dialog.report is None
+    assert dialog.status.text() == "Cancelled."
+    qtbot.waitUntil(lambda: not dialog.is_running(), timeout=10_000)
+    assert multiprocessing.active_children() == []
