@@ -16,9 +16,10 @@ validation errors); never a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from engine.errors import EngineError
 from engine.mapdef import MapDef
@@ -96,8 +97,15 @@ def _load(path: Path) -> MapDef:
     return m
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line (a :class:`UsageError`)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = _Parser(
         prog="python -m mapeditor play",
         description="Play a map in the playtest window (humans and bots).",
     )
@@ -186,7 +194,21 @@ def main(argv: list[str] | None = None) -> int:
     return _run(m, setup, args)
 
 
+def _no_display() -> bool:
+    """Whether Qt would find no display to open a window on (it would abort, not raise)."""
+    if os.environ.get("QT_QPA_PLATFORM") or not sys.platform.startswith("linux"):
+        return False
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def _run(m: MapDef, setup: PlaytestSetup, args: argparse.Namespace) -> int:
+    if _no_display():
+        print(
+            "error: no display to open the playtest window on (set DISPLAY, or "
+            "QT_QPA_PLATFORM=offscreen for a headless run)",
+            file=sys.stderr,
+        )
+        return USAGE_EXIT
     from PySide6.QtWidgets import QApplication, QDialog
 
     from mapeditor.playtest.setup_dialog import SetupDialog

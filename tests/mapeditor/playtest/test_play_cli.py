@@ -99,3 +99,24 @@ def test_no_traceback_from_the_module(tmp_path) -> None:
     assert r.returncode == 2
     assert "Traceback" not in r.stderr
     assert r.stderr.startswith("error: ") and str(bad) in r.stderr
+
+
+def test_usage_errors_are_one_line(capsys) -> None:
+    assert play_cli.main(["france", "--seed", "many"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--seed: invalid int value: 'many'" in err
+    assert play_cli.main([]) == 2
+    assert "the following arguments are required: map" in capsys.readouterr().err
+
+
+def test_no_display_is_an_error_not_a_crash(tmp_path) -> None:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.pop("QT_QPA_PLATFORM", None)
+    r = subprocess.run(
+        [sys.executable, "-m", "mapeditor.play_cli", "france", "--no-setup"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60, env=env,
+    )  # fmt: skip
+    assert r.returncode == 2
+    assert "no display" in r.stderr and "Traceback" not in r.stderr
