@@ -22,6 +22,9 @@ from mapeditor.playtest import PlaytestSetup, Seat, rule_view
 from mapeditor.playtest.game_log import describe_action
 
 
+SHORT = {"purple": "P", "light_blue": "B", "orange": "O"}
+
+
 def _reach(map_name: str, action_type: str, options: GameOptions | None = None) -> Game:
     """A game where ``action_type`` is legal for player 0 (engine-only random play)."""
     m = load_map(bundled_map(map_name))
@@ -79,6 +82,12 @@ def test_button_actions(qtbot, make_playtest, tmp_path, map_name, action_type) -
     w = _window_at(make_playtest, tmp_path, map_name, g)
     _buttons_match_legal_actions(w)
     action = next(a for a in w.game.legal_moves() if type(a).__name__ == action_type)
+    held = w.game.rule_state[w.game.rules[0].name].held_chips(0)
+    expected = " ".join(f"{SHORT[c.colour.value]}{c.value}" for c in held) or "-"
+    assert w.score_board.cell_text(0, "Chips") == expected
+    if action_type == "SellWine":
+        letter = SHORT[action.colour.value]
+        assert letter in w.score_board.cell_text(0, "Wines").split()
     score = w.game.scores[0]
     supply = w.game.supply[0]
     QTest.mouseClick(_button(w, action), Qt.MouseButton.LeftButton)

@@ -237,3 +237,22 @@ def test_a_meeple_goes_where_its_feature_is_clicked(qtbot, make_playtest) -> Non
     before = len(g.history)
     click_scene(w, pt)
     assert w.game.history[before] == Move(p.square, p.rotation, loc)
+
+
+def test_turning_the_tile_in_the_meeple_step_keeps_it_on_its_square(qtbot, make_playtest) -> None:
+    w = make_playtest()
+    wait_for_human(qtbot, w)
+    g = w.game
+    fits = w.scene.overlay.fits
+    sq = next(
+        s
+        for s, rots in fits.items()
+        if len(rots) >= 2 and all(g.meeple_locations(Placement(s, r)) for r in rots)
+    )
+    rots = sorted(fits[sq])
+    w.rotation = rots[0]
+    click_square(w, sq)
+    assert w.pending == Placement(sq, rots[0])
+    QTest.keyClick(w.view, Qt.Key.Key_R)
+    assert w.pending == Placement(sq, rots[1])
+    assert set(w.scene.overlay.spots) == set(g.meeple_locations(w.pending))
