@@ -21,7 +21,6 @@ from engine.resources import bundled_map
 from mapeditor.playtest import PlaytestSetup, Seat, rule_view
 from mapeditor.playtest.game_log import describe_action
 
-
 SHORT = {"purple": "P", "light_blue": "B", "orange": "O"}
 
 
