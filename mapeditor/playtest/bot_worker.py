@@ -14,6 +14,7 @@ on the wrong position.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import sys
 import threading
@@ -27,6 +28,7 @@ from engine.game import Game
 from engine.moves import action_from_dict
 from mapeditor.playtest.bot_process import make_bot
 
+PROCESS_GONE = "the bot process stopped"
 _tokens = itertools.count(1)
 _game_ids = itertools.count(1)
 
@@ -100,6 +102,13 @@ class _BotProcess:
             try:
                 kind, token, payload = self.conn.recv()
             except (EOFError, OSError):
+                # the process is gone: every open request fails, and is retried in a thread
+                for token, ref in list(self.routes.items()):
+                    signals = ref()
+                    if signals is not None:
+                        with contextlib.suppress(RuntimeError):  # the window went away
+                            signals.failed.emit(token, PROCESS_GONE)
+                self.routes.clear()
                 return
             ref = self.routes.pop(token, None)
             signals = ref() if ref is not None else None
@@ -148,6 +157,7 @@ class BotWorker(QObject):
         self._signals.done.connect(self._done)
         self._signals.failed.connect(self._failed)
         self._pending: dict[int, Game] = {}
+        self._requests: dict[int, tuple[int, str, int, int]] = {}
         self._process: _BotProcess | None = None
         self._pool: QThreadPool | None = None
         self._bots: dict[tuple[int, int, str, int, int], Any] = {}
@@ -188,6 +198,9 @@ class BotWorker(QObject):
         works on ``game.copy()``.
         """
         self._pending[token] = game
+        self._requests[token] = (player, kind, strength, seed)
+        if self._process is not None and not self._process.proc.is_alive():
+            self._use_thread()
         if self._process is not None:
             actions = [a.to_dict() for a in game.history]
             self._process.route(token, self._signals)
@@ -196,10 +209,8 @@ class BotWorker(QObject):
                     ("choose", token, self._game_id(game), actions, player, kind, strength, seed)
                 )
                 return
-            except (OSError, EOFError, BrokenPipeError):
-                self._process = None  # the process died: carry on in a thread
-                self._pool = QThreadPool(self)
-                self._pool.setMaxThreadCount(1)
+            except (OSError, EOFError):
+                self._use_thread()  # the process died: carry on in a thread
         key = (id(game), player, kind, strength, seed)
         if any(k[0] != id(game) for k in self._bots):
             self._bots.clear()  # a new game: new bots, so a seed replays the same game
@@ -209,7 +220,14 @@ class BotWorker(QObject):
         assert self._pool is not None
         self._pool.start(_BotTask(token, bot, game.copy(), self._signals))
 
+    def _use_thread(self) -> None:
+        self._process = None
+        if self._pool is None:
+            self._pool = QThreadPool(self)
+            self._pool.setMaxThreadCount(1)
+
     def _done(self, token: int, data: object) -> None:
+        self._requests.pop(token, None)
         game = self._pending.pop(token, None)
         if game is None:
             return
@@ -221,12 +239,18 @@ class BotWorker(QObject):
         self.chosen.emit(token, action)
 
     def _failed(self, token: int, message: str) -> None:
+        if message == PROCESS_GONE and token in self._pending:
+            self._use_thread()
+            self.request(token, self._pending[token], *self._requests[token])
+            return
+        self._requests.pop(token, None)
         if self._pending.pop(token, None) is not None:
             self.failed.emit(token, message)
 
     def forget(self) -> None:
         """Drop every outstanding request (their answers will be ignored)."""
         self._pending.clear()
+        self._requests.clear()
 
     @property
     def busy(self) -> bool:

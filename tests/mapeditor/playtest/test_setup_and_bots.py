@@ -154,3 +154,18 @@ def test_the_same_seed_replays_the_same_bot_game(qtbot, make_playtest) -> None:
         return w.game.state_summary()
 
     assert play_out() == play_out()
+
+
+def test_bots_carry_on_in_a_thread_when_their_process_dies(qtbot, make_playtest) -> None:
+    from mapeditor.playtest.bot_worker import _BotProcess
+
+    setup = small_setup()
+    setup.seats[0].kind = "random"
+    w = make_playtest(setup=setup)
+    assert w.worker.in_process
+    proc = _BotProcess.get().proc
+    proc.kill()
+    proc.join(5)
+    qtbot.waitUntil(w.game.is_over, timeout=20_000)
+    assert not w.worker.in_process
+    assert not any(line.startswith("Bot error") for line in w.log.lines())
