@@ -159,13 +159,16 @@ def test_the_same_seed_replays_the_same_bot_game(qtbot, make_playtest) -> None:
 def test_bots_carry_on_in_a_thread_when_their_process_dies(qtbot, make_playtest) -> None:
     from mapeditor.playtest.bot_worker import _BotProcess
 
-    setup = small_setup()
-    setup.seats[0].kind = "random"
+    setup = small_setup("random")
+    setup.seats[0].kind = "mcts"
+    setup.seats[0].strength = 10  # thinks long enough to be killed while thinking
     w = make_playtest(setup=setup)
     assert w.worker.in_process
+    qtbot.waitUntil(lambda: w.worker.busy, timeout=10_000)
     proc = _BotProcess.get().proc
     proc.kill()
     proc.join(5)
-    qtbot.waitUntil(w.game.is_over, timeout=20_000)
+    qtbot.waitUntil(lambda: w.game.turn >= 1, timeout=30_000)
     assert not w.worker.in_process
     assert not any(line.startswith("Bot error") for line in w.log.lines())
+    w.close()  # do not wait for the whole slow game
