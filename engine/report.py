@@ -91,7 +91,7 @@ def report_blocks(
     m = report["map"]
     run = report["run"]
     b: list[Block] = [("h1", f"Balance report: {m['name']}")]
-    players = ", ".join(str(p) for p in run["players"])
+    players = ",".join(str(p) for p in run["players"])
     rules = run["rule_set_played"]
     rules_text = "plain Maps rules" if rules == "none" else f"Map-Chips rules '{rules}'"
     b.append(
@@ -99,9 +99,16 @@ def report_blocks(
             "p",
             f"{run['games_played']} games of map `{m['id']}` ({m['placeable_squares']} placeable "
             f"squares) with {players} players, bot `{run['bot']}`, {rules_text}, seed "
-            f"{run['seed']}. Rebuild with `python -m engine simulate` and the same options.",
+            f"{run['seed']}.",
         )
     )
+    cmd = (
+        f"python -m engine simulate {m['id']} --games {run['games']} --players {players} "
+        f"--bot {run['bot']} --rules {'on' if run['rules'] else 'off'} --seed {run['seed']}"
+    )
+    if run["bot"] == "mcts":
+        cmd += f" --mcts-iterations {run['mcts_iterations']}"
+    b.append(("p", f"Same figures again (any number of workers): `{cmd}`"))
     if run.get("rules_missing"):
         b.append(
             (
@@ -215,14 +222,11 @@ def report_blocks(
                 + (" ..." if len(f["never_reached"]) > 60 else ""),
             )
         )
-    if f["set_aside"]["by_tile"]:
-        b.append(
-            (
-                "table",
-                ["tile set aside", "times"],
-                [[t, str(n)] for t, n in f["set_aside"]["by_tile"].items()],
-            )
-        )
+    by_tile = sorted(f["set_aside"]["by_tile"].items(), key=lambda kv: (-kv[1], kv[0]))
+    if by_tile:
+        shown = ", ".join(f"{t} x{n}" for t, n in by_tile[:15])
+        more = f" and {len(by_tile) - 15} more tile types" if len(by_tile) > 15 else ""
+        b.append(("p", f"Tiles set aside most often (times, all games): {shown}{more}."))
     # features
     feat = report["features"]
     b.append(("h2", "Features"))
@@ -494,10 +498,13 @@ def _chart_heatmap(plt: Any, report: dict[str, Any]) -> Any:
         (axes[0], "built_rate", "Share of games each square is built", "viridis"),
         (axes[1], "mean_placement", "Mean placement when built (low = early)", "magma_r"),
     ):
-        im = ax.imshow(_grid(fill[key]), cmap=cmap, interpolation="nearest")
+        # the share is drawn on a fixed 0..1 scale so maps and runs compare at a glance
+        limits = {"vmin": 0.0, "vmax": 1.0} if key == "built_rate" else {}
+        im = ax.imshow(_grid(fill[key]), cmap=cmap, interpolation="nearest", **limits)
         ax.set_title(title)
-        ax.set_xticks([])
-        ax.set_yticks([])
+        ax.set_xticks(range(0, w, 5))
+        ax.set_yticks(range(0, h, 5))
+        ax.tick_params(labelsize=6, length=2)
         never = fill["never_reached"]
         if never and key == "built_rate":
             ax.scatter(
