@@ -1,0 +1,132 @@
+"""Chip layouts in the editor: a generated even layout as an overlay, re-rolled on demand, and
+the exact feasibility (most chips that fit) for every choice of used start squares."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.chips import ChipReading, evenness, feasibility, generate_layout, start_choices
+from engine.errors import EngineError
+from engine.geometry import Square
+from engine.mapdef import RuleSet
+from mapeditor.document import MapDocument
+
+
+class ChipsDock(QWidget):
+    """Shows a chip layout for the chosen start squares; ``layoutChanged(list)`` for the overlay."""
+
+    layoutChanged = Signal(object)
+
+    def __init__(self, document: MapDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.starts = QComboBox()
+        self.reading = QComboBox()
+        for r in ChipReading:
+            self.reading.addItem(r.value.replace("_", " "), r)
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 1_000_000)
+        self.show_button = QPushButton("Show layout")
+        self.reroll = QPushButton("Re-roll")
+        self.hide_button = QPushButton("Hide")
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.feasible = QLabel()
+        self.feasible.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("Used start squares", self.starts)
+        form.addRow("Large-city reading", self.reading)
+        form.addRow("Seed", self.seed)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        for b in (self.show_button, self.reroll, self.hide_button):
+            layout.addWidget(b)
+        layout.addWidget(self.status)
+        layout.addWidget(QLabel("<b>Feasibility</b> (most chips that fit, exact):"))
+        layout.addWidget(self.feasible)
+        layout.addStretch(1)
+        self.show_button.clicked.connect(self.show_layout)
+        self.reroll.clicked.connect(self._reroll)
+        self.hide_button.clicked.connect(lambda: self.layoutChanged.emit([]))
+        self.reading.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.set_document(document)
+
+    def set_document(self, document: MapDocument) -> None:
+        self.document = document
+        document.undo_stack.indexChanged.connect(lambda _i: self.refresh())
+        document.mapReplaced.connect(self.refresh)
+        self.refresh()
+
+    def _names(self, choice: tuple[Square, ...]) -> str:
+        m = self.document.map
+        return ", ".join(
+            m.start_squares[s].name if s in m.start_squares else str(s) for s in choice
+        )
+
+    def refresh(self) -> None:
+        m = self.document.map
+        current = self.starts.currentData()
+        self.starts.blockSignals(True)
+        self.starts.clear()
+        try:
+            choices = start_choices(m)
+        except EngineError:
+            choices = []
+        for choice in choices:
+            self.starts.addItem(self._names(choice), choice)
+        index = self.starts.findData(current)
+        self.starts.setCurrentIndex(max(0, index))
+        self.starts.blockSignals(False)
+        if m.rule_set is RuleSet.GREAT_BRITAIN:
+            self.feasible.setText("Great Britain places chips on its marked squares.")
+            return
+        try:
+            table = feasibility(m, self.reading.currentData())
+        except EngineError as exc:
+            self.feasible.setText(str(exc))
+            return
+        need = m.setup.chip_count
+        lines = [
+            f"{'✔' if most >= need else '✖'} {self._names(choice)}: {most}"
+            for choice, most in table.items()
+        ]
+        self.feasible.setText(
+            "<br>".join(lines) + f"<br>(needs {need})" if lines else "No start squares yet."
+        )
+
+    def show_layout(self) -> list[Square]:
+        m = self.document.map
+        choice = self.starts.currentData()
+        if choice is None:
+            self.status.setText("The map needs start squares first.")
+            return []
+        try:
+            layout = generate_layout(
+                m,
+                choice,
+                m.setup.chip_count,
+                seed=self.seed.value(),
+                reading=self.reading.currentData(),
+            )
+        except EngineError as exc:
+            self.status.setText(str(exc))
+            self.layoutChanged.emit([])
+            return []
+        self.status.setText(
+            f"{len(layout)} chips, evenness {evenness(m, layout):.2f} (1.0 = a perfect lattice)"
+        )
+        self.layoutChanged.emit(layout)
+        return layout
+
+    def _reroll(self) -> None:
+        self.seed.setValue(self.seed.value() + 1)
+        self.show_layout()

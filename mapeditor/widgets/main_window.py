@@ -1,0 +1,485 @@
+"""The editor's main window: canvas, tool bar, docks, menus, files, autosave and recovery."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoGroup
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QDockWidget,
+    QFileDialog,
+    QFormLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSpinBox,
+    QUndoView,
+    QWidget,
+)
+
+from engine.errors import EngineError, MapFormatError
+from engine.geometry import Edge, Square
+from engine.mapdef import MapDef
+from engine.mapio import save_map
+from engine.resources import bundled_map
+from mapeditor.document import MapDocument
+from mapeditor.painting import square_rect
+from mapeditor.tools import ALL_TOOLS, Tool
+from mapeditor.tools.select import delete_selection
+from mapeditor.widgets.chips_dock import ChipsDock
+from mapeditor.widgets.map_scene import MapScene
+from mapeditor.widgets.map_view import MapView
+from mapeditor.widgets.properties_dock import PropertiesDock
+from mapeditor.widgets.validation_panel import ValidationPanel
+
+AUTOSAVE_MS = 2 * 60 * 1000
+MAX_RECENT = 8
+MAP_FILTER = "Carcassonne maps (*.json);;All files (*)"
+
+
+def recovery_dir() -> Path:
+    """Where autosaves go (one file per open map)."""
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(base or Path.home() / ".carcassonne-maps") / "recovery"
+
+
+def recovery_path(path: Path | None, m: MapDef) -> Path:
+    stem = path.stem if path else f"untitled-{m.id or 'map'}"
+    return recovery_dir() / f"{stem}.autosave.json"
+
+
+def blank_map(width: int, height: int) -> MapDef:
+    return MapDef("new-map", "New map", width, height)
+
+
+class NewMapDialog(QDialog):
+    """Asks for the grid size of a blank map."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New map")
+        self.width_spin = QSpinBox()
+        self.height_spin = QSpinBox()
+        for spin, value in ((self.width_spin, 16), (self.height_spin, 20)):
+            spin.setRange(1, 400)
+            spin.setValue(value)
+        form = QFormLayout(self)
+        form.addRow("Columns", self.width_spin)
+        form.addRow("Rows", self.height_spin)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+
+class MainWindow(QMainWindow):
+    """One window edits one :class:`MapDocument`."""
+
+    def __init__(self, document: MapDocument | None = None) -> None:
+        super().__init__()
+        self.settings = QSettings("CarcassonneMapsStudio", "editor")
+        self.document = document or MapDocument(blank_map(16, 20))
+        # The group's undo/redo actions and history view follow whichever document is active.
+        self.undo_group = QUndoGroup(self)
+        self.undo_group.addStack(self.document.undo_stack)
+        self.undo_group.setActiveStack(self.document.undo_stack)
+        self.scene = MapScene(self.document, self)
+        self.view = MapView(self.scene, self)
+        self.setCentralWidget(self.view)
+        self.tools: dict[type[Tool], Tool] = {}
+        self.tool_actions: dict[type[Tool], QAction] = {}
+        self.menus: dict[str, object] = {}
+        self._build_docks()
+        self._build_actions()
+        self._build_menus()
+        self._hint = QLabel()
+        self._where = QLabel()
+        self.statusBar().addWidget(self._hint, 1)
+        self.statusBar().addPermanentWidget(self._where)
+        self.view.hovered.connect(self._on_hover)
+        self._autosave = QTimer(self)
+        self._autosave.setInterval(AUTOSAVE_MS)
+        self._autosave.timeout.connect(self.autosave)
+        self._autosave.start()
+        self._bind_document()
+        self.set_tool(ALL_TOOLS[1])  # the land brush
+        self.resize(1280, 860)
+        # Extension point: export/print, underlay and "New map from country…" add their menu
+        # entries here (see mapeditor.widgets.extras.install_extras).
+        with contextlib.suppress(ImportError):
+            from mapeditor.widgets.extras import install_extras
+
+            install_extras(self)
+
+    # -- construction ------------------------------------------------------------------------------
+
+    def _build_docks(self) -> None:
+        self.validation = ValidationPanel(self.document)
+        self.validation.activated.connect(self.centre_on)
+        self.validation.validated.connect(self._show_markers)
+        self.properties = PropertiesDock(self.document)
+        self.chips = ChipsDock(self.document)
+        self.chips.layoutChanged.connect(self.scene.set_chips)
+        self.undo_view = QUndoView(self.undo_group)
+        self.docks: dict[str, QDockWidget] = {}
+        for title, widget, area in (
+            ("Properties", self.properties, Qt.DockWidgetArea.RightDockWidgetArea),
+            ("Validation", self.validation, Qt.DockWidgetArea.RightDockWidgetArea),
+            ("Chips", self.chips, Qt.DockWidgetArea.LeftDockWidgetArea),
+            ("History", self.undo_view, Qt.DockWidgetArea.LeftDockWidgetArea),
+        ):
+            dock = QDockWidget(title, self)
+            dock.setObjectName(f"dock-{title.lower()}")
+            dock.setWidget(widget)
+            self.addDockWidget(area, dock)
+            self.docks[title] = dock
+
+    def _action(
+        self, text: str, slot, shortcut: str | QKeySequence | None = None, tip: str = ""
+    ) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip or shortcut:
+            key = QKeySequence(shortcut).toString() if shortcut is not None else ""
+            action.setToolTip(f"{tip or text}" + (f" ({key})" if key else ""))
+        action.triggered.connect(slot)
+        return action
+
+    def _build_actions(self) -> None:
+        S = QKeySequence.StandardKey
+        self.new_action = self._action("&New…", self.new_map, S.New)
+        self.open_action = self._action("&Open…", self.open_dialog, S.Open)
+        self.save_action = self._action("&Save", self.save, S.Save)
+        self.save_as_action = self._action("Save &As…", self.save_as, S.SaveAs)
+        self.quit_action = self._action("&Quit", self.close, S.Quit)
+        self.undo_action = self.undo_group.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
+        self.redo_action = self.undo_group.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.delete_action = self._action("&Delete selection", self.delete_selection, "Delete")
+        self.zoom_in_action = self._action("Zoom &in", lambda: self.view.zoom(1.25), S.ZoomIn)
+        self.zoom_out_action = self._action("Zoom &out", lambda: self.view.zoom(0.8), S.ZoomOut)
+        self.fit_action = self._action("&Fit to window", self.view.fit, "Ctrl+0")
+        self.grid_action = self._action("Show &grid", self.scene.set_grid, "Ctrl+G")
+        self.grid_action.setCheckable(True)
+        self.grid_action.setChecked(True)
+        self.validate_action = self._action(
+            "&Validate now", lambda: self.validation.run_now(), "F5"
+        )
+        self.playtest_action = self._action("&Playtest…", self.playtest, "F9")
+        try:
+            import mapeditor.playtest.launch  # noqa: F401
+        except ImportError:
+            self.playtest_action.setEnabled(False)
+            self.playtest_action.setToolTip("Playtest needs the game window (mapeditor.playtest)")
+        else:
+            self.playtest_action.setToolTip(
+                "Play a test game of this map (refused while the map has errors) (F9)"
+            )
+        group = QActionGroup(self)
+        group.setExclusive(True)
+        toolbar = self.addToolBar("Tools")
+        toolbar.setObjectName("toolbar-tools")
+        for tool_cls in ALL_TOOLS:
+            self.tools[tool_cls] = tool_cls(self.document)
+            action = QAction(tool_cls.name, self)
+            action.setCheckable(True)
+            action.setShortcut(QKeySequence(tool_cls.shortcut))
+            action.setToolTip(f"{tool_cls.name} ({tool_cls.shortcut})\n{tool_cls.hint}")
+            action.triggered.connect(lambda _c=False, cls=tool_cls: self.set_tool(cls))
+            group.addAction(action)
+            toolbar.addAction(action)
+            self.tool_actions[tool_cls] = action
+        edit_bar = self.addToolBar("Edit")
+        edit_bar.setObjectName("toolbar-edit")
+        for action in (self.undo_action, self.redo_action, self.fit_action, self.playtest_action):
+            edit_bar.addAction(action)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addAction(self.new_action)
+        file_menu.addAction(self.open_action)
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        file_menu.addSeparator()
+        file_menu.addAction(self.save_action)
+        file_menu.addAction(self.save_as_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        edit_menu = bar.addMenu("&Edit")
+        for action in (self.undo_action, self.redo_action, self.delete_action):
+            edit_menu.addAction(action)
+        view_menu = bar.addMenu("&View")
+        for action in (
+            self.zoom_in_action,
+            self.zoom_out_action,
+            self.fit_action,
+            self.grid_action,
+        ):
+            view_menu.addAction(action)
+        view_menu.addSeparator()
+        for dock in self.docks.values():
+            view_menu.addAction(dock.toggleViewAction())
+        map_menu = bar.addMenu("&Map")
+        map_menu.addAction(self.validate_action)
+        map_menu.addAction(self.playtest_action)
+        tools_menu = bar.addMenu("&Tools")
+        for action in self.tool_actions.values():
+            tools_menu.addAction(action)
+        self.menus = {"File": file_menu, "Edit": edit_menu, "View": view_menu, "Map": map_menu}
+        self._refresh_recent()
+
+    # -- document ------------------------------------------------------------------------------
+
+    def _bind_document(self) -> None:
+        doc = self.document
+        doc.fileChanged.connect(self._update_title)
+        doc.selectionChanged.connect(self.scene.overlay.update)
+        self._update_title()
+
+    def set_document(self, document: MapDocument) -> None:
+        """Show another map (New/Open/Recover); the old one must already be dealt with."""
+        old = self.document
+        self.document = document
+        for tool in self.tools.values():
+            tool.document = document
+        self.scene.set_document(document)
+        self.validation.set_document(document)
+        self.properties.set_document(document)
+        self.chips.set_document(document)
+        self.undo_group.addStack(document.undo_stack)
+        self.undo_group.setActiveStack(document.undo_stack)
+        self.undo_group.removeStack(old.undo_stack)
+        self.scene.set_chips([])
+        self._bind_document()
+        self.view.fit()
+        old.deleteLater()
+
+    def _update_title(self) -> None:
+        doc = self.document
+        star = "*" if doc.modified else ""
+        self.setWindowTitle(f"{star}{doc.display_name} — Carcassonne Maps Studio")
+        self.setWindowModified(doc.modified)
+
+    def set_tool(self, tool_cls: type[Tool]) -> None:
+        tool = self.tools[tool_cls]
+        if self.scene.tool is not None:
+            self.scene.tool.cancel()
+        self.scene.tool = tool
+        self.scene.show_hover_edge = tool_cls.__name__ in (
+            "BorderFeatureTool",
+            "FerryTool",
+            "LargeCityTool",
+        )
+        self.tool_actions[tool_cls].setChecked(True)
+        self._hint.setText(f"{tool.name}: {tool.hint}") if hasattr(self, "_hint") else None
+
+    def tool(self, tool_cls: type[Tool]) -> Tool:
+        return self.tools[tool_cls]
+
+    def _on_hover(self, square: Square, edge: Edge) -> None:
+        m = self.document.map
+        what = []
+        if square in m.start_squares:
+            what.append(f"start square {m.start_squares[square].name}")
+        if square in m.towns:
+            what.append(f"town {m.towns[square].name}")
+        city = m.city_at(square)
+        if city is not None:
+            what.append(f"large city {city.name}")
+        state = (
+            "map square"
+            if square in m.land
+            else ("outside the map" if m.in_grid(square) else "off the grid")
+        )
+        self._where.setText(
+            f"({square[0]}, {square[1]}) {edge.side.value} — {state}"
+            + (f": {', '.join(what)}" if what else "")
+        )
+
+    def _show_markers(self) -> None:
+        errors, warnings = self.validation.marker_squares()
+        self.scene.set_markers(errors, warnings)
+
+    def centre_on(self, squares: set[Square]) -> None:
+        if not squares:
+            return
+        rect = square_rect(next(iter(squares)))
+        for sq in squares:
+            rect = rect.united(square_rect(sq))
+        self.view.centerOn(rect.center())
+
+    def delete_selection(self) -> None:
+        delete_selection(self.document)
+
+    # -- files ---------------------------------------------------------------------------------
+
+    def maybe_save(self) -> bool:
+        """Ask what to do with unsaved changes; ``False`` means cancel the caller."""
+        if not self.document.modified:
+            return True
+        answer = QMessageBox.question(
+            self,
+            "Unsaved changes",
+            f"{self.document.display_name} has unsaved changes. Save them?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def new_map(self) -> None:
+        if not self.maybe_save():
+            return
+        dialog = NewMapDialog(self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.set_document(
+            MapDocument(blank_map(dialog.width_spin.value(), dialog.height_spin.value()))
+        )
+
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        path, _ = QFileDialog.getOpenFileName(self, "Open map", str(self._last_dir()), MAP_FILTER)
+        if path:
+            self.open_path(Path(path), ask_save=False)
+
+    def open_path(self, path: Path, *, ask_save: bool = True) -> bool:
+        """Open ``path``; a file that fails to load shows why and leaves the editor as it was."""
+        if ask_save and not self.maybe_save():
+            return False
+        try:
+            document = MapDocument.open(path)
+        except (MapFormatError, EngineError, OSError) as exc:
+            QMessageBox.critical(self, "Cannot open map", str(exc))
+            return False
+        self.set_document(document)
+        self._add_recent(path)
+        self.offer_recovery()
+        return True
+
+    def save(self) -> bool:
+        if self.document.path is None:
+            return self.save_as()
+        return self._save_to(self.document.path)
+
+    def save_as(self) -> bool:
+        start = str(
+            self.document.path or self._last_dir() / f"{self.document.map.id or 'map'}.json"
+        )
+        path, _ = QFileDialog.getSaveFileName(self, "Save map as", start, MAP_FILTER)
+        if not path:
+            return False
+        return self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        old_recovery = recovery_path(self.document.path, self.document.map)
+        try:
+            self.document.save(path)
+        except (MapFormatError, EngineError, OSError) as exc:
+            QMessageBox.critical(self, "Cannot save map", str(exc))
+            return False
+        for stale in {old_recovery, recovery_path(path, self.document.map)}:
+            stale.unlink(missing_ok=True)
+        self._add_recent(path)
+        self.statusBar().showMessage(f"Saved {path}", 4000)
+        return True
+
+    def autosave(self) -> Path | None:
+        """Write unsaved work to the recovery file (atomically); the map file is not touched."""
+        if not self.document.modified:
+            return None
+        target = recovery_path(self.document.path, self.document.map)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            save_map(self.document.snapshot(), target)
+        except (MapFormatError, OSError) as exc:
+            self.statusBar().showMessage(f"Autosave failed: {exc}", 6000)
+            return None
+        return target
+
+    def offer_recovery(self) -> bool:
+        """If an autosave newer than the file exists (a crash), offer to restore it."""
+        doc = self.document
+        target = recovery_path(doc.path, doc.map)
+        if not target.is_file():
+            return False
+        if (
+            doc.path is not None
+            and doc.path.is_file()
+            and target.stat().st_mtime <= doc.path.stat().st_mtime
+        ):
+            return False
+        answer = QMessageBox.question(
+            self,
+            "Recover unsaved work",
+            f"An autosave of {doc.display_name} from an earlier session was found. Restore it?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            target.unlink(missing_ok=True)
+            return False
+        try:
+            recovered = MapDocument.open(target)
+        except (MapFormatError, EngineError, OSError) as exc:
+            QMessageBox.critical(self, "Cannot recover", str(exc))
+            return False
+        from mapeditor.commands import ReplaceMap
+
+        doc.undo_stack.push(ReplaceMap(doc, recovered.map, "Recover autosave"))
+        return True
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+        if self.maybe_save():
+            recovery_path(self.document.path, self.document.map).unlink(missing_ok=True)
+            event.accept()
+        else:
+            event.ignore()
+
+    def _last_dir(self) -> Path:
+        return Path(str(self.settings.value("last_dir", str(Path.home()))))
+
+    def _recent(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        return [value] if isinstance(value, str) else list(value or [])
+
+    def _add_recent(self, path: Path) -> None:
+        path = path.resolve()
+        recent = [str(path)] + [p for p in self._recent() if p != str(path)]
+        self.settings.setValue("recent", recent[:MAX_RECENT])
+        self.settings.setValue("last_dir", str(path.parent))
+        self._refresh_recent()
+
+    def _refresh_recent(self) -> None:
+        self.recent_menu.clear()
+        for p in self._recent():
+            self.recent_menu.addAction(p, lambda p=p: self.open_path(Path(p)))
+        self.recent_menu.setEnabled(bool(self._recent()))
+
+    # -- playtest ------------------------------------------------------------------------------
+
+    def playtest(self) -> None:
+        """Hand a copy of the map (saved or not) to the game window; refused on errors."""
+        from mapeditor.playtest.launch import open_playtest
+
+        self._playtest = open_playtest(self.document.snapshot(), self)
+
+
+def open_editor(path: str | Path | None = None) -> MainWindow:
+    """A main window on ``path`` (default: the bundled map). Bad files leave an empty editor."""
+    window = MainWindow()
+    target = Path(path) if path is not None else bundled_map()
+    window.open_path(target, ask_save=False)
+    window.view.fit()
+    return window

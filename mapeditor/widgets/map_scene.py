@@ -1,0 +1,189 @@
+"""The editor canvas: the map drawn in chunk items, plus an overlay for tools and issues.
+
+A 200×200 map is 40,000 squares: one item per square would make Qt's scene index the bottleneck,
+so the map is cut into :data:`CHUNK` × :data:`CHUNK`-square items that each paint their region
+with :func:`mapeditor.painting.paint_map`, and a change repaints only the chunks it touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
+
+from engine.geometry import Edge, Square
+from mapeditor.document import MapDocument
+from mapeditor.painting import SQUARE, PaintOptions, edge_line, map_rect, paint_map, square_rect
+
+CHUNK = 16
+"""Squares per side of one chunk item."""
+
+MARGIN = SQUARE * 1.5
+"""Room around the grid for labels drawn outside it (neighbour names, border stubs)."""
+
+
+class ChunkItem(QGraphicsItem):
+    """Paints one CHUNK×CHUNK block of the map (with a margin so labels are not cut)."""
+
+    def __init__(self, scene: MapScene, cx: int, cy: int, last: tuple[int, int]) -> None:
+        super().__init__()
+        self._scene = scene
+        self.cx, self.cy = cx, cy
+        rect = QRectF(cx * CHUNK * SQUARE, cy * CHUNK * SQUARE, CHUNK * SQUARE, CHUNK * SQUARE)
+        # Chunks on the grid's rim also own the margin beyond it, where labels stick out.
+        self._rect = rect.adjusted(
+            -MARGIN if cx == 0 else 0,
+            -MARGIN if cy == 0 else 0,
+            MARGIN if cx == last[0] else 0,
+            MARGIN if cy == last[1] else 0,
+        )
+        self.setZValue(0)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return self._rect
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        paint_map(painter, self._scene.document.map, self._scene.options, region=self._rect)
+
+
+class OverlayItem(QGraphicsItem):
+    """Selection, tool preview, validation markers and the chip layout, above the map."""
+
+    def __init__(self, scene: MapScene) -> None:
+        super().__init__()
+        self._scene = scene
+        self.setZValue(10)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._scene.sceneRect()
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        s = self._scene
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        for squares, colour in (
+            (s.marker_errors, QColor(220, 30, 30, 200)),
+            (s.marker_warnings, QColor(240, 150, 0, 200)),
+        ):
+            painter.setPen(QPen(colour, 4, Qt.PenStyle.DotLine))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            for sq in squares:
+                painter.drawRect(square_rect(sq).adjusted(4, 4, -4, -4))
+        if s.chips:
+            painter.setPen(QPen(QColor(40, 40, 40), 2))
+            painter.setBrush(QBrush(QColor(250, 250, 250, 220)))
+            for sq in s.chips:
+                painter.drawEllipse(square_rect(sq).center(), SQUARE * 0.22, SQUARE * 0.22)
+        painter.setPen(QPen(QColor(20, 110, 230), 3))
+        painter.setBrush(QBrush(QColor(20, 110, 230, 50)))
+        for sq in s.document.selection:
+            painter.drawRect(square_rect(sq))
+        tool = s.tool
+        if tool is not None:
+            painter.setPen(QPen(QColor(255, 255, 255, 220), 2, Qt.PenStyle.DashLine))
+            painter.setBrush(QBrush(QColor(255, 255, 255, 60)))
+            for sq in tool.preview:
+                painter.drawRect(square_rect(sq))
+            painter.setPen(QPen(QColor(230, 30, 160), 6))
+            for edge in tool.preview_edges:
+                painter.drawLine(edge_line(edge))
+        if s.hover_edge is not None and s.show_hover_edge:
+            painter.setPen(QPen(QColor(255, 255, 255, 160), 3))
+            painter.drawLine(edge_line(s.hover_edge))
+
+
+class MapScene(QGraphicsScene):
+    """Draws a :class:`MapDocument`; redraws only what changed."""
+
+    def __init__(self, document: MapDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.options = PaintOptions(outside_grid=True)
+        self.tool = None
+        self.hover_edge: Edge | None = None
+        self.show_hover_edge = False
+        self.marker_errors: set[Square] = set()
+        self.marker_warnings: set[Square] = set()
+        self.chips: list[Square] = []
+        self._chunks: dict[tuple[int, int], ChunkItem] = {}
+        self.overlay = OverlayItem(self)
+        self.addItem(self.overlay)
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self.set_document(document)
+
+    def set_document(self, document: MapDocument) -> None:
+        self.document = document
+        document.squaresChanged.connect(self.on_squares_changed)
+        document.mapReplaced.connect(self.rebuild)
+        document.selectionChanged.connect(self.overlay.update)
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """Lay out chunk items for the current grid size."""
+        m = self.document.map
+        for item in self._chunks.values():
+            self.removeItem(item)
+        self._chunks.clear()
+        columns, rows = (m.width + CHUNK - 1) // CHUNK, (m.height + CHUNK - 1) // CHUNK
+        for cy in range(rows):
+            for cx in range(columns):
+                item = ChunkItem(self, cx, cy, (columns - 1, rows - 1))
+                self._chunks[(cx, cy)] = item
+                self.addItem(item)
+        rect = map_rect(m).adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)
+        self.setSceneRect(rect)
+        self.overlay.prepareGeometryChange()
+        self.update()
+
+    def on_squares_changed(self, squares: Iterable[Square] | None) -> None:
+        if squares is None:
+            for item in self._chunks.values():
+                item.update()
+        else:
+            for cx, cy in self.chunks_of(squares):
+                item = self._chunks.get((cx, cy))
+                if item is not None:
+                    item.update()
+        self.overlay.update()
+
+    @staticmethod
+    def chunks_of(squares: Iterable[Square]) -> set[tuple[int, int]]:
+        """The chunks to repaint for a change on ``squares`` (neighbours too: edges are shared)."""
+        out: set[tuple[int, int]] = set()
+        for x, y in squares:
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    out.add(((x + dx) // CHUNK, (y + dy) // CHUNK))
+        return out
+
+    def set_markers(self, errors: set[Square], warnings: set[Square]) -> None:
+        self.marker_errors, self.marker_warnings = errors, warnings
+        self.overlay.update()
+
+    def set_chips(self, chips: list[Square]) -> None:
+        self.chips = list(chips)
+        self.overlay.update()
+
+    def set_grid(self, on: bool) -> None:
+        self.options.grid = on
+        self.on_squares_changed(None)
+
+
+def square_at(point: QPointF) -> Square:
+    return (int(point.x() // SQUARE), int(point.y() // SQUARE))
+
+
+def edge_at(point: QPointF) -> Edge:
+    """The side of the square under ``point`` nearest to it."""
+    from engine.geometry import Side
+
+    x, y = square_at(point)
+    fx, fy = point.x() / SQUARE - x, point.y() / SQUARE - y
+    distances = {Side.N: fy, Side.S: 1 - fy, Side.W: fx, Side.E: 1 - fx}
+    side = min(distances, key=distances.__getitem__)
+    return Edge(x, y, side)

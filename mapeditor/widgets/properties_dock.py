@@ -1,0 +1,249 @@
+"""Properties of the map and of what is selected; every edit becomes a command."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.mapdef import Colour, EdgeKind, IslandRole, RuleSet
+from mapeditor.commands import change_attribute, change_entries
+from mapeditor.document import MapDocument
+
+_COLOURS = [("none", None)] + [(c.value.replace("_", " "), c) for c in Colour]
+
+
+def _line(value: str, commit: Callable[[str], None]) -> QLineEdit:
+    edit = QLineEdit(value)
+    edit.editingFinished.connect(lambda: commit(edit.text()))
+    return edit
+
+
+def _spin(value: int, lo: int, hi: int, commit: Callable[[int], None]) -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(lo, hi)
+    spin.setValue(value)
+    spin.valueChanged.connect(commit)
+    return spin
+
+
+def _combo(items: list[tuple[str, Any]], current: Any, commit: Callable[[Any], None]) -> QComboBox:
+    combo = QComboBox()
+    for label, data in items:
+        combo.addItem(label, data)
+    index = next((i for i, (_l, d) in enumerate(items) if d == current), 0)
+    combo.setCurrentIndex(index)
+    combo.currentIndexChanged.connect(lambda i: commit(items[i][1]))
+    return combo
+
+
+class PropertiesDock(QScrollArea):
+    """Rebuilt when the selection or the map changes; fields commit through commands."""
+
+    def __init__(self, document: MapDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.document = document
+        self._building = False
+        self.set_document(document)
+
+    def set_document(self, document: MapDocument) -> None:
+        self.document = document
+        document.selectionChanged.connect(self.rebuild)
+        document.mapReplaced.connect(self.rebuild)
+        document.undo_stack.indexChanged.connect(lambda _i: self.rebuild())
+        self.rebuild()
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _attr(self, name: str) -> Callable[[Any], None]:
+        return lambda value: (
+            None if self._building else change_attribute(self.document, name, value)
+        )
+
+    def _entry(self, attr: str, key: Any, field: str) -> Callable[[Any], None]:
+        def commit(value: Any) -> None:
+            if self._building:
+                return
+            current = getattr(self.document.map, attr).get(key)
+            if current is None or getattr(current, field) == value:
+                return
+            change_entries(
+                self.document,
+                attr,
+                {key: dataclasses.replace(current, **{field: value})},
+                f"Change {field.replace('_', ' ')}",
+                merge_key=("prop", attr, key, field),
+            )
+
+        return commit
+
+    def rebuild(self) -> None:
+        self._building = True
+        try:
+            self.setWidget(self._build())
+        finally:
+            self._building = False
+
+    # -- content -------------------------------------------------------------------------------
+
+    def _build(self) -> QWidget:
+        doc, m = self.document, self.document.map
+        root = QWidget()
+        layout = QVBoxLayout(root)
+        layout.addWidget(self._selection_box())
+        box = QGroupBox("Map")
+        form = QFormLayout(box)
+        form.addRow("Id", _line(m.id, self._attr("id")))
+        form.addRow("Name", _line(m.name, self._attr("name")))
+        form.addRow("Author", _line(m.author, self._attr("author")))
+        form.addRow("Description", _line(m.description, self._attr("description")))
+        form.addRow(
+            "Map-Chips rules",
+            _combo([(r.value, r) for r in RuleSet], m.rule_set, self._attr("rule_set")),
+        )
+        form.addRow(
+            "Start squares used",
+            _spin(m.setup.start_squares_used, 1, 10, self._attr("setup.start_squares_used")),
+        )
+        form.addRow(
+            "Chips laid out", _spin(m.setup.chip_count, 0, 30, self._attr("setup.chip_count"))
+        )
+        form.addRow(
+            "Tile pool min", _spin(m.setup.tile_pool_min, 1, 500, self._attr("setup.tile_pool_min"))
+        )
+        form.addRow(
+            "Tile pool max", _spin(m.setup.tile_pool_max, 1, 500, self._attr("setup.tile_pool_max"))
+        )
+        form.addRow(
+            "Meeples per player",
+            _spin(m.setup.meeples_per_player, 1, 20, self._attr("setup.meeples_per_player")),
+        )
+        size = QDoubleSpinBox()
+        size.setRange(10.0, 200.0)
+        size.setSuffix(" mm")
+        size.setValue(m.square_size_mm)
+        size.valueChanged.connect(self._attr("square_size_mm"))
+        form.addRow("Printed square", size)
+        form.addRow("Grid", QLabel(f"{m.width} × {m.height} squares, {len(m.land)} map squares"))
+        layout.addWidget(box)
+        layout.addStretch(1)
+        del doc
+        return root
+
+    def _selection_box(self) -> QWidget:
+        doc, m = self.document, self.document.map
+        box = QGroupBox("Selection")
+        form = QFormLayout(box)
+        squares = sorted(doc.selection)
+        if not squares and doc.selected_edge is None:
+            form.addRow(QLabel("Nothing selected. Use the Select tool (V) or click an issue."))
+            return box
+        if len(squares) > 1:
+            form.addRow("Squares", QLabel(str(len(squares))))
+        square = squares[0] if squares else doc.selected_edge.square  # type: ignore[union-attr]
+        form.addRow("Square", QLabel(f"({square[0]}, {square[1]})"))
+        if square in m.start_squares:
+            form.addRow(
+                "Start square",
+                _line(m.start_squares[square].name, self._entry("start_squares", square, "name")),
+            )
+        if square in m.towns:
+            town = m.towns[square]
+            form.addRow("Town", _line(town.name, self._entry("towns", square, "name")))
+            form.addRow(
+                "Grape", _combo(_COLOURS, town.grape, self._entry("towns", square, "grape"))
+            )
+        if square in m.chip_squares:
+            form.addRow("Chip square", QLabel(m.chip_squares[square].value))
+        city = m.large_cities.get(doc.selected_city or "") or m.city_at(square)
+        if city is not None:
+            form.addRow(
+                "Large city", _line(city.name, self._entry("large_cities", city.id, "name"))
+            )
+            form.addRow(
+                "Coats of arms",
+                _spin(
+                    city.coats_of_arms, 0, 20, self._entry("large_cities", city.id, "coats_of_arms")
+                ),
+            )
+            sides = ", ".join(str(e) for e in city.open_sides()) or "none (Ctrl+click an edge)"
+            form.addRow("Open sides", QLabel(sides))
+        edge = doc.selected_edge
+        if edge is not None and edge in m.border_features:
+            feature = m.border_features[edge]
+            form.addRow("Border feature", QLabel(str(edge)))
+            form.addRow(
+                "Kind",
+                _combo(
+                    [("road", EdgeKind.ROAD), ("city", EdgeKind.CITY)],
+                    feature.kind,
+                    self._entry("border_features", edge, "kind"),
+                ),
+            )
+            form.addRow(
+                "Coats of arms",
+                _spin(
+                    feature.coats_of_arms,
+                    0,
+                    9,
+                    self._entry("border_features", edge, "coats_of_arms"),
+                ),
+            )
+            form.addRow(
+                "Neighbour",
+                _line(feature.neighbour, self._entry("border_features", edge, "neighbour")),
+            )
+        ferry = m.ferries.get(doc.selected_ferry or "")
+        if ferry is not None:
+            form.addRow("Ferry", QLabel(f"{ferry.a} ↔ {ferry.b}"))
+            form.addRow(
+                "Coats of arms",
+                _spin(ferry.coats_of_arms, 0, 9, self._entry("ferries", ferry.id, "coats_of_arms")),
+            )
+        hit = m.island_square(square)
+        if hit is not None:
+            island, info = hit
+            form.addRow("Island", _line(island.name, self._entry("islands", island.id, "name")))
+            form.addRow(
+                "Colour",
+                _combo(_COLOURS, island.colour, self._entry("islands", island.id, "colour")),
+            )
+
+            def set_square(field: str) -> Callable[[Any], None]:
+                def commit(value: Any) -> None:
+                    if self._building:
+                        return
+                    current = m.islands[island.id]
+                    squares_ = dict(current.squares)
+                    squares_[square] = dataclasses.replace(squares_[square], **{field: value})
+                    change_entries(
+                        doc,
+                        "islands",
+                        {island.id: dataclasses.replace(current, squares=squares_)},
+                        f"Change island square {field}",
+                        merge_key=("prop", "island", square, field),
+                    )
+
+                return commit
+
+            form.addRow(
+                "Role", _combo([(r.value, r) for r in IslandRole], info.role, set_square("role"))
+            )
+            form.addRow(
+                "Square coats of arms", _spin(info.coats_of_arms, 0, 9, set_square("coats_of_arms"))
+            )
+        return box
