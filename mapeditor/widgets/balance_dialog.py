@@ -389,4 +389,24 @@ def open_balance_dialog(m: MapDef, parent: QWidget | None = None) -> BalanceDial
     return dialog
 
 
-__all__ = ["BalanceDialog", "HeatMapView", "open_balance_dialog", "paint_heat", "render_heat"]
+def add_balance_report_action(window: Any, menu: Any) -> Any:
+    """Add "Balance report…" to ``menu`` (the editor's Map menu): it opens the dialog on a copy
+    of the window's map (``window.document.snapshot()``), so a run never sees later edits."""
+
+    def show() -> None:
+        window._balance_dialog = open_balance_dialog(window.document.snapshot(), window)
+
+    action = menu.addAction("&Balance report…")
+    action.setStatusTip("Play many bot games of this map and report on its balance")
+    action.triggered.connect(show)
+    return action
+
+
+__all__ = [
+    "add_balance_report_action",
+    "BalanceDialog",
+    "HeatMapView",
+    "open_balance_dialog",
+    "paint_heat",
+    "render_heat",
+]

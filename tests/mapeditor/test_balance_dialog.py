@@ -64,3 +64,25 @@ def test_cancel_stops_the_workers(qtbot, small) -> None:
     assert dialog.status.text() == "Cancelled."
     qtbot.waitUntil(lambda: not dialog.is_running(), timeout=10_000)
     assert multiprocessing.active_children() == []
+
+
+def test_map_menu_action_opens_the_dialog_on_a_copy(qtbot, small) -> None:
+    from PySide6.QtWidgets import QMainWindow
+
+    from mapeditor.widgets.balance_dialog import add_balance_report_action
+
+    class Document:
+        def snapshot(self):
+            return small.copy()
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    window.document = Document()
+    menu = window.menuBar().addMenu("&Map")
+    action = add_balance_report_action(window, menu)
+    assert action.text() == "&Balance report…"
+    action.trigger()
+    dialog = window._balance_dialog
+    assert isinstance(dialog, BalanceDialog) and dialog.isVisible()
+    assert dialog.map is not small and dialog.map.id == small.id
+    dialog.close()
