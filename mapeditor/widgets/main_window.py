@@ -30,6 +30,7 @@ from mapeditor.document import MapDocument
 from mapeditor.painting import square_rect
 from mapeditor.tools import ALL_TOOLS, Tool
 from mapeditor.tools.select import delete_selection
+from mapeditor.widgets.balance_dialog import add_balance_report_action
 from mapeditor.widgets.chips_dock import ChipsDock
 from mapeditor.widgets.map_scene import MapScene
 from mapeditor.widgets.map_view import MapView
@@ -230,6 +231,7 @@ class MainWindow(QMainWindow):
         map_menu = bar.addMenu("&Map")
         map_menu.addAction(self.validate_action)
         map_menu.addAction(self.playtest_action)
+        add_balance_report_action(self, map_menu)
         tools_menu = bar.addMenu("&Tools")
         for action in self.tool_actions.values():
             tools_menu.addAction(action)
