@@ -120,3 +120,12 @@ def test_no_display_is_an_error_not_a_crash(tmp_path) -> None:
     )  # fmt: skip
     assert r.returncode == 2
     assert "no display" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_python_m_mapeditor_play_dispatches_here() -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "mapeditor", "play", "no-such-map"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert r.returncode == 2
+    assert r.stderr.startswith("error: no-such-map: no such map file, nor a shipped map")
