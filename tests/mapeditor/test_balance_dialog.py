@@ -86,3 +86,19 @@ def test_map_menu_action_opens_the_dialog_on_a_copy(qtbot, small) -> None:
     assert isinstance(dialog, BalanceDialog) and dialog.isVisible()
     assert dialog.map is not small and dialog.map.id == small.id
     dialog.close()
+
+
+def test_closing_the_dialog_stops_a_run(qtbot, small) -> None:
+    dialog = BalanceDialog(small)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.games.setValue(60)
+    dialog.workers.setValue(2)
+    dialog.start()
+    qtbot.waitUntil(
+        lambda: dialog.progress is not None and dialog.progress.value() > 0, timeout=60_000
+    )
+    dialog.close()
+    qtbot.waitUntil(lambda: not dialog.is_running(), timeout=20_000)
+    assert multiprocessing.active_children() == []
+    assert dialog.report is None
