@@ -274,6 +274,7 @@ def fill_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
     never = sorted(sq for sq in placeable if built[sq] == 0)
     rare = sorted(sq for sq in placeable if n and 0 < built[sq] / n < RARE)
     regions = _regions(set(never))
+    rare_regions = [r for r in _regions(set(never) | set(rare)) if not r <= set(never)]
     set_aside = Counter(t for g in games for t in g["set_aside"])
     return {
         "placeable_squares": len(placeable),
@@ -285,6 +286,9 @@ def fill_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "rarely_reached": [list(sq) for sq in rare],
         "never_filled_regions": [
             {"size": len(r), "squares": [list(sq) for sq in sorted(r)]} for r in regions
+        ],
+        "rarely_filled_regions": [
+            {"size": len(r), "squares": [list(sq) for sq in sorted(r)]} for r in rare_regions
         ],
         "set_aside": {
             "per_game": describe([len(g["set_aside"]) for g in games]),
@@ -595,6 +599,21 @@ def warnings(m: MapDef, report: dict[str, Any]) -> list[dict[str, Any]]:
                     "message": (
                         f"{region['size']} connected squares around x {min(xs)}-{max(xs)}, "
                         f"y {min(ys)}-{max(ys)} were never built in "
+                        f"{report['run']['games_played']} games"
+                    ),
+                    "squares": region["squares"],
+                }
+            )
+    for region in fill.get("rarely_filled_regions", []):
+        if region["size"] >= MIN_REGION:
+            xs = [sq[0] for sq in region["squares"]]
+            ys = [sq[1] for sq in region["squares"]]
+            out.append(
+                {
+                    "code": "region-rarely-filled",
+                    "message": (
+                        f"{region['size']} connected squares around x {min(xs)}-{max(xs)}, "
+                        f"y {min(ys)}-{max(ys)} were built in under {RARE:.0%} of "
                         f"{report['run']['games_played']} games"
                     ),
                     "squares": region["squares"],

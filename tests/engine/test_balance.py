@@ -277,3 +277,19 @@ def test_missing_rule_module_is_said(small) -> None:
     r = balance_report(m, result)
     assert r["chips"] == {"available": False, "why": "the engine has no 'x' rule module"}
     assert r["rules"]["missing"] == "x"
+
+
+def test_a_region_built_in_few_games_is_warned(small) -> None:
+    # (9, 0) (9, 1) (9, 2) built in 1 game of 25: under 5%, a connected region of 3 squares
+    region = ((9, 0), (9, 1), (9, 2))
+    others = tuple(sq for sq in sorted(small.placeable_squares()) if sq not in region)
+    others = tuple(sq for sq in others if sq not in (NORTH, WEST))
+    games = [facts([1, 0], placed=others + region)] + [
+        facts([1, 0], placed=others) for _ in range(24)
+    ]
+    r = run(small, games)
+    assert r["fill"]["never_reached"] == []
+    assert sorted(r["fill"]["rarely_reached"]) == sorted(list(sq) for sq in region)
+    warned = [w for w in r["warnings"] if w["code"] == "region-rarely-filled"]
+    assert len(warned) == 1 and sorted(warned[0]["squares"]) == sorted(list(sq) for sq in region)
+    assert not [w for w in r["warnings"] if w["code"] == "region-never-filled"]
