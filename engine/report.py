@@ -322,7 +322,8 @@ def report_blocks(
                     )
                 )
             elif isinstance(fig, dict) and fig:
-                items = ", ".join(f"{k} {v}" for k, v in list(fig.items())[:20])
+                ranked = sorted(fig.items(), key=lambda kv: (-kv[1], kv[0]))[:20]
+                items = ", ".join(f"{k} {v}" for k, v in ranked)
                 label = name.replace("_", " ")
                 b.append(("p", f"{label} (totals over all {run['games_played']} games): {items}."))
     elif rules_fig.get("missing"):
