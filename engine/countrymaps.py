@@ -242,7 +242,7 @@ DEUTSCHLAND = CountrySpec(
             "Frankfurt", 8.68, 50.11, id="frankfurt", coats_of_arms=1, sides=_sides(N=C, E=R, W=C)
         ),
         CitySpec(
-            "München", 11.58, 48.14, id="muenchen", coats_of_arms=2, sides=_sides(N=C, E=C, W=R)
+            "München", 11.58, 48.14, id="muenchen", coats_of_arms=2, sides=_sides(N=C, E=R, W=R)
         ),
     ),
     towns=(
@@ -333,7 +333,13 @@ FRANCE = CountrySpec(
         CitySpec("Lille", 3.06, 50.63, id="lille", coats_of_arms=1, sides=_sides(S=C, W=R)),
         CitySpec("Lyon", 4.84, 45.76, id="lyon", coats_of_arms=2, sides=_sides(N=C, E=R, S=C, W=R)),
         CitySpec(
-            "Marseille", 5.37, 43.30, id="marseille", coats_of_arms=2, sides=_sides(N=C, W=R, E=C)
+            # The coast road runs on to Toulon, where the ferry to Corsica leaves.
+            "Marseille",
+            5.37,
+            43.30,
+            id="marseille",
+            coats_of_arms=2,
+            sides=_sides(N=C, W=R, E=R),
         ),
         CitySpec(
             "Toulouse", 1.44, 43.60, id="toulouse", coats_of_arms=1, sides=_sides(N=C, E=R, W=C)
