@@ -90,11 +90,16 @@ def _parse_players(text: str) -> tuple[int, ...]:
 
 def _load(name: str) -> Any:
     from engine.mapio import load_map
-    from engine.resources import bundled_map
+    from engine.resources import bundled_map, shipped_maps
 
     path = Path(name)
-    if not path.exists() and path.suffix == "" and path.parent == Path("."):
-        path = bundled_map(name)  # a shipped map by name, e.g. "deutschland"
+    if not path.exists():
+        shipped = bundled_map(name)  # a shipped map by name, e.g. "deutschland"
+        if path.suffix == "" and path.parent == Path(".") and shipped.exists():
+            path = shipped
+        else:
+            names = ", ".join(p.stem for p in shipped_maps())
+            raise EngineError(f"{name}: no such map file (shipped maps: {names})")
     return load_map(path)
 
 
