@@ -119,12 +119,46 @@ class HeatMapView(QWidget):
         self.report: dict[str, Any] | None = None
         self.mode = "often"
         self.setMinimumSize(QSize(240, 200))
+        self.setMouseTracking(True)  # tooltips with each square's figures
 
     def set_report(self, report: dict[str, Any] | None, mode: str | None = None) -> None:
         self.report = report
         if mode is not None:
             self.mode = mode
         self.update()
+
+    def _transform(self) -> tuple[float, float, float]:
+        """``(scale, dx, dy)``: widget = scene * scale + (dx, dy) (the map fitted, centred)."""
+        rect = map_rect(self.map)
+        scale = min(self.width() / rect.width(), self.height() / rect.height())
+        dx = (self.width() - rect.width() * scale) / 2 - rect.left() * scale
+        dy = (self.height() - rect.height() * scale) / 2 - rect.top() * scale
+        return scale, dx, dy
+
+    def square_at(self, pos: QPointF) -> tuple[int, int] | None:
+        """The map square under a widget position, or ``None`` outside the grid."""
+        scale, dx, dy = self._transform()
+        x = int((pos.x() - dx) // (scale * SQUARE))
+        y = int((pos.y() - dy) // (scale * SQUARE))
+        return (x, y) if self.map.in_grid((x, y)) else None
+
+    def describe_square(self, square: tuple[int, int]) -> str:
+        """The heat-map figures of one square, in words (the tooltip)."""
+        if self.report is None:
+            return ""
+        x, y = square
+        fill = self.report["fill"]
+        rate = fill["built_rate"][y][x]
+        if rate is None:
+            return f"({x}, {y}): no tile can go here"
+        early = fill["mean_placement"][y][x]
+        when = f", on average as tile {early:.0f} of the game" if early is not None else ""
+        return f"({x}, {y}): built in {rate:.0%} of games{when}"
+
+    def mouseMoveEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        square = self.square_at(event.position())
+        self.setToolTip(self.describe_square(square) if square is not None else "")
+        super().mouseMoveEvent(event)
 
     def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         painter = QPainter(self)
@@ -133,14 +167,9 @@ class HeatMapView(QWidget):
             if self.report is None:
                 painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Run a simulation.")
                 return
-            rect = map_rect(self.map)
-            scale = min(self.width() / rect.width(), self.height() / rect.height())
-            painter.translate(
-                (self.width() - rect.width() * scale) / 2,
-                (self.height() - rect.height() * scale) / 2,
-            )
+            scale, dx, dy = self._transform()
+            painter.translate(dx, dy)
             painter.scale(scale, scale)
-            painter.translate(-rect.topLeft())
             paint_heat(painter, self.map, self.report, self.mode)
         finally:
             painter.end()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 
 import pytest
+from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QPushButton
 
 from engine.mapio import load_map
@@ -42,6 +43,15 @@ def test_run_shows_heat_map_charts_and_figures(qtbot, small) -> None:
     # always used, but some square is built in all 4) differs from one never built
     img = render_heat(small, report, "often", scale=0.25)
     assert not img.isNull() and img.width() > 0
+    # the heat map view tells each square's figures under the mouse
+    dialog.heat.resize(600, 450)
+    scale, dx, dy = dialog.heat._transform()
+    centre = QPointF(dx + 4.5 * 64 * scale, dy + 2.5 * 64 * scale)
+    assert dialog.heat.square_at(centre) == (4, 2)
+    rate = report["fill"]["built_rate"][2][4]
+    assert dialog.heat.describe_square((4, 2)).startswith(f"(4, 2): built in {rate:.0%} of games")
+    assert "no tile" in dialog.heat.describe_square((0, 0))  # outside the map
+    assert dialog.heat.square_at(QPointF(-5, -5)) is None
     dialog.heat_mode.setCurrentIndex(1)
     assert dialog.heat.mode == "early"
     dialog.heat.grab()  # paints without error in both modes
