@@ -292,9 +292,18 @@ def _init_worker(m: MapDef, config: SimConfig, rule_set: str) -> None:
     _WORKER.update(map=m, config=config, rule_set=rule_set)
 
 
+def _play_checked(m: MapDef, config: SimConfig, index: int, rule_set: str) -> dict[str, Any]:
+    """:func:`play_one`, with any failure named by its game index and seed (reproducible)."""
+    try:
+        return play_one(m, config, index, rule_set)
+    except Exception as exc:  # noqa: BLE001 - re-raised with the game that failed
+        seed = game_seed(config.seed, index)
+        raise EngineError(f"game {index} (seed {seed}) failed: {exc}") from exc
+
+
 def _run_chunk(indices: Sequence[int]) -> list[dict[str, Any]]:
     m, config, rule_set = _WORKER["map"], _WORKER["config"], _WORKER["rule_set"]
-    return [play_one(m, config, i, rule_set) for i in indices]
+    return [_play_checked(m, config, i, rule_set) for i in indices]
 
 
 @contextlib.contextmanager
@@ -354,6 +363,8 @@ def simulate(
     if k < 1:
         raise EngineError(f"workers: {k} is not a positive number")
     k = min(k, config.games)
+    # set a first game up here: a map that cannot be played fails at once, with a clear error
+    new_game(m, config.players[0], game_seed(config.seed, 0), rule_set)
     result = SimResult(config, m.id, rule_set, rules_missing=missing, workers=k)
     t0 = time.perf_counter()
     total = config.games
@@ -366,7 +377,7 @@ def simulate(
         for i in range(total):
             if cancel is not None and cancel():
                 raise Cancelled(finished())
-            done[i] = play_one(m, config, i, rule_set)
+            done[i] = _play_checked(m, config, i, rule_set)
             if progress is not None:
                 progress(len(done), total)
     else:

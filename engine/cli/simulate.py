@@ -128,6 +128,9 @@ def run(args: argparse.Namespace) -> int:
         result = simulate(m, config, workers=args.workers, progress=bar)
     except Cancelled:  # pragma: no cover - no cancel callable from the command line
         return 130
+    except EngineError as exc:
+        print(f"\nerror: {args.map}: {exc}", file=sys.stderr)
+        return 2
     if result.rules_missing:
         print(
             f"warning: the engine has no {result.rules_missing!r} rule module; "

@@ -285,3 +285,16 @@ def test_report_charts_when_matplotlib_is_there(small, tmp_path) -> None:
         assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in tmp_path.glob("*.png"))
     else:
         assert not list(tmp_path.glob("*.png"))
+
+
+def test_a_map_that_cannot_be_played_is_a_clear_error(small, tmp_path: Path, capsys) -> None:
+    from engine.mapio import save_map
+
+    broken = small.copy()
+    broken.start_squares = {}
+    with pytest.raises(EngineError, match="no start squares"):
+        simulate(broken, SimConfig(games=2, bot="random"), workers=1)
+    path = tmp_path / "nostart.json"
+    save_map(broken, path)
+    assert main(["simulate", str(path), "--games", "2", "--out", str(tmp_path / "r")]) == 2
+    assert "no start squares" in capsys.readouterr().err
