@@ -1,8 +1,12 @@
 """The balance report: aggregate the per-game facts of :mod:`engine.simulate` into figures.
 
-:func:`balance_report` returns one JSON-able dict (see ``docs`` in :mod:`engine.report` for the
-layout). Every figure is computed from the facts only, so a report can be rebuilt from a saved
-``facts`` list. Conventions:
+:func:`balance_report` returns one JSON-able dict with the keys ``format``/``format_version``,
+``map``, ``run`` (the options and the rule set played), ``scores`` and ``wins`` (per player count,
+per seat), ``start_choices``, ``fill`` (share filled, ``built_rate`` and ``mean_placement`` grids
+indexed ``[y][x]`` with ``null`` off the placeable squares, unreached squares and regions, tiles
+set aside), ``features``, ``chips``, ``rules`` (the rule set's own figures), ``length`` and
+``warnings`` (``code``, ``message`` and the figures behind it). Every figure is computed from the
+per-game facts only. Conventions:
 
 * *win*: a seat wins a game when it has the best score; tied best scores all count as wins
   (``ties`` counts those games), so win rates of one player count may add up to more than 1.
