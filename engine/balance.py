@@ -368,7 +368,20 @@ def feature_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any
         "borders_connected_per_game": describe([len(g["borders"]) for g in games]),
         "ferries": ferries,
         "points_per_game": points,
+        "seat_points_per_game": _seat_points(games),
     }
+
+
+def _seat_points(games: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, float]]]:
+    """Per player count and seat: mean points per game by kind (the score breakdown)."""
+    out: dict[str, list[dict[str, float]]] = {}
+    for p, gs in _by_players(games).items():
+        kinds = sorted({k for g in gs for sp in g["seat_points"] for k in sp})
+        out[str(p)] = [
+            {k: _r(statistics.fmean(g["seat_points"][s].get(k, 0) for g in gs)) for k in kinds}
+            for s in range(p)
+        ]
+    return out
 
 
 def chip_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -287,6 +287,19 @@ def report_blocks(
             [[k, _num(v)] for k, v in feat["points_per_game"].items()],
         )
     )
+    for p, seats in feat.get("seat_points_per_game", {}).items():
+        kinds = sorted({k for sp in seats for k in sp})
+        if kinds:
+            b.append(
+                (
+                    "table",
+                    [f"{p} players: mean points per game", *kinds],
+                    [
+                        [f"seat {s + 1}", *(_num(sp.get(k, 0)) for k in kinds)]
+                        for s, sp in enumerate(seats)
+                    ],
+                )
+            )
     # Map-Chips
     b.append(("h2", "Map-Chips"))
     chips = report["chips"]

@@ -227,6 +227,15 @@ def test_features_by_hand(small) -> None:
     assert feat["points_per_game"] == {"city": 3.5, "road": 0.75}
 
 
+def test_points_by_kind_per_seat_by_hand(small) -> None:
+    a, b = facts([12, 3]), facts([4, 9])
+    a["seat_points"] = [{"city": 10, "road": 2}, {"field": 3}]
+    b["seat_points"] = [{"city": 4}, {"road": 6, "field": 3}]
+    seats = run(small, [a, b])["features"]["seat_points_per_game"]["2"]
+    assert seats[0] == {"city": 7.0, "field": 0.0, "road": 1.0}
+    assert seats[1] == {"city": 0.0, "field": 3.0, "road": 3.0}
+
+
 # -- warnings -------------------------------------------------------------------------------------
 
 
