@@ -29,6 +29,9 @@ class MapView(QGraphicsView):
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setMouseTracking(True)
+        # The right button erases/removes in the tools; without this the click would also reach
+        # the main window and open its (blocking) tool-bar menu.
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.PreventContextMenu)
         self.setBackgroundBrush(Qt.GlobalColor.darkGray)
         self._panning = False
         self._space = False

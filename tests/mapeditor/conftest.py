@@ -1,0 +1,37 @@
+"""Editor fixtures: windows built through a factory that owns their cleanup."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from PySide6.QtCore import QStandardPaths
+
+from engine.mapdef import MapDef
+from mapeditor.document import MapDocument
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings() -> Iterator[None]:
+    # Recent files, autosaves and settings go to Qt's test locations, never the user's.
+    QStandardPaths.setTestModeEnabled(True)
+    yield
+
+
+@pytest.fixture
+def make_editor(qtbot) -> Iterator[Callable[..., object]]:
+    """``make_editor(map=None)`` → a shown MainWindow; closed (unsaved work discarded) after the test."""
+    from mapeditor.widgets.main_window import MainWindow
+
+    def factory(m: MapDef | None = None) -> MainWindow:
+        window = MainWindow(MapDocument(m) if m is not None else None)
+        # qtbot closes the window before fixtures finalise: discard unsaved work first, or the
+        # unsaved-changes prompt would wait for an answer.
+        qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+        window.resize(1000, 760)
+        window.show()
+        qtbot.waitExposed(window)
+        window.view.fit()
+        return window
+
+    yield factory
