@@ -62,8 +62,11 @@ class ChipsDock(QWidget):
 
     def set_document(self, document: MapDocument) -> None:
         self.document = document
-        document.undo_stack.indexChanged.connect(lambda _i: self.refresh())
+        document.undo_stack.indexChanged.connect(self._on_index_changed)
         document.mapReplaced.connect(self.refresh)
+        self.refresh()
+
+    def _on_index_changed(self, _index: int) -> None:
         self.refresh()
 
     def _names(self, choice: tuple[Square, ...]) -> str:

@@ -64,7 +64,7 @@ class PropertiesDock(QScrollArea):
         self.document = document
         document.selectionChanged.connect(self.rebuild)
         document.mapReplaced.connect(self.rebuild)
-        document.undo_stack.indexChanged.connect(lambda _i: self.rebuild())
+        document.undo_stack.indexChanged.connect(self._on_index_changed)
         self.rebuild()
 
     # -- helpers -------------------------------------------------------------------------------
@@ -90,6 +90,9 @@ class PropertiesDock(QScrollArea):
             )
 
         return commit
+
+    def _on_index_changed(self, _index: int) -> None:
+        self.rebuild()
 
     def rebuild(self) -> None:
         self._building = True

@@ -74,7 +74,10 @@ class ValidationPanel(QWidget):
 
     def set_document(self, document: MapDocument) -> None:
         self.document = document
-        document.squaresChanged.connect(lambda _s: self.schedule())
+        document.squaresChanged.connect(self._on_changed)
+        self.schedule()
+
+    def _on_changed(self, _squares: object) -> None:
         self.schedule()
 
     def schedule(self) -> None:

@@ -1,0 +1,138 @@
+"""Files in the editor: save/load, the unsaved-changes prompt, broken files, autosave recovery,
+and the validation dock's click-through."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from engine.mapdef import MapDef, StartSquare
+from engine.mapio import load_map
+from engine.resources import bundled_map
+from mapeditor.document import MapDocument
+from mapeditor.tools import BrushTool, SelectTool
+from mapeditor.widgets import main_window as mw
+from tests.mapeditor._editor_input import drag, square_point
+
+
+def small_map() -> MapDef:
+    m = MapDef("t", "T", 8, 6)
+    m.land = {(x, y) for x in range(8) for y in range(6)}
+    return m
+
+
+def paint(window) -> None:
+    window.set_tool(BrushTool)
+    drag(window, [square_point(window, (0, 0)), square_point(window, (3, 0))])
+
+
+def test_save_and_reload_round_trip(make_editor, tmp_path: Path) -> None:
+    window = make_editor(MapDef("t", "T", 8, 6))
+    paint(window)
+    assert window.windowTitle().startswith("*")
+    target = tmp_path / "painted.json"
+    assert window._save_to(target)
+    assert not window.windowTitle().startswith("*")
+    assert load_map(target) == window.document.map
+    assert window.open_path(target, ask_save=False)
+    assert window.document.map.land == {(x, 0) for x in range(4)}
+
+
+def test_closing_unsaved_work_asks_first(make_editor, monkeypatch) -> None:
+    window = make_editor(MapDef("t", "T", 8, 6))
+    paint(window)
+    answers = [QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Discard]
+    asked: list[str] = []
+
+    def question(parent, title, text, *args, **kwargs):
+        asked.append(title)
+        return answers.pop(0)
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    assert not window.close()  # Cancel keeps the window and the work
+    assert window.isVisible() and window.document.modified
+    assert window.close()  # Discard closes
+    assert asked == ["Unsaved changes", "Unsaved changes"]
+
+
+def test_a_broken_file_shows_why_and_the_editor_stays_usable(
+    make_editor, tmp_path, monkeypatch
+) -> None:
+    window = make_editor(MapDef("t", "T", 8, 6))
+    before = window.document
+    bad = tmp_path / "broken.json"
+    bad.write_text(
+        '{"format": "carcassonne-map", "format_version": 1, "grid": [1, 2]', encoding="utf-8"
+    )
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text, *a: shown.append(text))
+    assert not window.open_path(bad, ask_save=False)
+    assert len(shown) == 1 and "broken.json" in shown[0]
+    assert window.document is before
+    paint(window)  # still editable
+    assert window.document.modified
+
+
+def test_autosave_is_offered_back_after_a_crash(make_editor, tmp_path, monkeypatch) -> None:
+    path = tmp_path / "work.json"
+    MapDocument(MapDef("t", "T", 8, 6)).save(path)
+    window = make_editor()
+    assert window.open_path(path, ask_save=False)
+    paint(window)
+    recovery = window.autosave()
+    assert recovery is not None and recovery.is_file()
+    assert load_map(path).land == set()  # the map file itself is untouched
+    # "Crash": a new editor opens the same file and is offered the autosave.
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    other = make_editor()
+    assert other.open_path(path, ask_save=False)
+    assert other.document.map.land == {(x, 0) for x in range(4)}
+    assert other.document.modified
+
+
+def test_validation_click_selects_and_centres_the_square(make_editor, qtbot) -> None:
+    m = small_map()
+    m.start_squares[(6, 4)] = StartSquare("Lonely")  # one start square: an error naming it
+    window = make_editor(m)
+    with qtbot.waitSignal(window.validation.validated, timeout=10000):
+        window.validation.run_now()
+    model = window.validation.model
+    rows = [i for i, issue in enumerate(model.issues) if (6, 4) in issue.where.squares]
+    assert rows, [f"{i.code} {i.where}" for i in model.issues]
+    window.view.zoom(4.0)  # zoomed in, so the view can scroll to centre the square
+    window.view.centerOn(0, 0)
+    index = model.index(rows[0])
+    rect = window.validation.view.visualRect(index)
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    QTest.mouseClick(
+        window.validation.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center()
+    )
+    assert (6, 4) in window.document.selection
+    centre = window.view.mapToScene(window.view.viewport().rect().center())
+    assert abs(centre.x() - 6.5 * 64) < 32 and abs(centre.y() - 4.5 * 64) < 32
+
+
+def test_select_drag_moves_the_selection(make_editor) -> None:
+    window = make_editor(small_map())
+    window.document.map.towns.clear()
+    window.set_tool(SelectTool)
+    drag(window, [square_point(window, (1, 1)), square_point(window, (2, 1))])
+    assert window.document.selection == {(1, 1), (2, 1)}
+    window.delete_selection()
+    assert not {(1, 1), (2, 1)} & window.document.map.land
+    window.undo_action.trigger()
+    assert {(1, 1), (2, 1)} <= window.document.map.land
+
+
+@pytest.mark.parametrize("name", ["example-small", "deutschland"])
+def test_opens_shipped_maps_with_no_errors(make_editor, qtbot, name: str) -> None:
+    window = make_editor()
+    assert window.open_path(bundled_map(name), ask_save=False)
+    with qtbot.waitSignal(window.validation.validated, timeout=20000):
+        window.validation.run_now()
+    assert window.validation.model.counts()[0] == 0
+    assert mw.recovery_dir().name == "recovery"
