@@ -73,12 +73,15 @@ class MapDocument(QObject):
         self.path = path
         self.load_issues: list[Issue] = []
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda _clean: self.fileChanged.emit())
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.selection: set[Square] = set()
         self.selected_edge: Edge | None = None
         self.selected_city: str | None = None
         self.selected_ferry: str | None = None
         self.selected_island: str | None = None
+
+    def _on_clean_changed(self, _clean: bool) -> None:
+        self.fileChanged.emit()
 
     # -- files -----------------------------------------------------------------------------
 

@@ -1,0 +1,513 @@
+"""Export, print, the tracing underlay and "New map from country…", added to the main window.
+
+:func:`install_extras` is called once by :class:`~mapeditor.widgets.main_window.MainWindow`; it
+uses only the window's public parts (document, scene, view, menus).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, QObject, QPointF, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtGui import QAction, QColor, QImage, QPainter, QPixmap, QTransform
+from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGraphicsPixmapItem,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import EngineError
+from engine.mapdef import EdgeKind, LargeCity, MapDef, StartSquare, Town
+from mapeditor.commands import ReplaceMap, change_entries
+from mapeditor.document import ABSENT, MapDocument
+from mapeditor.export import (
+    ExportError,
+    export_pdf,
+    export_png,
+    export_svg,
+    layout_for,
+    page_layout_of,
+    paint_pages,
+)
+from mapeditor.painting import SQUARE
+from mapeditor.underlay import (
+    EDITOR_KEY,
+    Underlay,
+    UnderlayError,
+    align_two_points,
+    fit_width,
+    resolve_image_path,
+    storable_path,
+    underlay_of,
+)
+
+if TYPE_CHECKING:
+    from mapeditor.widgets.main_window import MainWindow
+
+
+def install_extras(window: MainWindow) -> None:
+    """Add File ▸ New map from country…, Export, Print… and View ▸ Underlay to ``window``."""
+    file_menu = window.menus["File"]
+    first = file_menu.actions()[2] if len(file_menu.actions()) > 2 else None  # after New, Open
+    country = QAction("New map from &country…", window)
+    country.triggered.connect(lambda: new_map_from_country(window))
+    file_menu.insertAction(first, country)
+    export_menu = file_menu.addMenu("&Export")
+    for label, suffix in (
+        ("PNG image…", "png"),
+        ("SVG drawing…", "svg"),
+        ("PDF, true scale…", "pdf"),
+    ):
+        action = export_menu.addAction(label)
+        action.triggered.connect(lambda _c=False, s=suffix: export_dialog(window, s))
+    print_action = QAction("&Print…", window)
+    print_action.setShortcut("Ctrl+P")
+    print_action.triggered.connect(lambda: print_map(window))
+    file_menu.insertAction(file_menu.actions()[-1], print_action)
+    window.extras_actions = {"country": country, "print": print_action}  # type: ignore[attr-defined]
+    dock_widget = UnderlayDock(window)
+    from PySide6.QtWidgets import QDockWidget
+
+    dock = QDockWidget("Underlay", window)
+    dock.setObjectName("dock-underlay")
+    dock.setWidget(dock_widget)
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+    dock.hide()
+    window.docks["Underlay"] = dock
+    window.menus["View"].addAction(dock.toggleViewAction())
+    window.underlay = dock_widget  # type: ignore[attr-defined]
+
+
+# -- export and print ----------------------------------------------------------------------------
+
+
+def export_dialog(window: MainWindow, suffix: str) -> Path | None:
+    doc = window.document
+    start = (
+        doc.path.with_suffix(f".{suffix}") if doc.path else Path.home() / f"{doc.map.id}.{suffix}"
+    )
+    path, _ = QFileDialog.getSaveFileName(
+        window, "Export map", str(start), f"{suffix.upper()} (*.{suffix})"
+    )
+    if not path:
+        return None
+    try:
+        return export_to(doc.snapshot(), Path(path))
+    except (ExportError, EngineError, OSError) as exc:
+        QMessageBox.critical(window, "Export failed", str(exc))
+        return None
+
+
+def export_to(m: MapDef, path: Path, *, paper: str = "A4") -> Path:
+    """Export by the file's suffix: .png, .svg or a true-scale .pdf."""
+    suffix = path.suffix.lower()
+    if suffix == ".png":
+        export_png(m, path)
+    elif suffix == ".svg":
+        export_svg(m, path)
+    elif suffix == ".pdf":
+        export_pdf(m, path, paper=paper)
+    else:
+        raise ExportError(f"{path.name}: unknown export format {suffix!r} (use .png, .svg or .pdf)")
+    return path
+
+
+def print_map(window: MainWindow, printer: QPrinter | None = None, *, ask: bool = True) -> int:
+    """Print at true scale over the printer's paper (A4 or A3), with the assembly overview."""
+    m = window.document.snapshot()
+    printer = printer or QPrinter(QPrinter.PrinterMode.HighResolution)
+    paper = "A3" if printer.pageLayout().pageSize().id().name == "A3" else "A4"
+    lay = layout_for(m, paper=paper)
+    printer.setPageLayout(page_layout_of(lay))
+    printer.setFullPage(True)
+    if ask and QPrintDialog(printer, window).exec() != QDialog.DialogCode.Accepted:
+        return 0
+    return paint_pages(printer, m, lay)
+
+
+# -- the tracing underlay ------------------------------------------------------------------------
+
+
+class UnderlayDock(QWidget):
+    """Load a scan under the grid, set its opacity, show/hide it, align it with two clicks."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window_ = window
+        self.item = QGraphicsPixmapItem()
+        # Above the (opaque) map chunks and translucent, below the tool/issue overlay.
+        self.item.setZValue(5)
+        self.item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        window.scene.addItem(self.item)
+        self._pixmap_path: str | None = None
+        self.load_button = QPushButton("Load image…")
+        self.visible = QCheckBox("Show")
+        self.opacity = QSlider(Qt.Orientation.Horizontal)
+        self.opacity.setRange(0, 100)
+        self.align_button = QPushButton("Align… (click two square corners)")
+        self.status = QLabel("No underlay.")
+        self.status.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        for w in (
+            self.load_button,
+            self.visible,
+            QLabel("Opacity"),
+            self.opacity,
+            self.align_button,
+            self.status,
+        ):
+            layout.addWidget(w)
+        layout.addStretch(1)
+        self.load_button.clicked.connect(self.load_dialog)
+        self.visible.toggled.connect(lambda on: self._change(visible=on))
+        self.opacity.sliderReleased.connect(
+            lambda: self._change(opacity=self.opacity.value() / 100)
+        )
+        self.align_button.clicked.connect(self.start_alignment)
+        self._clicks: list[QPointF] = []
+        self._filter = _ClickCatcher(self)
+        window.document.squaresChanged.connect(self.refresh)
+        window.document.mapReplaced.connect(self.refresh)
+        self.refresh()
+
+    @property
+    def underlay(self) -> Underlay | None:
+        try:
+            return underlay_of(self.window_.document.map.editor)
+        except UnderlayError:
+            return None
+
+    def set_underlay(self, underlay: Underlay | None, text: str = "Change underlay") -> None:
+        doc = self.window_.document
+        value: Any = ABSENT if underlay is None else underlay.to_dict()
+        change_entries(doc, "editor", {EDITOR_KEY: value}, text)
+        self.refresh()
+
+    def _change(self, **changes: Any) -> None:
+        current = self.underlay
+        if current is not None:
+            self.set_underlay(current.with_(**changes))
+
+    def load_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            "Underlay image",
+            str(Path.home()),
+            "Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff)",
+        )
+        if path:
+            self.load(Path(path))
+
+    def load(self, image: Path) -> None:
+        pixmap = QPixmap(str(image))
+        if pixmap.isNull():
+            QMessageBox.critical(self, "Underlay", f"{image}: not an image Qt can read")
+            return
+        m = self.window_.document.map
+        stored = storable_path(image, self.window_.document.path)
+        self.set_underlay(
+            Underlay(stored, 0.5, True, fit_width((pixmap.width(), pixmap.height()), m.width)),
+            "Load underlay",
+        )
+
+    def refresh(self, *_args: object) -> None:
+        underlay = self.underlay
+        if underlay is None:
+            self.item.setVisible(False)
+            self.status.setText("No underlay. Load a scan or photo of a printed map to trace it.")
+            return
+        path = str(resolve_image_path(underlay.path, self.window_.document.path))
+        if path != self._pixmap_path:
+            self.item.setPixmap(QPixmap(path))
+            self._pixmap_path = path
+        m11, m12, m21, m22, dx, dy = underlay.transform
+        # The transform maps image pixels to squares; the scene has SQUARE units per square.
+        self.item.setTransform(
+            QTransform(
+                m11 * SQUARE, m12 * SQUARE, m21 * SQUARE, m22 * SQUARE, dx * SQUARE, dy * SQUARE
+            )
+        )
+        self.item.setOpacity(underlay.opacity)
+        self.item.setVisible(underlay.visible)
+        for widget, value in ((self.visible, underlay.visible),):
+            widget.blockSignals(True)
+            widget.setChecked(value)
+            widget.blockSignals(False)
+        self.opacity.setValue(round(underlay.opacity * 100))
+        self.status.setText(f"{Path(underlay.path).name}")
+
+    def start_alignment(self) -> None:
+        if self.underlay is None:
+            self.status.setText("Load an image first.")
+            return
+        self._clicks = []
+        self.window_.view.viewport().installEventFilter(self._filter)
+        self.status.setText("Click the first known square corner on the image…")
+
+    def clicked(self, scene_point: QPointF) -> None:
+        self._clicks.append(scene_point)
+        if len(self._clicks) < 2:
+            self.status.setText("…and now a second one, far from the first.")
+            return
+        self.window_.view.viewport().removeEventFilter(self._filter)
+        corners = []
+        for i in range(1, len(self._clicks) + 1):
+            text, ok = QInputDialog.getText(
+                self,
+                "Align underlay",
+                f"Corner {i}: which square corner is it? (x, y of the grid line crossing)",
+            )
+            if not ok:
+                self.status.setText("Alignment cancelled.")
+                return
+            try:
+                x, y = (float(v) for v in text.replace(",", " ").split())
+            except ValueError:
+                self.status.setText(f"Not a corner: {text!r} (give two numbers).")
+                return
+            corners.append((x, y))
+        self.align(self._clicks, corners)
+
+    def align(self, scene_points: list[QPointF], corners: list[tuple[float, float]]) -> None:
+        """Align so the two clicked image points land on the two given square corners."""
+        inverse, _ok = self.item.sceneTransform().inverted()
+        image_points = [inverse.map(p) for p in scene_points]
+        try:
+            transform = align_two_points(
+                (
+                    (image_points[0].x(), image_points[0].y()),
+                    (image_points[1].x(), image_points[1].y()),
+                ),
+                (corners[0], corners[1]),
+            )
+        except UnderlayError as exc:
+            self.status.setText(str(exc))
+            return
+        self._change(transform=transform.transform)
+
+
+class _ClickCatcher(QObject):
+    def __init__(self, dock: UnderlayDock) -> None:
+        super().__init__(dock)
+        self._dock = dock
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.MouseButtonPress:
+            view = self._dock.window_.view
+            self._dock.clicked(view.mapToScene(event.position().toPoint()))  # type: ignore[attr-defined]
+            return True
+        return False
+
+
+# -- New map from country -------------------------------------------------------------------------
+
+
+ROLES = ("ignore", "large city", "start square", "town")
+
+
+class _ImportSignals(QObject):
+    done = Signal(int, object)
+
+
+class _ImportJob(QRunnable):
+    def __init__(
+        self, generation: int, source: Any, kwargs: dict[str, Any], signals: _ImportSignals
+    ) -> None:
+        super().__init__()
+        self._generation, self._source, self._kwargs, self._signals = (
+            generation,
+            source,
+            kwargs,
+            signals,
+        )
+
+    def run(self) -> None:
+        from engine.country import import_country
+
+        try:
+            result: Any = import_country(self._source, **self._kwargs)
+        except Exception as exc:  # noqa: BLE001 - shown in the dialog, never lost
+            result = exc
+        self._signals.done.emit(self._generation, result)
+
+
+class NewFromCountryDialog(QDialog):
+    """Pick a country (or a GeoJSON file), a grid, the land share; choose city roles; get a map."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from engine.country import country_names, geo_available
+
+        self.setWindowTitle("New map from country")
+        self.country = QComboBox()
+        self.country.setEditable(True)
+        if geo_available():
+            self.country.addItems(country_names())
+            self.country.setCurrentText("Germany")
+        else:
+            self.country.setPlaceholderText("install the geo extra, or choose a GeoJSON file")
+        self.geojson = QPushButton("GeoJSON file…")
+        self.columns = QSpinBox()
+        self.columns.setRange(3, 400)
+        self.columns.setValue(16)
+        self.km = QDoubleSpinBox()
+        self.km.setRange(0.0, 2000.0)
+        self.km.setSpecialValueText("use columns")
+        self.km.setSuffix(" km")
+        self.min_land = QDoubleSpinBox()
+        self.min_land.setRange(0.01, 1.0)
+        self.min_land.setSingleStep(0.05)
+        self.min_land.setValue(0.5)
+        self.preview = QLabel("Press Preview.")
+        self.preview.setMinimumSize(320, 240)
+        self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.table = QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels(["City", "Population", "Square", "Role"])
+        self.preview_button = QPushButton("Preview")
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
+        form = QFormLayout()
+        row = QHBoxLayout()
+        row.addWidget(self.country, 1)
+        row.addWidget(self.geojson)
+        form.addRow("Country", row)
+        form.addRow("Columns", self.columns)
+        form.addRow("or square size", self.km)
+        form.addRow("Minimum land share", self.min_land)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.preview_button)
+        layout.addWidget(self.preview)
+        layout.addWidget(self.table)
+        layout.addWidget(self.buttons)
+        self.source: Any = None
+        self.result_: Any = None
+        self._generation = 0
+        self._signals = _ImportSignals()
+        self._signals.done.connect(self._on_done)
+        self.geojson.clicked.connect(self._pick_geojson)
+        self.preview_button.clicked.connect(self.run_preview)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+    def _pick_geojson(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Country outline", str(Path.home()), "GeoJSON (*.json *.geojson)"
+        )
+        if path:
+            self.source = Path(path)
+            self.country.setEditText(path)
+
+    def run_preview(self) -> None:
+        """Rasterise in a worker thread; :meth:`_on_done` shows the result."""
+        text = self.country.currentText().strip()
+        source = self.source if self.source is not None and str(self.source) == text else text
+        kwargs: dict[str, Any] = {"min_land": self.min_land.value()}
+        if self.km.value() > 0:
+            kwargs["km"] = self.km.value()
+        else:
+            kwargs["columns"] = self.columns.value()
+        self._generation += 1
+        self.preview.setText("Rasterising…")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
+        QThreadPool.globalInstance().start(
+            _ImportJob(self._generation, source, kwargs, self._signals)
+        )
+
+    def _on_done(self, generation: int, result: Any) -> None:
+        if generation != self._generation:
+            return
+        if isinstance(result, Exception):
+            self.result_ = None
+            self.preview.setText(f"Cannot import: {result}")
+            return
+        self.result_ = result
+        m = result.map
+        scale = max(2, min(320 // max(1, m.width), 240 // max(1, m.height)))
+        image = QImage(m.width * scale, m.height * scale, QImage.Format.Format_RGB32)
+        image.fill(QColor("#a9cde0"))
+        painter = QPainter(image)
+        for x, y in m.land:
+            painter.fillRect(
+                x * scale, y * scale, scale - (scale > 3), scale - (scale > 3), QColor("#d8e6b0")
+            )
+        painter.end()
+        self.preview.setPixmap(QPixmap.fromImage(image))
+        self.preview.setToolTip(f"{len(m.land)} map squares on a {m.width}×{m.height} grid")
+        self.table.setRowCount(0)
+        for i, city in enumerate(result.cities[:30]):
+            self.table.insertRow(i)
+            self.table.setItem(i, 0, QTableWidgetItem(city.name))
+            self.table.setItem(i, 1, QTableWidgetItem(f"{city.population:,}"))
+            self.table.setItem(i, 2, QTableWidgetItem(f"{city.square[0]}, {city.square[1]}"))
+            role = QComboBox()
+            role.addItems(ROLES)
+            role.setCurrentIndex(1 if i < 2 else 2 if i < 5 else 3 if i < 12 else 0)
+            self.table.setCellWidget(i, 3, role)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(True)
+
+    def roles(self) -> dict[int, str]:
+        return {i: self.table.cellWidget(i, 3).currentText() for i in range(self.table.rowCount())}  # type: ignore[union-attr]
+
+    def build_map(self) -> MapDef:
+        """The imported land plus the chosen large cities, start squares and towns."""
+        if self.result_ is None:
+            raise EngineError("nothing imported yet: press Preview")
+        m = self.result_.map.copy()
+        for i, role in self.roles().items():
+            city = self.result_.cities[i]
+            sq = city.square
+            if sq not in m.land or m.city_at(sq) or sq in m.start_squares or sq in m.towns:
+                continue
+            if role == "large city":
+                cid = "".join(c for c in city.name.lower() if c.isalnum()) or f"city-{i}"
+                edges = {
+                    e: EdgeKind.CITY
+                    for e in LargeCity(cid, city.name, {sq}).outer_edges()
+                    if e.outer_square in m.land
+                }
+                m.large_cities[cid] = LargeCity(cid, city.name, {sq}, 2, edges)
+            elif role == "start square":
+                m.start_squares[sq] = StartSquare(city.name)
+            elif role == "town":
+                m.towns[sq] = Town(city.name)
+        return m
+
+
+def new_map_from_country(
+    window: MainWindow, dialog: NewFromCountryDialog | None = None
+) -> MapDocument | None:
+    """Run the dialog; the new map opens as an unsaved document."""
+    if not window.maybe_save():
+        return None
+    dialog = dialog or NewFromCountryDialog(window)
+    if dialog.exec() != QDialog.DialogCode.Accepted:
+        return None
+    return open_imported(window, dialog.build_map())
+
+
+def open_imported(window: MainWindow, m: MapDef) -> MapDocument:
+    document = MapDocument(MapDef(m.id, m.name, m.width, m.height))
+    document.undo_stack.push(ReplaceMap(document, m, "New map from country"))
+    window.set_document(document)
+    return document

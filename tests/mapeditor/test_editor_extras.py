@@ -1,0 +1,107 @@
+"""Export, print, the tracing underlay and "New map from country…" inside the editor."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QPointF
+from PySide6.QtGui import QColor, QImage
+from PySide6.QtPrintSupport import QPrinter
+
+from engine.mapdef import MapDef
+from mapeditor.painting import SQUARE
+from mapeditor.underlay import EDITOR_KEY
+from mapeditor.widgets.extras import NewFromCountryDialog, export_to, open_imported, print_map
+
+
+def small_map() -> MapDef:
+    m = MapDef("t", "T", 6, 4)
+    m.land = {(x, y) for x in range(6) for y in range(4)}
+    return m
+
+
+def test_menus_are_installed(make_editor) -> None:
+    window = make_editor(small_map())
+    file_texts = [a.text() for a in window.menus["File"].actions()]
+    assert "New map from &country…" in file_texts and "&Print…" in file_texts
+    assert any(a.text() == "&Export" for a in window.menus["File"].actions())
+    assert "Underlay" in window.docks
+
+
+def test_export_formats_from_the_editor(make_editor, tmp_path: Path) -> None:
+    window = make_editor(small_map())
+    m = window.document.snapshot()
+    png = export_to(m, tmp_path / "a.png")
+    svg = export_to(m, tmp_path / "a.svg")
+    pdf = export_to(m, tmp_path / "a.pdf")
+    assert not QImage(str(png)).isNull()
+    assert "<svg" in svg.read_text(encoding="utf-8")
+    assert pdf.read_bytes().startswith(b"%PDF")
+
+
+def test_print_to_a_pdf_printer_paints_every_page(make_editor, tmp_path: Path) -> None:
+    window = make_editor(small_map())
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+    printer.setOutputFileName(str(tmp_path / "printed.pdf"))
+    pages = print_map(window, printer, ask=False)
+    assert pages >= 2  # the overview and at least one board page
+    assert (tmp_path / "printed.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_underlay_load_align_and_undo(make_editor, tmp_path: Path) -> None:
+    window = make_editor(small_map())
+    image = QImage(600, 400, QImage.Format.Format_RGB32)
+    image.fill(QColor("white"))
+    path = tmp_path / "scan.png"
+    image.save(str(path))
+    dock = window.underlay
+    dock.load(path)
+    saved = window.document.map.editor[EDITOR_KEY]
+    assert saved["path"] and saved["visible"] is True
+    # The first guess fits the image to the map's width; the clicked pixels (100, 100) and
+    # (500, 300) are really the square corners (2, 1) and (6, 3).
+    to_scene = dock.item.sceneTransform()
+    clicks = [to_scene.map(QPointF(100, 100)), to_scene.map(QPointF(500, 300))]
+    dock.align(clicks, [(2.0, 1.0), (6.0, 3.0)])
+    assert window.document.undo_stack.count() == 2
+    after = dock.item.sceneTransform()
+    for pixel, corner in (((100, 100), (2, 1)), ((500, 300), (6, 3))):
+        p = after.map(QPointF(*pixel))
+        assert abs(p.x() - corner[0] * SQUARE) < 1e-6 and abs(p.y() - corner[1] * SQUARE) < 1e-6
+    # Saved as editor settings, round-trips through the file, and is undoable.
+    json.dumps(window.document.map.editor)
+    window.undo_action.trigger()
+    assert window.document.map.editor[EDITOR_KEY]["transform"] == saved["transform"]
+    window.undo_action.trigger()
+    assert EDITOR_KEY not in window.document.map.editor
+    assert not dock.item.isVisible()
+
+
+def test_new_map_from_a_geojson_outline(make_editor, qtbot, tmp_path: Path) -> None:
+    # A 4°×2° rectangle near the equator: with 8 columns, every square is land.
+    outline = {
+        "type": "Feature",
+        "properties": {"name": "Rectland"},
+        "geometry": {
+            "type": "Polygon",
+            "coordinates": [[[10, 0], [14, 0], [14, 2], [10, 2], [10, 0]]],
+        },
+    }
+    geojson = tmp_path / "rectland.geojson"
+    geojson.write_text(json.dumps(outline), encoding="utf-8")
+    window = make_editor(small_map())
+    dialog = NewFromCountryDialog(window)
+    qtbot.addWidget(dialog)
+    dialog.source = geojson
+    dialog.country.setEditText(str(geojson))
+    dialog.columns.setValue(8)
+    with qtbot.waitSignal(dialog._signals.done, timeout=30000):
+        dialog.run_preview()
+    assert dialog.result_ is not None, dialog.preview.text()
+    m = dialog.build_map()
+    assert m.width == 8 and len(m.land) == m.width * m.height
+    document = open_imported(window, m)
+    assert window.document is document and document.modified
+    assert window.document.map.land == m.land
