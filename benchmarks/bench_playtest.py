@@ -57,6 +57,7 @@ def main() -> int:
 
         w.worker.chosen.disconnect(w._bot_chose)
         w.worker.failed.disconnect(w._bot_failed)
+        w.worker.close()
         w.worker = BotWorker(w, use_process=False)
         w.worker.chosen.connect(w._bot_chose)
         w.worker.failed.connect(w._bot_failed)

@@ -83,12 +83,34 @@ class _BotProcess:
         self.routes: dict[int, weakref.ref[_Signals]] = {}
         self.reader = threading.Thread(target=self._read, daemon=True, name="playtest-bot-reader")
         self.reader.start()
+        self.users = 0
 
     @classmethod
-    def get(cls) -> _BotProcess:
+    def acquire(cls) -> _BotProcess:
+        """The running bot process (started if needed), for one more window."""
         if cls._instance is None or not cls._instance.proc.is_alive():
             cls._instance = cls()
+        cls._instance.users += 1
         return cls._instance
+
+    @classmethod
+    def get(cls) -> _BotProcess | None:
+        """The running bot process, if any."""
+        return cls._instance
+
+    def release(self) -> None:
+        """One window less; the last one stops the process (no process outlives the windows)."""
+        self.users -= 1
+        if self.users > 0 or _BotProcess._instance is not self:
+            return
+        _BotProcess._instance = None
+        with contextlib.suppress(OSError, EOFError):
+            self.send(("stop",))
+        self.proc.join(2)
+        if self.proc.is_alive():  # still busy with a long decision
+            self.proc.terminate()
+            self.proc.join(2)
+        self.conn.close()
 
     def send(self, msg: tuple[Any, ...]) -> None:
         with self.lock:
@@ -164,7 +186,7 @@ class BotWorker(QObject):
         self._game_ids: dict[int, int] = {}
         if use_process:
             try:
-                self._process = _BotProcess.get()
+                self._process = _BotProcess.acquire()
             except (OSError, RuntimeError, ImportError):
                 self._process = None
         if self._process is None:
@@ -221,6 +243,8 @@ class BotWorker(QObject):
         self._pool.start(_BotTask(token, bot, game.copy(), self._signals))
 
     def _use_thread(self) -> None:
+        if self._process is not None:
+            self._process.release()
         self._process = None
         if self._pool is None:
             self._pool = QThreadPool(self)
@@ -257,9 +281,14 @@ class BotWorker(QObject):
         """Whether a bot is thinking for this window now."""
         return bool(self._pending)
 
-    def wait(self, msecs: int = -1) -> bool:
-        """Stop waiting for answers; in thread mode block until the running decision ends."""
+    def close(self, msecs: int = 10_000) -> bool:
+        """Stop waiting for answers and let go of the bot process (the window closes); in
+        thread mode block until the running decision ends."""
         self._pending.clear()
+        self._requests.clear()
+        if self._process is not None:
+            self._process.release()
+            self._process = None
         if self._pool is not None:
             return self._pool.waitForDone(msecs)
         return True

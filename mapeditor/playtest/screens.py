@@ -52,10 +52,9 @@ def main(argv: list[str] | None = None) -> int:
         w.seats[w.game.to_move] = Seat(
             w.game.players[w.game.to_move], w.seats[w.game.to_move].colour
         )
-        w.worker.wait()
+        w._cancel_bot()
         for _ in range(50):
             app.processEvents()
-        w._cancel_bot()
         w._refresh()
         if w.game.phase is Phase.PLACE:
             fits = w.scene.overlay.fits

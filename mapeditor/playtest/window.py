@@ -771,5 +771,5 @@ class PlaytestWindow(QMainWindow):
             self.summary.close()  # a top-level dialog of its own: it would outlive the window
         self._cancel_bot()
         self.warmer.stop()
-        self.worker.wait(10_000)
+        self.worker.close()
         super().closeEvent(event)

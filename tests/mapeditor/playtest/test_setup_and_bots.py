@@ -89,6 +89,7 @@ def test_thread_fallback_plays_too(qtbot, make_playtest) -> None:
     w = make_playtest()
     wait_for_human(qtbot, w)
     w.worker.chosen.disconnect(w._bot_chose)
+    w.worker.close()
     w.worker = BotWorker(w, use_process=False)
     w.worker.chosen.connect(w._bot_chose)
     assert not w.worker.in_process
@@ -165,10 +166,25 @@ def test_bots_carry_on_in_a_thread_when_their_process_dies(qtbot, make_playtest)
     w = make_playtest(setup=setup)
     assert w.worker.in_process
     qtbot.waitUntil(lambda: w.worker.busy, timeout=10_000)
-    proc = _BotProcess.get().proc
+    running = _BotProcess.get()
+    assert running is not None
+    proc = running.proc
     proc.kill()
     proc.join(5)
     qtbot.waitUntil(lambda: w.game.turn >= 1, timeout=30_000)
     assert not w.worker.in_process
     assert not any(line.startswith("Bot error") for line in w.log.lines())
     w.close()  # do not wait for the whole slow game
+
+
+def test_no_bot_process_outlives_the_windows(qtbot, make_playtest) -> None:
+    import multiprocessing
+
+    w1 = make_playtest()
+    w2 = make_playtest()
+    assert w1.worker.in_process and w2.worker.in_process
+    assert len(multiprocessing.active_children()) == 1  # one process for all windows
+    w1.close()
+    assert len(multiprocessing.active_children()) == 1
+    w2.close()
+    assert multiprocessing.active_children() == []
