@@ -935,30 +935,43 @@ class Game:
         """Scores if the game ended now: current scores plus what the final scoring would add
         for every occupied feature (no state change; rule hooks are not consulted)."""
         out = self.scores[:]
-        if self.phase is Phase.OVER:
+        meeples = self.meeples
+        if self.phase is Phase.OVER or not meeples:
             return out
-        f = self.board.features
-        find = f.find
+        # hot path of the bots (thousands of calls a game): roots found without helper calls,
+        # and a feature with one meeple needs no majority
+        board = self.board
+        f = board.features
+        parent = f.parent
+        fmeeples = f.meeples
+        fkind = f.kind
+        farmers = self.options.farmers
         seen: set[int] = set()
-        for _mid, (player, sq, _loc, node, _s) in self.meeples.items():
+        for player, sq, _loc, node, _s in meeples.values():
             if node < 0:
-                out[player] += 1 + self.board.neighbour_count(sq)
+                out[player] += 1 + board.neighbour_count(sq)
                 continue
-            root = find(node)
+            root = node
+            while parent[root] != root:
+                root = parent[root]
             if root in seen:
                 continue
             seen.add(root)
-            strengths: dict[int, int] = {}
-            for m in f.meeples.get(root, ()):
-                p = self.meeples[m][0]
-                strengths[p] = strengths.get(p, 0) + self.meeple_strength(m)
-            kind = f.kind[root]
+            kind = fkind[root]
             if kind == FIELD:
-                if not self.options.farmers:
+                if not farmers:
                     continue
                 pts = 3 * completed_cities(f, root)
             else:
                 pts = feature_points(kind, len(f.tiles[root]), f.coa[root], True)
+            mids = fmeeples.get(root, ())
+            if len(mids) == 1:
+                out[meeples[mids[0]][0]] += pts
+                continue
+            strengths: dict[int, int] = {}
+            for m in mids:
+                p = meeples[m][0]
+                strengths[p] = strengths.get(p, 0) + self.meeple_strength(m)
             for p in majority(strengths):
                 out[p] += pts
         return out

@@ -5,6 +5,13 @@ what the final scoring would give now for open features, see ``Game.projected_sc
 the best opponent's, plus a small bonus per meeple kept in supply, so it does not spend meeples
 for nothing. Rule-set choices outside placing (draw or take an island tile, buy an extra turn,
 sell wine, upgrade, place a treat) look one placement ahead (see ``GreedyBot._lookahead``).
+
+Speed: the ~60 placing moves of a turn are only ~27 distinct tile placements (the rest add a
+meeple). Each placement is played once without a meeple; a meeple variant whose feature stays
+open is then valued from that position (the feature's projected points for me alone, one meeple
+fewer in supply), which is exactly the evaluation a separate push would give. Variants that
+complete a feature now, end the game, or run under a rule set whose later hooks read meeples or
+supply are still played out (:func:`placement_values`).
 """
 
 from __future__ import annotations
@@ -13,17 +20,205 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.bots.base import register_bot
-from engine.moves import Pass
+from engine.features import CITY, FIELD, MONASTERY
+from engine.moves import Move, Pass
+from engine.scoring import completed_cities, feature_points, majority
 
 if TYPE_CHECKING:
     from engine.game import Game
     from engine.moves import Action
+
+_MEEPLE_BLIND_RULES = frozenset(("deutschland", "france", "benelux", "iberica", "towns"))
+"""Rule modules whose hooks after the meeple step never read meeples or supply (Deutschland's
+upgrade offer does, but it is optional and the bot passes it when judging a placement), so a
+meeple on a feature that stays open changes the evaluation only by that feature's points."""
 
 
 def evaluate(game: Game, player: int, meeple_value: float = 0.5) -> float:
     proj = game.projected_scores()
     best_other = max((s for i, s in enumerate(proj) if i != player), default=0)
     return proj[player] - best_other + meeple_value * game.supply[player]
+
+
+def _judge_pushed(game: Game, move: Action, me: int, meeple_value: float, settle: bool) -> float:
+    """Evaluation after pushing ``move`` (and, with ``settle``, a pass that lets this turn's
+    scoring happen), undone before returning."""
+    from engine.game import Phase
+
+    game.push(move)
+    pushed = 1
+    if settle and game.phase is Phase.ACTION and Pass() in game.legal_moves():
+        game.push(Pass())
+        pushed += 1
+    value = evaluate(game, me, meeple_value)
+    for _ in range(pushed):
+        game.pop()
+    return value
+
+
+def _open_feature_points(game: Game, square: tuple[int, int], location: str) -> int | None:
+    """Points the final scoring would give one lone meeple at ``location`` of the tile just
+    placed on ``square``, or ``None`` when that feature was completed by the placement (it is
+    scored at once, through rule hooks: the caller plays that variant out)."""
+    board = game.board
+    o = board.tiles[square]
+    seg = o.aliases[location]
+    node = board.nodes[square][seg]
+    if node < 0:  # a monastery
+        if o.kinds[seg] != MONASTERY or board.monasteries.get(square, 1) == 0:
+            return None
+        return 1 + board.neighbour_count(square)
+    f = board.features
+    parent = f.parent
+    root = node
+    while parent[root] != root:
+        root = parent[root]
+    kind = f.kind[root]
+    if kind == FIELD:
+        find = f.find
+        done = f.done
+        fkind = f.kind
+        roots = {find(c) for c in f.cities_of(root)}
+        return 3 * sum(1 for r in roots if r in done and fkind[r] == CITY)
+    if root in f.done:
+        return None
+    return len(f.tiles[root]) + f.coa[root]
+
+
+class _Projection:
+    """``Game.projected_scores`` of positions one tile placement (without a meeple) away from
+    a base position, recomputing only what a placement can change: the features it joined,
+    fields when it completed a city, monasteries around it. Anything else (a feature scored,
+    the game over, meeples changed) falls back to the full ``projected_scores``."""
+
+    def __init__(self, game: Game) -> None:
+        f = game.board.features
+        self.n_events = len(game.events)
+        self.n_meeples = len(game.meeples)
+        self.n_done = len(f.done)
+        self.roots: list[tuple[int, bool, list[tuple[int, int]]]] = []
+        """Each occupied feature root: whether it is a field, and what it adds to whom."""
+        self.monks: list[tuple[tuple[int, int], int, int]] = []
+        """Each monk: its square, its player and what it adds."""
+        seen: set[int] = set()
+        for player, sq, _loc, node, _s in game.meeples.values():
+            if node < 0:
+                self.monks.append((sq, player, 1 + game.board.neighbour_count(sq)))
+                continue
+            root = f.find(node)
+            if root not in seen:
+                seen.add(root)
+                adds = _feature_adds(game, root)
+                self.roots.append((root, f.kind[root] == FIELD, adds))
+
+    def scores(self, game: Game, square: tuple[int, int]) -> list[int]:
+        """The projected scores of ``game`` after the base position plus a tile on ``square``
+        (and any passes)."""
+        from engine.game import Phase
+
+        if (
+            game.phase is Phase.OVER
+            or len(game.meeples) != self.n_meeples
+            or any(e.meeples for e in game.events[self.n_events :])
+        ):
+            return game.projected_scores()
+        out = game.scores[:]
+        board = game.board
+        f = board.features
+        parent = f.parent
+        touched: set[int] = set()
+        for node in board.nodes[square]:
+            if node >= 0:
+                while parent[node] != node:
+                    node = parent[node]
+                touched.add(node)
+        new_done = len(f.done) != self.n_done
+        dirty: list[int] = []
+        for root, is_field, adds in self.roots:
+            if parent[root] != root or root in touched or (is_field and new_done):
+                dirty.append(root)
+            else:
+                for p, pts in adds:
+                    out[p] += pts
+        x, y = square
+        for (mx, my), p, pts in self.monks:
+            if -1 <= mx - x <= 1 and -1 <= my - y <= 1:
+                pts = 1 + board.neighbour_count((mx, my))
+            out[p] += pts
+        seen: set[int] = set()
+        for root in dirty:
+            while parent[root] != root:
+                root = parent[root]
+            if root not in seen:
+                seen.add(root)
+                for p, pts in _feature_adds(game, root):
+                    out[p] += pts
+        return out
+
+
+def _feature_adds(game: Game, root: int) -> list[tuple[int, int]]:
+    """What the final scoring would give for the occupied feature ``root``, as in
+    ``Game.projected_scores``: ``(player, points)`` for each majority holder."""
+    f = game.board.features
+    kind = f.kind[root]
+    if kind == FIELD:
+        if not game.options.farmers:
+            return []
+        pts = 3 * completed_cities(f, root)
+    else:
+        pts = feature_points(kind, len(f.tiles[root]), f.coa[root], True)
+    mids = f.meeples.get(root, ())
+    meeples = game.meeples
+    if len(mids) == 1:
+        return [(meeples[mids[0]][0], pts)]
+    strengths: dict[int, int] = {}
+    for m in mids:
+        p = meeples[m][0]
+        strengths[p] = strengths.get(p, 0) + game.meeple_strength(m)
+    return [(p, pts) for p in majority(strengths)]
+
+
+def placement_values(game: Game, moves: list[Action], me: int, meeple_value: float) -> list[float]:
+    """The evaluation after each of ``moves`` (placing moves of ``game``, phase PLACE), in
+    order; equal to pushing each move (plus a settling pass) and calling :func:`evaluate`."""
+    from engine.game import Phase
+
+    blind = all(r.name in _MEEPLE_BLIND_RULES for r in game.rules)
+    projection = _Projection(game) if blind else None
+    values: list[float] = [0.0] * len(moves)
+    # group the meeple variants of each (square, rotation); the bare placement is always offered
+    groups: dict[tuple, list[int]] = {}
+    for i, mv in enumerate(moves):
+        groups.setdefault((mv[0], mv[1]), []).append(i)
+    for (sq, rot), idxs in groups.items():
+        game.push(Move(sq, rot, None))
+        pushed = 1
+        if game.phase is Phase.ACTION and Pass() in game.legal_moves():
+            game.push(Pass())
+            pushed += 1
+        if projection is None:
+            base = evaluate(game, me, meeple_value)
+        else:
+            proj = projection.scores(game, sq)
+            best_other = max((v for k, v in enumerate(proj) if k != me), default=0)
+            base = proj[me] - best_other + meeple_value * game.supply[me]
+        shortcut = blind and game.phase is not Phase.OVER and game.phase is not Phase.ACTION
+        later: list[int] = []
+        for i in idxs:
+            loc = moves[i][2]
+            if loc is None:
+                values[i] = base
+                continue
+            pts = _open_feature_points(game, sq, loc) if shortcut else None
+            if pts is None:
+                later.append(i)
+            else:
+                values[i] = base + pts - meeple_value
+        for _ in range(pushed):
+            game.pop()
+        for i in later:
+            values[i] = _judge_pushed(game, moves[i], me, meeple_value, True)
+    return values
 
 
 class GreedyBot:
@@ -50,9 +245,7 @@ class GreedyBot:
             if sim.phase is Phase.PLACE and sim.to_move == me:
                 value = float("-inf")
                 for follow in sim.legal_moves().list():
-                    sim.push(follow)
-                    value = max(value, evaluate(sim, me, self.meeple_value))
-                    sim.pop()
+                    value = max(value, _judge_pushed(sim, follow, me, self.meeple_value, False))
             else:
                 value = evaluate(sim, me, self.meeple_value)
             total += value
@@ -65,24 +258,16 @@ class GreedyBot:
         if len(moves) == 1:
             return moves[0]
         me = game.to_move
-        look = game.phase is not Phase.PLACE
-        # judge placements on a copy whose hidden information (face-down chip values) is
-        # re-dealt, so the bot does not peek at what a covered chip is worth
-        view = game if look else game.copy(shuffle=self.rng)
+        if game.phase is Phase.PLACE:
+            # judge placements on a copy whose hidden information (face-down chip values) is
+            # re-dealt, so the bot does not peek at what a covered chip is worth
+            view = game.copy(shuffle=self.rng)
+            values = placement_values(view, moves, me, self.meeple_value)
+        else:
+            values = [self._lookahead(game, move, me) for move in moves]
         best: list[Action] = []
         best_value = float("-inf")
-        for move in moves:
-            if look:
-                value = self._lookahead(game, move, me)
-            else:
-                view.push(move)
-                pushed = 1
-                if view.phase is Phase.ACTION and Pass() in view.legal_moves():
-                    view.push(Pass())  # let this turn's scoring happen before judging the move
-                    pushed += 1
-                value = evaluate(view, me, self.meeple_value)
-                for _ in range(pushed):
-                    view.pop()
+        for move, value in zip(moves, values, strict=True):
             if value > best_value + 1e-9:
                 best_value, best = value, [move]
             elif abs(value - best_value) <= 1e-9:
