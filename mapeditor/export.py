@@ -223,6 +223,9 @@ def layout_pages(
         options.append((cols * rows, orient, pw, ph, step_w, step_h, cols, rows))
     # min() keeps the first of equal counts: portrait wins a tie.
     _, orient, pw, ph, step_w, step_h, cols, rows = min(options, key=lambda o: o[0])
+    # A full tile sits centred on the paper (whole squares rarely fill the printable area); a
+    # partial last tile keeps the same top-left corner, so every page is cut the same way.
+    left, top = (pw - step_w) / 2, (ph - step_h) / 2
     tiles = []
     for r in range(rows):
         for c in range(cols):
@@ -239,7 +242,7 @@ def layout_pages(
                     col=c,
                     map_rect=mr,
                     bleed_rect=RectMM(bx0, by0, bx1 - bx0, by1 - by0),
-                    page_rect=RectMM(margin_mm, margin_mm, mr.w, mr.h),
+                    page_rect=RectMM(left, top, mr.w, mr.h),
                 )
             )
     return PageLayout(
@@ -427,12 +430,18 @@ def _text(
     size_mm: float,
     *,
     bold: bool = False,
+    knockout: bool = False,
 ) -> None:
+    """Draw ``text`` in ``rect`` (page mm); ``knockout`` clears a white box behind it first, so
+    a crop mark that runs into a label never makes it unreadable."""
     # Fonts get integer pixel sizes, so draw at 10× and scale down for 0.1 mm precision.
     painter.save()
     _font(painter, size_mm, bold=bold)
     painter.scale(0.1, 0.1)
     r = QRectF(rect.x() * 10, rect.y() * 10, rect.width() * 10, rect.height() * 10)
+    if knockout:
+        box = painter.boundingRect(r, int(flags), text).adjusted(-8, -2, 8, 2)
+        painter.fillRect(box, QColor(255, 255, 255))
     painter.drawText(r, int(flags), text)
     painter.restore()
 
@@ -453,43 +462,40 @@ def _paint_tile_page(painter: QPainter, m: MapDef, lay: PageLayout, tile: PageTi
     for x1, y1, x2, y2 in crop_marks(tile.page_rect, gap_mm=lay.bleed_mm + 1.0):
         painter.drawLine(QLineF(x1, y1, x2, y2))
 
-    title = lay.label(tile, m.name or m.id)
-    margin = lay.margin_mm
+    pr = tile.page_rect
+    band = lay.bleed_mm + 1.0
+    # Top margin: the label, then (nearest the cut) the page to glue above; bottom margin: the
+    # page to glue below, then printing advice. Both stay clear of the crop marks' corners.
     _text(
         painter,
-        QRectF(margin, 1.5, lay.page_w_mm - 2 * margin, margin - lay.bleed_mm - 3.0),
+        QRectF(0, max(0.5, pr.y - band - 7.0), lay.page_w_mm, 3.6),
         Qt.AlignmentFlag.AlignCenter,
-        title,
-        3.2,
+        lay.label(tile, m.name or m.id),
+        3.0,
         bold=True,
+        knockout=True,
     )
     foot = (
         f"Print at 100 % (no “fit to page”): squares are {sq:g} mm. "
         "Cut on the crop marks and butt the pages together."
     )
-    pr = tile.page_rect
     _text(
         painter,
-        QRectF(
-            margin,
-            pr.bottom + lay.bleed_mm + 1.0,
-            lay.page_w_mm - 2 * margin,
-            max(3.0, lay.page_h_mm - pr.bottom - lay.bleed_mm - 2.0),
-        ),
+        QRectF(0, pr.bottom + band + 3.4, lay.page_w_mm, 3.0),
         Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
         foot,
-        2.4,
+        2.2,
+        knockout=True,
     )
     # Which page goes next to each side, written in the margin at the middle of that side.
     painter.setPen(QPen(_GREY, 0.25))
-    band = lay.bleed_mm + 1.0
     for side, other in lay.neighbours(tile).items():
         text = {"N": "▲ ", "E": "▶ ", "S": "▼ ", "W": "◀ "}[side] + other.name
         if side in ("N", "S"):
-            y = pr.y - band - 4.5 if side == "N" else pr.bottom + band + 3.5
+            y = pr.y - band - 3.3 if side == "N" else pr.bottom + band
             _text(
                 painter,
-                QRectF(pr.x + pr.w / 2 - 20, y, 40, 4),
+                QRectF(pr.x + pr.w / 2 - 20, y, 40, 3.3),
                 Qt.AlignmentFlag.AlignCenter,
                 text,
                 2.6,

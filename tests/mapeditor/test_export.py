@@ -39,6 +39,9 @@ def test_a4_portrait_holds_4_by_6_squares_of_45_mm() -> None:
     assert lay.tile(0, 0).map_rect == RectMM(0, 0, 180, 270)
     # The last column and row hold what is left: 13 - 3*4 = 1 square, 17 - 2*6 = 5 squares.
     assert lay.tile(2, 3).map_rect == RectMM(540, 540, 45, 225)
+    # A full 180 × 270 mm tile is centred on the paper: 15 mm left/right, 13.5 mm top/bottom.
+    assert lay.tile(0, 0).page_rect == RectMM(15, 13.5, 180, 270)
+    assert lay.tile(2, 3).page_rect == RectMM(15, 13.5, 45, 225)
 
 
 def test_orientation_minimises_pages() -> None:
@@ -70,7 +73,9 @@ def test_tiles_partition_the_board_and_fit_the_page(paper: str, w: int, h: int, 
                 assert math.isclose(n.map_rect.y, t.map_rect.bottom)
         # On the paper the tile plus its bleed stays inside the margins' outer part.
         pr = t.page_rect
-        assert pr.x == lay.margin_mm and pr.y == lay.margin_mm
+        first = lay.tiles[0].page_rect
+        assert (pr.x, pr.y) == (first.x, first.y)  # every page is cut at the same place
+        assert pr.x >= lay.margin_mm - 1e-9 and pr.y >= lay.margin_mm - 1e-9
         assert pr.right <= lay.page_w_mm - lay.margin_mm + 1e-9
         assert pr.bottom <= lay.page_h_mm - lay.margin_mm + 1e-9
         # Whole squares per page when a square fits (not for the 250 mm squares on A4).
@@ -89,10 +94,10 @@ def test_bleed_reaches_only_towards_neighbouring_pages() -> None:
 
 
 def test_crop_marks_continue_the_cut_lines_beyond_each_corner() -> None:
-    rect = RectMM(12, 12, 180, 270)
+    rect = RectMM(15, 13.5, 180, 270)
     marks = crop_marks(rect, gap_mm=4, length_mm=6)
     assert len(marks) == 8
-    corners = {(12, 12), (192, 12), (12, 282), (192, 282)}
+    corners = {(15, 13.5), (195, 13.5), (15, 283.5), (195, 283.5)}
     for x1, y1, x2, y2 in marks:
         assert x1 == x2 or y1 == y2  # horizontal or vertical
         # Each mark lies on a cut line through a corner, 4..10 mm away from it.
@@ -103,7 +108,7 @@ def test_crop_marks_continue_the_cut_lines_beyond_each_corner() -> None:
     # All marks sit in the margin, outside the tile.
     for x1, y1, x2, y2 in marks:
         for x, y in ((x1, y1), (x2, y2)):
-            assert not (12 < x < 192 and 12 < y < 282)
+            assert not (15 < x < 195 and 13.5 < y < 283.5)
             assert 0 <= x <= 210 and 0 <= y <= 297
 
 
