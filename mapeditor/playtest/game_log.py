@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
 
@@ -65,6 +66,7 @@ class GameLog(QListWidget):
         super().__init__(parent)
         self.setWordWrap(True)
         self.setAlternatingRowColors(True)
+        self._scroll_due = False
 
     def add_line(self, text: str, colour: QColor | None = None) -> None:
         if not text:
@@ -73,6 +75,13 @@ class GameLog(QListWidget):
         if colour is not None:
             item.setForeground(QBrush(colour))
         self.addItem(item)
+        if not self._scroll_due:
+            # one scroll per event-loop pass: a replayed game adds hundreds of lines at once
+            self._scroll_due = True
+            QTimer.singleShot(0, self._scroll)
+
+    def _scroll(self) -> None:
+        self._scroll_due = False
         self.scrollToBottom()
 
     def add_event(self, event: ScoreEvent) -> None:
