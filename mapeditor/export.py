@@ -602,6 +602,24 @@ def paint_pages(
     return count
 
 
+def render_page(m: MapDef, lay: PageLayout, index: int, *, dpi: float = 50.0) -> QImage:
+    """Page ``index`` (0 = the overview when ``overview``) as a white image at ``dpi``: the same
+    painting as the PDF, for previews, screenshots and tests of the true scale."""
+    painters = list(pages(m, lay))
+    if not 0 <= index < len(painters):
+        raise ExportError(f"page {index + 1} does not exist (the layout has {len(painters)})")
+    k = dpi / MM_PER_INCH
+    image = QImage(round(lay.page_w_mm * k), round(lay.page_h_mm * k), QImage.Format.Format_RGB32)
+    image.fill(QColor(255, 255, 255))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+    painter.scale(k, k)
+    painters[index](painter)
+    painter.end()
+    return image
+
+
 def page_layout_of(lay: PageLayout) -> QPageLayout:
     """The Qt page layout (paper, orientation, zero margins) matching ``lay``."""
     size_id = {"A4": QPageSize.PageSizeId.A4, "A3": QPageSize.PageSizeId.A3}.get(lay.paper)

@@ -3,16 +3,29 @@
 from __future__ import annotations
 
 import math
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
+from PySide6.QtGui import QColor, QImage
+from PySide6.QtPrintSupport import QPrinter
 
+from engine.mapdef import MapDef
 from mapeditor.export import (
     PAPERS,
     ExportError,
     Orientation,
     RectMM,
     crop_marks,
+    export_pdf,
+    export_png,
+    export_svg,
+    layout_for,
     layout_pages,
+    page_layout_of,
+    paint_pages,
+    render_page,
     row_name,
 )
 
@@ -132,3 +145,125 @@ def test_bad_layout_options_are_refused() -> None:
         layout_pages(100, 100, margin_mm=110, bleed_mm=1)
     with pytest.raises(ExportError, match="empty board"):
         layout_pages(0, 100)
+
+
+# -- files -------------------------------------------------------------------------------------
+
+LAND = QColor("#d8e6b0")
+SEA = QColor("#a9cde0")
+
+
+def _board(square_mm: float = 45.0) -> MapDef:
+    """A 6 × 4 board: column 0 is sea, everything else land."""
+    m = MapDef("t", "Testland", 6, 4, square_size_mm=square_mm)
+    m.land = {(x, y) for x in range(1, 6) for y in range(4)}
+    return m
+
+
+def _near(image: QImage, x: float, y: float, colour: QColor, tol: int = 6) -> bool:
+    c = image.pixelColor(round(x), round(y))
+    return all(abs(a - b) <= tol for a, b in zip(c.getRgb()[:3], colour.getRgb()[:3], strict=True))
+
+
+def _ink_near(image: QImage, x: float, y: float) -> bool:
+    """A dark pixel within one pixel of ``(x, y)`` (thin antialiased lines fall between pixels)."""
+    return any(
+        image.pixelColor(round(x) + dx, round(y) + dy).lightness() < 160
+        for dx in (-1, 0, 1)
+        for dy in (-1, 0, 1)
+    )
+
+
+def test_png_has_land_and_sea_where_the_squares_are(qapp, tmp_path: Path) -> None:
+    out = tmp_path / "b.png"
+    size = export_png(_board(), out, px_per_square=20)
+    assert (size.width(), size.height()) == (120, 80)
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (120, 80)
+    assert _near(image, 3.5 * 20, 2.5 * 20, LAND)  # square (3, 2)
+    assert _near(image, 0.5 * 20, 1.5 * 20, SEA)  # square (0, 1)
+
+
+def test_png_at_a_dpi_is_true_scale_and_records_it(qapp, tmp_path: Path) -> None:
+    out = tmp_path / "b.png"
+    size = export_png(_board(square_mm=25.4), out, dpi=100)  # one inch squares
+    assert (size.width(), size.height()) == (600, 400)
+    assert QImage(str(out)).dotsPerMeterX() == round(100 / 25.4 * 1000)
+
+
+def test_png_too_large_is_refused_before_allocating(qapp, tmp_path: Path) -> None:
+    big = MapDef("b", "Big", 200, 200)
+    with pytest.raises(ExportError, match="too large"):
+        export_png(big, tmp_path / "big.png", dpi=300)
+    assert not (tmp_path / "big.png").exists()
+
+
+def test_svg_is_xml_with_the_true_size_in_mm(qapp, tmp_path: Path) -> None:
+    out = tmp_path / "b.svg"
+    assert export_svg(_board(square_mm=30), out) == (180, 120)
+    root = ET.parse(out).getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert (root.get("width"), root.get("height")) == ("180mm", "120mm")
+    assert root.get("viewBox") == "0 0 1800 1200"
+
+
+def test_pdf_has_the_overview_plus_one_page_per_tile(qapp, tmp_path: Path) -> None:
+    m = _board()
+    m.width, m.height = 13, 17  # 585 × 765 mm: 4 × 3 A4 portrait pages
+    out = tmp_path / "b.pdf"
+    lay = export_pdf(m, out, paper="A4")
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF")
+    assert (lay.cols, lay.rows) == (4, 3)
+    assert len(re.findall(rb"/Type\s*/Page(?!s)", data)) == 13
+    # Every page is A4 portrait: 595 × 842 points.
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)", data)
+    assert boxes and all(round(float(w)) == 595 and round(float(h)) == 842 for w, h in boxes)
+    out3 = tmp_path / "b3.pdf"
+    lay3 = export_pdf(m, out3, paper="A3", overview=False)
+    assert len(re.findall(rb"/Type\s*/Page(?!s)", out3.read_bytes())) == lay3.page_count < 12
+
+
+def test_pdf_pages_are_true_scale(qapp) -> None:
+    # 6 × 4 squares of 45 mm = 270 × 180 mm: one A4 landscape page, the tile centred on it.
+    m = _board()
+    lay = layout_for(m, paper="A4")
+    assert (lay.orientation, lay.page_count) == (Orientation.LANDSCAPE, 1)
+    pr = lay.tiles[0].page_rect
+    assert (pr.x, pr.y) == (13.5, 15.0)
+    dpi = 100.0
+    image = render_page(m, lay, 1, dpi=dpi)
+    px = dpi / 25.4
+    assert (image.width(), image.height()) == (round(297 * px), round(210 * px))
+
+    def at(x_mm: float, y_mm: float) -> tuple[float, float]:
+        return (x_mm * px, y_mm * px)
+
+    # Square (x, y) is 45 mm wide, starting at the tile's corner on the paper.
+    assert _near(image, *at(pr.x + 3.5 * 45, pr.y + 2.5 * 45), LAND)
+    assert _near(image, *at(pr.x + 0.5 * 45, pr.y + 1.5 * 45), SEA)
+    # Outside the tile (a 1-tile layout has no bleed) the paper stays white ...
+    assert _near(image, *at(pr.x - 2, pr.y + 50), QColor("white"))
+    # ... except for the crop marks continuing the cut lines: 4..10 mm from each corner.
+    assert _ink_near(image, *at(pr.x, pr.y - 7))
+    assert _ink_near(image, *at(pr.right + 7, pr.bottom))
+    assert not _ink_near(image, *at(pr.x - 2, pr.y - 7))
+    with pytest.raises(ExportError, match="page 3 does not exist"):
+        render_page(m, lay, 2)
+
+
+def test_printing_uses_the_same_pages(qapp, tmp_path: Path) -> None:
+    m = _board()
+    lay = layout_for(m, paper="A3")
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+    printer.setOutputFileName(str(tmp_path / "p.pdf"))
+    printer.setPageLayout(page_layout_of(lay))
+    printer.setFullPage(True)
+    assert paint_pages(printer, m, lay) == lay.page_count + 1 == 2
+    assert (tmp_path / "p.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_unwritable_destination_is_a_clear_error(qapp, tmp_path: Path) -> None:
+    with pytest.raises(ExportError, match="does not exist"):
+        export_pdf(_board(), tmp_path / "no" / "such" / "b.pdf")
