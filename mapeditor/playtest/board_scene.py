@@ -234,13 +234,13 @@ def _draw_isle(p: QPainter, bs: BoardScene, r: QRectF, counts: tuple[tuple[int, 
         cell = QRectF(r.left() + (i % cols) * cw, r.top() + (i // cols) * ch, cw, ch)
         c = QPointF(cell.left() + cw * 0.35, cell.center().y())
         _draw_meeple(p, c, bs.colour(player), scale=0.75)
+        badge = QRectF(cell.left() + cw * 0.58, cell.center().y() - 7, 14, 14)
+        p.setPen(QPen(QColor(40, 40, 40), 1))
+        p.setBrush(QColor(255, 255, 255, 235))  # the count stays readable on the printed isle
+        p.drawRoundedRect(badge, 3, 3)
         p.setFont(f)
         p.setPen(QColor("black"))
-        p.drawText(
-            QRectF(cell.left() + cw * 0.55, cell.top(), cw * 0.45, ch),
-            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-            str(count),
-        )
+        p.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(count))
 
 
 @dataclass
