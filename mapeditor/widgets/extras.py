@@ -9,33 +9,25 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QRunnable, Qt, QThreadPool, Signal
-from PySide6.QtGui import QAction, QColor, QImage, QPainter, QPixmap, QTransform
+from PySide6.QtCore import QEvent, QObject, QPointF, Qt
+from PySide6.QtGui import QAction, QPixmap, QTransform
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QDialog,
-    QDialogButtonBox,
-    QDoubleSpinBox,
     QFileDialog,
-    QFormLayout,
     QGraphicsPixmapItem,
-    QHBoxLayout,
     QInputDialog,
     QLabel,
     QMessageBox,
     QPushButton,
     QSlider,
-    QSpinBox,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from engine.errors import EngineError
-from engine.mapdef import EdgeKind, LargeCity, MapDef, StartSquare, Town
+from engine.mapdef import MapDef
 from mapeditor.commands import ReplaceMap, change_entries
 from mapeditor.document import ABSENT, MapDocument
 from mapeditor.export import (
@@ -58,6 +50,7 @@ from mapeditor.underlay import (
     storable_path,
     underlay_of,
 )
+from mapeditor.widgets.new_from_country import NewFromCountryDialog
 
 if TYPE_CHECKING:
     from mapeditor.widgets.main_window import MainWindow
@@ -318,180 +311,6 @@ class _ClickCatcher(QObject):
 
 
 # -- New map from country -------------------------------------------------------------------------
-
-
-ROLES = ("ignore", "large city", "start square", "town")
-
-
-class _ImportSignals(QObject):
-    done = Signal(int, object)
-
-
-class _ImportJob(QRunnable):
-    def __init__(
-        self, generation: int, source: Any, kwargs: dict[str, Any], signals: _ImportSignals
-    ) -> None:
-        super().__init__()
-        self._generation, self._source, self._kwargs, self._signals = (
-            generation,
-            source,
-            kwargs,
-            signals,
-        )
-
-    def run(self) -> None:
-        from engine.country import import_country
-
-        try:
-            result: Any = import_country(self._source, **self._kwargs)
-        except Exception as exc:  # noqa: BLE001 - shown in the dialog, never lost
-            result = exc
-        self._signals.done.emit(self._generation, result)
-
-
-class NewFromCountryDialog(QDialog):
-    """Pick a country (or a GeoJSON file), a grid, the land share; choose city roles; get a map."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        from engine.country import country_names, geo_available
-
-        self.setWindowTitle("New map from country")
-        self.country = QComboBox()
-        self.country.setEditable(True)
-        if geo_available():
-            self.country.addItems(country_names())
-            self.country.setCurrentText("Germany")
-        else:
-            self.country.setPlaceholderText("install the geo extra, or choose a GeoJSON file")
-        self.geojson = QPushButton("GeoJSON file…")
-        self.columns = QSpinBox()
-        self.columns.setRange(3, 400)
-        self.columns.setValue(16)
-        self.km = QDoubleSpinBox()
-        self.km.setRange(0.0, 2000.0)
-        self.km.setSpecialValueText("use columns")
-        self.km.setSuffix(" km")
-        self.min_land = QDoubleSpinBox()
-        self.min_land.setRange(0.01, 1.0)
-        self.min_land.setSingleStep(0.05)
-        self.min_land.setValue(0.5)
-        self.preview = QLabel("Press Preview.")
-        self.preview.setMinimumSize(320, 240)
-        self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["City", "Population", "Square", "Role"])
-        self.preview_button = QPushButton("Preview")
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
-        form = QFormLayout()
-        row = QHBoxLayout()
-        row.addWidget(self.country, 1)
-        row.addWidget(self.geojson)
-        form.addRow("Country", row)
-        form.addRow("Columns", self.columns)
-        form.addRow("or square size", self.km)
-        form.addRow("Minimum land share", self.min_land)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.preview_button)
-        layout.addWidget(self.preview)
-        layout.addWidget(self.table)
-        layout.addWidget(self.buttons)
-        self.source: Any = None
-        self.result_: Any = None
-        self._generation = 0
-        self._signals = _ImportSignals()
-        self._signals.done.connect(self._on_done)
-        self.geojson.clicked.connect(self._pick_geojson)
-        self.preview_button.clicked.connect(self.run_preview)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-
-    def _pick_geojson(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Country outline", str(Path.home()), "GeoJSON (*.json *.geojson)"
-        )
-        if path:
-            self.source = Path(path)
-            self.country.setEditText(path)
-
-    def run_preview(self) -> None:
-        """Rasterise in a worker thread; :meth:`_on_done` shows the result."""
-        text = self.country.currentText().strip()
-        source = self.source if self.source is not None and str(self.source) == text else text
-        kwargs: dict[str, Any] = {"min_land": self.min_land.value()}
-        if self.km.value() > 0:
-            kwargs["km"] = self.km.value()
-        else:
-            kwargs["columns"] = self.columns.value()
-        self._generation += 1
-        self.preview.setText("Rasterising…")
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
-        QThreadPool.globalInstance().start(
-            _ImportJob(self._generation, source, kwargs, self._signals)
-        )
-
-    def _on_done(self, generation: int, result: Any) -> None:
-        if generation != self._generation:
-            return
-        if isinstance(result, Exception):
-            self.result_ = None
-            self.preview.setText(f"Cannot import: {result}")
-            return
-        self.result_ = result
-        m = result.map
-        scale = max(2, min(320 // max(1, m.width), 240 // max(1, m.height)))
-        image = QImage(m.width * scale, m.height * scale, QImage.Format.Format_RGB32)
-        image.fill(QColor("#a9cde0"))
-        painter = QPainter(image)
-        for x, y in m.land:
-            painter.fillRect(
-                x * scale, y * scale, scale - (scale > 3), scale - (scale > 3), QColor("#d8e6b0")
-            )
-        painter.end()
-        self.preview.setPixmap(QPixmap.fromImage(image))
-        self.preview.setToolTip(f"{len(m.land)} map squares on a {m.width}×{m.height} grid")
-        self.table.setRowCount(0)
-        for i, city in enumerate(result.cities[:30]):
-            self.table.insertRow(i)
-            self.table.setItem(i, 0, QTableWidgetItem(city.name))
-            self.table.setItem(i, 1, QTableWidgetItem(f"{city.population:,}"))
-            self.table.setItem(i, 2, QTableWidgetItem(f"{city.square[0]}, {city.square[1]}"))
-            role = QComboBox()
-            role.addItems(ROLES)
-            role.setCurrentIndex(1 if i < 2 else 2 if i < 5 else 3 if i < 12 else 0)
-            self.table.setCellWidget(i, 3, role)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(True)
-
-    def roles(self) -> dict[int, str]:
-        return {i: self.table.cellWidget(i, 3).currentText() for i in range(self.table.rowCount())}  # type: ignore[union-attr]
-
-    def build_map(self) -> MapDef:
-        """The imported land plus the chosen large cities, start squares and towns."""
-        if self.result_ is None:
-            raise EngineError("nothing imported yet: press Preview")
-        m = self.result_.map.copy()
-        for i, role in self.roles().items():
-            city = self.result_.cities[i]
-            sq = city.square
-            if sq not in m.land or m.city_at(sq) or sq in m.start_squares or sq in m.towns:
-                continue
-            if role == "large city":
-                cid = "".join(c for c in city.name.lower() if c.isalnum()) or f"city-{i}"
-                edges = {
-                    e: EdgeKind.CITY
-                    for e in LargeCity(cid, city.name, {sq}).outer_edges()
-                    if e.outer_square in m.land
-                }
-                m.large_cities[cid] = LargeCity(cid, city.name, {sq}, 2, edges)
-            elif role == "start square":
-                m.start_squares[sq] = StartSquare(city.name)
-            elif role == "town":
-                m.towns[sq] = Town(city.name)
-        return m
 
 
 def new_map_from_country(

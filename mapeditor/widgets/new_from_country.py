@@ -1,0 +1,421 @@
+"""The "New map from country…" dialog: a real country's outline rasterised into a new map.
+
+Pick a country (Natural Earth, with the ``geo`` extra) or any GeoJSON outline, a grid (columns
+across, or a square size in km) and the minimum land share of a square. The raster is recomputed
+in a worker thread shortly after any change and previewed with the square count; the biggest
+cities are listed with a role each (large city, start square, town, ignore); the neighbouring
+country beyond each border edge is recorded by name. :meth:`NewFromCountryDialog.build_map` gives
+the new :class:`~engine.mapdef.MapDef` the main window opens as an unsaved document.
+
+Neighbour names are *names only* (the designer adds the border roads and cities): they are kept in
+``MapDef.editor["neighbours"]`` as ``[{"x", "y", "side", "name"}, ...]`` so a border feature drawn
+on such an edge can be given its neighbour's name (:func:`neighbour_names`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QLineF, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QCompleter,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import EngineError
+from engine.geometry import Side
+from engine.mapdef import EdgeKind, LargeCity, MapDef, StartSquare, Town
+
+ROLES = ("ignore", "large city", "start square", "town")
+NEIGHBOURS_KEY = "neighbours"
+"""Key in ``MapDef.editor`` of the neighbour names along the border."""
+
+_ROLE_COLOURS = {
+    "large city": QColor("#8a5a2b"),
+    "start square": QColor("#d62828"),
+    "town": QColor("#f4a261"),
+}
+_SEA = QColor("#a9cde0")
+_LAND = QColor("#d8e6b0")
+_BORDER = QColor("#7b2d8b")
+
+
+def default_role(rank: int) -> str:
+    """The role first offered to the ``rank``-th biggest city (0 = biggest)."""
+    if rank < 2:
+        return "large city"
+    if rank < 5:
+        return "start square"
+    return "town" if rank < 12 else "ignore"
+
+
+class _ImportSignals(QObject):
+    done = Signal(int, object)
+
+
+class _ImportJob(QRunnable):
+    """Runs :func:`engine.country.import_country` off the UI thread."""
+
+    def __init__(
+        self, generation: int, source: Any, kwargs: dict[str, Any], signals: _ImportSignals
+    ) -> None:
+        super().__init__()
+        self._generation = generation
+        self._source = source
+        self._kwargs = kwargs
+        self._signals = signals
+
+    def run(self) -> None:
+        from engine.country import import_country
+
+        try:
+            result: Any = import_country(self._source, **self._kwargs)
+        except Exception as exc:  # noqa: BLE001 - shown in the dialog, never lost
+            result = exc
+        self._signals.done.emit(self._generation, result)
+
+
+class NewFromCountryDialog(QDialog):
+    """Pick a country (or a GeoJSON file), a grid, the land share; choose city roles; get a map."""
+
+    PREVIEW_DELAY_MS = 400
+
+    def __init__(self, parent: QWidget | None = None, *, live: bool = True) -> None:
+        super().__init__(parent)
+        from engine.country import country_names, geo_available
+
+        self.setWindowTitle("New map from country")
+        self.live = live
+        self.country = QComboBox()
+        self.country.setEditable(True)
+        self.country.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self._names: set[str] = set()
+        if geo_available():
+            names = country_names()
+            self._names = set(names)
+            self.country.addItems(names)
+            self.country.completer().setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+            self.country.completer().setFilterMode(Qt.MatchFlag.MatchContains)
+            self.country.setCurrentText("Germany")
+        else:
+            self.country.setPlaceholderText("install the geo extra, or choose a GeoJSON file")
+        self.geojson = QPushButton("GeoJSON file…")
+        self.by_columns = QRadioButton("Columns across")
+        self.by_km = QRadioButton("Square size")
+        self.by_columns.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.by_columns)
+        group.addButton(self.by_km)
+        self.columns = QSpinBox()
+        self.columns.setRange(2, 400)
+        self.columns.setValue(16)
+        self.km = QDoubleSpinBox()
+        self.km.setRange(1.0, 2000.0)
+        self.km.setValue(40.0)
+        self.km.setSuffix(" km")
+        self.km.setEnabled(False)
+        self.min_land = QSpinBox()
+        self.min_land.setRange(1, 100)
+        self.min_land.setValue(50)
+        self.min_land.setSuffix(" %")
+        self.min_land.setToolTip("A square becomes a map square when at least this much is land.")
+        self.name_neighbours = QCheckBox("Name the neighbouring countries along the border")
+        self.name_neighbours.setChecked(True)
+        self.preview = QLabel("…")
+        self.preview.setMinimumSize(340, 300)
+        self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.summary = QLabel("")
+        self.summary.setWordWrap(True)
+        self.table = QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels(["City", "Population", "Square", "Role"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.setMinimumWidth(380)
+        self.preview_button = QPushButton("Preview now")
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText("Create map")
+        self.ok_button.setEnabled(False)
+
+        form = QFormLayout()
+        row = QHBoxLayout()
+        row.addWidget(self.country, 1)
+        row.addWidget(self.geojson)
+        form.addRow("Country", row)
+        grid_row = QHBoxLayout()
+        for w in (self.by_columns, self.columns, self.by_km, self.km):
+            grid_row.addWidget(w)
+        grid_row.addStretch(1)
+        form.addRow("Grid", grid_row)
+        form.addRow("Minimum land", self.min_land)
+        form.addRow("", self.name_neighbours)
+        left = QVBoxLayout()
+        left.addWidget(self.preview, 1)
+        left.addWidget(self.summary)
+        left.addWidget(self.preview_button)
+        right = QVBoxLayout()
+        right.addWidget(QLabel("City candidates (biggest first) and their role on the map:"))
+        right.addWidget(self.table, 1)
+        body = QHBoxLayout()
+        body.addLayout(left, 1)
+        body.addLayout(right, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(body, 1)
+        layout.addWidget(self.buttons)
+
+        self.source: Any = None
+        self.result_: Any = None
+        self._generation = 0
+        self._signals = _ImportSignals(self)
+        self._signals.done.connect(self._on_done)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(self.PREVIEW_DELAY_MS)
+        self._timer.timeout.connect(self.run_preview)
+        self.geojson.clicked.connect(self._pick_geojson)
+        self.preview_button.clicked.connect(self.run_preview)
+        self.by_columns.toggled.connect(self._grid_mode_changed)
+        self.name_neighbours.toggled.connect(self._draw_preview)
+        for signal in (
+            self.columns.valueChanged,
+            self.km.valueChanged,
+            self.min_land.valueChanged,
+            self.country.currentTextChanged,
+        ):
+            signal.connect(self._schedule)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self._schedule()
+
+    # -- inputs --------------------------------------------------------------------------------
+
+    def _grid_mode_changed(self, by_columns: bool) -> None:
+        self.columns.setEnabled(by_columns)
+        self.km.setEnabled(not by_columns)
+        self._schedule()
+
+    def _pick_geojson(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Country outline", str(Path.home()), "GeoJSON (*.json *.geojson)"
+        )
+        if path:
+            self.set_geojson(Path(path))
+
+    def set_geojson(self, path: Path) -> None:
+        """Use a GeoJSON outline instead of a named country."""
+        self.source = path
+        self.country.setEditText(str(path))
+        self._schedule()
+
+    def _current_source(self) -> Any:
+        text = self.country.currentText().strip()
+        if self.source is not None and str(self.source) == text:
+            return self.source
+        return text
+
+    def _schedule(self, *_args: object) -> None:
+        """Preview again shortly after the last change (typing a name does not rasterise per key)."""
+        if not self.live:
+            return
+        source = self._current_source()
+        if isinstance(source, str) and source not in self._names and not Path(source).is_file():
+            return  # a half-typed name: wait for a real one (or "Preview now")
+        self._timer.start()
+
+    def import_options(self) -> dict[str, Any]:
+        """The keyword arguments for :func:`engine.country.import_country`."""
+        kwargs: dict[str, Any] = {"min_land": self.min_land.value() / 100}
+        if self.by_km.isChecked():
+            kwargs["km"] = self.km.value()
+        else:
+            kwargs["columns"] = self.columns.value()
+        return kwargs
+
+    def run_preview(self) -> None:
+        """Rasterise in a worker thread; :meth:`_on_done` shows the result."""
+        self._timer.stop()
+        source = self._current_source()
+        if not source:
+            self.preview.setText("Choose a country or a GeoJSON file.")
+            return
+        self._generation += 1
+        self.preview.setText("Rasterising…")
+        self.ok_button.setEnabled(False)
+        QThreadPool.globalInstance().start(
+            _ImportJob(self._generation, source, self.import_options(), self._signals)
+        )
+
+    # -- results -------------------------------------------------------------------------------
+
+    def _on_done(self, generation: int, result: Any) -> None:
+        if generation != self._generation:
+            return  # an older request finished after a newer one was started
+        if isinstance(result, Exception):
+            self.result_ = None
+            self.preview.setPixmap(QPixmap())
+            self.preview.setText(f"Cannot import: {result}")
+            self.summary.setText("")
+            self.table.setRowCount(0)
+            return
+        self.result_ = result
+        m = result.map
+        names = Counter(result.neighbours.values())
+        neighbours = ", ".join(f"{n} ({k})" for n, k in sorted(names.items()))
+        self.summary.setText(
+            f"<b>{len(m.land)} map squares</b> on a {m.width}×{m.height} grid, "
+            f"{result.projection.km:.1f} km per square."
+            + (f"<br>Border edges facing: {neighbours}." if neighbours else "")
+        )
+        self.table.setRowCount(0)
+        for i, city in enumerate(result.cities[:30]):
+            self.table.insertRow(i)
+            self.table.setItem(i, 0, QTableWidgetItem(city.name))
+            pop = QTableWidgetItem(f"{city.population:,}")
+            pop.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.table.setItem(i, 1, pop)
+            self.table.setItem(i, 2, QTableWidgetItem(f"{city.square[0]}, {city.square[1]}"))
+            role = QComboBox()
+            role.addItems(ROLES)
+            role.setCurrentText(default_role(i))
+            role.currentTextChanged.connect(self._draw_preview)
+            self.table.setCellWidget(i, 3, role)
+        self.table.resizeColumnsToContents()
+        self._draw_preview()
+        self.ok_button.setEnabled(True)
+
+    def _draw_preview(self, *_args: object) -> None:
+        """Land squares, border edges facing a neighbour, and the chosen city roles."""
+        if self.result_ is None:
+            return
+        m = self.result_.map
+        box = self.preview.minimumSize()
+        scale = max(2, min(box.width() // max(1, m.width), box.height() // max(1, m.height)))
+        image = QImage(m.width * scale, m.height * scale, QImage.Format.Format_RGB32)
+        image.fill(_SEA)
+        painter = QPainter(image)
+        gap = 1 if scale > 4 else 0
+        for x, y in m.land:
+            painter.fillRect(x * scale, y * scale, scale - gap, scale - gap, _LAND)
+        if self.name_neighbours.isChecked():
+            painter.setPen(QPen(_BORDER, max(1.0, scale / 6)))
+            for edge in self.result_.neighbours:
+                x, y = edge.x * scale, edge.y * scale
+                a, b = {
+                    Side.N: ((x, y), (x + scale, y)),
+                    Side.S: ((x, y + scale), (x + scale, y + scale)),
+                    Side.W: ((x, y), (x, y + scale)),
+                    Side.E: ((x + scale, y), (x + scale, y + scale)),
+                }[edge.side]
+                painter.drawLine(QLineF(*a, *b))
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(QColor("white"), 1))
+        for i, role in self.roles().items():
+            colour = _ROLE_COLOURS.get(role)
+            if colour is None:
+                continue
+            x, y = self.result_.cities[i].square
+            painter.setBrush(colour)
+            r = max(2.0, scale * 0.32)
+            painter.drawEllipse(
+                int(x * scale + scale / 2 - r),
+                int(y * scale + scale / 2 - r),
+                int(2 * r),
+                int(2 * r),
+            )
+        painter.end()
+        self.preview.setPixmap(QPixmap.fromImage(image))
+        self.preview.setToolTip(f"{len(m.land)} map squares on a {m.width}×{m.height} grid")
+
+    def roles(self) -> dict[int, str]:
+        """The role chosen for each city row."""
+        out: dict[int, str] = {}
+        for i in range(self.table.rowCount()):
+            widget = self.table.cellWidget(i, 3)
+            if isinstance(widget, QComboBox):
+                out[i] = widget.currentText()
+        return out
+
+    def set_role(self, row: int, role: str) -> None:
+        widget = self.table.cellWidget(row, 3)
+        if isinstance(widget, QComboBox):
+            widget.setCurrentText(role)
+
+    def build_map(self) -> MapDef:
+        """The imported land plus the chosen large cities, start squares and towns, and the
+        neighbour names (editor settings) when asked for."""
+        if self.result_ is None:
+            raise EngineError("nothing imported yet: press Preview now")
+        m = self.result_.map.copy()
+        for i, role in self.roles().items():
+            city = self.result_.cities[i]
+            sq = city.square
+            if sq not in m.land or m.city_at(sq) or sq in m.start_squares or sq in m.towns:
+                continue
+            if role == "large city":
+                cid = "".join(c for c in city.name.lower() if c.isalnum()) or f"city-{i}"
+                while cid in m.large_cities:
+                    cid += "-2"
+                # Open towards the land around it; the designer narrows it to the real sides.
+                edges = {
+                    e: EdgeKind.CITY
+                    for e in LargeCity(cid, city.name, {sq}).outer_edges()
+                    if e.outer_square in m.land
+                }
+                m.large_cities[cid] = LargeCity(cid, city.name, {sq}, 2, edges)
+            elif role == "start square":
+                m.start_squares[sq] = StartSquare(city.name)
+            elif role == "town":
+                m.towns[sq] = Town(city.name)
+        if self.name_neighbours.isChecked() and self.result_.neighbours:
+            m.editor[NEIGHBOURS_KEY] = [
+                {"x": e.x, "y": e.y, "side": str(e.side), "name": name}
+                for e, name in sorted(self.result_.neighbours.items())
+            ]
+        return m
+
+
+def neighbour_names(m: MapDef) -> dict[tuple[int, int, str], str]:
+    """The neighbour names saved by the dialog: ``(x, y, side) → name``. Unreadable entries are
+    skipped: editor settings never stop a map from opening."""
+    out: dict[tuple[int, int, str], str] = {}
+    raw = m.editor.get(NEIGHBOURS_KEY)
+    if not isinstance(raw, list):
+        return out
+    for item in raw:
+        if not isinstance(item, dict):
+            continue
+        x, y, side, name = (item.get(k) for k in ("x", "y", "side", "name"))
+        if (
+            isinstance(x, int)
+            and isinstance(y, int)
+            and side in ("N", "E", "S", "W")
+            and isinstance(name, str)
+            and name
+        ):
+            out[(x, y, side)] = name
+    return out

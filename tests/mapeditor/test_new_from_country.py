@@ -1,0 +1,152 @@
+"""The "New map from country…" dialog: raster from a GeoJSON outline, city roles, neighbours."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtWidgets import QDialogButtonBox
+
+from engine.country import CityCandidate, CountryImport, import_country
+from engine.geometry import Edge, Side
+from mapeditor.widgets.new_from_country import (
+    NEIGHBOURS_KEY,
+    NewFromCountryDialog,
+    default_role,
+    neighbour_names,
+)
+
+
+def _l_shape(tmp_path: Path) -> Path:
+    """A 2° × 1.9° block near the equator without its north-east quarter (a little under two
+    squares tall, so two rows of 1° squares cover it, each square 95 % inside or empty)."""
+    ring = [[10, 0], [12, 0], [12, 0.95], [11, 0.95], [11, 1.9], [10, 1.9], [10, 0]]
+    data = {
+        "type": "FeatureCollection",
+        "features": [
+            {
+                "type": "Feature",
+                "properties": {"name": "Elland"},
+                "geometry": {"type": "Polygon", "coordinates": [ring]},
+            }
+        ],
+    }
+    path = tmp_path / "elland.geojson"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def _dialog(qtbot, live: bool = True) -> NewFromCountryDialog:  # type: ignore[no-untyped-def]
+    dialog = NewFromCountryDialog(live=live)
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def test_geojson_outline_previews_live_and_gives_the_expected_land(qtbot, tmp_path: Path) -> None:
+    dialog = _dialog(qtbot)
+    dialog.columns.setValue(2)
+    with qtbot.waitSignal(dialog._signals.done, timeout=30000):
+        dialog.set_geojson(_l_shape(tmp_path))  # no button press: the preview follows changes
+    assert dialog.result_ is not None, dialog.preview.text()
+    m = dialog.build_map()
+    # Two columns of 1°: the L covers the west column and the south-east square.
+    assert (m.width, m.height) == (2, 2)
+    assert m.land == {(0, 0), (0, 1), (1, 1)}
+    assert "3 map squares" in dialog.summary.text()
+    assert dialog.ok_button.isEnabled()
+    assert not dialog.preview.pixmap().isNull()
+    # Finer squares follow the outline more closely; the dialog recomputes on its own.
+    with qtbot.waitSignal(dialog._signals.done, timeout=30000):
+        dialog.columns.setValue(8)
+    assert dialog.build_map().land == {(x, y) for x in range(8) for y in range(8)} - {
+        (x, y) for x in range(4, 8) for y in range(4)
+    }
+
+
+def test_square_size_in_km_and_minimum_land_share(qtbot, tmp_path: Path) -> None:
+    dialog = _dialog(qtbot, live=False)
+    dialog.set_geojson(_l_shape(tmp_path))
+    dialog.by_km.setChecked(True)
+    dialog.km.setValue(55.6)  # about half a degree at the equator
+    dialog.min_land.setValue(90)
+    assert dialog.import_options() == {"km": 55.6, "min_land": 0.9}
+    with qtbot.waitSignal(dialog._signals.done, timeout=30000):
+        dialog.run_preview()
+    expected = import_country(_l_shape(tmp_path), km=55.6, min_land=0.9, neighbours=False)
+    assert dialog.build_map().land == expected.map.land
+
+
+def test_city_roles_and_neighbour_names_go_into_the_map(qtbot) -> None:
+    land = {(x, y) for x in range(4) for y in range(3)}
+    result = import_country_stub(land)
+    dialog = _dialog(qtbot, live=False)
+    dialog._on_done(dialog._generation, result)
+    assert dialog.table.rowCount() == 4
+    assert [dialog.roles()[i] for i in range(4)] == [default_role(i) for i in range(4)]
+    dialog.set_role(0, "large city")
+    dialog.set_role(1, "start square")
+    dialog.set_role(2, "town")
+    dialog.set_role(3, "ignore")
+    m = dialog.build_map()
+    assert list(m.large_cities) == ["bigtown"]
+    city = m.large_cities["bigtown"]
+    assert city.squares == {(1, 1)} and city.name == "Bigtown"
+    # Open on every side facing land: all four, as (1, 1) is inside the 4 × 3 block.
+    assert len(city.open_sides()) == 4
+    assert m.start_squares[(2, 0)].name == "Middleton"
+    assert m.towns[(0, 2)].name == "Smallville"
+    assert (3, 2) not in m.towns and (3, 2) not in m.start_squares
+    assert neighbour_names(m) == {(3, 0, "E"): "Eastland", (0, 1, "W"): "Westland"}
+    assert all(isinstance(v, dict) for v in m.editor[NEIGHBOURS_KEY])
+    json.dumps(m.editor)  # plain data, saved with the map
+    dialog.name_neighbours.setChecked(False)
+    assert NEIGHBOURS_KEY not in dialog.build_map().editor
+
+
+def import_country_stub(land: set[tuple[int, int]]) -> CountryImport:
+    """A finished import (as the worker returns it) with four cities and two neighbours."""
+    from shapely.geometry import box
+
+    from engine.country import rasterise
+
+    raster = rasterise(box(0, 0, 4, 3), columns=4)
+    result = import_country(box(0, 0, 4, 3), columns=4, neighbours=False, cities=0)
+    result.map.land = set(land)
+    result.raster = raster
+    result.cities = [
+        CityCandidate("Bigtown", 900_000, 0, 0, (1, 1)),
+        CityCandidate("Middleton", 300_000, 0, 0, (2, 0)),
+        CityCandidate("Smallville", 80_000, 0, 0, (0, 2)),
+        CityCandidate("Hamlet", 20_000, 0, 0, (3, 2)),
+    ]
+    result.neighbours = {Edge(3, 0, Side.E): "Eastland", Edge(0, 1, Side.W): "Westland"}
+    return result
+
+
+def test_a_bad_outline_is_reported_in_the_dialog(qtbot, tmp_path: Path) -> None:
+    bad = tmp_path / "line.geojson"
+    bad.write_text(
+        json.dumps({"type": "LineString", "coordinates": [[0, 0], [1, 1]]}), encoding="utf-8"
+    )
+    dialog = _dialog(qtbot, live=False)
+    dialog.set_geojson(bad)
+    with qtbot.waitSignal(dialog._signals.done, timeout=30000):
+        dialog.run_preview()
+    assert dialog.result_ is None
+    assert dialog.preview.text().startswith("Cannot import:")
+    assert not dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+
+
+def test_neighbour_names_skip_unreadable_entries() -> None:
+    from engine.mapdef import MapDef
+
+    m = MapDef("t", "T", 2, 2)
+    m.editor[NEIGHBOURS_KEY] = [
+        {"x": 0, "y": 0, "side": "N", "name": "Northland"},
+        {"x": 0, "y": 0, "side": "Q", "name": "Nowhere"},
+        "junk",
+        {"x": "1", "y": 0, "side": "E", "name": "Text"},
+    ]
+    assert neighbour_names(m) == {(0, 0, "N"): "Northland"}
+    m.editor[NEIGHBOURS_KEY] = "junk"
+    assert neighbour_names(m) == {}
