@@ -3,7 +3,7 @@ the exact feasibility (most chips that fit) for every choice of used start squar
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -17,8 +17,31 @@ from PySide6.QtWidgets import (
 from engine.chips import ChipReading, evenness, feasibility, generate_layout, start_choices
 from engine.errors import EngineError
 from engine.geometry import Square
-from engine.mapdef import RuleSet
+from engine.mapdef import MapDef, RuleSet
 from mapeditor.document import MapDocument
+
+RANDOM_CHIP_RULES = {RuleSet.DEUTSCHLAND, RuleSet.FRANCE, RuleSet.BENELUX, RuleSet.IBERICA}
+"""Rule sets whose setup lays chips out at random (Great Britain uses fixed chip squares)."""
+
+
+class _Signals(QObject):
+    done = Signal(int, object)
+
+
+class _FeasibilityJob(QRunnable):
+    """The exact proof is a matching per start choice: seconds on a 200×200 map, so never on
+    the UI thread."""
+
+    def __init__(self, generation: int, m: MapDef, reading: ChipReading, signals: _Signals) -> None:
+        super().__init__()
+        self._generation, self._map, self._reading, self._signals = generation, m, reading, signals
+
+    def run(self) -> None:
+        try:
+            result: object = feasibility(self._map, self._reading)
+        except EngineError as exc:
+            result = exc
+        self._signals.done.emit(self._generation, result)
 
 
 class ChipsDock(QWidget):
@@ -57,17 +80,28 @@ class ChipsDock(QWidget):
         self.show_button.clicked.connect(self.show_layout)
         self.reroll.clicked.connect(self._reroll)
         self.hide_button.clicked.connect(lambda: self.layoutChanged.emit([]))
-        self.reading.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.reading.currentIndexChanged.connect(self._on_index_changed)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(400)
+        self._timer.timeout.connect(self.refresh)
+        self._signals = _Signals()
+        self._signals.done.connect(self._on_feasibility)
+        self._generation = 0
         self.set_document(document)
 
     def set_document(self, document: MapDocument) -> None:
         self.document = document
         document.undo_stack.indexChanged.connect(self._on_index_changed)
-        document.mapReplaced.connect(self.refresh)
+        document.mapReplaced.connect(self._timer.start)
         self.refresh()
 
     def _on_index_changed(self, _index: int) -> None:
-        self.refresh()
+        self._timer.start()  # debounced: one refresh after a burst of edits
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        self._timer.start()
 
     def _names(self, choice: tuple[Square, ...]) -> str:
         m = self.document.map
@@ -89,18 +123,30 @@ class ChipsDock(QWidget):
         index = self.starts.findData(current)
         self.starts.setCurrentIndex(max(0, index))
         self.starts.blockSignals(False)
-        if m.rule_set is RuleSet.GREAT_BRITAIN:
-            self.feasible.setText("Great Britain places chips on its marked squares.")
+        if m.rule_set not in RANDOM_CHIP_RULES:
+            self.feasible.setText(
+                "Great Britain places chips on its marked squares."
+                if m.rule_set is RuleSet.GREAT_BRITAIN
+                else "Choose a Map-Chips rule set that lays out chips (map properties)."
+            )
             return
-        try:
-            table = feasibility(m, self.reading.currentData())
-        except EngineError as exc:
-            self.feasible.setText(str(exc))
+        if not self.isVisible():
+            return  # computed when the dock is shown
+        self._generation += 1
+        self.feasible.setText("Computing…")
+        job = _FeasibilityJob(self._generation, m.copy(), self.reading.currentData(), self._signals)
+        QThreadPool.globalInstance().start(job)
+
+    def _on_feasibility(self, generation: int, result: object) -> None:
+        if generation != self._generation:
+            return  # the map changed meanwhile
+        if isinstance(result, EngineError):
+            self.feasible.setText(str(result))
             return
-        need = m.setup.chip_count
+        need = self.document.map.setup.chip_count
         lines = [
             f"{'✔' if most >= need else '✖'} {self._names(choice)}: {most}"
-            for choice, most in table.items()
+            for choice, most in result.items()  # type: ignore[attr-defined]
         ]
         self.feasible.setText(
             "<br>".join(lines) + f"<br>(needs {need})" if lines else "No start squares yet."

@@ -40,6 +40,8 @@ class ChunkItem(QGraphicsItem):
             MARGIN if cy == last[1] else 0,
         )
         self.setZValue(0)
+        # Qt then passes the exposed part in option.exposedRect: a change repaints just that.
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
         return self._rect
@@ -47,7 +49,12 @@ class ChunkItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
-        paint_map(painter, self._scene.document.map, self._scene.options, region=self._rect)
+        region = (
+            self._rect.intersected(option.exposedRect)
+            if option.exposedRect.isValid()
+            else self._rect
+        )
+        paint_map(painter, self._scene.document.map, self._scene.options, region=region)
 
 
 class OverlayItem(QGraphicsItem):
@@ -145,15 +152,19 @@ class MapScene(QGraphicsScene):
             for item in self._chunks.values():
                 item.update()
         else:
-            for cx, cy in self.chunks_of(squares):
-                item = self._chunks.get((cx, cy))
-                if item is not None:
-                    item.update()
+            # A square's drawing reaches into its neighbours (shared edges, names under towns):
+            # repaint the block around each changed square, in the chunks it overlaps.
+            for x, y in squares:
+                dirty = QRectF((x - 1) * SQUARE, (y - 1) * SQUARE, 3 * SQUARE, 3 * SQUARE)
+                for key in self.chunks_of([(x, y)]):
+                    item = self._chunks.get(key)
+                    if item is not None:
+                        item.update(dirty)
         self.overlay.update()
 
     @staticmethod
     def chunks_of(squares: Iterable[Square]) -> set[tuple[int, int]]:
-        """The chunks to repaint for a change on ``squares`` (neighbours too: edges are shared)."""
+        """The chunks a change on ``squares`` can show in (neighbours too: edges are shared)."""
         out: set[tuple[int, int]] = set()
         for x, y in squares:
             for dx in (-1, 0, 1):

@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -58,6 +59,10 @@ class PropertiesDock(QScrollArea):
         self.setWidgetResizable(True)
         self.document = document
         self._building = False
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(120)
+        self._timer.timeout.connect(self.rebuild)
         self.set_document(document)
 
     def set_document(self, document: MapDocument) -> None:
@@ -92,7 +97,7 @@ class PropertiesDock(QScrollArea):
         return commit
 
     def _on_index_changed(self, _index: int) -> None:
-        self.rebuild()
+        self._timer.start()  # one rebuild after a burst of edits (a brush stroke)
 
     def rebuild(self) -> None:
         self._building = True
