@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, QPointF, Qt
-from PySide6.QtGui import QAction, QPixmap, QTransform
+from PySide6.QtCore import QEvent, QMarginsF, QObject, QPointF, Qt
+from PySide6.QtGui import QAction, QPageLayout, QPageSize, QPixmap, QTransform
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -31,7 +31,10 @@ from engine.mapdef import MapDef
 from mapeditor.commands import ReplaceMap, change_entries
 from mapeditor.document import ABSENT, MapDocument
 from mapeditor.export import (
+    PAPERS,
     ExportError,
+    Orientation,
+    PageLayout,
     export_pdf,
     export_png,
     export_svg,
@@ -93,6 +96,7 @@ def install_extras(window: MainWindow) -> None:
 
 
 def export_dialog(window: MainWindow, suffix: str) -> Path | None:
+    """Ask for a file (and the paper for a PDF, the DPI for a PNG), then export the map."""
     doc = window.document
     start = (
         doc.path.with_suffix(f".{suffix}") if doc.path else Path.home() / f"{doc.map.id}.{suffix}"
@@ -102,18 +106,39 @@ def export_dialog(window: MainWindow, suffix: str) -> Path | None:
     )
     if not path:
         return None
+    options: dict[str, Any] = {}
+    if suffix == "pdf":
+        paper, ok = QInputDialog.getItem(
+            window,
+            "Export PDF",
+            "Paper (true scale, tiled with crop marks):",
+            list(PAPERS),
+            0,
+            False,
+        )
+        if not ok:
+            return None
+        options["paper"] = paper
+    elif suffix == "png":
+        dpi, ok = QInputDialog.getInt(
+            window, "Export PNG", "Resolution at true scale (dots per inch):", 100, 10, 1200
+        )
+        if not ok:
+            return None
+        options["dpi"] = float(dpi)
     try:
-        return export_to(doc.snapshot(), Path(path))
+        return export_to(doc.snapshot(), Path(path), **options)
     except (ExportError, EngineError, OSError) as exc:
         QMessageBox.critical(window, "Export failed", str(exc))
         return None
 
 
-def export_to(m: MapDef, path: Path, *, paper: str = "A4") -> Path:
-    """Export by the file's suffix: .png, .svg or a true-scale .pdf."""
+def export_to(m: MapDef, path: Path, *, paper: str = "A4", dpi: float | None = None) -> Path:
+    """Export by the file's suffix: .png (64 px per square, or true scale at ``dpi``), .svg or a
+    true-scale .pdf on ``paper``."""
     suffix = path.suffix.lower()
     if suffix == ".png":
-        export_png(m, path)
+        export_png(m, path, dpi=dpi)
     elif suffix == ".svg":
         export_svg(m, path)
     elif suffix == ".pdf":
@@ -123,16 +148,44 @@ def export_to(m: MapDef, path: Path, *, paper: str = "A4") -> Path:
     return path
 
 
+def printer_layout(m: MapDef, printer: QPrinter, *, choose_orientation: bool) -> PageLayout:
+    """The page tiling for the printer's paper; its orientation too unless ``choose_orientation``
+    (then whichever needs fewer pages)."""
+    page = printer.pageLayout()
+    size = page.pageSize().size(QPageSize.Unit.Millimeter)
+    orientation = None
+    if not choose_orientation:
+        landscape = page.orientation() == QPageLayout.Orientation.Landscape
+        orientation = Orientation.LANDSCAPE if landscape else Orientation.PORTRAIT
+    return layout_for(
+        m,
+        paper=page.pageSize().name() or "paper",
+        paper_size_mm=(size.width(), size.height()),
+        orientation=orientation,
+    )
+
+
 def print_map(window: MainWindow, printer: QPrinter | None = None, *, ask: bool = True) -> int:
-    """Print at true scale over the printer's paper (A4 or A3), with the assembly overview."""
+    """Print at true scale, tiled over the paper chosen in the print dialog, after the assembly
+    overview. :returns: pages printed (0 when cancelled)."""
     m = window.document.snapshot()
     printer = printer or QPrinter(QPrinter.PrinterMode.HighResolution)
-    paper = "A3" if printer.pageLayout().pageSize().id().name == "A3" else "A4"
-    lay = layout_for(m, paper=paper)
-    printer.setPageLayout(page_layout_of(lay))
+    # Offer the orientation that needs fewest pages on the printer's paper ...
+    lay = printer_layout(m, printer, choose_orientation=True)
+    printer.setPageLayout(
+        QPageLayout(
+            printer.pageLayout().pageSize(),
+            page_layout_of(lay).orientation(),
+            QMarginsF(0, 0, 0, 0),
+            QPageLayout.Unit.Millimeter,
+        )
+    )
     printer.setFullPage(True)
     if ask and QPrintDialog(printer, window).exec() != QDialog.DialogCode.Accepted:
         return 0
+    # ... and tile for whatever paper and orientation the user settled on.
+    lay = printer_layout(m, printer, choose_orientation=False)
+    printer.setFullPage(True)
     return paint_pages(printer, m, lay)
 
 

@@ -105,3 +105,32 @@ def test_new_map_from_a_geojson_outline(make_editor, qtbot, tmp_path: Path) -> N
     document = open_imported(window, m)
     assert window.document is document and document.modified
     assert window.document.map.land == m.land
+
+
+def test_print_tiles_for_the_paper_and_orientation_the_printer_has(
+    make_editor, tmp_path: Path
+) -> None:
+    from PySide6.QtCore import QMarginsF
+    from PySide6.QtGui import QPageLayout, QPageSize
+
+    from mapeditor.export import layout_for
+    from mapeditor.widgets.extras import printer_layout
+
+    m = MapDef("w", "Wide", 14, 5)  # 630 × 225 mm
+    m.land = {(x, y) for x in range(14) for y in range(5)}
+    window = make_editor(m)
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+    printer.setOutputFileName(str(tmp_path / "a3.pdf"))
+    printer.setPageLayout(
+        QPageLayout(
+            QPageSize(QPageSize.PageSizeId.A3),
+            QPageLayout.Orientation.Portrait,
+            QMarginsF(0, 0, 0, 0),
+        )
+    )
+    # Portrait A3 needs 3 pages, landscape 2: printing offers landscape and tiles for it.
+    pages = print_map(window, printer, ask=False)
+    lay = printer_layout(window.document.snapshot(), printer, choose_orientation=False)
+    assert (lay.paper, lay.orientation.value, lay.cols, lay.rows) == ("A3", "landscape", 2, 1)
+    assert pages == layout_for(m, paper="A3").page_count + 1 == 3
