@@ -290,6 +290,9 @@ class Board:
         """Frontier square -> its pattern (insertion-ordered: iteration is deterministic)."""
         self._groups: dict[str, dict[Square, None]] = {}
         """Pattern -> the frontier squares that have it."""
+        self._owned: set[str] = set()
+        """Patterns whose square dict this board may change in place; the others may be shared
+        with a copy (copy-on-write: bots copy boards thousands of times a game)."""
         self.monasteries: dict[Square, int] = {}
         """Monastery squares -> how many neighbouring squares still have to be filled."""
         self._mon_watch: dict[Square, tuple[Square, ...]] = {}
@@ -349,7 +352,9 @@ class Board:
         b.order = self.order[:]
         b.req = self.req.copy()
         b._front = self._front.copy()
-        b._groups = {p: g.copy() for p, g in self._groups.items() if g}
+        b._groups = {p: g for p, g in self._groups.items() if g}
+        b._owned = set()
+        self._owned = set()  # the square dicts are shared now: copy before changing
         b.monasteries = self.monasteries.copy()
         b._mon_watch = self._mon_watch.copy()
         b.features = self.features.copy()
@@ -367,19 +372,29 @@ class Board:
         """The empty squares where a tile may go now (a read-only set-like view)."""
         return self._front.keys()
 
+    def _group(self, p: str) -> dict[Square, None]:
+        """The square dict of pattern ``p``, ready to change (created or unshared)."""
+        groups = self._groups
+        group = groups.get(p)
+        if group is None:
+            groups[p] = group = {}
+        elif p in self._owned:
+            return group
+        else:
+            groups[p] = group = group.copy()  # same key: the pattern order is kept
+        self._owned.add(p)
+        return group
+
     def _front_add(self, q: Square) -> None:
         if q not in self._front:
             p = self.req.get(q, _FREE)
             self._front[q] = p
-            group = self._groups.get(p)
-            if group is None:
-                self._groups[p] = group = {}
-            group[q] = None
+            self._group(p)[q] = None
 
     def _front_remove(self, q: Square) -> None:
         p = self._front.pop(q, None)
         if p is not None:
-            del self._groups[p][q]
+            del self._group(p)[q]
 
     def fits(self, tile_id: str, square: Square) -> tuple[int, ...]:
         """Rotations of ``tile_id`` that may go on ``square`` (empty if it is not on the frontier)."""
@@ -611,7 +626,7 @@ class Board:
         all_nodes = self.nodes
         req = self.req
         front = self._front
-        groups = self._groups
+        group_of = self._group
         layout = self.layout
         x, y = square
         # 1. a node per segment
@@ -645,7 +660,7 @@ class Board:
         self.order.append(square)
         fp = front.pop(square, None)
         if fp is not None:
-            del groups[fp][square]
+            del self._group(fp)[square]
         req.pop(square, None)
         # 2. connect every side
         hs = layout.handlers.get(square) if layout is not None else None
@@ -691,14 +706,11 @@ class Board:
                     req[q] = np
                     fp = front.get(q)
                     if fp is not None:
-                        del groups[fp][q]
+                        del group_of(fp)[q]
                     elif not (layout is None or q not in layout.gated or square in layout.gated):
                         continue
                     front[q] = np
-                    group = groups.get(np)
-                    if group is None:
-                        groups[np] = group = {}
-                    group[q] = None
+                    group_of(np)[q] = None
                 continue
             kind_h = h[0]
             a = side_seg[s]

@@ -9,9 +9,13 @@ sell wine, upgrade, place a treat) look one placement ahead (see ``GreedyBot._lo
 Speed: the ~60 placing moves of a turn are only ~27 distinct tile placements (the rest add a
 meeple). Each placement is played once without a meeple; a meeple variant whose feature stays
 open is then valued from that position (the feature's projected points for me alone, one meeple
-fewer in supply), which is exactly the evaluation a separate push would give. Variants that
-complete a feature now, end the game, or run under a rule set whose later hooks read meeples or
-supply are still played out (:func:`placement_values`).
+fewer in supply; or, when the meeple completes its feature now, the points it scores, the
+meeple coming back), which is exactly the evaluation a separate push would give. Variants that
+end the game, complete a feature under a rule set that adjusts scorings, or run under a rule set
+whose later hooks read meeples or supply are still played out (:func:`placement_values`). The
+placement itself is judged incrementally from the decision's starting position
+(:class:`_Projection`): only the features it joins and the fields and monasteries it can change
+are recomputed.
 """
 
 from __future__ import annotations
@@ -32,6 +36,9 @@ _MEEPLE_BLIND_RULES = frozenset(("deutschland", "france", "benelux", "iberica", 
 """Rule modules whose hooks after the meeple step never read meeples or supply (Deutschland's
 upgrade offer does, but it is optional and the bot passes it when judging a placement), so a
 meeple on a feature that stays open changes the evaluation only by that feature's points."""
+_PLAIN_SCORING_RULES = _MEEPLE_BLIND_RULES - {"towns"}
+"""Of those, the modules that never adjust a feature scoring (no ``on_score``; Deutschland's
+``feature_scored`` only frees chips under upgraded meeples)."""
 
 
 def evaluate(game: Game, player: int, meeple_value: float = 0.5) -> float:
@@ -46,28 +53,30 @@ def _judge_pushed(game: Game, move: Action, me: int, meeple_value: float, settle
     from engine.game import Phase
 
     game.push(move)
-    pushed = 1
     if settle and game.phase is Phase.ACTION and Pass() in game.legal_moves():
-        game.push(Pass())
-        pushed += 1
+        game.apply(Pass())  # undone by the pop below with the move (no snapshot needed)
     value = evaluate(game, me, meeple_value)
-    for _ in range(pushed):
-        game.pop()
+    game.pop()
     return value
 
 
-def _open_feature_points(game: Game, square: tuple[int, int], location: str) -> int | None:
-    """Points the final scoring would give one lone meeple at ``location`` of the tile just
-    placed on ``square``, or ``None`` when that feature was completed by the placement (it is
-    scored at once, through rule hooks: the caller plays that variant out)."""
+def _meeple_delta(
+    game: Game, square: tuple[int, int], location: str, meeple_value: float, plain_scoring: bool
+) -> float | None:
+    """How much a lone meeple at ``location`` of the tile just placed on ``square`` would add to
+    the evaluation: the final-scoring points of its open feature, one meeple fewer in supply; or,
+    with ``plain_scoring`` (no rule hook adjusts a scoring), the points of the feature it
+    completes now, the meeple coming back. ``None``: the caller plays that variant out."""
     board = game.board
     o = board.tiles[square]
     seg = o.aliases[location]
     node = board.nodes[square][seg]
     if node < 0:  # a monastery
-        if o.kinds[seg] != MONASTERY or board.monasteries.get(square, 1) == 0:
+        if o.kinds[seg] != MONASTERY:
             return None
-        return 1 + board.neighbour_count(square)
+        if board.monasteries.get(square, 1) == 0:
+            return 1 + board.neighbour_count(square) if plain_scoring else None
+        return 1 + board.neighbour_count(square) - meeple_value
     f = board.features
     parent = f.parent
     root = node
@@ -79,10 +88,12 @@ def _open_feature_points(game: Game, square: tuple[int, int], location: str) -> 
         done = f.done
         fkind = f.kind
         roots = {find(c) for c in f.cities_of(root)}
-        return 3 * sum(1 for r in roots if r in done and fkind[r] == CITY)
-    if root in f.done:
-        return None
-    return len(f.tiles[root]) + f.coa[root]
+        return 3 * sum(1 for r in roots if r in done and fkind[r] == CITY) - meeple_value
+    if root in f.done:  # completed by this tile (a closed feature never grows)
+        if not plain_scoring:
+            return None
+        return feature_points(kind, len(f.tiles[root]), f.coa[root], False)
+    return len(f.tiles[root]) + f.coa[root] - meeple_value
 
 
 class _Projection:
@@ -184,6 +195,7 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
     from engine.game import Phase
 
     blind = all(r.name in _MEEPLE_BLIND_RULES for r in game.rules)
+    plain = blind and all(r.name in _PLAIN_SCORING_RULES for r in game.rules)
     projection = _Projection(game) if blind else None
     values: list[float] = [0.0] * len(moves)
     # group the meeple variants of each (square, rotation); the bare placement is always offered
@@ -192,10 +204,8 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
         groups.setdefault((mv[0], mv[1]), []).append(i)
     for (sq, rot), idxs in groups.items():
         game.push(Move(sq, rot, None))
-        pushed = 1
         if game.phase is Phase.ACTION and Pass() in game.legal_moves():
-            game.push(Pass())
-            pushed += 1
+            game.apply(Pass())
         if projection is None:
             base = evaluate(game, me, meeple_value)
         else:
@@ -209,13 +219,12 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
             if loc is None:
                 values[i] = base
                 continue
-            pts = _open_feature_points(game, sq, loc) if shortcut else None
-            if pts is None:
+            delta = _meeple_delta(game, sq, loc, meeple_value, plain) if shortcut else None
+            if delta is None:
                 later.append(i)
             else:
-                values[i] = base + pts - meeple_value
-        for _ in range(pushed):
-            game.pop()
+                values[i] = base + delta
+        game.pop()
         for i in later:
             values[i] = _judge_pushed(game, moves[i], me, meeple_value, True)
     return values
