@@ -9,13 +9,25 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QMarginsF, QObject, QPointF, Qt
-from PySide6.QtGui import QAction, QPageLayout, QPageSize, QPixmap, QTransform
+import shiboken6
+from PySide6.QtCore import QEvent, QLineF, QMarginsF, QObject, QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFont,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPen,
+    QPixmap,
+    QTransform,
+)
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QFileDialog,
+    QGraphicsItem,
     QGraphicsPixmapItem,
     QInputDialog,
     QLabel,
@@ -42,7 +54,8 @@ from mapeditor.export import (
     page_layout_of,
     paint_pages,
 )
-from mapeditor.painting import SQUARE
+from mapeditor.neighbours import label_runs, neighbour_names
+from mapeditor.painting import SQUARE, edge_line, edge_midpoint, map_rect
 from mapeditor.underlay import (
     EDITOR_KEY,
     Underlay,
@@ -90,6 +103,30 @@ def install_extras(window: MainWindow) -> None:
     window.docks["Underlay"] = dock
     window.menus["View"].addAction(dock.toggleViewAction())
     window.underlay = dock_widget  # type: ignore[attr-defined]
+    names = NeighbourNamesItem(window.document)
+    window.scene.addItem(names)
+
+    bound: list[MapDocument] = []
+
+    def bind(_stack: object = None) -> None:
+        # The window swaps documents (New, Open, New map from country): follow the current one.
+        document = window.document
+        if (bound and bound[-1] is document) or not shiboken6.isValid(document):
+            return
+        bound[:] = [document]
+        names.set_document(document)
+        for slot in (names.refresh, dock_widget.refresh):
+            document.squaresChanged.connect(slot)
+            document.mapReplaced.connect(slot)
+        dock_widget.refresh()
+
+    bind()
+    window.undo_group.activeStackChanged.connect(bind)
+    show_names = window.menus["View"].addAction("Neighbour names (from the country import)")
+    show_names.setCheckable(True)
+    show_names.setChecked(True)
+    show_names.toggled.connect(names.setVisible)
+    window.neighbour_names = names  # type: ignore[attr-defined]
 
 
 # -- export and print ----------------------------------------------------------------------------
@@ -189,6 +226,68 @@ def print_map(window: MainWindow, printer: QPrinter | None = None, *, ask: bool 
     return paint_pages(printer, m, lay)
 
 
+# -- neighbour names ------------------------------------------------------------------------------
+
+
+class NeighbourNamesItem(QGraphicsItem):
+    """Draws the neighbour names saved by "New map from country…" beside the border: a dashed line
+    on each border edge facing that neighbour and one italic name per run of edges. Names only;
+    the border roads and cities are the designer's."""
+
+    def __init__(self, document: MapDocument) -> None:
+        super().__init__()
+        self._document = document
+        self._edges: list[tuple[QLineF, str]] = []
+        self._labels: list[tuple[QPointF, str]] = []
+        self._rect = QRectF()
+        self.setZValue(6)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.refresh()
+
+    def set_document(self, document: MapDocument) -> None:
+        self._document = document
+        self.refresh()
+
+    def refresh(self, *_args: object) -> None:
+        self.prepareGeometryChange()
+        m = self._document.map
+        names = {
+            e: n for e, n in neighbour_names(m).items() if e.square in m.land and m.faces_outside(e)
+        }
+        self._edges = [(edge_line(e), n) for e, n in names.items()]
+        self._labels = []
+        for name, run in label_runs(names):
+            mids = [edge_midpoint(e) for e in run]
+            cx = sum(p.x() for p in mids) / len(mids)
+            cy = sum(p.y() for p in mids) / len(mids)
+            ox = sum(e.side.delta[0] for e in run)
+            oy = sum(e.side.delta[1] for e in run)
+            norm = max(1e-9, (ox * ox + oy * oy) ** 0.5)
+            self._labels.append(
+                (QPointF(cx + ox / norm * SQUARE * 0.45, cy + oy / norm * SQUARE * 0.45), name)
+            )
+        self._rect = map_rect(m).adjusted(-2 * SQUARE, -2 * SQUARE, 2 * SQUARE, 2 * SQUARE)
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return self._rect
+
+    def paint(self, painter: QPainter, _option: object, _widget: object = None) -> None:
+        if not self._edges:
+            return
+        pen = QPen(QColor(123, 45, 139, 170), 3.0, Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.drawLines([line for line, _ in self._edges])
+        font = QFont()
+        font.setItalic(True)
+        font.setPixelSize(15)
+        painter.setFont(font)
+        painter.setPen(QColor(92, 30, 110, 230))
+        for centre, name in self._labels:
+            rect = QRectF(centre.x() - 80, centre.y() - 10, 160, 20)
+            painter.drawText(rect, int(Qt.AlignmentFlag.AlignCenter), name)
+
+
 # -- the tracing underlay ------------------------------------------------------------------------
 
 
@@ -230,9 +329,7 @@ class UnderlayDock(QWidget):
         self.align_button.clicked.connect(self.start_alignment)
         self._clicks: list[QPointF] = []
         self._filter = _ClickCatcher(self)
-        window.document.squaresChanged.connect(self.refresh)
-        window.document.mapReplaced.connect(self.refresh)
-        self.refresh()
+        self.refresh()  # install_extras connects it to the current document's changes
 
     @property
     def underlay(self) -> Underlay | None:

@@ -9,7 +9,7 @@ the new :class:`~engine.mapdef.MapDef` the main window opens as an unsaved docum
 
 Neighbour names are *names only* (the designer adds the border roads and cities): they are kept in
 ``MapDef.editor["neighbours"]`` as ``[{"x", "y", "side", "name"}, ...]`` so a border feature drawn
-on such an edge can be given its neighbour's name (:func:`neighbour_names`).
+on such an edge can be given its neighbour's name (see :mod:`mapeditor.neighbours`).
 """
 
 from __future__ import annotations
@@ -46,10 +46,11 @@ from PySide6.QtWidgets import (
 from engine.errors import EngineError
 from engine.geometry import Side
 from engine.mapdef import EdgeKind, LargeCity, MapDef, StartSquare, Town
+from mapeditor.neighbours import NEIGHBOURS_KEY, neighbour_names, neighbours_to_editor
+
+__all__ = ["NEIGHBOURS_KEY", "ROLES", "NewFromCountryDialog", "default_role", "neighbour_names"]
 
 ROLES = ("ignore", "large city", "start square", "town")
-NEIGHBOURS_KEY = "neighbours"
-"""Key in ``MapDef.editor`` of the neighbour names along the border."""
 
 _ROLE_COLOURS = {
     "large city": QColor("#8a5a2b"),
@@ -392,30 +393,5 @@ class NewFromCountryDialog(QDialog):
             elif role == "town":
                 m.towns[sq] = Town(city.name)
         if self.name_neighbours.isChecked() and self.result_.neighbours:
-            m.editor[NEIGHBOURS_KEY] = [
-                {"x": e.x, "y": e.y, "side": str(e.side), "name": name}
-                for e, name in sorted(self.result_.neighbours.items())
-            ]
+            m.editor[NEIGHBOURS_KEY] = neighbours_to_editor(self.result_.neighbours)
         return m
-
-
-def neighbour_names(m: MapDef) -> dict[tuple[int, int, str], str]:
-    """The neighbour names saved by the dialog: ``(x, y, side) → name``. Unreadable entries are
-    skipped: editor settings never stop a map from opening."""
-    out: dict[tuple[int, int, str], str] = {}
-    raw = m.editor.get(NEIGHBOURS_KEY)
-    if not isinstance(raw, list):
-        return out
-    for item in raw:
-        if not isinstance(item, dict):
-            continue
-        x, y, side, name = (item.get(k) for k in ("x", "y", "side", "name"))
-        if (
-            isinstance(x, int)
-            and isinstance(y, int)
-            and side in ("N", "E", "S", "W")
-            and isinstance(name, str)
-            and name
-        ):
-            out[(x, y, side)] = name
-    return out

@@ -134,3 +134,34 @@ def test_print_tiles_for_the_paper_and_orientation_the_printer_has(
     lay = printer_layout(window.document.snapshot(), printer, choose_orientation=False)
     assert (lay.paper, lay.orientation.value, lay.cols, lay.rows) == ("A3", "landscape", 2, 1)
     assert pages == layout_for(m, paper="A3").page_count + 1 == 3
+
+
+def test_imported_neighbour_names_are_shown_beside_the_border(make_editor, tmp_path: Path) -> None:
+    from engine.geometry import Edge, Side
+    from mapeditor.neighbours import NEIGHBOURS_KEY, neighbours_to_editor
+
+    window = make_editor(small_map())
+    m = MapDef("n", "N", 5, 3)
+    m.land = {(x, y) for x in range(1, 4) for y in range(3)}
+    m.editor[NEIGHBOURS_KEY] = neighbours_to_editor(
+        {Edge(3, y, Side.E): "Eastland" for y in range(3)} | {Edge(1, 0, Side.W): "Westland"}
+    )
+    open_imported(window, m)  # a new document: the extras follow it
+    item = window.neighbour_names
+    assert sorted(name for _, name in item._labels) == ["Eastland", "Westland"]
+    assert len(item._edges) == 4
+    east = next(p for p, name in item._labels if name == "Eastland")
+    assert east.x() > 4 * SQUARE and abs(east.y() - 1.5 * SQUARE) < 1e-6  # beside the run
+    # Painting land over an edge removes its name there (it no longer faces the outside).
+    from mapeditor.commands import change_entries
+
+    change_entries(window.document, "land", {(4, y): True for y in range(3)}, "Paint")
+    assert [name for _, name in item._labels] == ["Westland"]
+    # The underlay dock follows the new document too.
+    image = QImage(100, 60, QImage.Format.Format_RGB32)
+    image.fill(QColor("white"))
+    image.save(str(tmp_path / "s.png"))
+    window.underlay.load(tmp_path / "s.png")
+    assert window.underlay.item.isVisible()
+    window.undo_action.trigger()
+    assert not window.underlay.item.isVisible()

@@ -96,7 +96,7 @@ def test_city_roles_and_neighbour_names_go_into_the_map(qtbot) -> None:
     assert m.start_squares[(2, 0)].name == "Middleton"
     assert m.towns[(0, 2)].name == "Smallville"
     assert (3, 2) not in m.towns and (3, 2) not in m.start_squares
-    assert neighbour_names(m) == {(3, 0, "E"): "Eastland", (0, 1, "W"): "Westland"}
+    assert neighbour_names(m) == {Edge(3, 0, Side.E): "Eastland", Edge(0, 1, Side.W): "Westland"}
     assert all(isinstance(v, dict) for v in m.editor[NEIGHBOURS_KEY])
     json.dumps(m.editor)  # plain data, saved with the map
     dialog.name_neighbours.setChecked(False)
@@ -147,6 +147,15 @@ def test_neighbour_names_skip_unreadable_entries() -> None:
         "junk",
         {"x": "1", "y": 0, "side": "E", "name": "Text"},
     ]
-    assert neighbour_names(m) == {(0, 0, "N"): "Northland"}
+    assert neighbour_names(m) == {Edge(0, 0, Side.N): "Northland"}
     m.editor[NEIGHBOURS_KEY] = "junk"
     assert neighbour_names(m) == {}
+
+
+def test_label_runs_split_separate_stretches_of_one_neighbour() -> None:
+    from mapeditor.neighbours import label_runs
+
+    names = {Edge(0, y, Side.W): "Westland" for y in (0, 1, 2, 6, 7)}
+    names[Edge(5, 0, Side.N)] = "Northland"
+    runs = label_runs(names)
+    assert [(n, len(r)) for n, r in runs] == [("Westland", 3), ("Westland", 2), ("Northland", 1)]
