@@ -1130,6 +1130,20 @@ class _Designer:
             m.land.discard(sq)
         return dropped
 
+    def neighbour_names(self) -> None:
+        """Record the country beyond every border edge in the editor settings, as the editor's
+        "New map from country" does (``editor["neighbours"]``: x, y, side, name; sorted)."""
+        names = {
+            Edge(x, y, side): name
+            for x, y in self.m.land
+            for side in Side
+            if (name := self.raster.neighbours.get(Edge(x, y, side).outer_square, SEA))
+            and Edge(x, y, side).outer_square not in self.m.land
+        }
+        self.m.editor["neighbours"] = [
+            {"x": e.x, "y": e.y, "side": e.side.value, "name": names[e]} for e in sorted(names)
+        ]
+
     def reframe(self) -> None:
         """Crop the grid to the map (and the Isle of Man) with a margin of one square all round.
 
@@ -1163,6 +1177,9 @@ class _Designer:
         m.waves = {sq(s) for s in m.waves}
         m.chip_squares = {sq(s): v for s, v in m.chip_squares.items()}
         m.isle_of_man = sq(m.isle_of_man) if m.isle_of_man else None
+        for item in m.editor.get("neighbours", []):
+            item["x"] += dx
+            item["y"] += dy
 
     def tracks(self) -> None:
         if not self.spec.tracks:
@@ -1191,6 +1208,7 @@ class _Designer:
         self.ferries()
         dropped = self.drop_unreachable()
         self.chip_squares()
+        self.neighbour_names()
         self.reframe()
         self.tracks()
         self.m.description = describe(self.spec, self.m)

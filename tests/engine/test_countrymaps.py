@@ -22,7 +22,7 @@ from engine.countrymaps import (
     readme_table,
 )
 from engine.game import Game, GameOptions
-from engine.geometry import Side
+from engine.geometry import Edge, Side
 from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef, RuleSet
 from engine.mapio import load_map
 from engine.resources import bundled_map, shipped_maps
@@ -320,3 +320,16 @@ def test_full_bot_game_with_the_maps_own_map_chips_rules(cid: str) -> None:
         # Treats lie face up in the tracks of their colour.
         for sq, c in state.up.items():
             assert m.track_of_row(sq[1]).colour is state.chip(c).colour
+
+
+@pytest.mark.parametrize("cid", COUNTRY_IDS)
+def test_editor_settings_name_the_neighbour_beyond_every_border_feature(cid: str) -> None:
+    m = _map(cid)
+    names = {
+        (i["x"], i["y"], i["side"]): i["name"] for i in m.editor["neighbours"]
+    }  # the editor's saved form of "New map from country"
+    for (x, y, side), name in names.items():
+        assert (x, y) in m.land and name
+        assert Edge(x, y, Side(side)).outer_square not in m.land
+    for e, f in m.border_features.items():
+        assert names[(e.x, e.y, e.side.value)] == f.neighbour
