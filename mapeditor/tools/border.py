@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from engine.mapdef import BorderFeature, EdgeKind
 from mapeditor.commands import change_entries
 from mapeditor.document import ABSENT
+from mapeditor.neighbours import neighbour_of
 from mapeditor.tools.base import Tool, ToolEvent
 
 
@@ -23,7 +24,8 @@ class BorderFeatureTool(Tool):
             return
         old = m.border_features.get(edge)
         if old is None:
-            value: object = BorderFeature(EdgeKind.ROAD)
+            # Maps imported from a country know who lives beyond each border edge.
+            value: object = BorderFeature(EdgeKind.ROAD, neighbour=neighbour_of(m, edge))
         elif old.kind is EdgeKind.ROAD:
             value = BorderFeature(EdgeKind.CITY, old.coats_of_arms, old.neighbour)
         else:

@@ -151,3 +151,16 @@ def test_undo_and_redo_everything(make_editor) -> None:
     for _ in range(steps):
         window.redo_action.trigger()
     assert window.document.map == after
+
+
+def test_a_new_border_feature_takes_the_imported_neighbour_name(make_editor) -> None:
+    from mapeditor.neighbours import neighbours_to_editor
+
+    m = blank()
+    m.land = {(x, y) for x in range(2, 6) for y in range(2, 6)}
+    coast = Edge(2, 3, Side.W)
+    m.editor["neighbours"] = neighbours_to_editor({coast: "Denmark"})
+    window = make_editor(m)
+    window.set_tool(BorderFeatureTool)
+    click(window, edge_point(window, coast))
+    assert window.document.map.border_features[coast].neighbour == "Denmark"
