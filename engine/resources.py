@@ -52,3 +52,28 @@ DEFAULT_MAP_NAME = "example-small"
 def bundled_map(name: str = DEFAULT_MAP_NAME) -> Path:
     """Path of a shipped map by its file stem, e.g. ``bundled_map("deutschland")``."""
     return maps_dir() / f"{name}.json"
+
+
+MAP_ALIASES = {"germany": "deutschland", "gb": "great-britain", "spain": "iberica"}
+"""Other names the command lines accept for shipped maps."""
+
+
+def find_map(text: str) -> Path:
+    """A map given on a command line: a file path, or a shipped map by name (``deutschland``,
+    ``great-britain``, or an alias such as ``germany``).
+
+    Anything that looks like a path (an existing file, a suffix, a folder) is returned as it is, so
+    loading it reports a missing file precisely.
+
+    :raises engine.errors.EngineError: naming the shipped maps, for an unknown bare name.
+    """
+    path = Path(text)
+    if path.exists() or path.suffix or path.parent != Path("."):
+        return path
+    shipped = bundled_map(MAP_ALIASES.get(text.lower(), text.lower()).replace("_", "-"))
+    if shipped.exists():
+        return shipped
+    from engine.errors import EngineError
+
+    names = ", ".join(p.stem for p in shipped_maps())
+    raise EngineError(f"{text}: no such map file, nor a shipped map ({names})")

@@ -65,21 +65,6 @@ def ensure_headless_platform() -> None:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 
-def _find_map(text: str) -> Path:
-    p = Path(text)
-    if p.exists() or p.suffix.lower() == ".json" or os.sep in text:
-        return p
-    from engine.resources import bundled_map, shipped_maps
-
-    aliases = {"germany": "deutschland", "gb": "great-britain", "spain": "iberica"}
-    name = aliases.get(text.lower(), text.lower()).replace("_", "-")
-    bundled = bundled_map(name)
-    if bundled.exists():
-        return bundled
-    names = ", ".join(sorted(q.stem for q in shipped_maps()))
-    raise _Usage(f"{text}: no such map file, nor a shipped map ({names})")
-
-
 class _Usage(Exception):
     pass
 
@@ -96,8 +81,9 @@ def run(args: argparse.Namespace) -> str:
         raise _Usage("--dpi and --px-per-square apply to .png output only")
 
     from engine.mapio import load_map
+    from engine.resources import find_map
 
-    m = load_map(_find_map(args.map))
+    m = load_map(find_map(args.map))
 
     ensure_headless_platform()
     from PySide6.QtGui import QGuiApplication

@@ -70,21 +70,6 @@ def parse_players(text: str) -> list[Seat]:
     return seats
 
 
-def _find_map(text: str) -> Path:
-    p = Path(text)
-    if p.exists():
-        return p
-    from engine.resources import bundled_map, shipped_maps
-
-    aliases = {"germany": "deutschland", "gb": "great-britain", "spain": "iberica"}
-    name = aliases.get(text.lower(), text.lower()).replace("_", "-")
-    bundled = bundled_map(name)
-    if bundled.exists():
-        return bundled
-    names = ", ".join(sorted(q.stem for q in shipped_maps()))
-    raise UsageError(f"{text}: no such map file, nor a shipped map ({names})")
-
-
 def _load(path: Path) -> MapDef:
     from engine.mapio import load_map
     from mapeditor.playtest.launch import map_errors
@@ -137,6 +122,7 @@ def prepare(argv: list[str] | None = None) -> tuple[MapDef, PlaytestSetup, argpa
     """
     from dataclasses import replace
 
+    from engine.resources import find_map
     from mapeditor.playtest.setup_dialog import (
         PlaytestSetup,
         default_setup,
@@ -144,7 +130,7 @@ def prepare(argv: list[str] | None = None) -> tuple[MapDef, PlaytestSetup, argpa
     )
 
     args = build_parser().parse_args(argv)
-    path = _find_map(args.map)
+    path = find_map(args.map)
     m = _load(path)
     base = default_setup(m, seed=args.seed)
     seats = parse_players(args.players) if args.players else base.seats

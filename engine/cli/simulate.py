@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 from typing import Any, TextIO
 
 from engine.errors import EngineError
@@ -90,17 +89,9 @@ def _parse_players(text: str) -> tuple[int, ...]:
 
 def _load(name: str) -> Any:
     from engine.mapio import load_map
-    from engine.resources import bundled_map, shipped_maps
+    from engine.resources import find_map
 
-    path = Path(name)
-    if not path.exists():
-        shipped = bundled_map(name)  # a shipped map by name, e.g. "deutschland"
-        if path.suffix == "" and path.parent == Path(".") and shipped.exists():
-            path = shipped
-        else:
-            names = ", ".join(p.stem for p in shipped_maps())
-            raise EngineError(f"{name}: no such map file (shipped maps: {names})")
-    return load_map(path)
+    return load_map(find_map(name))
 
 
 def run(args: argparse.Namespace) -> int:
