@@ -3,12 +3,27 @@ squares, track rows and the Isle of Man."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.mapdef import Colour, StartSquare, Town, Track
 from mapeditor.commands import change_attribute, change_entries
 from mapeditor.document import ABSENT
 from mapeditor.tools.base import Tool, ToolEvent
+
+
+def toggle_on_square(
+    tool: Tool, event: ToolEvent, attr: str, make: Callable[[], object], text: str
+) -> None:
+    """Put ``make()`` on the clicked map square, or take away what is there (one undo step)."""
+    m, sq = tool.document.map, event.square
+    if sq not in m.land:
+        return
+    current = tool.document._entry(attr, sq)
+    value = make()
+    value = ABSENT if current is not ABSENT and (current == value or value is True) else value
+    change_entries(tool.document, attr, {sq: value}, text)
+    tool.document.select([sq])
 
 
 def _next_name(prefix: str, taken: set[str]) -> str:
@@ -26,17 +41,14 @@ class StartSquareTool(Tool):
 
     def press(self, event: ToolEvent) -> None:
         m, sq = self.document.map, event.square
-        if sq not in m.land:
-            return
-        if sq in m.start_squares:
-            change_entries(self.document, "start_squares", {sq: ABSENT}, "Remove start square")
-        else:
+
+        def make() -> object:
+            if sq in m.start_squares:
+                return m.start_squares[sq]  # the same again: toggled off
             taken = {s.name for s in m.start_squares.values()}
-            name = m.towns[sq].name if sq in m.towns else _next_name("Start", taken)
-            change_entries(
-                self.document, "start_squares", {sq: StartSquare(name)}, "Add start square"
-            )
-        self.document.select([sq])
+            return StartSquare(m.towns[sq].name if sq in m.towns else _next_name("Start", taken))
+
+        toggle_on_square(self, event, "start_squares", make, "Toggle start square")
 
 
 @dataclass
@@ -48,14 +60,13 @@ class TownTool(Tool):
 
     def press(self, event: ToolEvent) -> None:
         m, sq = self.document.map, event.square
-        if sq not in m.land:
-            return
-        if sq in m.towns:
-            change_entries(self.document, "towns", {sq: ABSENT}, "Remove town")
-        else:
-            name = _next_name("Town", {t.name for t in m.towns.values()})
-            change_entries(self.document, "towns", {sq: Town(name, self.grape)}, "Add town")
-        self.document.select([sq])
+
+        def make() -> object:
+            if sq in m.towns:
+                return m.towns[sq]  # the same again: toggled off
+            return Town(_next_name("Town", {t.name for t in m.towns.values()}), self.grape)
+
+        toggle_on_square(self, event, "towns", make, "Toggle town")
 
 
 @dataclass
@@ -65,11 +76,7 @@ class WaveTool(Tool):
     hint = "Click a map square to mark it with waves (no tile may go there); click again to clear."
 
     def press(self, event: ToolEvent) -> None:
-        m, sq = self.document.map, event.square
-        if sq not in m.land:
-            return
-        value = ABSENT if sq in m.waves else True
-        change_entries(self.document, "waves", {sq: value}, "Toggle waves")
+        toggle_on_square(self, event, "waves", lambda: True, "Toggle waves")
 
 
 @dataclass
@@ -80,11 +87,7 @@ class ChipSquareTool(Tool):
     colour: Colour = Colour.LIGHT_BLUE
 
     def press(self, event: ToolEvent) -> None:
-        m, sq = self.document.map, event.square
-        if sq not in m.land:
-            return
-        value = ABSENT if m.chip_squares.get(sq) == self.colour else self.colour
-        change_entries(self.document, "chip_squares", {sq: value}, "Mark chip square")
+        toggle_on_square(self, event, "chip_squares", lambda: self.colour, "Mark chip square")
 
 
 @dataclass
