@@ -626,7 +626,8 @@ class Board:
         all_nodes = self.nodes
         req = self.req
         front = self._front
-        group_of = self._group
+        groups = self._groups
+        owned = self._owned
         layout = self.layout
         x, y = square
         # 1. a node per segment
@@ -706,11 +707,19 @@ class Board:
                     req[q] = np
                     fp = front.get(q)
                     if fp is not None:
-                        del group_of(fp)[q]
+                        group = groups[fp]
+                        if fp not in owned:  # shared with a copy: unshare first
+                            groups[fp] = group = group.copy()
+                            owned.add(fp)
+                        del group[q]
                     elif not (layout is None or q not in layout.gated or square in layout.gated):
                         continue
                     front[q] = np
-                    group_of(np)[q] = None
+                    group = groups.get(np)
+                    if group is None or np not in owned:
+                        groups[np] = group = {} if group is None else group.copy()
+                        owned.add(np)
+                    group[q] = None
                 continue
             kind_h = h[0]
             a = side_seg[s]

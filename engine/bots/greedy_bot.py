@@ -99,22 +99,22 @@ def _meeple_delta(
 class _Projection:
     """``Game.projected_scores`` of positions one tile placement (without a meeple) away from
     a base position, recomputing only what a placement can change: the features it joined,
-    fields when it completed a city, monasteries around it. Anything else (a feature scored,
-    the game over, meeples changed) falls back to the full ``projected_scores``."""
+    fields when it completed a city, monasteries around it (a feature it completed was scored
+    and its meeples left: it is among those it joined). The game over, or a meeple more, falls
+    back to the full ``projected_scores``."""
 
     def __init__(self, game: Game) -> None:
         f = game.board.features
-        self.n_events = len(game.events)
         self.n_meeples = len(game.meeples)
         self.n_done = len(f.done)
         self.roots: list[tuple[int, bool, list[tuple[int, int]]]] = []
         """Each occupied feature root: whether it is a field, and what it adds to whom."""
-        self.monks: list[tuple[tuple[int, int], int, int]] = []
-        """Each monk: its square, its player and what it adds."""
+        self.monks: list[tuple[int, tuple[int, int], int, int]] = []
+        """Each monk: its meeple id, square, player and what it adds."""
         seen: set[int] = set()
-        for player, sq, _loc, node, _s in game.meeples.values():
+        for mid, (player, sq, _loc, node, _s) in game.meeples.items():
             if node < 0:
-                self.monks.append((sq, player, 1 + game.board.neighbour_count(sq)))
+                self.monks.append((mid, sq, player, 1 + game.board.neighbour_count(sq)))
                 continue
             root = f.find(node)
             if root not in seen:
@@ -127,11 +127,8 @@ class _Projection:
         (and any passes)."""
         from engine.game import Phase
 
-        if (
-            game.phase is Phase.OVER
-            or len(game.meeples) != self.n_meeples
-            or any(e.meeples for e in game.events[self.n_events :])
-        ):
+        meeples = game.meeples
+        if game.phase is Phase.OVER or len(meeples) > self.n_meeples:
             return game.projected_scores()
         out = game.scores[:]
         board = game.board
@@ -152,8 +149,10 @@ class _Projection:
                 for p, pts in adds:
                     out[p] += pts
         x, y = square
-        for (mx, my), p, pts in self.monks:
+        for mid, (mx, my), p, pts in self.monks:
             if -1 <= mx - x <= 1 and -1 <= my - y <= 1:
+                if mid not in meeples:  # completed and scored
+                    continue
                 pts = 1 + board.neighbour_count((mx, my))
             out[p] += pts
         seen: set[int] = set()
