@@ -107,8 +107,9 @@ class _Projection:
         f = game.board.features
         self.n_meeples = len(game.meeples)
         self.n_done = len(f.done)
-        self.roots: list[tuple[int, bool, list[tuple[int, int]]]] = []
-        """Each occupied feature root: whether it is a field, and what it adds to whom."""
+        self.roots: list[tuple[int, tuple[int, ...], list[tuple[int, int]]]] = []
+        """Each occupied feature root: for a field, the roots of the cities it touches (only a
+        placement that joins one of them can complete it), and what it adds to whom."""
         self.monks: list[tuple[int, tuple[int, int], int, int]] = []
         """Each monk: its meeple id, square, player and what it adds."""
         seen: set[int] = set()
@@ -120,7 +121,10 @@ class _Projection:
             if root not in seen:
                 seen.add(root)
                 adds = _feature_adds(game, root)
-                self.roots.append((root, f.kind[root] == FIELD, adds))
+                cities = (
+                    tuple({f.find(c) for c in f.cities_of(root)}) if f.kind[root] == FIELD else ()
+                )
+                self.roots.append((root, cities, adds))
 
     def scores(self, game: Game, square: tuple[int, int]) -> list[int]:
         """The projected scores of ``game`` after the base position plus a tile on ``square``
@@ -142,8 +146,12 @@ class _Projection:
                 touched.add(node)
         new_done = len(f.done) != self.n_done
         dirty: list[int] = []
-        for root, is_field, adds in self.roots:
-            if parent[root] != root or root in touched or (is_field and new_done):
+        for root, cities, adds in self.roots:
+            if (
+                parent[root] != root
+                or root in touched
+                or (new_done and any(parent[c] != c or c in touched for c in cities))
+            ):
                 dirty.append(root)
             else:
                 for p, pts in adds:
