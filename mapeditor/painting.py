@@ -332,7 +332,9 @@ def _paint_waves(painter, m, xs, ys) -> None:
                 path = QPainterPath(QPointF(r.left() + 8, cy))
                 for i in range(4):
                     x0 = r.left() + 8 + i * (SQUARE - 16) / 4
-                    path.quadTo(x0 + (SQUARE - 16) / 8, cy - 6 * (-1) ** i, x0 + (SQUARE - 16) / 4, cy)
+                    path.quadTo(
+                        x0 + (SQUARE - 16) / 8, cy - 6 * (-1) ** i, x0 + (SQUARE - 16) / 4, cy
+                    )
                 painter.drawPath(path)
 
 
@@ -373,7 +375,12 @@ def _paint_cities(painter, m, opts, visible) -> None:
             r = square_rect(sq)
             # Roof pattern: a few small houses so city squares read as "city" at any scale.
             for dx, dy in ((0.3, 0.35), (0.7, 0.35), (0.5, 0.68)):
-                _house(painter, QPointF(r.left() + dx * SQUARE, r.top() + dy * SQUARE), 12, QColor("#b5542e"))
+                _house(
+                    painter,
+                    QPointF(r.left() + dx * SQUARE, r.top() + dy * SQUARE),
+                    12,
+                    QColor("#b5542e"),
+                )
         if city.coats_of_arms:
             _shield(painter, box.topLeft() + QPointF(14, 14), city.coats_of_arms, 16)
         if opts.labels and city.name:
@@ -415,7 +422,11 @@ def _paint_borders(painter, m, opts, visible) -> None:
         else:
             _road_stub(painter, c - out * (SQUARE * 0.5), out, SQUARE * 0.8)
         if feature.coats_of_arms:
-            _shield(painter, c + out * (SQUARE * 0.3) + QPointF(out.y(), out.x()) * 14, feature.coats_of_arms)
+            _shield(
+                painter,
+                c + out * (SQUARE * 0.3) + QPointF(out.y(), out.x()) * 14,
+                feature.coats_of_arms,
+            )
         if opts.labels and feature.neighbour:
             label_centre = c + out * (SQUARE * 0.72)
             rect = QRectF(label_centre.x() - SQUARE * 0.75, label_centre.y() - 8, SQUARE * 1.5, 16)
@@ -456,7 +467,14 @@ def _paint_squares_marks(painter, m, opts, xs, ys) -> None:
                 painter.drawRect(r.adjusted(3.5, 3.5, -3.5, -3.5))
                 _house(painter, QPointF(r.center().x(), r.top() + 24), 18, QColor("#d1201b"))
                 if opts.labels:
-                    _text(painter, r.adjusted(4, 34, -4, -6), start.name, 11, QColor("#7a0f0c"), bold=True)
+                    _text(
+                        painter,
+                        r.adjusted(4, 34, -4, -6),
+                        start.name,
+                        11,
+                        QColor("#7a0f0c"),
+                        bold=True,
+                    )
             town = m.towns.get(sq)
             if town is not None:
                 _house(painter, QPointF(r.center().x(), r.top() + 26), 20, QColor("#f0c27a"))
