@@ -267,8 +267,9 @@ class MainWindow(QMainWindow):
     def _update_title(self) -> None:
         doc = self.document
         star = "*" if doc.modified else ""
+        # The star is written by hand (no "[*]" placeholder), so no setWindowModified: Qt warns
+        # on every call when the title lacks the placeholder.
         self.setWindowTitle(f"{star}{doc.display_name} — Carcassonne Maps Studio")
-        self.setWindowModified(doc.modified)
 
     def set_tool(self, tool_cls: type[Tool]) -> None:
         tool = self.tools[tool_cls]
