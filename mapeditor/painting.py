@@ -477,13 +477,16 @@ def _paint_squares_marks(painter, m, opts, xs, ys) -> None:
                     )
             town = m.towns.get(sq)
             if town is not None:
-                _house(painter, QPointF(r.center().x(), r.top() + 26), 20, QColor("#f0c27a"))
+                # Start squares are towns: their red house and name already stand there, so only
+                # the grapes (and a different town name) are added.
+                if start is None:
+                    _house(painter, QPointF(r.center().x(), r.top() + 26), 20, QColor("#f0c27a"))
                 if town.grape is not None:
                     painter.setPen(QPen(QColor("#333333"), 1))
                     painter.setBrush(COLOURS[town.grape])
                     for dx, dy in ((0, 0), (7, 0), (3.5, 6)):
                         painter.drawEllipse(QPointF(r.right() - 16 + dx, r.top() + 9 + dy), 4, 4)
-                if opts.labels and town.name:
+                if opts.labels and town.name and (start is None or start.name != town.name):
                     _text(painter, r.adjusted(2, 40, -2, -2), town.name, 10, QColor("#3a2a10"))
             chip = m.chip_squares.get(sq)
             if chip is not None:

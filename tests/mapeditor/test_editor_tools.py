@@ -164,3 +164,26 @@ def test_a_new_border_feature_takes_the_imported_neighbour_name(make_editor) -> 
     window.set_tool(BorderFeatureTool)
     click(window, edge_point(window, coast))
     assert window.document.map.border_features[coast].neighbour == "Denmark"
+
+
+def test_a_start_square_that_is_a_town_is_drawn_once(qapp) -> None:
+    """The town's house and name must not be painted over the start square's own."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    from engine.mapdef import StartSquare, Town
+    from mapeditor.painting import SQUARE, paint_map
+
+    def render(m: MapDef) -> QImage:
+        image = QImage(int(SQUARE), int(SQUARE), QImage.Format.Format_ARGB32)
+        image.fill(QColor("white"))
+        painter = QPainter(image)
+        paint_map(painter, m, region=QRectF(0, 0, SQUARE, SQUARE))
+        painter.end()
+        return image
+
+    start_only, both = blank(1, 1, land=True), blank(1, 1, land=True)
+    start_only.start_squares[(0, 0)] = StartSquare("Nancy")
+    both.start_squares[(0, 0)] = StartSquare("Nancy")
+    both.towns[(0, 0)] = Town("Nancy")  # no grape: nothing of the town should show
+    assert render(both) == render(start_only)
