@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import KeysView
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from engine.features import CITY, FIELD, MONASTERY, ROAD, FeatureStore
+from engine.errors import EngineError
+from engine.features import CITY, FIELD, LOG_ROOT, MONASTERY, ROAD, FeatureStore
 from engine.geometry import Edge, Side, Square
 from engine.mapdef import EdgeKind, MapDef
 
@@ -39,6 +40,22 @@ _KIND_OF = {"city": CITY, "road": ROAD, "field": FIELD, "monastery": MONASTERY}
 _LETTER = {EdgeKind.CITY: "C", EdgeKind.ROAD: "R", EdgeKind.FIELD: "F"}
 _LETTER_NAME = {"C": "city", "R": "road", "F": "field", "?": "anything"}
 _FREE = "????"
+# tags of the board's own undo-log entries (beside features.LOG_ROOT)
+_LOG_DONE = 1  # (tag, root): completed now
+_LOG_REQ = 2  # (tag, square, old pattern or None)
+_LOG_MON = 3  # (tag, square, old count or None)
+_LOG_WATCH = 4  # (tag, square, old watchers or None)
+_LOG_CITY = 5  # (tag, city id): connected now
+_LOG_FERRY = 6  # (tag, ferry id): opened now
+# what a side of an empty square joins (Board.preview_sides)
+_SIDE_OPEN = 0
+_SIDE_TILE = 1
+_SIDE_CLOSED = 2
+_SIDE_BORDER = 3
+_SIDE_JOIN = 4
+_SIDE_OPEN_T = (_SIDE_OPEN,)
+_SIDE_CLOSED_T = (_SIDE_CLOSED,)
+_EMPTY: frozenset[int] = frozenset()
 
 
 def partner_half(h: int) -> int:
@@ -266,6 +283,36 @@ class MapLayout:
 # -- the board ----------------------------------------------------------------------------------
 
 
+class PreviewFeature(NamedTuple):
+    """A feature as it would be after a previewed placement (:meth:`Board.preview`)."""
+
+    kind: int
+    roots: tuple[int, ...]
+    """The features on the board it would join (their roots now)."""
+    open: int
+    """Open edges (cities and roads; complete at 0)."""
+    tiles: int
+    """Tiles (cities and roads)."""
+    coa: int
+    meeples: tuple[int, ...]
+    """Ids of the meeples it would carry."""
+    cities: frozenset[int]
+    """Fields: the city nodes on the board it would touch."""
+    own_cities: tuple[int, ...]
+    """Fields: the groups of the placed tile's cities it would touch."""
+
+
+class BoardTrial(NamedTuple):
+    """What :meth:`Board.end_trial` needs besides the log: sizes and the containers it swapped."""
+
+    log_len: int
+    nodes: int
+    placed: int
+    front: dict[Square, str]
+    groups: dict[str, dict[Square, None]]
+    meeples: dict[int, tuple[int, ...]]
+
+
 class Board:
     """Placed tiles and their features, on a map or (``map is None``) on an unbounded table.
 
@@ -303,6 +350,8 @@ class Board:
         self.ferry_node: dict[str, int] = {}
         self.active_cities: set[str] = set()
         self.opened_ferries: set[str] = set()
+        self._log: list[tuple] | None = None
+        """The undo log while a trial is open (:meth:`begin_trial`), shared with the features."""
         if self.layout is not None:
             self._make_printed_nodes()
 
@@ -341,7 +390,9 @@ class Board:
     # -- copying ------------------------------------------------------------------------------
 
     def copy(self) -> Board:
-        """An independent copy (shares only immutable tables)."""
+        """An independent copy (shares only immutable tables). Not while a trial is open."""
+        if self._log is not None:
+            raise EngineError("a board cannot be copied while a trial is open (end_trial first)")
         b = Board.__new__(Board)
         b.map = self.map
         b.tileset = self.tileset
@@ -363,7 +414,74 @@ class Board:
         b.ferry_node = self.ferry_node
         b.active_cities = self.active_cities.copy()
         b.opened_ferries = self.opened_ferries.copy()
+        b._log = None
         return b
+
+    # -- trials -------------------------------------------------------------------------------
+
+    def begin_trial(self) -> BoardTrial:
+        """Start recording changes so that :meth:`end_trial` can undo them: a bot judges a
+        placement in place instead of on a copy. Trials nest; end them in reverse order."""
+        f = self.features
+        log = self._log
+        if log is None:
+            self._log = f.log = log = []
+        mark = BoardTrial(
+            len(log), len(f.parent), len(self.order), self._front, self._groups, f.meeples
+        )
+        self._front = self._front.copy()
+        self._groups = self._groups.copy()
+        self._owned = set()  # the square dicts are the trial's to copy before changing
+        f.meeples = f.meeples.copy()
+        return mark
+
+    def end_trial(self, mark: BoardTrial) -> None:
+        """Undo everything since ``mark`` was taken by :meth:`begin_trial`."""
+        f = self.features
+        log = self._log
+        assert log is not None, "no trial is open"
+        restore = f.restore
+        for k in range(len(log) - 1, mark.log_len - 1, -1):
+            entry = log[k]
+            op = entry[0]
+            if op == LOG_ROOT:
+                restore(entry)
+            elif op == _LOG_DONE:
+                f.done.discard(entry[1])
+            elif op == _LOG_CITY:
+                self.active_cities.discard(entry[1])
+            elif op == _LOG_FERRY:
+                self.opened_ferries.discard(entry[1])
+            else:
+                table = (
+                    self.req
+                    if op == _LOG_REQ
+                    else self.monasteries
+                    if op == _LOG_MON
+                    else (self._mon_watch)
+                )
+                if entry[2] is None:
+                    table.pop(entry[1], None)
+                else:
+                    table[entry[1]] = entry[2]
+        del log[mark.log_len :]
+        n = mark.nodes
+        for node in range(n, len(f.parent)):
+            f.cities.pop(node, None)
+            f.label.pop(node, None)
+        for lst in (f.parent, f.kind, f.open, f.tiles, f.coa):
+            del lst[n:]
+        order = self.order
+        for sq in order[mark.placed :]:
+            del self.tiles[sq]
+            del self.nodes[sq]
+        del order[mark.placed :]
+        self._front = mark.front
+        self._groups = mark.groups
+        self._owned = set()
+        f.meeples = mark.meeples
+        if mark.log_len == 0:
+            self._log = f.log = None
 
     # -- queries ------------------------------------------------------------------------------
 
@@ -511,6 +629,21 @@ class Board:
                         n += 1
         return n
 
+    def monastery_neighbours_left(self, square: Square) -> int:
+        """Neighbouring squares (8) still to be filled before a monastery on ``square`` is
+        complete: empty squares that take a tile (what :meth:`place` starts it with)."""
+        x, y = square
+        tiles = self.tiles
+        placeable = self.layout.placeable if self.layout else None
+        return sum(
+            1
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+            if (dx or dy)
+            and (x + dx, y + dy) not in tiles
+            and (placeable is None or (x + dx, y + dy) in placeable)
+        )
+
     def contacts(self, square: Square) -> tuple[list[int], list[int], bool]:
         """What an empty square touches: the feature root across each side (-1: none), across
         each half-edge (-1: none), and whether any of them has a meeple."""
@@ -629,6 +762,7 @@ class Board:
         groups = self._groups
         owned = self._owned
         layout = self.layout
+        log = self._log  # a trial is open: record what changes (see end_trial)
         x, y = square
         # 1. a node per segment
         key = frozenset((square,))
@@ -662,7 +796,9 @@ class Board:
         fp = front.pop(square, None)
         if fp is not None:
             del self._group(fp)[square]
-        req.pop(square, None)
+        old = req.pop(square, None)
+        if log is not None and old is not None:
+            log.append((_LOG_REQ, square, old))
         # 2. connect every side
         hs = layout.handlers.get(square) if layout is not None else None
         placeable = layout.placeable if layout is not None else None
@@ -685,6 +821,8 @@ class Board:
                         while parent[b] != b:
                             b = parent[b]
                         if a == b:
+                            if log is not None:
+                                f.save(a)
                             fopen[a] -= 2
                         else:
                             r = funion(a, b)
@@ -704,6 +842,8 @@ class Board:
                     i = (s + 2) & 3
                     p = req.get(q, _FREE)
                     np = p[:i] + edges[s] + p[i + 1 :]
+                    if log is not None:
+                        log.append((_LOG_REQ, q, req.get(q)))
                     req[q] = np
                     fp = front.get(q)
                     if fp is not None:
@@ -728,6 +868,8 @@ class Board:
                     a = nodes[a]
                     while parent[a] != a:
                         a = parent[a]
+                    if log is not None:
+                        f.save(a)
                     fopen[a] -= 1
             elif kind_h == H_BORDER:
                 # a printed border road/city: one more tile (and its coats of arms), closed abroad
@@ -747,12 +889,16 @@ class Board:
                 while parent[a] != a:
                     a = parent[a]
                 if a == b:
+                    if log is not None:
+                        f.save(a)
                     fopen[a] -= 2
                 else:
                     r = funion(a, b)
                     fopen[r] -= 2
                 if h[1] not in self.opened_ferries:
                     self.opened_ferries.add(h[1])
+                    if log is not None:
+                        log.append((_LOG_FERRY, h[1]))
                 other_end = h[2]
                 if other_end not in tiles and other_end in layout.placeable:  # type: ignore[union-attr]
                     self._front_add(other_end)
@@ -767,12 +913,18 @@ class Board:
                 if fopen[a] == 0 and a not in done:
                     done.add(a)
                     completed.append(a)
+                    if log is not None:
+                        log.append((_LOG_DONE, a))
         monks: list[Square] = []
         mon = self.monasteries
         watchers = self._mon_watch.pop(square, None)
         if watchers is not None:
+            if log is not None:
+                log.append((_LOG_WATCH, square, watchers))
             for q in watchers:
                 left = mon[q] - 1
+                if log is not None:
+                    log.append((_LOG_MON, q, left + 1))
                 mon[q] = left
                 if left == 0:
                     monks.append(q)
@@ -784,7 +936,11 @@ class Board:
                     q = (x + dx, y + dy)
                     if (dx or dy) and q not in tiles and (placeable is None or q in placeable):
                         left += 1
+                        if log is not None:
+                            log.append((_LOG_WATCH, q, watch.get(q)))
                         watch[q] = watch.get(q, ()) + (square,)
+            if log is not None:
+                log.append((_LOG_MON, square, None))
             mon[square] = left
             if left == 0:
                 monks.append(square)
@@ -797,28 +953,232 @@ class Board:
         assert layout is not None
         f = self.features
         cid, letter = h[1], h[2]
-        if letter == "C":
+        log = self._log
+        if letter == "C" or letter == "R":
             a = f.find(nodes[o.side_seg[s]])
-            b = f.find(self.city_node[cid])
-            r = f.union(a, b) if a != b else a
-            f.open[r] -= 2
-        elif letter == "R":
-            a = f.find(nodes[o.side_seg[s]])
-            b = f.find(self.stub_node[(cid, square, s)])
-            r = f.union(a, b) if a != b else a
+            b = f.find(self.city_node[cid] if letter == "C" else self.stub_node[(cid, square, s)])
+            if a == b:
+                if log is not None:
+                    f.save(a)
+                r = a
+            else:
+                r = f.union(a, b)
             f.open[r] -= 2
         elif layout.options.fields_touch_large_city:
             city = self.city_node[cid]
             for hh in (s << 1, (s << 1) | 1):
                 a = f.find(nodes[o.half_seg[hh]])
+                if log is not None:
+                    f.save(a)
                 f.cities[a] = f.cities_of(a) | {city}
         if cid not in self.active_cities and (
             letter == "C" or layout.options.large_city_connect == "any_edge"
         ):
             self.active_cities.add(cid)
+            if log is not None:
+                log.append((_LOG_CITY, cid))
             for q in layout.city_neighbours[cid]:
                 if q not in self.tiles and q not in layout.gated:
                     self._front_add(q)
+
+    # -- previews -----------------------------------------------------------------------------
+
+    def preview_sides(self, square: Square) -> tuple[tuple, ...] | None:
+        """What each side of the empty ``square`` would join, as :meth:`place` sees it (shared
+        by every rotation previewed there): ``(_SIDE_TILE, side root, half roots)``,
+        ``(_SIDE_OPEN,)``, ``(_SIDE_CLOSED,)``, ``(_SIDE_BORDER, coats of arms, tile key)`` or
+        ``(_SIDE_JOIN, root)`` (a large city, its road stub, a ferry). ``None``: a side
+        :meth:`preview` cannot tell (a field against a large city that fields may touch)."""
+        parent = self.features.parent
+        tiles = self.tiles
+        all_nodes = self.nodes
+        layout = self.layout
+        hs = layout.handlers.get(square) if layout is not None else None
+        x, y = square
+        out: list[tuple] = []
+        for s in range(4):
+            h = hs[s] if hs is not None else None
+            if h is None or h[0] == H_NORMAL:
+                dx, dy = DELTAS[s]
+                q = (x + dx, y + dy)
+                other = tiles.get(q)
+                if other is None:
+                    out.append(_SIDE_OPEN_T)
+                    continue
+                qnodes = all_nodes[q]
+                k = other.side_seg[(s + 2) & 3]
+                side_root = -1
+                if k >= 0:
+                    side_root = qnodes[k]
+                    while parent[side_root] != side_root:
+                        side_root = parent[side_root]
+                halves = [-1, -1]
+                for j, hh in enumerate((s << 1, (s << 1) | 1)):
+                    k = other.half_seg[_PARTNER[hh]]
+                    if k >= 0:
+                        r = qnodes[k]
+                        while parent[r] != r:
+                            r = parent[r]
+                        halves[j] = r
+                out.append((_SIDE_TILE, side_root, halves))
+                continue
+            kind_h = h[0]
+            if kind_h == H_CLOSED:
+                out.append(_SIDE_CLOSED_T)
+            elif kind_h == H_BORDER:
+                out.append((_SIDE_BORDER, h[2], h[3]))
+            elif kind_h == H_CITY and h[2] == "F":
+                if layout.options.fields_touch_large_city:  # type: ignore[union-attr]
+                    return None
+                out.append(_SIDE_OPEN_T)
+            else:
+                r = self._printed_node(square, s, h)
+                while parent[r] != r:
+                    r = parent[r]
+                out.append((_SIDE_JOIN, r))
+        return tuple(out)
+
+    def preview(
+        self, square: Square, tile_id: str, rotation: int, sides: tuple[tuple, ...]
+    ) -> tuple[list[int], list[PreviewFeature]]:
+        """The features the tile's segments would belong to if it were placed so, without
+        placing it (``sides`` from :meth:`preview_sides` for ``square``): the group of each
+        segment (-1 for a monastery) and, per group, a :class:`PreviewFeature`. Equal to what
+        :meth:`place` would build (a test compares them on whole games); bots use it to judge
+        a placement without playing it."""
+        o = self.compiled.oriented[tile_id][rotation // 90]
+        f = self.features
+        kinds = o.kinds
+        n = len(kinds)
+        link = list(range(n))  # a union-find over the tile's segments
+        adjust = [0] * n  # open edges the joins and closures take off each segment
+        borders: list[tuple[int, int, object]] = []  # (segment, coats of arms, tile key)
+        owner: dict[int, int] = {}  # feature root -> a segment it is joined to
+        edges = o.edges
+        side_seg = o.side_seg
+        half_seg = o.half_seg
+
+        def join(seg: int, root: int) -> None:
+            other = owner.get(root)
+            if other is None:
+                owner[root] = seg
+                return
+            while link[seg] != seg:
+                seg = link[seg]
+            while link[other] != other:
+                other = link[other]
+            if seg != other:
+                link[other] = seg
+
+        for s in range(4):
+            side = sides[s]
+            tag = side[0]
+            if tag == _SIDE_OPEN:
+                continue
+            a = side_seg[s]
+            if tag == _SIDE_TILE:
+                if a >= 0 and side[1] >= 0:
+                    join(a, side[1])
+                    adjust[a] -= 2
+                if edges[s] != "C":
+                    halves = side[2]
+                    for j in (0, 1):
+                        if halves[j] >= 0:
+                            join(half_seg[(s << 1) | j], halves[j])
+            elif a < 0:
+                continue
+            elif tag == _SIDE_CLOSED:
+                adjust[a] -= 1
+            elif tag == _SIDE_BORDER:
+                adjust[a] -= 1  # a border node of one open edge, joined: 1 - 2
+                borders.append((a, side[1], side[2]))
+            else:  # _SIDE_JOIN
+                join(a, side[1])
+                adjust[a] -= 2
+        group_of = [-1] * n
+        count = 0
+        for i in range(n):
+            if kinds[i] == MONASTERY:
+                continue
+            g = i
+            while link[g] != g:
+                g = link[g]
+            if g == i:
+                group_of[i] = count
+                count += 1
+        for i in range(n):  # segments joined to an earlier (head) segment take its group
+            if group_of[i] < 0 and kinds[i] != MONASTERY:
+                g = i
+                while link[g] != g:
+                    g = link[g]
+                group_of[i] = group_of[g]
+        fopen = f.open
+        ftiles = f.tiles
+        fcoa = f.coa
+        fmeeples = f.meeples
+        cities_of = f.cities
+        ocoa = o.coa
+        osides = o.sides
+        g_kind = [0] * count
+        g_open = [0] * count
+        g_coa = [0] * count
+        g_roots: list[list[int]] = [[] for _ in range(count)]
+        g_keys: list[list[object]] = [[] for _ in range(count)]
+        g_own: list[list[int]] = [[] for _ in range(count)]
+        for i in range(n):
+            g = group_of[i]
+            if g < 0:
+                continue
+            g_kind[g] = kinds[i]
+            g_coa[g] += ocoa[i]
+            g_open[g] += len(osides[i]) + adjust[i]
+            for c in o.cities[i]:
+                g_own[g].append(group_of[c])
+        for i, coa, key in borders:
+            g = group_of[i]
+            g_coa[g] += coa
+            g_keys[g].append(key)
+        for root, seg in owner.items():
+            g = group_of[seg]
+            g_roots[g].append(root)
+            g_coa[g] += fcoa[root]
+            g_open[g] += fopen[root]
+        new = tuple.__new__
+        out: list[PreviewFeature] = []
+        for g in range(count):
+            rs = g_roots[g]
+            meeples: tuple[int, ...] = ()
+            for r in rs:
+                mids = fmeeples.get(r)
+                if mids:
+                    meeples += mids
+            if g_kind[g] == FIELD:
+                cities = _EMPTY
+                for r in rs:
+                    cs = cities_of.get(r)
+                    if cs:
+                        cities = cities | cs
+                own = tuple(set(g_own[g])) if g_own[g] else ()
+                out.append(
+                    new(PreviewFeature, (FIELD, tuple(rs), 0, 0, g_coa[g], meeples, cities, own))
+                )
+                continue
+            # the square is empty and its border keys new: only two joined features can share
+            # a tile
+            if not rs:
+                tiles = 1
+            elif len(rs) == 1:
+                tiles = 1 + len(ftiles[rs[0]])
+            else:
+                tiles = 1 + len(ftiles[rs[0]].union(*[ftiles[r] for r in rs[1:]]))
+            tiles += len(g_keys[g])
+            out.append(
+                new(
+                    PreviewFeature,
+                    (g_kind[g], tuple(rs), g_open[g], tiles, g_coa[g], meeples, _EMPTY, ()),
+                )
+            )
+        return group_of, out
 
     def open_start(self, square: Square) -> None:
         """Make ``square`` placeable now (used for start squares before any tile is down)."""

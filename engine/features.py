@@ -12,7 +12,10 @@ segments across an edge unions their nodes; the root carries the merged data:
 - ``cities``: for fields, the city nodes the field touches (resolved to roots when scored).
 
 All per-node data is immutable (ints, tuples, frozensets), so :meth:`FeatureStore.copy` is a handful
-of shallow list copies: that is what keeps bots' ``copy()`` cheap.
+of shallow list copies: that is what keeps bots' ``copy()`` cheap. A bot judging a placement does
+not even copy: while a board trial is open (``Board.begin_trial``), ``log`` collects each root's
+data before it changes, and the board puts it back (no path compression in :meth:`find`, so a
+trial never changes a node it does not log).
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ TileKey = object
 
 
 _EMPTY: frozenset[int] = frozenset()
+LOG_ROOT = 0
+"""Tag of a root's saved data in a trial's undo log (the board logs other tags of its own)."""
 
 
 class FeatureStore:
@@ -39,7 +44,18 @@ class FeatureStore:
     dicts (most nodes never need them): ``meeples``, ``cities``, ``label``; ``done`` is a set.
     """
 
-    __slots__ = ("parent", "kind", "open", "tiles", "coa", "meeples", "cities", "label", "done")
+    __slots__ = (
+        "parent",
+        "kind",
+        "open",
+        "tiles",
+        "coa",
+        "meeples",
+        "cities",
+        "label",
+        "done",
+        "log",
+    )
 
     def __init__(self) -> None:
         self.parent: list[int] = []
@@ -55,6 +71,8 @@ class FeatureStore:
         """Root -> a printed name carried by the feature (a large city's), for explanations."""
         self.done: set[int] = set()
         """Roots of features completed during the game."""
+        self.log: list[tuple] | None = None
+        """The undo log of an open board trial (``None``: no trial); see :meth:`save`."""
 
     def new(
         self,
@@ -76,11 +94,42 @@ class FeatureStore:
         return i
 
     def find(self, i: int) -> int:
+        # no path compression: union by size keeps trees shallow, and a find during a board
+        # trial must not change what the trial's undo does not know about
         parent = self.parent
         while parent[i] != i:
-            parent[i] = parent[parent[i]]
             i = parent[i]
         return i
+
+    def save(self, root: int) -> None:
+        """Log ``root``'s data before it changes (only while a trial is open: ``log`` set)."""
+        self.log.append(  # type: ignore[union-attr]
+            (
+                LOG_ROOT,
+                root,
+                self.open[root],
+                self.tiles[root],
+                self.coa[root],
+                self.cities.get(root),
+                self.label.get(root),
+            )
+        )
+
+    def restore(self, entry: tuple) -> None:
+        """Undo one :meth:`save` entry (the root becomes a root again with its old data)."""
+        _op, root, open_edges, tiles, coa, cities, label = entry
+        self.parent[root] = root
+        self.open[root] = open_edges
+        self.tiles[root] = tiles
+        self.coa[root] = coa
+        if cities is None:
+            self.cities.pop(root, None)
+        else:
+            self.cities[root] = cities
+        if label is None:
+            self.label.pop(root, None)
+        else:
+            self.label[root] = label
 
     def union(self, a: int, b: int) -> int:
         """Merge the features of roots ``a`` and ``b`` (already roots); return the new root.
@@ -89,6 +138,9 @@ class FeatureStore:
         """
         if a == b:
             return a
+        if self.log is not None:
+            self.save(a)
+            self.save(b)
         tiles = self.tiles
         if len(tiles[a]) < len(tiles[b]):
             a, b = b, a
@@ -134,4 +186,5 @@ class FeatureStore:
         other.cities = self.cities.copy()
         other.label = self.label.copy()
         other.done = self.done.copy()
+        other.log = None
         return other

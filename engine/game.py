@@ -29,6 +29,7 @@ from engine.board import (
     INNER_FIELD,
     MONASTERY_LOCATION,
     Board,
+    BoardTrial,
     MapOptions,
 )
 from engine.errors import EngineError, IllegalMoveError
@@ -61,6 +62,8 @@ class Phase(StrEnum):
     """Rule-set actions after placing, before scoring, or :class:`Pass`."""
     AFTER = "after"
     """Rule-set actions after scoring, or :class:`Pass`."""
+    TURN_END = "turn_end"
+    """The turn is scored and would end now: only seen inside :meth:`Game.push_placement`."""
     OVER = "over"
 
 
@@ -196,6 +199,15 @@ class Meeple(NamedTuple):
     """How many meeples it counts as for majorities (rule sets may raise it)."""
 
 
+class _Trial(NamedTuple):
+    """What :meth:`Game.pop` needs to undo a :meth:`Game.push_placement`."""
+
+    state: dict[str, Any]
+    board: BoardTrial
+    events: int
+    history: int
+
+
 class Game:
     """One game. Create it from a map (``None`` for the classic board), players and a seed."""
 
@@ -259,7 +271,9 @@ class Game:
         self.rule_state: dict[str, Any] = {}
         self._extra_turn = False
         self._pending: tuple[list[int], list[Square]] = ([], [])
-        self._stack: list[Game] = []
+        self._stack: list[Game | _Trial] = []
+        self._hold_turn_end = False
+        """Inside :meth:`push_placement`: stop where the turn would end."""
         self.rules: list[Rules] = self._make_rules()
         self.pile: list[str] = self._make_pile()
         self._place_start_tiles()
@@ -470,6 +484,9 @@ class Game:
         self._end_turn()
 
     def _end_turn(self) -> None:
+        if self._hold_turn_end:
+            self.phase = Phase.TURN_END
+            return
         for r in self.rules:
             r.end_of_turn(self)
         self.turn += 1
@@ -871,11 +888,49 @@ class Game:
         self._stack.append(self._snapshot())
         self._apply(action)
 
+    def push_placement(self, move: Move) -> None:
+        """Carry out the placing ``move`` (unchecked) and then only as much of the turn as a
+        bot needs to judge it: the rule hooks, and, unless a rule action is offered first, the
+        scoring of what it completed; the game stops in phase ``TURN_END`` instead of ending
+        the turn (no next tile is drawn, no end-of-turn hook runs). A :class:`Pass` in phase
+        ``ACTION`` goes on to the scoring and stops there too. :meth:`pop` undoes it all.
+
+        Much cheaper than :meth:`push`: the board records its changes instead of being
+        copied. The position differs from :meth:`push`'s only in what the end of the turn and
+        the start of the next would change (the final scoring, when this was the last tile).
+        """
+        d = self.__dict__
+        trial = _Trial(d.copy(), self.board.begin_trial(), len(self.events), len(self.history))
+        self._stack.append(trial)
+        # fresh containers for what the turn may change; the originals wait in the trial
+        self.scores = self.scores[:]
+        self.breakdown = [b.copy() for b in self.breakdown]
+        self.supply = self.supply[:]
+        self.meeples = self.meeples.copy()
+        self.monks = self.monks.copy()
+        self.pile = self.pile[:]
+        self.set_aside = self.set_aside[:]
+        if self.rule_state:
+            state = self.rule_state
+            self.rule_state = {
+                r.name: r.copy_state(state.get(r.name)) for r in self.rules if r.name in state
+            }
+            for k, v in state.items():
+                self.rule_state.setdefault(k, v)
+        self._hold_turn_end = True
+        self._apply(move)
+
     def pop(self) -> None:
-        """Undo the last :meth:`push`."""
+        """Undo the last :meth:`push` or :meth:`push_placement`."""
         snap = self._stack.pop()
         stack = self._stack
-        self.__dict__.update(snap.__dict__)
+        if type(snap) is _Trial:
+            self.board.end_trial(snap.board)
+            self.__dict__.update(snap.state)
+            del self.events[snap.events :]  # the same lists: a turn only appends to them
+            del self.history[snap.history :]
+        else:
+            self.__dict__.update(snap.__dict__)
         self._stack = stack
 
     # -- copying -----------------------------------------------------------------------------------

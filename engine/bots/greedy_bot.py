@@ -21,6 +21,7 @@ are recomputed.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from engine.bots.base import register_bot
@@ -173,6 +174,119 @@ class _Projection:
                     out[p] += pts
         return out
 
+    def preview_values(
+        self,
+        game: Game,
+        square: tuple[int, int],
+        rotation: int,
+        sides: tuple[tuple, ...],
+        points: int,
+        locations: list[str | None],
+        meeple_value: float,
+    ) -> list[float]:
+        """The evaluation after placing the current tile on ``square`` at ``rotation`` with a
+        meeple at each of ``locations`` (``None``: no meeple), without placing it: from
+        ``Board.preview`` (``sides`` of ``square``), the rule sets awarding ``points`` at once
+        and nothing else (plain scoring). Equal to playing it out to the end of the turn."""
+        board = game.board
+        f = board.features
+        parent = f.parent
+        done = f.done
+        fkind = f.kind
+        meeples = game.meeples
+        me = game.to_move
+        tile = game.current_tile
+        assert tile is not None
+        group_of, groups = board.preview(square, tile, rotation, sides)
+        merged: dict[int, int] = {}
+        for g, pv in enumerate(groups):
+            for r in pv.roots:
+                merged[r] = g
+
+        def field_points(city_nodes: Iterable[int], own: Iterable[int]) -> int:
+            complete: set[int] = set()
+            for c in city_nodes:
+                while parent[c] != c:
+                    c = parent[c]
+                g = merged.get(c)
+                if g is None:
+                    if c in done and fkind[c] == CITY:
+                        complete.add(c)
+                elif groups[g].open == 0 and groups[g].kind == CITY:
+                    complete.add(-1 - g)
+            for g in own:
+                if groups[g].open == 0:
+                    complete.add(-1 - g)
+            return 3 * len(complete)
+
+        out = game.scores[:]
+        out[me] += points
+        supply = game.supply[me]
+        for root, cities, adds in self.roots:
+            if root in merged:
+                continue  # counted with the feature it joins, below
+            if cities and not merged.keys().isdisjoint(cities):
+                pts = field_points(cities, ())
+                for p, _old in adds:
+                    out[p] += pts
+            else:
+                for p, pts in adds:
+                    out[p] += pts
+        farmers = game.options.farmers
+        for pv in groups:
+            mids = pv.meeples
+            if not mids:
+                continue
+            if pv.kind == FIELD:
+                if not farmers:
+                    continue
+                pts = field_points(pv.cities, pv.own_cities)
+                scored_now = False
+            else:
+                scored_now = pv.open == 0
+                pts = feature_points(pv.kind, pv.tiles, pv.coa, not scored_now)
+            if len(mids) == 1:
+                out[meeples[mids[0]][0]] += pts
+            else:
+                strengths: dict[int, int] = {}
+                for m in mids:
+                    p = meeples[m][0]
+                    strengths[p] = strengths.get(p, 0) + game.meeple_strength(m)
+                for p in majority(strengths):
+                    out[p] += pts
+            if scored_now:  # the meeples come back
+                supply += sum(1 for m in mids if meeples[m][0] == me)
+        x, y = square
+        for _mid, (mx, my), p, pts in self.monks:
+            if -1 <= mx - x <= 1 and -1 <= my - y <= 1:
+                pts += 1
+                if board.monasteries[(mx, my)] == 1 and p == me:
+                    supply += 1  # completed: scored now, the monk comes back
+            out[p] += pts
+        best_other = max((v for k, v in enumerate(out) if k != me), default=0)
+        base = out[me] - best_other + meeple_value * supply
+        values: list[float] = []
+        o = board.compiled.oriented[tile][rotation // 90]
+        for loc in locations:
+            if loc is None:
+                values.append(base)
+                continue
+            g = group_of[o.aliases[loc]]
+            if g < 0:  # the tile's monastery
+                n = board.neighbour_count(square)
+                closed = board.monastery_neighbours_left(square) == 0
+                values.append(base + 1 + n - (0 if closed else meeple_value))
+                continue
+            pv = groups[g]
+            if pv.kind == FIELD:
+                delta = field_points(pv.cities, pv.own_cities) - meeple_value
+            elif pv.open == 0:  # completed and scored at once, the meeple comes back
+                delta = feature_points(pv.kind, pv.tiles, pv.coa, False)
+            else:
+                delta = pv.tiles + pv.coa - meeple_value
+            values.append(base + delta)
+        return values
+
 
 def _feature_adds(game: Game, root: int) -> list[tuple[int, int]]:
     """What the final scoring would give for the occupied feature ``root``, as in
@@ -196,6 +310,19 @@ def _feature_adds(game: Game, root: int) -> list[tuple[int, int]]:
     return [(p, pts) for p in majority(strengths)]
 
 
+def _preview_inputs(game: Game, square: tuple[int, int]) -> tuple[tuple, int] | None:
+    """What :meth:`_Projection.preview_values` needs for ``square`` (its sides and the points
+    the rule sets award for placing there), or ``None`` if it must be played out."""
+    points = 0
+    for r in game.rules:
+        p = r.placement_points(game, square)
+        if p is None:
+            return None
+        points += p
+    sides = game.board.preview_sides(square)
+    return None if sides is None else (sides, points)
+
+
 def placement_values(game: Game, moves: list[Action], me: int, meeple_value: float) -> list[float]:
     """The evaluation after each of ``moves`` (placing moves of ``game``, phase PLACE), in
     order; equal to pushing each move (plus a settling pass) and calling :func:`evaluate`."""
@@ -203,14 +330,33 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
 
     blind = all(r.name in _MEEPLE_BLIND_RULES for r in game.rules)
     plain = blind and all(r.name in _PLAIN_SCORING_RULES for r in game.rules)
+    # plain rules: nothing at the end of a turn or the game moves the evaluation, so a
+    # placement is judged where its turn would end (Game.push_placement), no copy needed
+    push = game.push_placement if plain else game.push
     projection = _Projection(game) if blind else None
     values: list[float] = [0.0] * len(moves)
     # group the meeple variants of each (square, rotation); the bare placement is always offered
     groups: dict[tuple, list[int]] = {}
     for i, mv in enumerate(moves):
         groups.setdefault((mv[0], mv[1]), []).append(i)
+    # plain rules: most placements are judged from a preview, without placing the tile
+    previews: dict[tuple[int, int], tuple | None] = {}
     for (sq, rot), idxs in groups.items():
-        game.push(Move(sq, rot, None))
+        if plain:
+            assert projection is not None
+            known = previews.get(sq, False)
+            if known is False:
+                known = _preview_inputs(game, sq)
+                previews[sq] = known
+            if known is not None:
+                sides, points = known
+                got = projection.preview_values(
+                    game, sq, rot, sides, points, [moves[i][2] for i in idxs], meeple_value
+                )
+                for i, value in zip(idxs, got, strict=True):
+                    values[i] = value
+                continue
+        push(Move(sq, rot, None))
         if game.phase is Phase.ACTION and Pass() in game.legal_moves():
             game.apply(Pass())
         if projection is None:

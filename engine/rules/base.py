@@ -92,6 +92,14 @@ class Rules:
     def tile_placed(self, game: Game, square: Square, tile_id: str, rotation: int) -> None:
         """The current player placed a tile (before meeple and scoring)."""
 
+    def placement_points(self, game: Game, square: Square) -> int | None:
+        """For bots judging a placement without playing it: the points this module would award
+        the current player at once for placing the current tile on ``square``, when that is
+        all it would do that moves scores, meeples or supply and the turn's scoring would
+        follow (no compulsory action). ``None`` (the default): it may do more, or cannot
+        tell; the bot then plays the placement out."""
+        return None
+
     def meeple_placed(self, game: Game, meeple_id: int) -> None:
         """The current player placed a meeple on the tile just placed."""
 

@@ -322,6 +322,11 @@ class ChipRules(Rules):
             game.award(game.to_move, chip.value, "chip", f"took a {chip} chip")
             self.chip_taken(game, state, game.to_move, cid)
 
+    def placement_points(self, game: Game, square: Square) -> int | None:
+        state: ChipState = game.rule_state[self.name]
+        cid = state.down.get(square)
+        return 0 if cid is None else state.chips[cid].value  # the chip, taken and scored
+
     def chip_taken(self, game: Game, state: Any, player: int, cid: int) -> None:
         """A face-down chip was taken and scored: by default it is kept face up."""
         state.held[player].append(cid)

@@ -137,6 +137,16 @@ class IbericaRules(ChipRules):
             state.out.append(treat)
         super().tile_placed(game, square, tile_id, rotation)
 
+    def placement_points(self, game: Game, square: Square) -> int | None:
+        state: IbericaState = game.rule_state[self.name]
+        if square in state.down or square in state.up:  # a treat to place, or one found
+            return None
+        m = game.map
+        found = m.island_square(square) if m is not None else None
+        if found is not None and found[1].coats_of_arms > 0:
+            return None
+        return 0
+
     def chip_taken(self, game: Game, state: Any, player: int, cid: int) -> None:
         if self.treat_squares(game, state, cid):
             state.held[player].append(cid)  # in the player's hand until placed as a treat

@@ -1,0 +1,172 @@
+"""Board trials (place, then undo) and previews (judge a placement without placing) against the
+plain path: a trial leaves the board exactly as it was, and a preview equals what ``place``
+builds, for every legal placement of every turn of whole games on every shipped map."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.board import Board
+from engine.errors import EngineError
+from engine.features import CITY, FIELD, MONASTERY, ROAD
+from engine.game import Game, GameOptions, Phase
+from engine.mapio import load_map
+from engine.moves import Move, Pass
+from engine.resources import bundled_map
+
+MAPS = ["example-small", "france", "benelux", "great-britain", "iberica", "deutschland"]
+
+
+def board_state(b: Board) -> object:
+    """Everything of a board, orders included (iteration order decides the order of moves)."""
+    f = b.features
+    return (
+        list(b.tiles.items()),
+        list(b.nodes.items()),
+        list(b.order),
+        sorted(b.req.items()),
+        list(b._front.items()),
+        [(p, list(g)) for p, g in b._groups.items() if g],
+        sorted(b.monasteries.items()),
+        sorted(b._mon_watch.items()),
+        (f.parent[:], f.kind[:], f.open[:], f.tiles[:], f.coa[:]),
+        sorted(f.meeples.items()),
+        sorted(f.cities.items()),
+        sorted(f.label.items()),
+        sorted(f.done),
+        sorted(b.active_cities),
+        sorted(b.opened_ferries),
+    )
+
+
+def _check_preview(b: Board, sq, tile: str, rot: int, problems: list[str]) -> None:
+    sides = b.preview_sides(sq)
+    if sides is None:
+        return
+    groups_of, groups = b.preview(sq, tile, rot, sides)
+    mark = b.begin_trial()
+    completed, _monks = b.place(sq, tile, rot)
+    f = b.features
+    nodes = b.nodes[sq]
+    post = {}  # preview group -> root after placing
+    for i, g in enumerate(groups_of):
+        if g < 0:
+            assert nodes[i] < 0
+            continue
+        root = f.find(nodes[i])
+        if post.setdefault(g, root) != root:
+            problems.append(f"{tile}@{sq} r{rot}: segments of group {g} are apart")
+    if len(set(post.values())) != len(post):
+        problems.append(f"{tile}@{sq} r{rot}: two groups are one feature")
+
+    def after(root: int) -> int:  # a board root as it is after placing
+        for g, pv in enumerate(groups):
+            if root in pv.roots:
+                return post[g]
+        return root
+
+    for g, pv in enumerate(groups):
+        root = post[g]
+        where = f"{tile}@{sq} r{rot} group {g}"
+        got = (pv.kind, sorted(pv.meeples), sorted(after(r) for r in pv.roots))
+        want = (f.kind[root], sorted(f.meeples.get(root, ())), [root] * len(pv.roots))
+        if got != want:
+            problems.append(f"{where}: kind/meeples/roots {got} != {want}")
+        if pv.kind in (CITY, ROAD):
+            real = (f.open[root], len(f.tiles[root]), f.coa[root], root in completed)
+            seen = (pv.open, pv.tiles, pv.coa, pv.open == 0)
+            if real != seen:
+                problems.append(f"{where}: open/tiles/coa/done {seen} != {real}")
+        elif pv.kind == FIELD:
+            real_c = {f.find(c) for c in f.cities_of(root)}
+            seen_c = {after(f.find(c)) for c in pv.cities} | {post[c] for c in pv.own_cities}
+            if real_c != seen_c:
+                problems.append(f"{where}: cities {sorted(seen_c)} != {sorted(real_c)}")
+    b.end_trial(mark)
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_trials_undo_exactly_and_previews_match_placing(name: str) -> None:
+    m = load_map(bundled_map(name))
+    rng = random.Random(7)
+    problems: list[str] = []
+    checked = 0
+    for seed in range(2):
+        game = Game(m, players=2, seed=seed, options=GameOptions(rule_set="none"))
+        while not game.is_over():
+            board = game.board
+            if game.phase is Phase.PLACE:
+                before = board_state(board)
+                tile = game.current_tile
+                assert tile is not None
+                for sq, rot in board.placements(tile):
+                    _check_preview(board, sq, tile, rot, problems)
+                    checked += 1
+                assert board_state(board) == before, "a trial changed the board"
+            moves = game.legal_moves().list()
+            game.apply(rng.choice(moves))
+    assert checked > 500
+    assert problems == []
+
+
+def test_game_push_placement_pop_restores_the_whole_game() -> None:
+    m = load_map(bundled_map("deutschland"))
+    game = Game(m, players=2, seed=3)
+    rng = random.Random(3)
+    trials = 0
+    while not game.is_over() and trials < 400:
+        if game.phase is Phase.PLACE:
+            summary = game.state_summary()
+            before = board_state(game.board)
+            for move in game.legal_moves().list():
+                game.push_placement(move)
+                assert game.phase is not Phase.PLACE
+                if game.phase is Phase.ACTION and Pass() in game.legal_moves():
+                    game.apply(Pass())
+                    assert game.phase in (Phase.TURN_END, Phase.AFTER)
+                game.pop()
+                trials += 1
+            assert game.state_summary() == summary
+            assert board_state(game.board) == before
+        game.apply(rng.choice(game.legal_moves().list()))
+    assert trials >= 400
+
+
+def test_a_board_is_not_copied_inside_a_trial() -> None:
+    game = Game(None, players=2, seed=1)
+    move = next(iter(game.legal_moves()))
+    game.push_placement(move)
+    with pytest.raises(EngineError, match="trial"):
+        game.copy()
+    game.pop()
+    game.copy()  # fine again
+
+
+def test_monastery_preview_kind() -> None:
+    """A monastery segment has no group: previews leave it to the caller."""
+    game = Game(None, players=2, seed=1, options=GameOptions(draw_order=("B",)))
+    board = game.board
+    sq, rot = board.placements("B")[0]
+    sides = board.preview_sides(sq)
+    assert sides is not None
+    groups_of, _ = board.preview(sq, "B", rot, sides)
+    o = board.compiled.oriented["B"][rot // 90]
+    assert [g for g, k in zip(groups_of, o.kinds, strict=True) if k == MONASTERY] == [-1]
+
+
+def test_move_is_judged_in_turn_end_phase() -> None:
+    game = Game(None, players=2, seed=2)
+    move = Move(*board_first(game), None)
+    turn = game.turn
+    game.push_placement(move)
+    assert game.phase is Phase.TURN_END and game.turn == turn and game.current_tile is None
+    game.pop()
+    assert game.phase is Phase.PLACE and game.current_tile is not None
+
+
+def board_first(game: Game):
+    tile = game.current_tile
+    assert tile is not None
+    return game.board.placements(tile)[0]
