@@ -17,7 +17,7 @@ A map's printed parts are static per map (:class:`MapLayout`) and shared by ever
 
 from __future__ import annotations
 
-from collections.abc import KeysView
+from collections.abc import KeysView, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -93,6 +93,10 @@ class OrientedTile:
         "locations",
         "aliases",
         "names",
+        "shape",
+        "open_edges",
+        "dense",
+        "heads",
     )
 
     def __init__(self, tile: TileType, rotation: int) -> None:
@@ -153,6 +157,23 @@ class OrientedTile:
         """Canonical meeple location of each segment."""
 
         self.aliases: dict[str, int] = aliases
+        self.shape: tuple = tuple(
+            sorted(
+                (k, sd, hv, c, tuple(sorted(self.sides[j] for j in cs)))
+                for k, sd, hv, c, cs in zip(
+                    self.kinds, self.sides, self.halves, self.coa, self.cities, strict=True
+                )
+            )
+        )
+        """The tile's geometry without segment numbers: two rotations of a symmetric tile with
+        the same shape play the same."""
+        self.open_edges: tuple[int, ...] = tuple(len(sd) for sd in self.sides)
+        self.heads: tuple[int, ...] = tuple(i for i, k in enumerate(self.kinds) if k != MONASTERY)
+        """The segments that are features (all but a monastery)."""
+        self.dense: tuple[int, ...] = tuple(
+            self.heads.index(i) if k != MONASTERY else -1 for i, k in enumerate(self.kinds)
+        )
+        """Each segment's index in ``heads`` (-1: the monastery)."""
 
     def segment_at(self, location: str) -> int | None:
         """The segment a meeple location names, or ``None``."""
@@ -281,6 +302,31 @@ class MapLayout:
 
 
 # -- the board ----------------------------------------------------------------------------------
+
+
+def _segment_groups(
+    kinds: tuple[int, ...], link: list[int]
+) -> tuple[list[int], list[int], list[list[int]]]:
+    """Group the segments of a tile joined in ``link`` (a union-find): each segment's group
+    (-1: a monastery), each group's first segment and its members."""
+    group_of = [-1] * len(kinds)
+    heads: list[int] = []
+    members: list[list[int]] = []
+    index: dict[int, int] = {}
+    for i, kind in enumerate(kinds):
+        if kind == MONASTERY:
+            continue
+        g = i
+        while link[g] != g:
+            g = link[g]
+        k = index.get(g)
+        if k is None:
+            index[g] = k = len(heads)
+            heads.append(i)
+            members.append([])
+        group_of[i] = k
+        members[k].append(i)
+    return group_of, heads, members
 
 
 class PreviewFeature(NamedTuple):
@@ -1040,7 +1086,7 @@ class Board:
 
     def preview(
         self, square: Square, tile_id: str, rotation: int, sides: tuple[tuple, ...]
-    ) -> tuple[list[int], list[PreviewFeature]]:
+    ) -> tuple[Sequence[int], list[PreviewFeature]]:
         """The features the tile's segments would belong to if it were placed so, without
         placing it (``sides`` from :meth:`preview_sides` for ``square``): the group of each
         segment (-1 for a monastery) and, per group, a :class:`PreviewFeature`. Equal to what
@@ -1049,27 +1095,12 @@ class Board:
         o = self.compiled.oriented[tile_id][rotation // 90]
         f = self.features
         kinds = o.kinds
-        n = len(kinds)
-        link = list(range(n))  # a union-find over the tile's segments
-        adjust = [0] * n  # open edges the joins and closures take off each segment
+        opens = list(o.open_edges)  # open edges of each segment, less what joins close
+        joins: list[tuple[int, int]] = []  # (segment, feature root)
         borders: list[tuple[int, int, object]] = []  # (segment, coats of arms, tile key)
-        owner: dict[int, int] = {}  # feature root -> a segment it is joined to
         edges = o.edges
         side_seg = o.side_seg
         half_seg = o.half_seg
-
-        def join(seg: int, root: int) -> None:
-            other = owner.get(root)
-            if other is None:
-                owner[root] = seg
-                return
-            while link[seg] != seg:
-                seg = link[seg]
-            while link[other] != other:
-                other = link[other]
-            if seg != other:
-                link[other] = seg
-
         for s in range(4):
             side = sides[s]
             tag = side[0]
@@ -1077,93 +1108,86 @@ class Board:
                 continue
             a = side_seg[s]
             if tag == _SIDE_TILE:
-                if a >= 0 and side[1] >= 0:
-                    join(a, side[1])
-                    adjust[a] -= 2
+                r = side[1]
+                if a >= 0 and r >= 0:
+                    joins.append((a, r))
+                    opens[a] -= 2
                 if edges[s] != "C":
-                    halves = side[2]
-                    for j in (0, 1):
-                        if halves[j] >= 0:
-                            join(half_seg[(s << 1) | j], halves[j])
+                    h0, h1 = side[2]
+                    if h0 >= 0:
+                        joins.append((half_seg[s << 1], h0))
+                    if h1 >= 0:
+                        joins.append((half_seg[(s << 1) | 1], h1))
             elif a < 0:
                 continue
             elif tag == _SIDE_CLOSED:
-                adjust[a] -= 1
+                opens[a] -= 1
             elif tag == _SIDE_BORDER:
-                adjust[a] -= 1  # a border node of one open edge, joined: 1 - 2
+                opens[a] -= 1  # a border node of one open edge, joined: 1 - 2
                 borders.append((a, side[1], side[2]))
             else:  # _SIDE_JOIN
-                join(a, side[1])
-                adjust[a] -= 2
-        group_of = [-1] * n
-        count = 0
-        for i in range(n):
-            if kinds[i] == MONASTERY:
-                continue
-            g = i
-            while link[g] != g:
-                g = link[g]
-            if g == i:
-                group_of[i] = count
-                count += 1
-        for i in range(n):  # segments joined to an earlier (head) segment take its group
-            if group_of[i] < 0 and kinds[i] != MONASTERY:
-                g = i
-                while link[g] != g:
-                    g = link[g]
-                group_of[i] = group_of[g]
+                joins.append((a, side[1]))
+                opens[a] -= 2
+        owner: dict[int, int] = {}  # feature root -> a segment joined to it
+        link: list[int] | None = None  # segments joined through a feature (rare)
+        for seg, r in joins:
+            other = owner.get(r)
+            if other is None:
+                owner[r] = seg
+            elif other != seg:
+                if link is None:
+                    link = list(range(len(kinds)))
+                while link[seg] != seg:
+                    seg = link[seg]
+                while link[other] != other:
+                    other = link[other]
+                if seg != other:
+                    link[other] = seg
+        if link is None:
+            group_of: list[int] | tuple[int, ...] = o.dense
+            heads: tuple[int, ...] | list[int] = o.heads
+            members: list[list[int]] | None = None
+        else:
+            group_of, heads, members = _segment_groups(kinds, link)
+        count = len(heads)
+        g_roots: list[list[int]] = [[] for _ in range(count)]
+        for r, seg in owner.items():
+            g_roots[group_of[seg]].append(r)
         fopen = f.open
         ftiles = f.tiles
         fcoa = f.coa
         fmeeples = f.meeples
         cities_of = f.cities
         ocoa = o.coa
-        osides = o.sides
-        g_kind = [0] * count
-        g_open = [0] * count
-        g_coa = [0] * count
-        g_roots: list[list[int]] = [[] for _ in range(count)]
-        g_keys: list[list[object]] = [[] for _ in range(count)]
-        g_own: list[list[int]] = [[] for _ in range(count)]
-        for i in range(n):
-            g = group_of[i]
-            if g < 0:
-                continue
-            g_kind[g] = kinds[i]
-            g_coa[g] += ocoa[i]
-            g_open[g] += len(osides[i]) + adjust[i]
-            for c in o.cities[i]:
-                g_own[g].append(group_of[c])
-        for i, coa, key in borders:
-            g = group_of[i]
-            g_coa[g] += coa
-            g_keys[g].append(key)
-        for root, seg in owner.items():
-            g = group_of[seg]
-            g_roots[g].append(root)
-            g_coa[g] += fcoa[root]
-            g_open[g] += fopen[root]
+        ocities = o.cities
         new = tuple.__new__
         out: list[PreviewFeature] = []
         for g in range(count):
+            segs = members[g] if members is not None else (heads[g],)
             rs = g_roots[g]
+            kind = kinds[segs[0]]
+            coa = 0
+            open_edges = 0
+            for i in segs:
+                coa += ocoa[i]
+                open_edges += opens[i]
             meeples: tuple[int, ...] = ()
             for r in rs:
+                coa += fcoa[r]
+                open_edges += fopen[r]
                 mids = fmeeples.get(r)
                 if mids:
                     meeples += mids
-            if g_kind[g] == FIELD:
+            if kind == FIELD:
                 cities = _EMPTY
                 for r in rs:
                     cs = cities_of.get(r)
                     if cs:
                         cities = cities | cs
-                own = tuple(set(g_own[g])) if g_own[g] else ()
-                out.append(
-                    new(PreviewFeature, (FIELD, tuple(rs), 0, 0, g_coa[g], meeples, cities, own))
-                )
+                own = tuple({group_of[c] for i in segs for c in ocities[i]})
+                out.append(new(PreviewFeature, (FIELD, tuple(rs), 0, 0, coa, meeples, cities, own)))
                 continue
-            # the square is empty and its border keys new: only two joined features can share
+            # the square is empty and its border keys are new: only joined features can share
             # a tile
             if not rs:
                 tiles = 1
@@ -1171,12 +1195,13 @@ class Board:
                 tiles = 1 + len(ftiles[rs[0]])
             else:
                 tiles = 1 + len(ftiles[rs[0]].union(*[ftiles[r] for r in rs[1:]]))
-            tiles += len(g_keys[g])
+            if borders:
+                for i, c, _key in borders:
+                    if group_of[i] == g:
+                        coa += c
+                        tiles += 1
             out.append(
-                new(
-                    PreviewFeature,
-                    (g_kind[g], tuple(rs), g_open[g], tiles, g_coa[g], meeples, _EMPTY, ()),
-                )
+                new(PreviewFeature, (kind, tuple(rs), open_edges, tiles, coa, meeples, _EMPTY, ()))
             )
         return group_of, out
 

@@ -126,6 +126,19 @@ class _Projection:
                     tuple({f.find(c) for c in f.cities_of(root)}) if f.kind[root] == FIELD else ()
                 )
                 self.roots.append((root, cities, adds))
+        self.total = game.scores[:]
+        """The projected scores of the base position."""
+        self.adds_of: dict[int, list[tuple[int, int]]] = {}
+        self.fields_of: dict[int, list[tuple[int, tuple[int, ...], list[tuple[int, int]]]]] = {}
+        """City root -> the occupied fields touching it."""
+        for root, cities, adds in self.roots:
+            self.adds_of[root] = adds
+            for p, pts in adds:
+                self.total[p] += pts
+            for c in cities:
+                self.fields_of.setdefault(c, []).append((root, cities, adds))
+        for _mid, _sq, p, pts in self.monks:
+            self.total[p] += pts
 
     def scores(self, game: Game, square: tuple[int, int]) -> list[int]:
         """The projected scores of ``game`` after the base position plus a tile on ``square``
@@ -219,19 +232,28 @@ class _Projection:
                     complete.add(-1 - g)
             return 3 * len(complete)
 
-        out = game.scores[:]
+        # from the base projection: take out the features it joins (counted anew below) and
+        # recount the occupied fields whose cities it joins
+        out = self.total[:]
         out[me] += points
         supply = game.supply[me]
-        for root, cities, adds in self.roots:
-            if root in merged:
-                continue  # counted with the feature it joins, below
-            if cities and not merged.keys().isdisjoint(cities):
-                pts = field_points(cities, ())
-                for p, _old in adds:
-                    out[p] += pts
-            else:
+        adds_of = self.adds_of
+        fields_of = self.fields_of
+        recount: dict[int, tuple] = {}
+        for r in merged:
+            adds = adds_of.get(r)
+            if adds is not None:
                 for p, pts in adds:
-                    out[p] += pts
+                    out[p] -= pts
+            touching = fields_of.get(r)
+            if touching is not None:
+                for entry in touching:
+                    if entry[0] not in merged:
+                        recount[entry[0]] = entry
+        for _root, cities, adds in recount.values():
+            pts = field_points(cities, ())
+            for p, old in adds:
+                out[p] += pts - old
         farmers = game.options.farmers
         for pv in groups:
             mids = pv.meeples
@@ -257,12 +279,11 @@ class _Projection:
             if scored_now:  # the meeples come back
                 supply += sum(1 for m in mids if meeples[m][0] == me)
         x, y = square
-        for _mid, (mx, my), p, pts in self.monks:
+        for _mid, (mx, my), p, _pts in self.monks:
             if -1 <= mx - x <= 1 and -1 <= my - y <= 1:
-                pts += 1
+                out[p] += 1
                 if board.monasteries[(mx, my)] == 1 and p == me:
                     supply += 1  # completed: scored now, the monk comes back
-            out[p] += pts
         best_other = max((v for k, v in enumerate(out) if k != me), default=0)
         base = out[me] - best_other + meeple_value * supply
         values: list[float] = []
@@ -339,6 +360,17 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
     groups: dict[tuple, list[int]] = {}
     for i, mv in enumerate(moves):
         groups.setdefault((mv[0], mv[1]), []).append(i)
+    # a symmetric tile's rotations that look the same play the same: judge one of them
+    oriented = game.board.compiled.oriented[game.current_tile]  # type: ignore[index]
+    seen: dict[tuple, tuple] = {}
+    twins: list[tuple[list[int], tuple]] = []
+    for key in list(groups):
+        sq, rot = key
+        first = seen.setdefault((sq, oriented[rot // 90].shape), key)
+        if first != key and sorted(str(moves[i][2]) for i in groups[first]) == sorted(
+            str(moves[i][2]) for i in groups[key]
+        ):
+            twins.append((groups.pop(key), first))
     # plain rules: most placements are judged from a preview, without placing the tile
     previews: dict[tuple[int, int], tuple | None] = {}
     for (sq, rot), idxs in groups.items():
@@ -380,6 +412,10 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
         game.pop()
         for i in later:
             values[i] = _judge_pushed(game, moves[i], me, meeple_value, True)
+    for idxs, first in twins:
+        by_location = {moves[i][2]: values[i] for i in groups[first]}
+        for i in idxs:
+            values[i] = by_location[moves[i][2]]
     return values
 
 
@@ -400,6 +436,14 @@ class GreedyBot:
         evaluation of that placement, averaged over reshuffles of the hidden pile."""
         from engine.game import Phase
 
+        # unless the same player places a tile next, hidden information (the order of the
+        # pile, face-down values) cannot change the evaluation: judge it once, in place
+        game.push(move)
+        if not (game.phase is Phase.PLACE and game.to_move == me):
+            value = evaluate(game, me, self.meeple_value)
+            game.pop()
+            return value
+        game.pop()
         total = 0.0
         for _ in range(self.samples):
             sim = game.copy(shuffle=self.rng)

@@ -27,7 +27,16 @@ def _naive(view, moves, me, meeple_value):
 
 
 @pytest.mark.parametrize(
-    ("name", "rules_on"), [("example-small", False), ("deutschland", True), ("france", True)]
+    ("name", "rules_on"),
+    [
+        ("example-small", False),
+        ("deutschland", True),
+        ("deutschland", False),
+        ("france", True),
+        ("benelux", True),
+        ("iberica", True),
+        ("great-britain", True),
+    ],
 )
 def test_fast_values_match_the_plain_evaluation(monkeypatch, name: str, rules_on: bool) -> None:
     fast = greedy.placement_values
@@ -50,4 +59,38 @@ def test_fast_values_match_the_plain_evaluation(monkeypatch, name: str, rules_on
     rule_set, _ = rule_set_for(m, rules_on)
     play_one(m, SimConfig(games=1, bot="greedy"), 0, rule_set)
     assert len(decisions) > 20
+    assert mismatches == []
+
+
+@pytest.mark.parametrize("name", ["deutschland", "france", "great-britain", "iberica"])
+def test_rule_choices_judged_in_place_match_the_sampled_copies(monkeypatch, name: str) -> None:
+    """A rule-set choice that does not lead to the same player placing is judged once on the
+    game itself: equal to judging it on copies whose hidden information is re-dealt. (Benelux
+    has none: taking an island tile always leads to placing it.)"""
+    import random
+
+    fast = greedy.GreedyBot._lookahead
+    compared: list[int] = []
+    mismatches: list[str] = []
+
+    def checked(self, game, move, me):
+        got = fast(self, game, move, me)
+        sims = []
+        for k in range(3):
+            sim = game.copy(shuffle=random.Random(k))
+            sim.apply(move)
+            sims.append(sim)
+        if not any(s.phase is Phase.PLACE and s.to_move == me for s in sims):
+            values = {greedy.evaluate(s, me, self.meeple_value) for s in sims}
+            compared.append(1)
+            if values != {got}:
+                mismatches.append(f"{move}: in place {got}, on copies {sorted(values)}")
+        return got
+
+    monkeypatch.setattr(greedy.GreedyBot, "_lookahead", checked)
+    m = load_map(bundled_map(name))
+    rule_set, _ = rule_set_for(m, True)
+    for index in range(2):
+        play_one(m, SimConfig(games=1, bot="greedy"), index, rule_set)
+    assert compared, "no rule-set choice was judged"
     assert mismatches == []
