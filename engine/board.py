@@ -53,7 +53,9 @@ _SIDE_TILE = 1
 _SIDE_CLOSED = 2
 _SIDE_BORDER = 3
 _SIDE_JOIN = 4
+_SIDE_FIELD_CITY = 5  # a field against a large city that fields may touch (no preview)
 _SIDE_OPEN_T = (_SIDE_OPEN,)
+_SIDE_FIELD_CITY_T = (_SIDE_FIELD_CITY,)
 _SIDE_CLOSED_T = (_SIDE_CLOSED,)
 _EMPTY: frozenset[int] = frozenset()
 
@@ -693,46 +695,19 @@ class Board:
     def contacts(self, square: Square) -> tuple[list[int], list[int], bool]:
         """What an empty square touches: the feature root across each side (-1: none), across
         each half-edge (-1: none), and whether any of them has a meeple."""
-        parent = self.features.parent
-        meeples = self.features.meeples
-        tiles = self.tiles
-        nodes = self.nodes
-        hs = self.layout.handlers.get(square) if self.layout else None
-        x, y = square
         side_roots = [-1, -1, -1, -1]
         half_roots = [-1, -1, -1, -1, -1, -1, -1, -1]
-        occupied = False
-        for s in range(4):
-            dx, dy = DELTAS[s]
-            q = (x + dx, y + dy)
-            other = tiles.get(q)
-            if other is not None:
-                qnodes = nodes[q]
-                k = other.side_seg[(s + 2) & 3]
-                if k >= 0:
-                    j = qnodes[k]
-                    while parent[j] != j:
-                        j = parent[j]
-                    side_roots[s] = j
-                    if j in meeples:
-                        occupied = True
-                for h in (s << 1, (s << 1) | 1):
-                    k = other.half_seg[_PARTNER[h]]
-                    if k >= 0:
-                        j = qnodes[k]
-                        while parent[j] != j:
-                            j = parent[j]
-                        half_roots[h] = j
-                        if j in meeples:
-                            occupied = True
-            elif hs is not None:
-                j = self._printed_node(square, s, hs[s])
-                if j >= 0:
-                    while parent[j] != j:
-                        j = parent[j]
-                    side_roots[s] = j
-                    if j in meeples:
-                        occupied = True
+        for s, side in enumerate(self._sides(square)):
+            tag = side[0]
+            if tag == _SIDE_TILE:
+                side_roots[s] = side[1]
+                half_roots[s << 1], half_roots[(s << 1) | 1] = side[2]
+            elif tag == _SIDE_JOIN:
+                side_roots[s] = side[1]
+        meeples = self.features.meeples
+        occupied = bool(meeples) and any(
+            r in meeples for roots in (side_roots, half_roots) for r in roots if r >= 0
+        )
         return side_roots, half_roots, occupied
 
     def meeple_options(
@@ -1035,6 +1010,10 @@ class Board:
         ``(_SIDE_OPEN,)``, ``(_SIDE_CLOSED,)``, ``(_SIDE_BORDER, coats of arms, tile key)`` or
         ``(_SIDE_JOIN, root)`` (a large city, its road stub, a ferry). ``None``: a side
         :meth:`preview` cannot tell (a field against a large city that fields may touch)."""
+        sides = self._sides(square)
+        return None if _SIDE_FIELD_CITY_T in sides else sides
+
+    def _sides(self, square: Square) -> tuple[tuple, ...]:
         parent = self.features.parent
         tiles = self.tiles
         all_nodes = self.nodes
@@ -1074,9 +1053,8 @@ class Board:
             elif kind_h == H_BORDER:
                 out.append((_SIDE_BORDER, h[2], h[3]))
             elif kind_h == H_CITY and h[2] == "F":
-                if layout.options.fields_touch_large_city:  # type: ignore[union-attr]
-                    return None
-                out.append(_SIDE_OPEN_T)
+                fields_touch = layout.options.fields_touch_large_city  # type: ignore[union-attr]
+                out.append(_SIDE_FIELD_CITY_T if fields_touch else _SIDE_OPEN_T)
             else:
                 r = self._printed_node(square, s, h)
                 while parent[r] != r:

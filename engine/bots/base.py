@@ -1,9 +1,10 @@
 """The bot interface and a registry: ``make_bot("random" | "greedy" | "mcts", **options)``.
 
 A bot sees the game only through the public :class:`engine.game.Game` API (``legal_moves()``,
-``legal_placements()``, ``meeple_locations()``, ``copy()``, ``push``/``pop``/``apply``,
-``projected_scores()``) and returns one legal action for the player to move, in every phase
-(placing, rule-set actions, passing).
+``legal_placements()``, ``meeple_locations()``, ``copy()``, ``push``/``push_placement``/``pop``/
+``apply``, ``projected_scores()``, and the board's ``preview`` of a placement and the rule
+modules' ``placement_points``) and returns one legal action for the player to move, in every
+phase (placing, rule-set actions, passing).
 """
 
 from __future__ import annotations

@@ -6,16 +6,19 @@ the best opponent's, plus a small bonus per meeple kept in supply, so it does no
 for nothing. Rule-set choices outside placing (draw or take an island tile, buy an extra turn,
 sell wine, upgrade, place a treat) look one placement ahead (see ``GreedyBot._lookahead``).
 
-Speed: the ~60 placing moves of a turn are only ~27 distinct tile placements (the rest add a
-meeple). Each placement is played once without a meeple; a meeple variant whose feature stays
-open is then valued from that position (the feature's projected points for me alone, one meeple
-fewer in supply; or, when the meeple completes its feature now, the points it scores, the
-meeple coming back), which is exactly the evaluation a separate push would give. Variants that
-end the game, complete a feature under a rule set that adjusts scorings, or run under a rule set
-whose later hooks read meeples or supply are still played out (:func:`placement_values`). The
-placement itself is judged incrementally from the decision's starting position
-(:class:`_Projection`): only the features it joins and the fields and monasteries it can change
-are recomputed.
+Speed (the same decisions as pushing every move, evaluating and popping; tests compare them
+on every decision of whole games): the ~60 placing moves of a turn are only ~27 distinct tile
+placements (the rest add a meeple), and rotations of a symmetric tile that look the same are
+judged once. Under plain rules (no rule set, or only modules in ``_PLAIN_SCORING_RULES``), where
+nothing at the end of a turn or of the game moves the evaluation, a placement is judged from
+``Board.preview`` without placing the tile: the features it would join, what completing them
+would score and return, and what the rule sets award for the square (``Rules.placement_points``);
+a square a preview cannot tell is played out with ``Game.push_placement`` (the board records
+its changes instead of being copied, and the turn stops before it ends). Other rule sets play
+each placement out with ``push``, and value a meeple variant from there when they can
+(:func:`_meeple_delta`). Projections are incremental from the decision's starting position
+(:class:`_Projection`). A rule-set choice that does not lead to the same player placing is
+judged once on the game itself: hidden information cannot change its value.
 """
 
 from __future__ import annotations
@@ -39,7 +42,9 @@ upgrade offer does, but it is optional and the bot passes it when judging a plac
 meeple on a feature that stays open changes the evaluation only by that feature's points."""
 _PLAIN_SCORING_RULES = _MEEPLE_BLIND_RULES - {"towns"}
 """Of those, the modules that never adjust a feature scoring (no ``on_score``; Deutschland's
-``feature_scored`` only frees chips under upgraded meeples)."""
+``feature_scored`` only frees chips under upgraded meeples) and whose end-of-turn and
+end-of-game hooks never change scores, meeples or supply: the final scoring equals the
+projection, so a placement can be judged where its turn would end."""
 
 
 def evaluate(game: Game, player: int, meeple_value: float = 0.5) -> float:
