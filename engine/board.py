@@ -53,6 +53,9 @@ _SIDE_TILE = 1
 _SIDE_CLOSED = 2
 _SIDE_BORDER = 3
 _SIDE_JOIN = 4
+SIDE_TILE = _SIDE_TILE
+"""Public tags of :meth:`Board.preview_sides` entries that carry feature roots."""
+SIDE_JOIN = _SIDE_JOIN
 _SIDE_FIELD_CITY = 5  # a field against a large city that fields may touch (no preview)
 _SIDE_OPEN_T = (_SIDE_OPEN,)
 _SIDE_FIELD_CITY_T = (_SIDE_FIELD_CITY,)
@@ -99,6 +102,7 @@ class OrientedTile:
         "open_edges",
         "dense",
         "heads",
+        "dense_cities",
     )
 
     def __init__(self, tile: TileType, rotation: int) -> None:
@@ -176,6 +180,10 @@ class OrientedTile:
             self.heads.index(i) if k != MONASTERY else -1 for i, k in enumerate(self.kinds)
         )
         """Each segment's index in ``heads`` (-1: the monastery)."""
+        self.dense_cities: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sorted({self.dense[c] for c in cs})) for cs in self.cities
+        )
+        """For a field segment, the ``dense`` indices of the city segments it touches."""
 
     def segment_at(self, location: str) -> int | None:
         """The segment a meeple location names, or ``None``."""
@@ -400,6 +408,8 @@ class Board:
         self.opened_ferries: set[str] = set()
         self._log: list[tuple] | None = None
         """The undo log while a trial is open (:meth:`begin_trial`), shared with the features."""
+        self._side_cache: dict[Square, tuple[tuple, ...]] = {}
+        """:meth:`_sides` of empty squares since the last change (moves listed, then judged)."""
         if self.layout is not None:
             self._make_printed_nodes()
 
@@ -463,6 +473,7 @@ class Board:
         b.active_cities = self.active_cities.copy()
         b.opened_ferries = self.opened_ferries.copy()
         b._log = None
+        b._side_cache = self._side_cache  # read-only until either board changes (then replaced)
         return b
 
     # -- trials -------------------------------------------------------------------------------
@@ -527,6 +538,7 @@ class Board:
         self._front = mark.front
         self._groups = mark.groups
         self._owned = set()
+        self._side_cache = {}
         f.meeples = mark.meeples
         if mark.log_len == 0:
             self._log = f.log = None
@@ -784,6 +796,7 @@ class Board:
         owned = self._owned
         layout = self.layout
         log = self._log  # a trial is open: record what changes (see end_trial)
+        self._side_cache = {}
         x, y = square
         # 1. a node per segment
         key = frozenset((square,))
@@ -1014,6 +1027,9 @@ class Board:
         return None if _SIDE_FIELD_CITY_T in sides else sides
 
     def _sides(self, square: Square) -> tuple[tuple, ...]:
+        cached = self._side_cache.get(square)
+        if cached is not None:
+            return cached
         parent = self.features.parent
         tiles = self.tiles
         all_nodes = self.nodes
@@ -1037,7 +1053,7 @@ class Board:
                     side_root = qnodes[k]
                     while parent[side_root] != side_root:
                         side_root = parent[side_root]
-                halves = [-1, -1]
+                halves = [-1, -1]  # a tuple once filled: cached sides are shared
                 for j, hh in enumerate((s << 1, (s << 1) | 1)):
                     k = other.half_seg[_PARTNER[hh]]
                     if k >= 0:
@@ -1045,7 +1061,7 @@ class Board:
                         while parent[r] != r:
                             r = parent[r]
                         halves[j] = r
-                out.append((_SIDE_TILE, side_root, halves))
+                out.append((_SIDE_TILE, side_root, tuple(halves)))
                 continue
             kind_h = h[0]
             if kind_h == H_CLOSED:
@@ -1060,7 +1076,8 @@ class Board:
                 while parent[r] != r:
                     r = parent[r]
                 out.append((_SIDE_JOIN, r))
-        return tuple(out)
+        sides = self._side_cache[square] = tuple(out)
+        return sides
 
     def preview(
         self, square: Square, tile_id: str, rotation: int, sides: tuple[tuple, ...]
@@ -1162,7 +1179,11 @@ class Board:
                     cs = cities_of.get(r)
                     if cs:
                         cities = cities | cs
-                own = tuple({group_of[c] for i in segs for c in ocities[i]})
+                own = (
+                    o.dense_cities[segs[0]]
+                    if members is None
+                    else tuple({group_of[c] for i in segs for c in ocities[i]})
+                )
                 out.append(new(PreviewFeature, (FIELD, tuple(rs), 0, 0, coa, meeples, cities, own)))
                 continue
             # the square is empty and its border keys are new: only joined features can share

@@ -966,7 +966,7 @@ class Game:
         and rule sets re-deal what is hidden (``Rules.redeal_hidden``: face-down chips, island
         stacks), so bots do not see the real order of the hidden tiles or values."""
         g = self._snapshot()
-        g.rng = random.Random()
+        g.rng = random.Random.__new__(random.Random)  # no seeding from the OS: the state is set
         g.rng.setstate(self.rng.getstate())
         if shuffle is not None:
             shuffle.shuffle(g.pile)

@@ -24,15 +24,18 @@ judged once on the game itself: hidden information cannot change its value.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from engine.board import SIDE_JOIN as _SIDE_JOIN
+from engine.board import SIDE_TILE as _SIDE_TILE
 from engine.bots.base import register_bot
 from engine.features import CITY, FIELD, MONASTERY
 from engine.moves import Move, Pass
 from engine.scoring import completed_cities, feature_points, majority
 
 if TYPE_CHECKING:
+    from engine.board import PreviewFeature
     from engine.game import Game
     from engine.moves import Action
 
@@ -192,6 +195,28 @@ class _Projection:
                     out[p] += pts
         return out
 
+    def quiet(self, square: tuple[int, int], sides: tuple[tuple, ...]) -> bool:
+        """Whether a tile on ``square`` (whatever its rotation) joins no occupied feature and
+        no city an occupied field touches, and no monk is next to it."""
+        adds_of = self.adds_of
+        fields_of = self.fields_of
+        for side in sides:
+            tag = side[0]
+            if tag == _SIDE_TILE:
+                roots = (side[1], *side[2])
+            elif tag == _SIDE_JOIN:
+                roots = (side[1],)
+            else:
+                continue
+            for r in roots:
+                if r in adds_of or r in fields_of:
+                    return False
+        x, y = square
+        for _mid, (mx, my), _p, _pts in self.monks:
+            if -1 <= mx - x <= 1 and -1 <= my - y <= 1:
+                return False
+        return True
+
     def preview_values(
         self,
         game: Game,
@@ -207,12 +232,21 @@ class _Projection:
         ``Board.preview`` (``sides`` of ``square``), the rule sets awarding ``points`` at once
         and nothing else (plain scoring). Equal to playing it out to the end of the turn."""
         board = game.board
+        me = game.to_move
+        quiet = self.quiet(square, sides)
+        if quiet:
+            # no feature it joins is occupied or touches an occupied field, no monk near:
+            # only the rule sets' points change the evaluation of the bare placement
+            out = self.total[:]
+            out[me] += points
+            best_other = max((v for k, v in enumerate(out) if k != me), default=0)
+            base = out[me] - best_other + meeple_value * game.supply[me]
+            if len(locations) == 1 and locations[0] is None:
+                return [base]
         f = board.features
         parent = f.parent
         done = f.done
         fkind = f.kind
-        meeples = game.meeples
-        me = game.to_move
         tile = game.current_tile
         assert tile is not None
         group_of, groups = board.preview(square, tile, rotation, sides)
@@ -237,6 +271,47 @@ class _Projection:
                     complete.add(-1 - g)
             return 3 * len(complete)
 
+        if not quiet:
+            base = self._joined_value(
+                game, square, points, meeple_value, merged, groups, field_points
+            )
+        values: list[float] = []
+        o = board.compiled.oriented[tile][rotation // 90]
+        for loc in locations:
+            if loc is None:
+                values.append(base)
+                continue
+            g = group_of[o.aliases[loc]]
+            if g < 0:  # the tile's monastery
+                n = board.neighbour_count(square)
+                closed = board.monastery_neighbours_left(square) == 0
+                values.append(base + 1 + n - (0 if closed else meeple_value))
+                continue
+            pv = groups[g]
+            if pv.kind == FIELD:
+                delta = field_points(pv.cities, pv.own_cities) - meeple_value
+            elif pv.open == 0:  # completed and scored at once, the meeple comes back
+                delta = feature_points(pv.kind, pv.tiles, pv.coa, False)
+            else:
+                delta = pv.tiles + pv.coa - meeple_value
+            values.append(base + delta)
+        return values
+
+    def _joined_value(
+        self,
+        game: Game,
+        square: tuple[int, int],
+        points: int,
+        meeple_value: float,
+        merged: dict[int, int],
+        groups: list[PreviewFeature],
+        field_points: Callable[[Iterable[int], Iterable[int]], int],
+    ) -> float:
+        """The evaluation after a bare placement that joins the features ``groups`` of its
+        preview (``merged``: board root -> group)."""
+        board = game.board
+        meeples = game.meeples
+        me = game.to_move
         # from the base projection: take out the features it joins (counted anew below) and
         # recount the occupied fields whose cities it joins
         out = self.total[:]
@@ -290,28 +365,7 @@ class _Projection:
                 if board.monasteries[(mx, my)] == 1 and p == me:
                     supply += 1  # completed: scored now, the monk comes back
         best_other = max((v for k, v in enumerate(out) if k != me), default=0)
-        base = out[me] - best_other + meeple_value * supply
-        values: list[float] = []
-        o = board.compiled.oriented[tile][rotation // 90]
-        for loc in locations:
-            if loc is None:
-                values.append(base)
-                continue
-            g = group_of[o.aliases[loc]]
-            if g < 0:  # the tile's monastery
-                n = board.neighbour_count(square)
-                closed = board.monastery_neighbours_left(square) == 0
-                values.append(base + 1 + n - (0 if closed else meeple_value))
-                continue
-            pv = groups[g]
-            if pv.kind == FIELD:
-                delta = field_points(pv.cities, pv.own_cities) - meeple_value
-            elif pv.open == 0:  # completed and scored at once, the meeple comes back
-                delta = feature_points(pv.kind, pv.tiles, pv.coa, False)
-            else:
-                delta = pv.tiles + pv.coa - meeple_value
-            values.append(base + delta)
-        return values
+        return out[me] - best_other + meeple_value * supply
 
 
 def _feature_adds(game: Game, root: int) -> list[tuple[int, int]]:
