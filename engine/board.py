@@ -189,6 +189,10 @@ class OrientedTile:
         """The segment a meeple location names, or ``None``."""
         return self.aliases.get(location)
 
+    def location_of(self, segment: int) -> str:
+        """The canonical meeple location of ``segment``."""
+        return self.names[segment]
+
 
 class CompiledTiles:
     """Every tile type of a tile set at every rotation, plus the cache of fitting rotations."""
@@ -544,6 +548,11 @@ class Board:
             self._log = f.log = None
 
     # -- queries ------------------------------------------------------------------------------
+
+    def oriented(self, tile_id: str, rotation: int) -> OrientedTile:
+        """Tile ``tile_id`` at ``rotation`` in board orientation: its edges, its segments and
+        the meeple locations that name them (``segment_at``, ``location_of``)."""
+        return self.compiled.oriented[tile_id][rotation // 90]
 
     @property
     def frontier(self) -> KeysView[Square]:

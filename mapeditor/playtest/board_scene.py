@@ -38,8 +38,8 @@ def square_at(point: QPointF) -> Square:
 def meeple_spot(game: Game, tile_id: str, rotation: int, square: Square, location: str) -> QPointF:
     """Scene point of the meeple location ``location`` (board orientation) of a tile on
     ``square``: the tile painter's anchor of the segment that location names."""
-    oriented = game.board.compiled.oriented[tile_id][rotation // 90]
-    segment = oriented.aliases[location]
+    segment = game.board.oriented(tile_id, rotation).segment_at(location)
+    assert segment is not None, f"{tile_id} has no meeple location {location}"
     return feature_anchor(game.tileset[tile_id], rotation, segment, square_rect(square))
 
 

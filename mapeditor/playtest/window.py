@@ -392,7 +392,7 @@ class PlaytestWindow(QMainWindow):
         seg = segment_at(g.tileset[tile], rot, square_rect(sq), point)
         if seg is None:
             return None
-        name = g.board.compiled.oriented[tile][rot // 90].names[seg]
+        name = g.board.oriented(tile, rot).location_of(seg)
         return name if name in self.scene.overlay.spots else None
 
     def _put_down(self, placement: Placement) -> None:

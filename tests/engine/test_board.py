@@ -306,3 +306,19 @@ def test_map_legal_placements_equal_a_check_from_the_map_model() -> None:
         assert set(g.board.placements(tile)) == expected, g.turn
         checked += 1
     assert checked > 50
+
+
+def test_oriented_names_segments_by_location_both_ways() -> None:
+    from engine.game import Game
+
+    board = Game(None, players=2, seed=1).board
+    for tile_id in ("D", "K", "V", "IC-L"):
+        for rotation in (0, 90, 180, 270):
+            o = board.oriented(tile_id, rotation)
+            assert o.rotation == rotation and o.tile_id == tile_id
+            for segment, name in enumerate(o.names):
+                assert o.segment_at(name) == segment
+                assert o.location_of(segment) == name
+            assert o.segment_at("nowhere") is None
+    # turning a tile turns its locations: D's city faces north unturned, east at 90
+    assert board.oriented("D", 0).edges[0] == "C" and board.oriented("D", 90).edges[1] == "C"

@@ -152,7 +152,7 @@ def test_monastery_preview_kind() -> None:
     sides = board.preview_sides(sq)
     assert sides is not None
     groups_of, _ = board.preview(sq, "B", rot, sides)
-    o = board.compiled.oriented["B"][rot // 90]
+    o = board.oriented("B", rot)
     assert [g for g, k in zip(groups_of, o.kinds, strict=True) if k == MONASTERY] == [-1]
 
 
