@@ -911,12 +911,7 @@ class Game:
         self.pile = self.pile[:]
         self.set_aside = self.set_aside[:]
         if self.rule_state:
-            state = self.rule_state
-            self.rule_state = {
-                r.name: r.copy_state(state.get(r.name)) for r in self.rules if r.name in state
-            }
-            for k, v in state.items():
-                self.rule_state.setdefault(k, v)
+            self.rule_state = self._copied_rule_state()
         self._hold_turn_end = True
         self._apply(move)
 
@@ -950,16 +945,18 @@ class Game:
         d["set_aside"] = self.set_aside[:]
         d["pile"] = self.pile[:]
         d["start_tiles"] = self.start_tiles[:]
-        d["rule_state"] = {
-            r.name: r.copy_state(self.rule_state.get(r.name))
-            for r in self.rules
-            if r.name in self.rule_state
-        }
-        for k, v in self.rule_state.items():
-            d["rule_state"].setdefault(k, v)
+        d["rule_state"] = self._copied_rule_state()
         d["_pending"] = (self._pending[0][:], self._pending[1][:])
         d["_stack"] = []
         return g
+
+    def _copied_rule_state(self) -> dict[str, Any]:
+        """The rule modules' states, each copied by its module (others shared as they are)."""
+        state = self.rule_state
+        out = {r.name: r.copy_state(state.get(r.name)) for r in self.rules if r.name in state}
+        for k, v in state.items():
+            out.setdefault(k, v)
+        return out
 
     def copy(self, *, shuffle: random.Random | None = None) -> Game:
         """An independent copy. With ``shuffle``, the remaining draw pile is reshuffled with it

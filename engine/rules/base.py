@@ -43,6 +43,8 @@ Randomness: use ``game.rng`` (seeded by the game's seed; copied with the game), 
 ``random``, so that replaying a record rebuilds the same chips and stacks. Points go through
 ``game.award(player, points, kind, detail)``: ``kind`` (e.g. ``"chip"``, ``"wine"``, ``"treat"``)
 becomes a column of the score breakdown that ``python -m engine replay`` prints.
+For bots, a module may also answer ``placement_points(game, square)`` (what it awards at once for
+a placement, or ``None``, the default, when the bot must play the placement out to see).
 Helpers on the game a module may use: ``game.award(player, points, kind, detail)`` (score a rule
 event), ``game.set_current_tile(tile_id)``, ``game.grant_extra_turn()``, ``game.return_meeple(id)``,
 ``game.take_meeple_from_supply(player)`` / ``game.give_meeple_to_supply(player)``.
