@@ -535,17 +535,23 @@ class Game:
                 return s
         return self.meeples[meeple_id][4]
 
+    def majority_of(self, meeple_ids: Sequence[int]) -> tuple[int, ...]:
+        """The players who score a feature carrying ``meeple_ids``: the most meeples, counted
+        with their strengths (:meth:`meeple_strength`); tied players all score."""
+        meeples = self.meeples
+        if len(meeple_ids) == 1:
+            return (meeples[meeple_ids[0]][0],)
+        strengths: dict[int, int] = {}
+        for mid in meeple_ids:
+            p = meeples[mid][0]
+            strengths[p] = strengths.get(p, 0) + self.meeple_strength(mid)
+        return majority(strengths)
+
     def _score_feature(self, root: int, *, final: bool) -> None:
         f = self.board.features
         mids = f.meeples.get(root, ())
-        strengths: dict[int, int] = {}
         meeples = self.meeples
-        for mid in mids:
-            p = meeples[mid][0]
-            strengths[p] = strengths.get(p, 0) + (
-                self.meeple_strength(mid) if self.rules else meeples[mid][4]
-            )
-        winners = majority(strengths)
+        winners = self.majority_of(mids)
         kind = f.kind[root]
         if kind == FIELD:
             cities = completed_cities(f, root)
@@ -1020,11 +1026,7 @@ class Game:
             if len(mids) == 1:
                 out[meeples[mids[0]][0]] += pts
                 continue
-            strengths: dict[int, int] = {}
-            for m in mids:
-                p = meeples[m][0]
-                strengths[p] = strengths.get(p, 0) + self.meeple_strength(m)
-            for p in majority(strengths):
+            for p in self.majority_of(mids):
                 out[p] += pts
         return out
 

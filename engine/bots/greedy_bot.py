@@ -32,7 +32,7 @@ from engine.board import SIDE_TILE as _SIDE_TILE
 from engine.bots.base import register_bot
 from engine.features import CITY, FIELD, MONASTERY
 from engine.moves import Move, Pass
-from engine.scoring import completed_cities, feature_points, majority
+from engine.scoring import completed_cities, feature_points
 
 if TYPE_CHECKING:
     from engine.board import PreviewFeature
@@ -347,15 +347,8 @@ class _Projection:
             else:
                 scored_now = pv.open == 0
                 pts = feature_points(pv.kind, pv.tiles, pv.coa, not scored_now)
-            if len(mids) == 1:
-                out[meeples[mids[0]][0]] += pts
-            else:
-                strengths: dict[int, int] = {}
-                for m in mids:
-                    p = meeples[m][0]
-                    strengths[p] = strengths.get(p, 0) + game.meeple_strength(m)
-                for p in majority(strengths):
-                    out[p] += pts
+            for p in game.majority_of(mids):
+                out[p] += pts
             if scored_now:  # the meeples come back
                 supply += sum(1 for m in mids if meeples[m][0] == me)
         x, y = square
@@ -379,15 +372,7 @@ def _feature_adds(game: Game, root: int) -> list[tuple[int, int]]:
         pts = 3 * completed_cities(f, root)
     else:
         pts = feature_points(kind, len(f.tiles[root]), f.coa[root], True)
-    mids = f.meeples.get(root, ())
-    meeples = game.meeples
-    if len(mids) == 1:
-        return [(meeples[mids[0]][0], pts)]
-    strengths: dict[int, int] = {}
-    for m in mids:
-        p = meeples[m][0]
-        strengths[p] = strengths.get(p, 0) + game.meeple_strength(m)
-    return [(p, pts) for p in majority(strengths)]
+    return [(p, pts) for p in game.majority_of(f.meeples.get(root, ()))]
 
 
 def _preview_inputs(game: Game, square: tuple[int, int]) -> tuple[tuple, int] | None:
