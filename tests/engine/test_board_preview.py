@@ -111,9 +111,12 @@ def test_trials_undo_exactly_and_previews_match_placing(name: str) -> None:
     assert problems == []
 
 
-def test_game_push_placement_pop_restores_the_whole_game() -> None:
-    m = load_map(bundled_map("deutschland"))
-    game = Game(m, players=2, seed=3)
+@pytest.mark.parametrize("name", MAPS)
+def test_game_push_placement_pop_restores_the_whole_game(name: str) -> None:
+    """Every rule set (the map's own, the town variants on too), meeple moves and passes."""
+    m = load_map(bundled_map(name))
+    options = GameOptions(town_extra_tile=True, town_cost=True, town_road_bonus=True)
+    game = Game(m, players=3, seed=3, options=options)
     rng = random.Random(3)
     trials = 0
     while not game.is_over() and trials < 400:
@@ -122,7 +125,7 @@ def test_game_push_placement_pop_restores_the_whole_game() -> None:
             before = board_state(game.board)
             for move in game.legal_moves().list():
                 game.push_placement(move)
-                assert game.phase is not Phase.PLACE
+                assert game.phase in (Phase.ACTION, Phase.AFTER, Phase.TURN_END)
                 if game.phase is Phase.ACTION and Pass() in game.legal_moves():
                     game.apply(Pass())
                     assert game.phase in (Phase.TURN_END, Phase.AFTER)
@@ -170,3 +173,23 @@ def board_first(game: Game):
     tile = game.current_tile
     assert tile is not None
     return game.board.placements(tile)[0]
+
+
+def test_board_trials_nest() -> None:
+    game = Game(load_map(bundled_map("france")), players=2, seed=5)
+    board = game.board
+    tile = game.current_tile
+    assert tile is not None
+    original = board_state(board)
+    (sq1, rot1), *_ = board.placements(tile)
+    outer = board.begin_trial()
+    board.place(sq1, tile, rot1)
+    after_first = board_state(board)
+    second = next(p for p in board.placements("D") if p[0] != sq1)
+    inner = board.begin_trial()
+    board.place(second[0], "D", second[1])
+    assert board_state(board) != after_first
+    board.end_trial(inner)
+    assert board_state(board) == after_first
+    board.end_trial(outer)
+    assert board_state(board) == original
