@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import sys
 import threading
 import traceback
 import weakref
@@ -26,6 +25,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from engine.game import Game
 from engine.moves import action_from_dict
+from mapeditor.offload import hidden_main
 from mapeditor.playtest.bot_process import make_bot
 
 PROCESS_GONE = "the bot process stopped"
@@ -43,27 +43,6 @@ class _Signals(QObject):
     failed = Signal(int, str)
 
 
-def _start_without_main(proc: Any) -> None:
-    """Start a spawned process without it re-running the parent's ``__main__``.
-
-    ``spawn`` imports the parent's main script (or ``-m`` module) in the child; a script that
-    opens the window at top level, with no ``if __name__ == "__main__"`` guard, would then open
-    it again in the bot process. The bot process needs nothing from ``__main__``, so it is
-    hidden while the process starts (the start reads it synchronously).
-    """
-    main = sys.modules.get("__main__")
-    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if main and k in main.__dict__}
-    try:
-        if main is not None:
-            main.__dict__.pop("__file__", None)
-            if "__spec__" in saved:
-                main.__spec__ = None
-        proc.start()
-    finally:
-        if main is not None:
-            main.__dict__.update(saved)
-
-
 class _BotProcess:
     """The application's bot process and the thread that reads its answers."""
 
@@ -77,7 +56,8 @@ class _BotProcess:
         ctx = multiprocessing.get_context("spawn")  # never fork a process that runs Qt
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=serve, args=(child,), daemon=True, name="playtest-bots")
-        _start_without_main(self.proc)
+        with hidden_main():  # the start reads __main__ synchronously
+            self.proc.start()
         child.close()
         self.lock = threading.Lock()
         self.routes: dict[int, weakref.ref[_Signals]] = {}

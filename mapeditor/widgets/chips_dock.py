@@ -3,7 +3,10 @@ the exact feasibility (most chips that fit) for every choice of used start squar
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
+import contextlib
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -17,7 +20,8 @@ from PySide6.QtWidgets import (
 from engine.chips import ChipReading, evenness, feasibility, generate_layout, start_choices
 from engine.errors import EngineError
 from engine.geometry import Square
-from engine.mapdef import MapDef, RuleSet
+from engine.mapdef import RuleSet
+from mapeditor import offload
 from mapeditor.document import MapDocument
 
 RANDOM_CHIP_RULES = {RuleSet.DEUTSCHLAND, RuleSet.FRANCE, RuleSet.BENELUX, RuleSet.IBERICA}
@@ -28,20 +32,11 @@ class _Signals(QObject):
     done = Signal(int, object)
 
 
-class _FeasibilityJob(QRunnable):
-    """The exact proof is a matching per start choice: seconds on a 200×200 map, so never on
-    the UI thread."""
-
-    def __init__(self, generation: int, m: MapDef, reading: ChipReading, signals: _Signals) -> None:
-        super().__init__()
-        self._generation, self._map, self._reading, self._signals = generation, m, reading, signals
-
-    def run(self) -> None:
-        try:
-            result: object = feasibility(self._map, self._reading)
-        except EngineError as exc:
-            result = exc
-        self._signals.done.emit(self._generation, result)
+def _proved(signals: _Signals, generation: int, result: Any, error: BaseException | None) -> None:
+    # the exact proof is a matching per start choice: seconds on a 200x200 map, so it runs in
+    # the helper process (mapeditor.offload), never on the UI thread or beside it
+    with contextlib.suppress(RuntimeError):  # the dock was closed meanwhile
+        signals.done.emit(generation, error if error is not None else result)
 
 
 class ChipsDock(QWidget):
@@ -134,14 +129,18 @@ class ChipsDock(QWidget):
             return  # computed when the dock is shown
         self._generation += 1
         self.feasible.setText("Computing…")
-        job = _FeasibilityJob(self._generation, m.copy(), self.reading.currentData(), self._signals)
-        QThreadPool.globalInstance().start(job)
+        generation, signals = self._generation, self._signals
+        offload.run(
+            feasibility,
+            (m.copy(), self.reading.currentData()),
+            lambda result, error: _proved(signals, generation, result, error),
+        )
 
     def _on_feasibility(self, generation: int, result: object) -> None:
         if generation != self._generation:
             return  # the map changed meanwhile
-        if isinstance(result, EngineError):
-            self.feasible.setText(str(result))
+        if isinstance(result, Exception):  # EngineError: a map the proof cannot read
+            self.feasible.setText(str(result) or type(result).__name__)
             return
         need = self.document.map.setup.chip_count
         lines = [

@@ -1,14 +1,19 @@
-"""The validation dock: re-validates after every change (debounced, off the UI thread) and
-lists the issues; clicking one selects and centres what it is about."""
+"""The validation dock: re-validates after every change (debounced, in the helper process of
+:mod:`mapeditor.offload`, so the UI never waits for it) and lists the issues; clicking one selects
+and centres what it is about."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QObject, QRunnable, QThreadPool, QTimer, Signal
+import contextlib
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QObject, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QListView, QVBoxLayout, QWidget
 
 from engine.geometry import Square
 from engine.mapdef import MapDef
 from engine.validation import Issue, Severity, Where, validate_map
+from mapeditor import offload
 from mapeditor.document import MapDocument
 from mapeditor.issues_model import IssuesModel
 
@@ -17,17 +22,13 @@ class _Signals(QObject):
     done = Signal(int, object)
 
 
-class _ValidateJob(QRunnable):
-    def __init__(self, generation: int, m: MapDef, signals: _Signals) -> None:
-        super().__init__()
-        self._generation, self._map, self._signals = generation, m, signals
-
-    def run(self) -> None:
-        try:
-            issues = validate_map(self._map)
-        except Exception as exc:  # noqa: BLE001 - never lose the panel to a validator bug
-            issues = [Issue(Severity.ERROR, "validator-failure", str(exc), Where())]
-        self._signals.done.emit(self._generation, issues)
+def _validated(
+    signals: _Signals, generation: int, issues: Any, error: BaseException | None
+) -> None:
+    if error is not None:  # never lose the panel to a validator bug
+        issues = [Issue(Severity.ERROR, "validator-failure", str(error), Where())]
+    with contextlib.suppress(RuntimeError):  # the panel was closed meanwhile
+        signals.done.emit(generation, issues)
 
 
 def where_squares(m: MapDef, where: Where) -> set[Square]:
@@ -86,8 +87,12 @@ class ValidationPanel(QWidget):
     def run_now(self) -> None:
         """Validate a snapshot of the map in the thread pool."""
         self._generation += 1
-        job = _ValidateJob(self._generation, self.document.snapshot(), self._signals)
-        QThreadPool.globalInstance().start(job)
+        generation, signals = self._generation, self._signals
+        offload.run(
+            validate_map,
+            (self.document.snapshot(),),
+            lambda issues, error: _validated(signals, generation, issues, error),
+        )
 
     def _on_done(self, generation: int, issues: list[Issue]) -> None:
         if generation != self._generation:

@@ -3,8 +3,6 @@ stops the run and its workers."""
 
 from __future__ import annotations
 
-import multiprocessing
-
 import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QPushButton
@@ -12,6 +10,7 @@ from PySide6.QtWidgets import QPushButton
 from engine.mapio import load_map
 from engine.resources import bundled_map
 from mapeditor.widgets.balance_dialog import BalanceDialog, render_heat
+from tests.mapeditor._processes import other_children
 
 
 @pytest.fixture
@@ -73,7 +72,7 @@ def test_cancel_stops_the_workers(qtbot, small) -> None:
     assert dialog.report is None
     assert dialog.status.text() == "Cancelled."
     qtbot.waitUntil(lambda: not dialog.is_running(), timeout=10_000)
-    assert multiprocessing.active_children() == []
+    assert other_children() == []
 
 
 def test_map_menu_action_opens_the_dialog_on_a_copy(qtbot, small) -> None:
@@ -110,5 +109,5 @@ def test_closing_the_dialog_stops_a_run(qtbot, small) -> None:
     )
     dialog.close()
     qtbot.waitUntil(lambda: not dialog.is_running(), timeout=20_000)
-    assert multiprocessing.active_children() == []
+    assert other_children() == []
     assert dialog.report is None

@@ -1,0 +1,69 @@
+"""The helper process that runs validation and chip proofs away from the UI's GIL."""
+
+from __future__ import annotations
+
+import os
+import queue
+
+import pytest
+
+from engine.mapio import load_map
+from engine.resources import bundled_map
+from mapeditor import offload
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+def _fail(message: str) -> None:
+    raise ValueError(message)
+
+
+def _wait(answers: queue.Queue, qtbot) -> tuple[object, BaseException | None]:
+    got: list[tuple[object, BaseException | None]] = []
+
+    def arrived() -> bool:
+        try:
+            got.append(answers.get_nowait())
+        except queue.Empty:
+            return False
+        return True
+
+    qtbot.waitUntil(arrived, timeout=60_000)
+    return got[0]
+
+
+def test_work_runs_in_another_process_and_answers(qtbot) -> None:
+    answers: queue.Queue = queue.Queue()
+    offload.run(_pid, (), lambda result, error: answers.put((result, error)))
+    pid, error = _wait(answers, qtbot)
+    assert error is None
+    assert isinstance(pid, int) and pid != os.getpid()
+
+
+def test_an_error_of_the_job_reaches_the_caller(qtbot) -> None:
+    answers: queue.Queue = queue.Queue()
+    offload.run(_fail, ("no such square",), lambda result, error: answers.put((result, error)))
+    result, error = _wait(answers, qtbot)
+    assert result is None
+    assert isinstance(error, ValueError) and str(error) == "no such square"
+
+
+def test_without_a_helper_process_the_work_runs_in_a_thread(qtbot, monkeypatch) -> None:
+    monkeypatch.setattr(offload, "_disabled", True)
+    answers: queue.Queue = queue.Queue()
+    offload.run(_pid, (), lambda result, error: answers.put((result, error)))
+    pid, error = _wait(answers, qtbot)
+    assert error is None and pid == os.getpid()
+
+
+@pytest.mark.parametrize("name", ["deutschland"])
+def test_the_chips_dock_shows_the_proof_made_in_the_helper(make_editor, qtbot, name) -> None:
+    window = make_editor(load_map(bundled_map(name)))
+    dock = window.chips
+    dock.show()
+    dock.refresh()
+    qtbot.waitUntil(lambda: "needs" in dock.feasible.text(), timeout=60_000)
+    text = dock.feasible.text()
+    assert "Erfurt" in text and "(needs 30)" in text and "✔" in text
