@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from engine.geometry import Edge, Square
@@ -38,16 +38,26 @@ class MapView(QGraphicsView):
         self._pan_from = QPointF()
         self._button = ""
         self._last: tuple[Square, Edge] | None = None
+        self._keep_fitted = False
+        """Fit again when the view is resized (shown, window resized, docks moved), until the
+        user zooms or pans: a map opened before the window is shown fills the view."""
 
     # -- zoom ---------------------------------------------------------------------------------
 
     def zoom(self, factor: float) -> None:
+        self._keep_fitted = False
         current = self.transform().m11()
         factor = max(self.MIN_SCALE / current, min(self.MAX_SCALE / current, factor))
         self.scale(factor, factor)
 
     def fit(self) -> None:
         self.fitInView(map_rect(self.map_scene.document.map), Qt.AspectRatioMode.KeepAspectRatio)
+        self._keep_fitted = True
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if self._keep_fitted:
+            self.fit()
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt's name
         steps = event.angleDelta().y() / 120
@@ -88,6 +98,7 @@ class MapView(QGraphicsView):
             self._space and event.button() == Qt.MouseButton.LeftButton
         ):
             self._panning = True
+            self._keep_fitted = False
             self._pan_from = event.position()
             self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
             return
