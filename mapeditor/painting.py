@@ -101,10 +101,19 @@ def _font(size: float, bold: bool = False) -> QFont:
     return f
 
 
-def _text(painter: QPainter, rect: QRectF, text: str, size: float, colour: QColor, *, bold=False):
+def _text(
+    painter: QPainter,
+    rect: QRectF,
+    text: str,
+    size: float,
+    colour: QColor,
+    *,
+    bold: bool = False,
+    align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter,
+) -> None:
     painter.setFont(_font(size, bold))
     painter.setPen(colour)
-    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, text)
+    painter.drawText(rect, align | Qt.TextFlag.TextWordWrap, text)
 
 
 def _shield(painter: QPainter, centre: QPointF, count: int, size: float = 14.0) -> None:
@@ -428,9 +437,23 @@ def _paint_borders(painter, m, opts, visible) -> None:
                 feature.coats_of_arms,
             )
         if opts.labels and feature.neighbour:
-            label_centre = c + out * (SQUARE * 0.72)
-            rect = QRectF(label_centre.x() - SQUARE * 0.75, label_centre.y() - 8, SQUARE * 1.5, 16)
-            _text(painter, rect, feature.neighbour, 10, QColor("#24384d"))
+            colour = QColor("#24384d")
+            if out.x() == 0:  # north or south: centred beyond the stub
+                label_centre = c + out * (SQUARE * 0.72)
+                rect = QRectF(
+                    label_centre.x() - SQUARE * 0.75, label_centre.y() - 8, SQUARE * 1.5, 16
+                )
+                _text(painter, rect, feature.neighbour, 10, colour)
+            else:  # east or west: beside the stub, opposite its shield, kept on the sheet
+                label_centre = c + out * (SQUARE * 0.72)
+                top = c.y() - 21 if out.x() > 0 else c.y() + 5  # the shield sits at out.x * 14
+                rect = QRectF(label_centre.x() - SQUARE * 0.75, top, SQUARE * 1.5, 16)
+                sheet = map_rect(m)
+                if rect.left() < sheet.left():
+                    rect.moveLeft(sheet.left() + 1)
+                elif rect.right() > sheet.right():
+                    rect.moveRight(sheet.right() - 1)
+                _text(painter, rect, feature.neighbour, 10, colour)
 
 
 def _paint_ferries(painter, m, visible) -> None:
