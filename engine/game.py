@@ -269,7 +269,8 @@ class Game:
         self.start_tiles: list[tuple[Square, str, int]] = []
         self.last_placement: tuple[Square, str, int] | None = None
         self.rule_state: dict[str, Any] = {}
-        self._extra_turn = False
+        self._extra_turns = 0
+        """Turns the current player still takes before the next player (rule sets grant them)."""
         self._pending: tuple[list[int], list[Square]] = ([], [])
         self._stack: list[Game | _Trial] = []
         self._hold_turn_end = False
@@ -429,8 +430,9 @@ class Game:
             r.tile_drawn(self, tile_id)
 
     def grant_extra_turn(self) -> None:
-        """Let the current player take one more turn after this one."""
-        self._extra_turn = True
+        """Let the current player take one more turn after this one. Grants add up: a Great
+        Britain double turn bought in a turn that covered a town (variant a) gives two."""
+        self._extra_turns += 1
 
     def _apply_move(self, move: Move) -> None:
         tile = self.current_tile
@@ -490,8 +492,8 @@ class Game:
         for r in self.rules:
             r.end_of_turn(self)
         self.turn += 1
-        if self._extra_turn:
-            self._extra_turn = False
+        if self._extra_turns:
+            self._extra_turns -= 1
         else:
             self.to_move = (self.to_move + 1) % len(self.players)
             if self.to_move == 0:

@@ -242,3 +242,22 @@ def _gb() -> MapDef:
     if _MAP is None:
         _MAP = load_map(bundled_map("great-britain"))
     return _MAP
+
+
+def test_a_double_turn_and_a_town_extra_tile_in_one_turn_give_two_more_turns() -> None:
+    """Town variant (a) ("Placing a tile on top of a town grants you one instant extra tile")
+    and a bought double turn in the same turn both count: Red takes two more turns."""
+    from engine.mapdef import Town
+
+    m = make_map(["#######", "#######"], isle_of_man=(6, 1), towns={(1, 0): Town("Town")})
+    g = new_game(m, ["B"] * 12, "great_britain", chips=[], game_options={"town_extra_tile": True})
+    place(g, (1, 0))  # covers the town
+    g.play(BuyExtraTurn())
+    assert g.to_move == RED
+    place(g, (2, 0))  # the first extra turn
+    finish(g)
+    assert g.to_move == RED
+    place(g, (3, 0))  # the second
+    finish(g)
+    assert g.to_move == BLUE
+    check_invariants(g)
