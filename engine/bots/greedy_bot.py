@@ -388,6 +388,29 @@ def _preview_inputs(game: Game, square: tuple[int, int]) -> tuple[tuple, int] | 
     return None if sides is None else (sides, points)
 
 
+def _placement_groups(
+    game: Game, moves: list[Action]
+) -> tuple[dict[tuple, list[int]], list[tuple[list[int], tuple]]]:
+    """The indices of ``moves`` by ``(square, rotation)`` (a placement and its meeple variants;
+    the bare placement is always offered), and the *twins*: a symmetric tile's rotations that
+    look the same (same shape, same meeple locations) play the same, so only the first is
+    judged; each twin is ``(its indices, the (square, rotation) judged for it)``."""
+    groups: dict[tuple, list[int]] = {}
+    for i, mv in enumerate(moves):
+        groups.setdefault((mv[0], mv[1]), []).append(i)
+    oriented = game.board.compiled.oriented[game.current_tile]  # type: ignore[index]
+    seen: dict[tuple, tuple] = {}
+    twins: list[tuple[list[int], tuple]] = []
+    for key in list(groups):
+        sq, rot = key
+        first = seen.setdefault((sq, oriented[rot // 90].shape), key)
+        if first != key and sorted(str(moves[i][2]) for i in groups[first]) == sorted(
+            str(moves[i][2]) for i in groups[key]
+        ):
+            twins.append((groups.pop(key), first))
+    return groups, twins
+
+
 def placement_values(game: Game, moves: list[Action], me: int, meeple_value: float) -> list[float]:
     """The evaluation after each of ``moves`` (placing moves of ``game``, phase PLACE), in
     order; equal to pushing each move (plus a settling pass) and calling :func:`evaluate`."""
@@ -400,21 +423,7 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
     push = game.push_placement if plain else game.push
     projection = _Projection(game) if blind else None
     values: list[float] = [0.0] * len(moves)
-    # group the meeple variants of each (square, rotation); the bare placement is always offered
-    groups: dict[tuple, list[int]] = {}
-    for i, mv in enumerate(moves):
-        groups.setdefault((mv[0], mv[1]), []).append(i)
-    # a symmetric tile's rotations that look the same play the same: judge one of them
-    oriented = game.board.compiled.oriented[game.current_tile]  # type: ignore[index]
-    seen: dict[tuple, tuple] = {}
-    twins: list[tuple[list[int], tuple]] = []
-    for key in list(groups):
-        sq, rot = key
-        first = seen.setdefault((sq, oriented[rot // 90].shape), key)
-        if first != key and sorted(str(moves[i][2]) for i in groups[first]) == sorted(
-            str(moves[i][2]) for i in groups[key]
-        ):
-            twins.append((groups.pop(key), first))
+    groups, twins = _placement_groups(game, moves)
     # plain rules: most placements are judged from a preview, without placing the tile
     previews: dict[tuple[int, int], tuple | None] = {}
     for (sq, rot), idxs in groups.items():

@@ -94,3 +94,20 @@ def test_rule_choices_judged_in_place_match_the_sampled_copies(monkeypatch, name
         play_one(m, SimConfig(games=1, bot="greedy"), index, rule_set)
     assert compared, "no rule-set choice was judged"
     assert mismatches == []
+
+
+def test_rotations_of_a_symmetric_tile_that_look_the_same_are_judged_once() -> None:
+    from engine.game import Game, GameOptions
+
+    # U is a straight road: turned by 180 degrees it looks the same
+    game = Game(None, players=2, seed=1, options=GameOptions(draw_order=("U", "U")))
+    moves = game.legal_moves().list()
+    groups, twins = greedy._placement_groups(game, moves)
+    assert twins, "no twin rotations found for a straight road"
+    o = game.board.oriented
+    for idxs, (sq, rot) in twins:
+        twin_sq, twin_rot = moves[idxs[0]][0], moves[idxs[0]][1]
+        assert twin_sq == sq and twin_rot != rot and (twin_rot - rot) % 180 == 0
+        assert o("U", twin_rot).shape == o("U", rot).shape
+        assert {moves[i][2] for i in idxs} == {moves[i][2] for i in groups[(sq, rot)]}
+    assert sum(len(i) for i in groups.values()) + sum(len(i) for i, _ in twins) == len(moves)
