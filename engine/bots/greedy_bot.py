@@ -39,10 +39,13 @@ if TYPE_CHECKING:
     from engine.game import Game
     from engine.moves import Action
 
-_MEEPLE_BLIND_RULES = frozenset(("deutschland", "france", "benelux", "iberica", "towns"))
-"""Rule modules whose hooks after the meeple step never read meeples or supply (Deutschland's
-upgrade offer does, but it is optional and the bot passes it when judging a placement), so a
-meeple on a feature that stays open changes the evaluation only by that feature's points."""
+_MEEPLE_BLIND_RULES = frozenset(
+    ("deutschland", "france", "benelux", "iberica", "great_britain", "towns")
+)
+"""Rule modules whose hooks after the meeple step never change scores, meeples or supply
+depending on meeples or supply (Deutschland's upgrade offer and Great Britain's double-turn offer
+read them, but they are optional and the bot passes them when judging a placement), so a meeple
+on a feature that stays open changes the evaluation only by that feature's points."""
 _PLAIN_SCORING_RULES = _MEEPLE_BLIND_RULES - {"towns"}
 """Of those, the modules that never adjust a feature scoring (no ``on_score``; Deutschland's
 ``feature_scored`` only frees chips under upgraded meeples) and whose end-of-turn and
@@ -56,13 +59,13 @@ def evaluate(game: Game, player: int, meeple_value: float = 0.5) -> float:
     return proj[player] - best_other + meeple_value * game.supply[player]
 
 
-def _judge_pushed(game: Game, move: Action, me: int, meeple_value: float, settle: bool) -> float:
-    """Evaluation after pushing ``move`` (and, with ``settle``, a pass that lets this turn's
-    scoring happen), undone before returning."""
+def _judge_pushed(game: Game, move: Action, me: int, meeple_value: float) -> float:
+    """Evaluation after pushing ``move`` and, in phase ACTION, a pass that lets this turn's
+    scoring happen; undone before returning."""
     from engine.game import Phase
 
     game.push(move)
-    if settle and game.phase is Phase.ACTION and Pass() in game.legal_moves():
+    if game.phase is Phase.ACTION and Pass() in game.legal_moves():
         game.apply(Pass())  # undone by the pop below with the move (no snapshot needed)
     value = evaluate(game, me, meeple_value)
     game.pop()
@@ -464,7 +467,7 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
                 values[i] = base + delta
         game.pop()
         for i in later:
-            values[i] = _judge_pushed(game, moves[i], me, meeple_value, True)
+            values[i] = _judge_pushed(game, moves[i], me, meeple_value)
     for idxs, first in twins:
         by_location = {moves[i][2]: values[i] for i in groups[first]}
         for i in idxs:
@@ -486,7 +489,8 @@ class GreedyBot:
     def _lookahead(self, game: Game, move: Action, me: int) -> float:
         """Value of a rule-set choice (draw or take a tile, buy an extra turn, sell, upgrade...):
         the evaluation after it, or, when it leads to the same player placing a tile, the best
-        evaluation of that placement, averaged over reshuffles of the hidden pile."""
+        evaluation of that placement (judged as the bot judges its own placements, after the
+        turn's scoring: :func:`placement_values`), averaged over reshuffles of the hidden pile."""
         from engine.game import Phase
 
         # unless the same player places a tile next, hidden information (the order of the
@@ -502,9 +506,8 @@ class GreedyBot:
             sim = game.copy(shuffle=self.rng)
             sim.apply(move)
             if sim.phase is Phase.PLACE and sim.to_move == me:
-                value = float("-inf")
-                for follow in sim.legal_moves().list():
-                    value = max(value, _judge_pushed(sim, follow, me, self.meeple_value, False))
+                follows = sim.legal_moves().list()
+                value = max(placement_values(sim, follows, me, self.meeple_value))
             else:
                 value = evaluate(sim, me, self.meeple_value)
             total += value

@@ -36,6 +36,7 @@ from engine.rules.chips_common import COLOURS, ChipRules, ChipState
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.geometry import Square
     from engine.rules.chips_common import Chip
 
 
@@ -98,6 +99,10 @@ class GreatBritainRules(ChipRules):
                 state.down[sq] = cid
             state.unseen.extend(sorted(ids[len(squares) :]))
         state.out.extend(state.unseen)
+
+    def placement_points(self, game: Game, square: Square) -> int | None:
+        # a chip may complete a set and free meeples from the Isle of Man: played out
+        return None if square in game.rule_state[self.name].down else 0
 
     def chip_taken(self, game: Game, state: Any, player: int, cid: int) -> None:
         hand: list[int] = state.held[player]
