@@ -21,6 +21,7 @@ Common options (``GameOptions.rule_options``):
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -150,7 +151,12 @@ class ChipState:
 
 def payments(values: Iterable[int], total: int) -> list[tuple[int, ...]]:
     """Every distinct multiset (sorted tuple) of ``values`` that adds up to exactly ``total``."""
-    vals = sorted(values)
+    return list(_payments(tuple(sorted(values)), total))
+
+
+@functools.lru_cache(maxsize=4096)
+def _payments(vals: tuple[int, ...], total: int) -> tuple[tuple[int, ...], ...]:
+    # hands are small and repeat (rule hooks ask every turn, bots thousands of times a game)
     found: set[tuple[int, ...]] = set()
 
     def walk(i: int, left: int, picked: tuple[int, ...]) -> None:
@@ -166,7 +172,7 @@ def payments(values: Iterable[int], total: int) -> list[tuple[int, ...]]:
         walk(j, left, picked)
 
     walk(0, total, ())
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 def _parse_colour(value: Any, where: str) -> Colour:
