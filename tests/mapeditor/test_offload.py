@@ -67,3 +67,30 @@ def test_the_chips_dock_shows_the_proof_made_in_the_helper(make_editor, qtbot, n
     qtbot.waitUntil(lambda: "needs" in dock.feasible.text(), timeout=60_000)
     text = dock.feasible.text()
     assert "Erfurt" in text and "(needs 30)" in text and "✔" in text
+
+
+def test_a_launcher_script_without_a_main_guard_runs_once(tmp_path) -> None:
+    """``spawn`` re-imports the parent's main script in the child: the helper must not run an
+    unguarded launcher (which would open a second editor) again."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "launcher.py"
+    script.write_text(
+        "import os, queue\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "from mapeditor import offload\n"
+        "app = QApplication([])\n"
+        "print('launcher ran', flush=True)\n"
+        "answers = queue.Queue()\n"
+        "offload.run(os.getpid, (), lambda r, e: answers.put((r, e)))\n"
+        "pid, error = answers.get(timeout=60)\n"
+        "print('helper', pid != os.getpid(), error, flush=True)\n"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    out = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("launcher ran") == 1
+    assert "helper True None" in out.stdout
