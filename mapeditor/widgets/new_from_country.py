@@ -14,11 +14,13 @@ on such an edge can be given its neighbour's name (see :mod:`mapeditor.neighbour
 
 from __future__ import annotations
 
+import contextlib
+import functools
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QLineF, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QLineF, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -46,6 +48,7 @@ from PySide6.QtWidgets import (
 from engine.errors import EngineError
 from engine.geometry import Side
 from engine.mapdef import EdgeKind, LargeCity, MapDef, StartSquare, Town
+from mapeditor import offload
 from mapeditor.neighbours import NEIGHBOURS_KEY, neighbour_names, neighbours_to_editor
 
 __all__ = ["NEIGHBOURS_KEY", "ROLES", "NewFromCountryDialog", "default_role", "neighbour_names"]
@@ -75,26 +78,9 @@ class _ImportSignals(QObject):
     done = Signal(int, object)
 
 
-class _ImportJob(QRunnable):
-    """Runs :func:`engine.country.import_country` off the UI thread."""
-
-    def __init__(
-        self, generation: int, source: Any, kwargs: dict[str, Any], signals: _ImportSignals
-    ) -> None:
-        super().__init__()
-        self._generation = generation
-        self._source = source
-        self._kwargs = kwargs
-        self._signals = signals
-
-    def run(self) -> None:
-        from engine.country import import_country
-
-        try:
-            result: Any = import_country(self._source, **self._kwargs)
-        except Exception as exc:  # noqa: BLE001 - shown in the dialog, never lost
-            result = exc
-        self._signals.done.emit(self._generation, result)
+def _imported(signals: _ImportSignals, generation: int, result: Any, error: Any) -> None:
+    with contextlib.suppress(RuntimeError):  # the dialog was closed meanwhile
+        signals.done.emit(generation, error if error is not None else result)
 
 
 class NewFromCountryDialog(QDialog):
@@ -258,7 +244,8 @@ class NewFromCountryDialog(QDialog):
         return kwargs
 
     def run_preview(self) -> None:
-        """Rasterise in a worker thread; :meth:`_on_done` shows the result."""
+        """Rasterise in the helper process (:mod:`mapeditor.offload`: the dialog stays
+        responsive while you type); :meth:`_on_done` shows the result."""
         self._timer.stop()
         source = self._current_source()
         if not source:
@@ -267,8 +254,13 @@ class NewFromCountryDialog(QDialog):
         self._generation += 1
         self.preview.setText("Rasterising…")
         self.ok_button.setEnabled(False)
-        QThreadPool.globalInstance().start(
-            _ImportJob(self._generation, source, self.import_options(), self._signals)
+        from engine.country import import_country
+
+        generation, signals = self._generation, self._signals
+        offload.run(
+            functools.partial(import_country, **self.import_options()),
+            (source,),
+            lambda result, error: _imported(signals, generation, result, error),
         )
 
     # -- results -------------------------------------------------------------------------------
