@@ -8,7 +8,7 @@ it cannot be started, or stops, the work runs in Qt's thread pool instead: slowe
 never lost.
 
 :func:`run` calls ``done(result, error)`` from a worker thread: emit a Qt signal from it (a
-queued connection brings the answer to the UI thread).
+queued connection brings the answer to the UI thread), as :func:`run_to_signal` does.
 """
 
 from __future__ import annotations
@@ -106,6 +106,19 @@ def run(fn: Callable[..., Any], args: tuple[Any, ...], done: Done) -> None:
         QThreadPool.globalInstance().start(_ThreadJob(fn, args, done))
         return
     future.add_done_callback(lambda f: _answer(f, fn, args, done))
+
+
+def run_to_signal(
+    fn: Callable[..., Any], args: tuple[Any, ...], signal: Any, generation: int
+) -> None:
+    """:func:`run`, answering with ``signal.emit(generation, result)`` (a queued signal reaches
+    the UI thread); an error is emitted in place of the result, as the exception itself."""
+
+    def done(result: Any, error: BaseException | None) -> None:
+        with contextlib.suppress(RuntimeError):  # the receiver was closed meanwhile
+            signal.emit(generation, error if error is not None else result)
+
+    run(fn, args, done)
 
 
 def helper_pids() -> set[int]:

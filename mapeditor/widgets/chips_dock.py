@@ -3,9 +3,6 @@ the exact feasibility (most chips that fit) for every choice of used start squar
 
 from __future__ import annotations
 
-import contextlib
-from typing import Any
-
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -30,13 +27,6 @@ RANDOM_CHIP_RULES = {RuleSet.DEUTSCHLAND, RuleSet.FRANCE, RuleSet.BENELUX, RuleS
 
 class _Signals(QObject):
     done = Signal(int, object)
-
-
-def _proved(signals: _Signals, generation: int, result: Any, error: BaseException | None) -> None:
-    # the exact proof is a matching per start choice: seconds on a 200x200 map, so it runs in
-    # the helper process (mapeditor.offload), never on the UI thread or beside it
-    with contextlib.suppress(RuntimeError):  # the dock was closed meanwhile
-        signals.done.emit(generation, error if error is not None else result)
 
 
 class ChipsDock(QWidget):
@@ -129,11 +119,13 @@ class ChipsDock(QWidget):
             return  # computed when the dock is shown
         self._generation += 1
         self.feasible.setText("Computing…")
-        generation, signals = self._generation, self._signals
-        offload.run(
+        # the exact proof is a matching per start choice: seconds on a 200x200 map, so it runs
+        # in the helper process, never on the UI thread or beside it
+        offload.run_to_signal(
             feasibility,
             (m.copy(), self.reading.currentData()),
-            lambda result, error: _proved(signals, generation, result, error),
+            self._signals.done,
+            self._generation,
         )
 
     def _on_feasibility(self, generation: int, result: object) -> None:

@@ -14,7 +14,6 @@ on such an edge can be given its neighbour's name (see :mod:`mapeditor.neighbour
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from collections import Counter
 from pathlib import Path
@@ -76,11 +75,6 @@ def default_role(rank: int) -> str:
 
 class _ImportSignals(QObject):
     done = Signal(int, object)
-
-
-def _imported(signals: _ImportSignals, generation: int, result: Any, error: Any) -> None:
-    with contextlib.suppress(RuntimeError):  # the dialog was closed meanwhile
-        signals.done.emit(generation, error if error is not None else result)
 
 
 class NewFromCountryDialog(QDialog):
@@ -256,11 +250,11 @@ class NewFromCountryDialog(QDialog):
         self.ok_button.setEnabled(False)
         from engine.country import import_country
 
-        generation, signals = self._generation, self._signals
-        offload.run(
+        offload.run_to_signal(
             functools.partial(import_country, **self.import_options()),
             (source,),
-            lambda result, error: _imported(signals, generation, result, error),
+            self._signals.done,
+            self._generation,
         )
 
     # -- results -------------------------------------------------------------------------------

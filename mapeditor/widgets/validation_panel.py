@@ -4,9 +4,6 @@ and centres what it is about."""
 
 from __future__ import annotations
 
-import contextlib
-from typing import Any
-
 from PySide6.QtCore import QModelIndex, QObject, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QListView, QVBoxLayout, QWidget
 
@@ -20,15 +17,6 @@ from mapeditor.issues_model import IssuesModel
 
 class _Signals(QObject):
     done = Signal(int, object)
-
-
-def _validated(
-    signals: _Signals, generation: int, issues: Any, error: BaseException | None
-) -> None:
-    if error is not None:  # never lose the panel to a validator bug
-        issues = [Issue(Severity.ERROR, "validator-failure", str(error), Where())]
-    with contextlib.suppress(RuntimeError):  # the panel was closed meanwhile
-        signals.done.emit(generation, issues)
 
 
 def where_squares(m: MapDef, where: Where) -> set[Square]:
@@ -87,16 +75,15 @@ class ValidationPanel(QWidget):
     def run_now(self) -> None:
         """Validate a snapshot of the map in the thread pool."""
         self._generation += 1
-        generation, signals = self._generation, self._signals
-        offload.run(
-            validate_map,
-            (self.document.snapshot(),),
-            lambda issues, error: _validated(signals, generation, issues, error),
+        offload.run_to_signal(
+            validate_map, (self.document.snapshot(),), self._signals.done, self._generation
         )
 
-    def _on_done(self, generation: int, issues: list[Issue]) -> None:
+    def _on_done(self, generation: int, issues: list[Issue] | Exception) -> None:
         if generation != self._generation:
             return  # a newer edit is being validated
+        if isinstance(issues, Exception):  # never lose the panel to a validator bug
+            issues = [Issue(Severity.ERROR, "validator-failure", str(issues), Where())]
         self.model.set_issues(list(self.document.load_issues) + list(issues))
         errors, warnings = self.model.counts()
         self.summary.setText(

@@ -94,3 +94,14 @@ def test_a_launcher_script_without_a_main_guard_runs_once(tmp_path) -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("launcher ran") == 1
     assert "helper True None" in out.stdout
+
+
+def test_a_validator_failure_becomes_an_issue(make_editor, qtbot) -> None:
+    """A validator that raises shows one "validator-failure" issue; the panel goes on."""
+    window = make_editor()
+    panel = window.validation
+    panel._generation += 1
+    panel._signals.done.emit(panel._generation, ValueError("broken rule"))
+    texts = [str(panel.model.index(r).data()) for r in range(panel.model.rowCount())]
+    assert any("broken rule" in t for t in texts), texts
+    assert panel.summary.text() == "1 error(s), 0 warning(s)"
