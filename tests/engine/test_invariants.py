@@ -24,12 +24,20 @@ SETTINGS = settings(
 )
 
 
-def _check_turn(g: Game, before_scores: list[int], move: object, scores_may_drop: bool) -> None:
+def _check_turn(
+    g: Game,
+    before_scores: list[int],
+    move: object,
+    scores_may_drop: bool,
+    elsewhere: list[int] | None = None,
+) -> None:
+    """``elsewhere``: each player's meeples neither in supply nor on the board (Isle of Man)."""
     f = g.board.features
     # meeples conserved
     on_board = Counter(m[0] for m in g.meeples.values())
     for p in range(len(g.players)):
-        assert g.supply[p] + on_board[p] == g.meeples_per_player
+        away = elsewhere[p] if elsewhere else 0
+        assert g.supply[p] + on_board[p] + away == g.meeples_per_player
         assert g.supply[p] >= 0
     # the meeple just placed went on a feature nobody else held
     if isinstance(move, Move) and move.meeple is not None:
@@ -44,8 +52,9 @@ def _check_turn(g: Game, before_scores: list[int], move: object, scores_may_drop
             assert g.monks[sq] == mid
         else:
             assert mid in f.meeples[f.find(node)]
-    # a completed feature never keeps meeples during the game (it was scored, they came back)
-    if not g.is_over():
+    # a completed feature never keeps meeples during the game (it was scored, they came back);
+    # a rule set with an action after the tile (Iberica, Deutschland) scores when that is done
+    if not g.is_over() and g.phase.value == "place":
         for root in f.done:
             assert root not in f.meeples
     # scores never decrease
