@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import difflib
 import itertools
-import json
 import math
 import os
 from collections.abc import Iterable, Sequence
@@ -185,15 +184,17 @@ def load_geojson(path: str | os.PathLike[str]) -> BaseGeometry:
 
     Coordinates are longitude, latitude (RFC 7946). Raises :class:`GeoDataError` naming the file.
     """
+    from engine import boundedio
+
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise GeoDataError(f"{p}: no such file") from None
-    except IsADirectoryError:
-        raise GeoDataError(f"{p}: is a directory, not a GeoJSON file") from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise GeoDataError(f"{p}: not a GeoJSON file ({exc.__class__.__name__}: {exc})") from None
+        limit = boundedio.LIMITS["GeoJSON outline"]
+        data = boundedio.read_json(p, limit=limit, what="GeoJSON")
+    except boundedio.InputFileError as exc:
+        reason = exc.reason
+        if reason.startswith("not valid JSON"):
+            reason = f"not a GeoJSON file ({reason})"
+        raise GeoDataError(f"{exc.source}: {reason}") from None
     if not isinstance(data, dict) or "type" not in data:
         raise GeoDataError(f"{p}: not a GeoJSON object (no 'type')")
     if data["type"] == "FeatureCollection":

@@ -19,9 +19,11 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine import boundedio
 from engine.errors import EngineError, IllegalMoveError, RecordError
 from engine.moves import Action, action_from_dict
 
@@ -31,6 +33,11 @@ if TYPE_CHECKING:
 
 FORMAT = "carcassonne-game-record"
 FORMAT_VERSION = 1
+MAX_RECORD_BYTES = boundedio.LIMITS["record"]
+"""Record files larger than this are refused before parsing (a full game is about 20 kB)."""
+MAX_ACTIONS = 20_000
+"""Most actions a record may hold (a game of the largest tile pool has a few thousand);
+checked before the schema check, so an oversized record is refused at once."""
 
 
 @dataclass
@@ -97,33 +104,41 @@ class GameRecord:
         )
 
 
-def _schema_check(data: Any, source: str) -> None:
+@cache
+def _validator() -> Any:
     import jsonschema
 
+    from engine.mapio import _strict_validator_class
     from engine.resources import schema_path
 
-    try:
-        schema = json.loads(schema_path("game-record").read_text(encoding="utf-8"))
-    except OSError:  # pragma: no cover - the schema ships with the package
-        schema = None
+    schema = json.loads(schema_path("game-record").read_text(encoding="utf-8"))
+    return _strict_validator_class(jsonschema.Draft202012Validator)(schema)
+
+
+def _schema_check(data: Any, source: str) -> None:
+    from engine.mapio import _schema_message
+
     if not isinstance(data, dict):
         raise RecordError(f"{source}: a game record must be a JSON object")
     if data.get("format") != FORMAT:
         raise RecordError(f"{source}: format: not a game record (expected {FORMAT!r})")
     version = data.get("format_version")
-    if version != FORMAT_VERSION:
+    if version != FORMAT_VERSION or isinstance(version, bool | float):
         raise RecordError(
-            f"{source}: format_version: {version!r} is not supported (this engine reads "
-            f"{FORMAT_VERSION})"
+            f"{source}: format_version: {str(version)[:40]!r} is not supported (this engine "
+            f"reads {FORMAT_VERSION})"
         )
-    if schema is not None:
-        errors = sorted(
-            jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(e.path)
+    actions = data.get("actions")
+    if isinstance(actions, list) and len(actions) > MAX_ACTIONS:
+        raise RecordError(
+            f"{source}: actions: {len(actions)} actions, more than a game can have "
+            f"(at most {MAX_ACTIONS})"
         )
-        if errors:
-            err = errors[0]
-            path = "/".join(str(p) for p in err.absolute_path) or "(top)"
-            raise RecordError(f"{source}: {path}: {err.message}")
+    errors = sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.path])
+    if errors:
+        err = errors[0]
+        path = "/".join(str(p) for p in err.absolute_path) or "(top)"
+        raise RecordError(f"{source}: {path}: {_schema_message(err)}")
 
 
 def record_of(game: Game, *, embed_map: bool | None = None) -> GameRecord:
@@ -155,32 +170,98 @@ def dumps_record(record: GameRecord) -> str:
 
 
 def loads_record(text: str, *, source: str = "<data>") -> GameRecord:
+    """Read a record from text; a map path in it is taken relative to the current folder, which
+    it may not leave (see :func:`map_file_of`)."""
+    rec = _loads(text, source)
+    if rec.map_path is not None and rec.map_data is None:
+        rec = replace(rec, map_path=str(map_file_of(rec.map_path, Path.cwd() / "record")))
+    return rec
+
+
+def _loads(text: str, source: str) -> GameRecord:
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(
+            f"{source}: the record is too large (at most {MAX_RECORD_BYTES // 1024 // 1024} MB)"
+        )
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{source}: not JSON: {exc.msg} at line {exc.lineno}") from None
+        data = boundedio.parse_json(text, source)
+    except boundedio.InputFileError as exc:
+        raise RecordError(str(exc)) from None
     return GameRecord.from_dict(data, source=source)
 
 
 def load_record(path: str | Path) -> GameRecord:
-    """Read a record file; :class:`RecordError` with one clear line on any problem."""
-    p = Path(path)
+    """Read a record file; :class:`RecordError` with one clear line on any problem.
+
+    A map path in it is resolved against the record's folder, which it may not leave (a shipped
+    map is named by its file name: ``maps/france.json``); see :func:`map_file_of`.
+    """
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{p}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    rec = loads_record(text, source=str(p))
+        text = boundedio.read_text(path, limit=MAX_RECORD_BYTES, what="game record")
+    except boundedio.InputFileError as exc:
+        raise RecordError(str(exc)) from None
+    source = boundedio.shown(os.fspath(path))
+    rec = _loads(text, source)
     if rec.map_path is not None and rec.map_data is None:
-        # keep a path relative to the record's folder resolvable from anywhere
-        mp = Path(rec.map_path)
-        if not mp.is_absolute() and not mp.exists() and (p.parent / mp).exists():
-            rec = replace(rec, map_path=str(p.parent / mp))
+        rec = replace(rec, map_path=str(map_file_of(rec.map_path, path)))
     return rec
 
 
+def map_file_of(written: str, record_file: str | os.PathLike[str]) -> Path:
+    """The map file a record at ``record_file`` names with ``written``.
+
+    Relative to the record's folder and inside it; otherwise, a path whose file name is a shipped
+    map's (``maps/france.json``) means that shipped map. Anything else is refused with a
+    :class:`RecordError` saying so (the map can still be opened by hand).
+    """
+    from engine.resources import bundled_map
+
+    try:
+        inside = boundedio.inside_folder(written, record_file, what="map")
+    except boundedio.InputFileError as exc:
+        inside = None
+        refusal = exc
+    if inside is not None and inside.is_file():
+        return inside
+    name = Path(written).name
+    shipped = bundled_map(Path(name).stem)
+    if name.endswith(".json") and shipped.name == name and shipped.is_file():
+        return shipped
+    if inside is None:
+        raise RecordError(f"map: {refusal}") from None
+    return inside  # reading it reports "no such file"
+
+
+def _portable_map(record: GameRecord, path: Path) -> GameRecord:
+    """``record`` with its map path relative to ``path``'s folder, or the map embedded when the
+    file lies elsewhere (a record may only name a map in its own folder, or a shipped map)."""
+    if record.map_path is None or record.map_data is not None:
+        return record
+    from engine.resources import maps_dir
+
+    target = Path(record.map_path).resolve()
+    folder = path.resolve().parent
+    if target.is_relative_to(folder):
+        return replace(record, map_path=target.relative_to(folder).as_posix())
+    if target.parent == maps_dir().resolve():
+        return replace(record, map_path=f"maps/{target.name}")
+    from engine.mapio import load_map, map_to_dict
+
+    try:
+        data = map_to_dict(load_map(target))
+    except EngineError as exc:
+        raise RecordError(f"cannot embed the map of the record: {exc}") from None
+    return replace(record, map_path=None, map_data=data)
+
+
 def save_record(record: GameRecord, path: str | Path) -> None:
-    """Write atomically (temp file in the same folder, then rename)."""
+    """Write atomically (temp file in the same folder, then rename). A map path is written
+    relative to the record's folder; a map outside it is embedded (see :func:`map_file_of`)."""
+    from engine.mapio import remove_stale_temporaries
+
     p = Path(path)
+    record = _portable_map(record, p)
+    remove_stale_temporaries(p)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -205,7 +286,7 @@ def _resolve_map(record: GameRecord) -> tuple[MapDef | None, str | None]:
     from engine.resources import bundled_map
 
     path = Path(record.map_path)
-    if not path.exists() and not path.is_absolute():
+    if not path.is_absolute() and not path.exists():
         bundled = bundled_map(path.stem)
         if bundled.exists():
             path = bundled

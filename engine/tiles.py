@@ -371,16 +371,14 @@ def load_tileset(path: str | Path | None = None) -> TileSet:
     Errors (unreadable file, bad JSON, schema or cross-reference violations) raise TileSetError
     with the file name and the JSON path of the offending field.
     """
+    from engine import boundedio
+
     file = Path(path) if path is not None else data_dir() / "tiles.json"
     try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TileSetError(f"{file}: cannot read tile set: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TileSetError(f"{file}: not JSON: {exc.msg} at line {exc.lineno}") from None
-    return tileset_from_dict(data, source=str(file))
+        data = boundedio.read_json(file, limit=boundedio.LIMITS["tile set"], what="tile set")
+    except boundedio.InputFileError as exc:
+        raise TileSetError(str(exc)) from None
+    return tileset_from_dict(data, source=boundedio.shown(file))
 
 
 @cache

@@ -176,21 +176,18 @@ def register(cls: type[Rules]) -> type[Rules]:
 
 
 def get_rules(name: str) -> type[Rules]:
-    """The rule module class called ``name`` (imports ``engine.rules.<name>`` if needed).
+    """The rule module class called ``name``, looked up in the registry (the package's own modules
+    are loaded first if needed; a name from a data file is never imported).
 
     :raises EngineError: naming the unknown rule set and the known ones.
     """
-    cls = _REGISTRY.get(name)
-    if cls is None:
-        try:
-            importlib.import_module(f"engine.rules.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"engine.rules.{name}":
-                raise
+    cls = _REGISTRY.get(name) if isinstance(name, str) else None
+    if cls is None and isinstance(name, str):
+        available_rules()
         cls = _REGISTRY.get(name)
     if cls is None:
         raise EngineError(
-            f"unknown rule set {name!r}; known: {', '.join(sorted(available_rules())) or 'none'}"
+            f"unknown rule set {str(name)[:60]!r}; known: {', '.join(sorted(available_rules())) or 'none'}"
         )
     return cls
 

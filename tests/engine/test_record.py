@@ -146,5 +146,5 @@ def test_replay_cli_illegal_action_exit_1_and_unreadable_exit_2(tmp_path: Path, 
     garbage.write_text("{nope")
     assert main(["replay", str(garbage)]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("error: ") and "not JSON" in err and "\n" not in err
+    assert err.startswith("error: ") and "not valid JSON" in err and "\n" not in err
     assert main(["replay", str(tmp_path / "missing.json")]) == 2

@@ -385,11 +385,11 @@ def test_broken_files_are_rejected_precisely(tmp_path: Path, breaker: Any, expec
 
 
 def test_unreadable_files(tmp_path: Path) -> None:
-    with pytest.raises(TileSetError, match=r"missing\.json: cannot read tile set"):
+    with pytest.raises(TileSetError, match=r"missing\.json: no such file"):
         load_tileset(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
     bad.write_text("{ not json", encoding="utf-8")
-    with pytest.raises(TileSetError, match=r"bad\.json: not JSON: .* line 1"):
+    with pytest.raises(TileSetError, match=r"bad\.json: not valid JSON: .* line 1"):
         load_tileset(bad)
     with pytest.raises(TileSetError, match=r"<data>: \$: 'format' is a required property"):
         tileset_from_dict({"name": "x", "tiles": []})
