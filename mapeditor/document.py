@@ -8,6 +8,7 @@ This module uses QtCore/QtGui only, never widgets.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,8 @@ class MapDocument(QObject):
         super().__init__(parent)
         self.map = m
         self.path = path
+        self.untitled_id = uuid.uuid4().hex[:12]
+        """Names this document's own autosave slot while it has no file (mapeditor.recovery)."""
         self.load_issues: list[Issue] = []
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)

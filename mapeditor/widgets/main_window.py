@@ -5,7 +5,16 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import (
+    QObject,
+    QRunnable,
+    QSettings,
+    QStandardPaths,
+    Qt,
+    QThreadPool,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import (
     QDialog,
@@ -24,8 +33,8 @@ from PySide6.QtWidgets import (
 from engine.errors import EngineError, MapFormatError
 from engine.geometry import Edge, Square
 from engine.mapdef import MapDef
-from engine.mapio import save_map
 from engine.resources import bundled_map
+from mapeditor import recovery
 from mapeditor.document import MapDocument
 from mapeditor.painting import square_rect
 from mapeditor.tools import ALL_TOOLS, Tool
@@ -48,9 +57,10 @@ def recovery_dir() -> Path:
     return Path(base or Path.home() / ".carcassonne-maps") / "recovery"
 
 
-def recovery_path(path: Path | None, m: MapDef) -> Path:
-    stem = path.stem if path else f"untitled-{m.id or 'map'}"
-    return recovery_dir() / f"{stem}.autosave.json"
+def recovery_path(path: Path | None, untitled_id: str) -> Path:
+    """The recovery slot of the map file ``path`` (keyed by its full path), or of an unsaved map
+    (its own slot, ``untitled_id``): see :mod:`mapeditor.recovery`."""
+    return recovery.slot(recovery_dir(), path, untitled_id)
 
 
 def blank_map(width: int, height: int) -> MapDef:
@@ -106,7 +116,10 @@ class MainWindow(QMainWindow):
         self.view.hovered.connect(self._on_hover)
         self._autosave = QTimer(self)
         self._autosave.setInterval(AUTOSAVE_MS)
-        self._autosave.timeout.connect(self.autosave)
+        self._autosaving = False
+        self._autosave_signals = _AutosaveSignals(self)
+        self._autosave_signals.done.connect(self._autosave_finished)
+        self._autosave.timeout.connect(self.autosave_in_background)
         self._autosave.start()
         self._bind_document()
         self.set_tool(ALL_TOOLS[1])  # the land brush
@@ -386,37 +399,61 @@ class MainWindow(QMainWindow):
             return False
         return self._save_to(Path(path))
 
+    def _recovery(self) -> Path:
+        return recovery_path(self.document.path, self.document.untitled_id)
+
     def _save_to(self, path: Path) -> bool:
-        old_recovery = recovery_path(self.document.path, self.document.map)
+        old_recovery, old_path = self._recovery(), self.document.path
         try:
             self.document.save(path)
         except (MapFormatError, EngineError, OSError) as exc:
             QMessageBox.critical(self, "Cannot save map", str(exc))
             return False
-        for stale in {old_recovery, recovery_path(path, self.document.map)}:
-            stale.unlink(missing_ok=True)
+        recovery.remove(old_recovery, old_path)  # this document's own slot only
         self._add_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 4000)
         return True
 
     def autosave(self) -> Path | None:
-        """Write unsaved work to the recovery file (atomically); the map file is not touched."""
+        """Write unsaved work to this map's recovery file (atomically, now); the map file is not
+        touched. The timer uses :meth:`autosave_in_background`."""
         if not self.document.modified:
             return None
-        target = recovery_path(self.document.path, self.document.map)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        target = self._recovery()
         try:
-            save_map(self.document.snapshot(), target)
+            recovery.write(self.document.map, target, self.document.path)
         except (MapFormatError, OSError) as exc:
             self.statusBar().showMessage(f"Autosave failed: {exc}", 6000)
             return None
         return target
 
+    def autosave_in_background(self) -> None:
+        """:meth:`autosave` with the writing in a worker thread (a large map takes a moment to
+        write); the map is copied first, so later edits never mix into the file."""
+        if not self.document.modified or self._autosaving:
+            return
+        self._autosaving = True
+        job = _AutosaveJob(
+            self.document.snapshot(), self._recovery(), self.document.path, self._autosave_signals
+        )
+        QThreadPool.globalInstance().start(job)
+
+    def _autosave_finished(self, error: str | None) -> None:
+        self._autosaving = False
+        if error is not None:
+            with contextlib.suppress(RuntimeError):  # the window is gone
+                self.statusBar().showMessage(f"Autosave failed: {error}", 6000)
+
     def offer_recovery(self) -> bool:
-        """If an autosave newer than the file exists (a crash), offer to restore it."""
+        """If this file's own autosave is newer than the file (a crash), offer to restore it.
+
+        Recovery files are keyed by the map's full path and name it inside; another file's
+        recovery (same file name, another folder) is never offered nor deleted.
+        """
         doc = self.document
-        target = recovery_path(doc.path, doc.map)
-        if not target.is_file():
+        target = self._recovery()
+        recovered = recovery.read(target, doc.path)
+        if recovered is None:
             return False
         if (
             doc.path is not None
@@ -431,21 +468,16 @@ class MainWindow(QMainWindow):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
         )
         if answer != QMessageBox.StandardButton.Yes:
-            target.unlink(missing_ok=True)
-            return False
-        try:
-            recovered = MapDocument.open(target)
-        except (MapFormatError, EngineError, OSError) as exc:
-            QMessageBox.critical(self, "Cannot recover", str(exc))
+            recovery.remove(target, doc.path)
             return False
         from mapeditor.commands import ReplaceMap
 
-        doc.undo_stack.push(ReplaceMap(doc, recovered.map, "Recover autosave"))
+        doc.undo_stack.push(ReplaceMap(doc, recovered, "Recover autosave"))
         return True
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         if self.maybe_save():
-            recovery_path(self.document.path, self.document.map).unlink(missing_ok=True)
+            recovery.remove(self._recovery(), self.document.path)
             event.accept()
         else:
             event.ignore()
@@ -477,6 +509,31 @@ class MainWindow(QMainWindow):
         from mapeditor.playtest.launch import open_playtest
 
         self._playtest = open_playtest(self.document.snapshot(), self)
+
+
+class _AutosaveSignals(QObject):
+    done = Signal(object)
+    """The error text, or ``None``; emitted from the worker, delivered on the UI thread."""
+
+
+class _AutosaveJob(QRunnable):
+    """Writes one autosave off the UI thread."""
+
+    def __init__(
+        self, m: MapDef, target: Path, path: Path | None, signals: _AutosaveSignals
+    ) -> None:
+        super().__init__()
+        self._args = (m, target, path)
+        self._signals = signals
+
+    def run(self) -> None:
+        error: str | None = None
+        try:
+            recovery.write(*self._args)
+        except (MapFormatError, EngineError, OSError) as exc:
+            error = str(exc)
+        with contextlib.suppress(RuntimeError):  # the window was closed meanwhile
+            self._signals.done.emit(error)
 
 
 def open_editor(path: str | Path | None = None) -> MainWindow:

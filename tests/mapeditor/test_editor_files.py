@@ -136,3 +136,92 @@ def test_opens_shipped_maps_with_no_errors(make_editor, qtbot, name: str) -> Non
         window.validation.run_now()
     assert window.validation.model.counts()[0] == 0
     assert mw.recovery_dir().name == "recovery"
+
+
+def test_same_file_name_in_two_folders_never_share_a_recovery(
+    make_editor, tmp_path, monkeypatch
+) -> None:
+    a, b = tmp_path / "A" / "france.json", tmp_path / "B" / "france.json"
+    for p in (a, b):
+        p.parent.mkdir()
+        MapDocument(MapDef("t", "T", 8, 6)).save(p)
+    window = make_editor()
+    assert window.open_path(a, ask_save=False)
+    paint(window)
+    recovery_a = window.autosave()  # then "crash" while editing A
+    assert recovery_a is not None
+    asked: list[str] = []
+
+    def question(*args, **kwargs):
+        asked.append(args[1])
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    other = make_editor()
+    assert other.open_path(b, ask_save=False)  # B: nothing offered, A's recovery kept
+    assert asked == [] and recovery_a.is_file()
+    assert other.document.map.land == set() and not other.document.modified
+    assert mw.recovery_path(b, "x") != recovery_a
+    # A's recovery still comes back for A
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    third = make_editor()
+    assert third.open_path(a, ask_save=False)
+    assert third.document.map.land == {(x, 0) for x in range(4)}
+    assert "autosave_of" not in third.document.map.editor
+
+
+def test_a_recovery_naming_another_file_is_not_offered_nor_deleted(
+    make_editor, tmp_path, monkeypatch
+) -> None:
+    from mapeditor import recovery
+
+    path = tmp_path / "work.json"
+    MapDocument(MapDef("t", "T", 8, 6)).save(path)
+    slot = mw.recovery_path(path, "x")
+    intruder = MapDef("t", "T", 8, 6)
+    intruder.land = {(0, 0)}
+    recovery.write(intruder, slot, tmp_path / "elsewhere.json")  # e.g. a hash collision
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: pytest.fail("offered"))
+    window = make_editor()
+    assert window.open_path(path, ask_save=False)
+    assert slot.is_file() and window.document.map.land == set()
+    window.close()
+    assert slot.is_file()
+
+
+def test_unsaved_maps_have_their_own_recovery_slots(make_editor) -> None:
+    one, two = make_editor(MapDef("new-map", "N", 8, 6)), make_editor(MapDef("new-map", "N", 8, 6))
+    paint(one)
+    paint(two)
+    a, b = one.autosave(), two.autosave()
+    assert a is not None and b is not None and a != b
+    assert a.is_file() and b.is_file()
+
+
+def test_declining_a_recovery_deletes_only_that_files_own(make_editor, tmp_path, monkeypatch):
+    path = tmp_path / "work.json"
+    MapDocument(MapDef("t", "T", 8, 6)).save(path)
+    window = make_editor()
+    assert window.open_path(path, ask_save=False)
+    paint(window)
+    mine = window.autosave()
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.No)
+    other = make_editor()
+    assert other.open_path(path, ask_save=False)
+    assert mine is not None and not mine.exists()
+
+
+def test_background_autosave_writes_a_snapshot(make_editor, tmp_path, qtbot) -> None:
+    from mapeditor import recovery
+
+    path = tmp_path / "work.json"
+    MapDocument(MapDef("t", "T", 8, 6)).save(path)
+    window = make_editor()
+    assert window.open_path(path, ask_save=False)
+    paint(window)
+    expected = set(window.document.map.land)
+    with qtbot.waitSignal(window._autosave_signals.done, timeout=10000):
+        window.autosave_in_background()
+    slot = mw.recovery_path(path, "")
+    m = recovery.read(slot, path)
+    assert m is not None and m.land == expected
