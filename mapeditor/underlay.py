@@ -24,6 +24,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from engine import boundedio
+
+MAX_IMAGE_BYTES = 50 * 1024 * 1024
+"""Largest underlay image file read (a 600 dpi scan of a board is a few MB as JPEG)."""
+MAX_IMAGE_PIXELS = 100_000_000
+"""Largest decoded image (width x height): a small file may decode to a huge picture."""
+
 Point = tuple[float, float]
 Transform = tuple[float, float, float, float, float, float]
 """``(m11, m12, m21, m22, dx, dy)``: image pixel → map units (see the module docstring)."""
@@ -188,3 +195,27 @@ def storable_path(image: str | os.PathLike[str], map_path: str | os.PathLike[str
         except ValueError:
             pass
     return str(img)
+
+
+def image_file(path: str, map_path: str | os.PathLike[str] | None) -> Path:
+    """The underlay image a map's settings name: relative to the map file's folder, which it may
+    not leave (paths in data files never lead elsewhere). For a map not yet saved, the path was
+    picked in this session's dialog and is used as it is.
+
+    :raises UnderlayError: one line saying why (the dock shows it; pick the image again).
+    """
+    try:
+        if map_path is None:
+            return Path(boundedio.check_path(path))
+        return boundedio.inside_folder(path, map_path, what="underlay image")
+    except boundedio.InputFileError as exc:
+        raise UnderlayError(str(exc)) from None
+
+
+def read_image_bytes(image: str | os.PathLike[str]) -> bytes:
+    """The bytes of an image file: a regular file of at most :data:`MAX_IMAGE_BYTES` (a FIFO or
+    a device is refused at once instead of freezing the editor)."""
+    try:
+        return boundedio.read_bytes(image, limit=MAX_IMAGE_BYTES, what="image")
+    except boundedio.InputFileError as exc:
+        raise UnderlayError(str(exc)) from None

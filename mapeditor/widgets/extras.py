@@ -62,7 +62,8 @@ from mapeditor.underlay import (
     UnderlayError,
     align_two_points,
     fit_width,
-    resolve_image_path,
+    image_file,
+    read_image_bytes,
     storable_path,
     underlay_of,
 )
@@ -303,6 +304,9 @@ class UnderlayDock(QWidget):
         self.item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         window.scene.addItem(self.item)
         self._pixmap_path: str | None = None
+        self._picked: set[str] = set()
+        """Stored paths of images picked in this session's dialog (shown even outside the map's
+        folder; a path read from a file must stay in that folder)."""
         self.load_button = QPushButton("Load image…")
         self.visible = QCheckBox("Show")
         self.opacity = QSlider(Qt.Orientation.Horizontal)
@@ -360,12 +364,13 @@ class UnderlayDock(QWidget):
             self.load(Path(path))
 
     def load(self, image: Path) -> None:
-        pixmap = QPixmap(str(image))
-        if pixmap.isNull():
-            QMessageBox.critical(self, "Underlay", f"{image}: not an image Qt can read")
+        pixmap, error = _bounded_pixmap(image)
+        if pixmap is None:
+            QMessageBox.critical(self, "Underlay", error)
             return
         m = self.window_.document.map
         stored = storable_path(image, self.window_.document.path)
+        self._picked.add(stored)
         self.set_underlay(
             Underlay(stored, 0.5, True, fit_width((pixmap.width(), pixmap.height()), m.width)),
             "Load underlay",
@@ -377,9 +382,17 @@ class UnderlayDock(QWidget):
             self.item.setVisible(False)
             self.status.setText("No underlay. Load a scan or photo of a printed map to trace it.")
             return
-        path = str(resolve_image_path(underlay.path, self.window_.document.path))
+        problem = None
+        try:
+            if underlay.path in self._picked:  # chosen in this session's dialog
+                path = str(Path(underlay.path))
+            else:
+                path = str(image_file(underlay.path, self.window_.document.path))
+        except UnderlayError as exc:
+            path, problem = "", str(exc)
         if path != self._pixmap_path:
-            self.item.setPixmap(QPixmap(path))
+            pixmap, problem = _bounded_pixmap(Path(path)) if path else (None, problem)
+            self.item.setPixmap(pixmap if pixmap is not None else QPixmap())
             self._pixmap_path = path
         m11, m12, m21, m22, dx, dy = underlay.transform
         # The transform maps image pixels to squares; the scene has SQUARE units per square.
@@ -395,7 +408,10 @@ class UnderlayDock(QWidget):
             widget.setChecked(value)
             widget.blockSignals(False)
         self.opacity.setValue(round(underlay.opacity * 100))
-        self.status.setText(f"{Path(underlay.path).name}")
+        if problem:
+            self.status.setText(f"{problem}. Use Load image… to pick it.")
+        else:
+            self.status.setText(f"{Path(underlay.path).name}")
 
     def start_alignment(self) -> None:
         if self.underlay is None:
@@ -445,6 +461,31 @@ class UnderlayDock(QWidget):
             self.status.setText(str(exc))
             return
         self._change(transform=transform.transform)
+
+
+def _bounded_pixmap(image: Path) -> tuple[QPixmap | None, str]:
+    """The image at ``image`` read within the size bounds of :mod:`mapeditor.underlay` (never a
+    FIFO or a device, never a decompression bomb); ``(None, reason)`` if it cannot be shown."""
+    from PySide6.QtCore import QBuffer, QByteArray
+    from PySide6.QtGui import QImageReader
+
+    from mapeditor.underlay import MAX_IMAGE_PIXELS
+
+    try:
+        data = read_image_bytes(image)
+    except UnderlayError as exc:
+        return None, str(exc)
+    buffer = QBuffer()
+    buffer.setData(QByteArray(data))
+    reader = QImageReader(buffer)
+    size = reader.size()
+    if size.isValid() and size.width() * size.height() > MAX_IMAGE_PIXELS:
+        return None, f"{image}: the image is too large ({size.width()} x {size.height()} pixels)"
+    reader.setAllocationLimit(1024)  # MB of decoded image
+    decoded = reader.read()
+    if decoded.isNull():
+        return None, f"{image}: not an image Qt can read"
+    return QPixmap.fromImage(decoded), ""
 
 
 class _ClickCatcher(QObject):
