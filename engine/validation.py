@@ -123,6 +123,12 @@ CODES: dict[str, CodeInfo] = {
         'A JSON object repeats a key (e.g. two "name" fields); the last value was used.',
         "Delete the repeated key from the file.",
     ),
+    "editor-settings-dropped": CodeInfo(
+        W,
+        "The editor settings block is larger than 256 kB; it was left out on load (the map "
+        "itself is whole).",
+        "Save the map again to drop the oversized settings for good.",
+    ),
     # -- grid and squares --
     "no-squares": CodeInfo(E, "The map has no map squares at all.", "Paint the map squares."),
     "outside-grid": CodeInfo(
@@ -294,6 +300,12 @@ CODES: dict[str, CodeInfo] = {
         "For some allowed choice of used start squares, fewer chips than setup.chip_count "
         "can legally be placed (exact maximum).",
         "Free up squares or lower the chip count.",
+    ),
+    "chips-unproved": CodeInfo(
+        W,
+        "There are too many choices of used start squares to prove within the work limit that "
+        "every one leaves room for setup.chip_count chips; the message gives the proved bound.",
+        "Use fewer start squares (or fewer used), or lower the chip count to the proved bound.",
     ),
     # -- internal --
     "validator-failure": CodeInfo(
@@ -982,18 +994,45 @@ def _check_chips(c: _Ctx) -> None:
     m = c.m
     if RuleSet(m.rule_set) not in RANDOM_CHIP_RULE_SETS or m.setup.chip_count <= 0:
         return
-    from engine.chips import ChipReading, feasibility
+    from engine.chips import ChipReading
+    from engine.startchoices import every_choice, worst_choice
 
     reading = ChipReading(c.reading)
-    for choice, best in feasibility(m, reading).items():
-        if best < m.setup.chip_count:
-            names = ", ".join(f"{m.start_squares[sq].name or '?'} {_sq(sq)}" for sq in choice)
-            c.err(
-                "chips-infeasible",
-                f"with start squares {names} used, at most {best} chips can be placed "
-                f"(setup lays out {m.setup.chip_count}; reading {reading.value})",
-                squares=choice,
-            )
+
+    def names(choice: tuple[Square, ...]) -> str:
+        return ", ".join(f"{m.start_squares[sq].name or '?'} {_sq(sq)}" for sq in choice)
+
+    every = every_choice(m, reading)
+    if every is not None:  # few choices: each one is checked and reported
+        for choice, best in every.items():
+            if best < m.setup.chip_count:
+                c.err(
+                    "chips-infeasible",
+                    f"with start squares {names(choice)} used, at most {best} chips can be "
+                    f"placed (setup lays out {m.setup.chip_count}; reading {reading.value})",
+                    squares=choice,
+                )
+        return
+    worst = worst_choice(m, reading)
+    if worst is None or worst.lower_bound >= m.setup.chip_count:
+        return
+    if worst.chips < m.setup.chip_count:
+        how = "the worst" if worst.exact else "a bad one"
+        c.err(
+            "chips-infeasible",
+            f"with start squares {names(worst.choice)} used, at most {worst.chips} chips can be "
+            f"placed (setup lays out {m.setup.chip_count}; reading {reading.value}; "
+            f"{how} of {worst.choices} choices)",
+            squares=worst.choice,
+        )
+        return
+    c.warn(
+        "chips-unproved",
+        f"{worst.choices} choices of {m.setup.start_squares_used} start squares: every one "
+        f"leaves room for at least {worst.lower_bound} chips (proved) and the worst found for "
+        f"{worst.chips}, but {m.setup.chip_count} could not be proved within the work limit "
+        f"(reading {reading.value})",
+    )
 
 
 _CHECKS: tuple[Callable[[_Ctx], None], ...] = (

@@ -1,0 +1,176 @@
+"""The worst choice of used start squares for the chip layout, without trying every choice.
+
+A map with ``n`` start squares of which a game uses ``k`` has ``C(n, k)`` choices (40 choose 20
+is 1.4e11), and each choice allows a different set of chip squares. Validation needs the worst
+one: the choice leaving room for the fewest chips.
+
+Write ``V`` for the squares a chip may take whatever the choice (see :mod:`engine.chips`), ``R(s)``
+for the squares of ``V`` next to start square ``s`` and ``f(X)`` for the most chips that fit on
+``V - X`` (exact: ``|V - X|`` minus a maximum matching, König). A choice ``C`` fits
+``f(R(C))`` chips, where ``R(C)`` is the union of its ``R(s)``. Two facts bound every choice:
+
+* **monotone**: removing squares never makes room for more chips, so ``f(R(C)) >= f(R(all))``
+  for every choice, and ``f(X ∪ Y) <= f(X)``;
+* **one per square**: removing a square costs at most one chip, so
+  ``f(X ∪ Y) >= f(X) - |Y - X|``.
+
+:func:`worst_choice` runs a depth-first branch and bound over the start squares (the ones that
+remove the most squares first) with those two lower bounds, and stops as soon as a choice reaches
+``f(R(all))``, which no choice can beat. The answer is exact when the search finishes; a search
+cut short by its work budget (about a second of work, so validation stays under two seconds)
+still returns an exact witness choice and a proved lower bound for every choice
+(``exact=False``), so "every choice fits N chips" is only said when it is proved.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.chips import (
+    ChipReading,
+    _candidate_squares,
+    _matching_size,
+    _near_city,
+    start_choices,
+)
+from engine.geometry import Square, orthogonal_neighbours
+from engine.mapdef import MapDef
+
+WORK_BUDGET = 200_000
+"""Square visits the search may spend: an evaluation costs the number of squares, a search node
+the number of start squares left (about a second on this project's reference machine)."""
+ENUMERATE_UP_TO = 200
+"""At most this many choices are all evaluated one by one (every map printed so far)."""
+
+
+@dataclass(frozen=True)
+class WorstCase:
+    """The worst start-square choice found and how sure the answer is."""
+
+    choice: tuple[Square, ...]
+    """A choice of used start squares (sorted) leaving room for :attr:`chips` chips."""
+    chips: int
+    """The most chips that fit with :attr:`choice` used (exact for that choice)."""
+    lower_bound: int
+    """No choice fits fewer chips than this (proved); equals :attr:`chips` when exact."""
+    exact: bool
+    """Whether :attr:`choice` is proved to be a worst choice."""
+    choices: int
+    """How many choices there are (``C(n, k)``)."""
+
+
+class _Evaluator:
+    """``f(X)`` for removed sets ``X``, each warm-started from the matching of the smallest graph."""
+
+    def __init__(self, candidates: set[Square], smallest: set[Square]) -> None:
+        self.candidates = candidates
+        _, self.warm = _matching_size(smallest)
+        self.cache: dict[frozenset[Square], int] = {}
+        self.work = 0
+
+    def __call__(self, removed: frozenset[Square]) -> int:
+        got = self.cache.get(removed)
+        if got is None:
+            squares = self.candidates - removed
+            self.work += len(squares) + 1
+            got = len(squares) - _matching_size(squares, self.warm)[0]
+            self.cache[removed] = got
+        return got
+
+
+def _removals(m: MapDef, candidates: set[Square]) -> dict[Square, frozenset[Square]]:
+    return {
+        s: frozenset(n for n in orthogonal_neighbours(s) if n in candidates)
+        for s in sorted(m.start_squares)
+    }
+
+
+def every_choice(
+    m: MapDef, reading: ChipReading | str = ChipReading.OPEN_SIDES
+) -> dict[tuple[Square, ...], int] | None:
+    """The exact chip count of every choice when there are at most :data:`ENUMERATE_UP_TO`
+    choices (as :func:`engine.chips.feasibility`); ``None`` when there are more."""
+    n, k = len(m.start_squares), m.setup.start_squares_used
+    if not 0 <= k <= n or math.comb(n, k) > ENUMERATE_UP_TO:
+        return None
+    reading = ChipReading(reading)
+    candidates = _candidate_squares(m) - _near_city(m, reading)
+    removals = _removals(m, candidates)
+    every = frozenset().union(*removals.values()) if removals else frozenset()
+    f = _Evaluator(candidates, candidates - every)
+    return {c: f(frozenset().union(*(removals[s] for s in c))) for c in start_choices(m)}
+
+
+def worst_choice(
+    m: MapDef,
+    reading: ChipReading | str = ChipReading.OPEN_SIDES,
+    *,
+    budget: int = WORK_BUDGET,
+) -> WorstCase | None:
+    """The choice of ``m.setup.start_squares_used`` start squares that fits the fewest chips
+    (see the module docstring); ``None`` if the map has fewer start squares than that."""
+    starts = sorted(m.start_squares)
+    n, k = len(starts), m.setup.start_squares_used
+    if not 0 <= k <= n:
+        return None
+    total = math.comb(n, k)
+    reading = ChipReading(reading)
+    candidates = _candidate_squares(m) - _near_city(m, reading)
+    removals = _removals(m, candidates)
+    every = frozenset().union(*removals.values()) if removals else frozenset()
+    f = _Evaluator(candidates, candidates - every)
+    floor = f(every)  # no choice fits fewer
+    # Starts that remove nothing never matter: a worst choice uses as many of the others as it
+    # can, the ones removing the most squares first (good choices early, strong bounds).
+    useful = sorted((s for s in starts if removals[s]), key=lambda s: (-len(removals[s]), s))
+    idle = [s for s in starts if not removals[s]]
+    need_total = min(k, len(useful))
+    first = useful[:need_total]
+    best_value = f(frozenset().union(*(removals[s] for s in first)))
+    best_choice = tuple(first)
+    finished = True
+    # Depth-first, explicitly stacked (thousands of start squares are possible): a node is
+    # (next index in ``useful``, chosen so far, squares they remove).
+    stack: list[tuple[int, tuple[Square, ...], frozenset[Square]]] = [(0, (), frozenset())]
+    while stack and best_value > floor and math.comb(len(useful), need_total) > 1:
+        if f.work > budget:
+            finished = False
+            break
+        i, chosen, removed = stack.pop()
+        need = need_total - len(chosen)
+        if need == 0:
+            value = f(removed)
+            if value < best_value:
+                best_value, best_choice = value, chosen
+            continue
+        rest = useful[i:]
+        f.work += len(rest)
+        if len(rest) < need:
+            continue
+        gains = sorted((len(removals[s] - removed) for s in rest), reverse=True)
+        if f(removed) - sum(gains[:need]) >= best_value:
+            continue  # even the largest removals cannot go below the best
+        if f(removed.union(*(removals[s] for s in rest))) >= best_value:
+            continue  # even using every remaining start is not worse than the best
+        s = rest[0]
+        stack.append((i + 1, chosen, removed))  # without s: explored second
+        stack.append((i + 1, (*chosen, s), removed | removals[s]))
+    exact = finished or best_value <= floor
+    choice = (*best_choice, *idle[: k - len(best_choice)])
+    return WorstCase(
+        choice=tuple(sorted(choice)),
+        chips=best_value,
+        lower_bound=best_value if exact else floor,
+        exact=exact,
+        choices=total,
+    )
+
+
+def removal_squares(m: MapDef, choice: Iterable[Square]) -> set[Square]:
+    """Squares next to the used start squares of ``choice`` (what a choice takes from chips)."""
+    return {n for s in choice for n in orthogonal_neighbours(s)}
+
+
+__all__ = ["ENUMERATE_UP_TO", "WORK_BUDGET", "WorstCase", "every_choice", "worst_choice"]
