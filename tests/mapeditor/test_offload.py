@@ -105,3 +105,60 @@ def test_a_validator_failure_becomes_an_issue(make_editor, qtbot) -> None:
     texts = [str(panel.model.index(r).data()) for r in range(panel.model.rowCount())]
     assert any("broken rule" in t for t in texts), texts
     assert panel.summary.text() == "1 error(s), 0 warning(s)"
+
+
+def _sleep_then(seconds: float, value: object) -> object:
+    import time
+
+    time.sleep(seconds)
+    return value
+
+
+def _answers(got: dict[int, object]):  # noqa: ANN202 - a QObject with a done signal
+    from PySide6.QtCore import QObject, Signal
+
+    class Answers(QObject):
+        done = Signal(int, object)
+
+    answers = Answers()
+    answers.done.connect(lambda gen, result: got.__setitem__(gen, result))
+    return answers
+
+
+def test_a_slow_job_is_stopped_by_a_newer_one(qtbot) -> None:
+    """A slow proof must not stall later checks: once it has run SUPERSEDE_AFTER_S, a newer job
+    of the same caller stops it and runs at once."""
+    got: dict[int, object] = {}
+    answers = _answers(got)
+    offload.run_to_signal(_sleep_then, (600.0, "slow"), answers.done, 1)
+    qtbot.waitUntil(lambda: bool(offload.helper_pids()), timeout=60_000)
+    qtbot.wait(int(offload.SUPERSEDE_AFTER_S * 1000) + 300)
+    offload.run_to_signal(_sleep_then, (0.0, "newer"), answers.done, 2)
+    qtbot.waitUntil(lambda: 2 in got, timeout=60_000)
+    assert got[2] == "newer"
+    qtbot.waitUntil(lambda: 1 in got, timeout=10_000)
+    assert isinstance(got[1], offload.Superseded)  # stopped, not waited for (600 s)
+
+
+def test_of_several_waiting_jobs_only_the_newest_runs(qtbot) -> None:
+    got: dict[int, object] = {}
+    answers = _answers(got)
+    offload.run_to_signal(_sleep_then, (0.5, "first"), answers.done, 1)
+    for gen in (2, 3, 4):
+        offload.run_to_signal(_sleep_then, (0.0, f"job {gen}"), answers.done, gen)
+    qtbot.waitUntil(lambda: 4 in got, timeout=60_000)
+    assert got[4] == "job 4"
+    qtbot.waitUntil(lambda: len(got) == 4, timeout=10_000)
+    assert isinstance(got[2], offload.Superseded) and isinstance(got[3], offload.Superseded)
+    assert got[1] == "first" or isinstance(got[1], offload.Superseded)
+
+
+def test_channels_do_not_wait_for_each_other(qtbot) -> None:
+    got_slow: dict[int, object] = {}
+    got_fast: dict[int, object] = {}
+    slow, fast = _answers(got_slow), _answers(got_fast)
+    offload.run_to_signal(_sleep_then, (30.0, "slow"), slow.done, 1)
+    offload.run_to_signal(_sleep_then, (0.0, "fast"), fast.done, 1)
+    qtbot.waitUntil(lambda: got_fast == {1: "fast"}, timeout=25_000)
+    assert not got_slow
+    offload.shutdown()
