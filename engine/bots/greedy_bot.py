@@ -32,6 +32,7 @@ from engine.board import SIDE_TILE as _SIDE_TILE
 from engine.bots.base import register_bot
 from engine.features import CITY, FIELD, MONASTERY
 from engine.moves import Move, Pass
+from engine.rules.context import RuleContext
 from engine.scoring import completed_cities, feature_points
 
 if TYPE_CHECKING:
@@ -382,8 +383,9 @@ def _preview_inputs(game: Game, square: tuple[int, int]) -> tuple[tuple, int] | 
     """What :meth:`_Projection.preview_values` needs for ``square`` (its sides and the points
     the rule sets award for placing there), or ``None`` if it must be played out."""
     points = 0
+    ctx = RuleContext.of(game)
     for r in game.rules:
-        p = r.placement_points(game, square)
+        p = r.placement_points(ctx, square)
         if p is None:
             return None
         points += p

@@ -35,8 +35,8 @@ from engine.rules.base import register
 from engine.rules.chips_common import ChipRules, ChipState
 
 if TYPE_CHECKING:
-    from engine.game import Game
     from engine.geometry import Square
+    from engine.rules.context import RuleContext
 
 STACK_SIZE = 5
 
@@ -90,10 +90,10 @@ class BeneluxRules(ChipRules):
     state_class = BeneluxState
     option_names = frozenset(("stack_size",))
 
-    def setup(self, game: Game) -> None:
-        super().setup(game)
-        state: BeneluxState = game.rule_state[self.name]
-        m = game.map
+    def setup(self, ctx: RuleContext) -> None:
+        super().setup(ctx)
+        state: BeneluxState = ctx.rule_state[self.name]
+        m = ctx.map
         assert m is not None
         size = self.options.get("stack_size", STACK_SIZE)
         if not isinstance(size, int) or size < 0:
@@ -108,15 +108,15 @@ class BeneluxRules(ChipRules):
         for sq in sorted(colour_of):
             stack: list[str] = []
             for _ in range(size):
-                if not game.pile:
+                if not ctx.pile:
                     break
-                stack.append(game.pile.pop())
+                stack.append(ctx.pile.pop())
             stack.reverse()  # the first tile dealt is the top
             state.stacks[sq] = stack
 
-    def draw_actions(self, game: Game) -> list[Action]:
-        state: BeneluxState = game.rule_state[self.name]
-        p = game.to_move
+    def draw_actions(self, ctx: RuleContext) -> list[Action]:
+        state: BeneluxState = ctx.rule_state[self.name]
+        p = ctx.to_move
         colours = {state.chips[c].colour for c in state.held[p]}
         if not colours:
             return []
@@ -125,14 +125,14 @@ class BeneluxRules(ChipRules):
             if state.colour_of[sq] not in colours:
                 continue
             tile = state.face_up(sq)
-            if tile is not None and game.board.has_placement(tile):
+            if tile is not None and ctx.board.has_placement(tile):
                 out.append(TakeIslandTile(sq))
         return out
 
-    def apply(self, game: Game, action: Action) -> None:
+    def apply(self, ctx: RuleContext, action: Action) -> None:
         assert isinstance(action, TakeIslandTile)
-        state: BeneluxState = game.rule_state[self.name]
-        p = game.to_move
+        state: BeneluxState = ctx.rule_state[self.name]
+        p = ctx.to_move
         colour = state.colour_of[action.square]
         hand = state.held[p]
         cid = next(c for c in hand if state.chips[c].colour is colour)
@@ -140,13 +140,13 @@ class BeneluxRules(ChipRules):
         state.out.append(cid)
         tile = state.stacks[action.square].pop()
         state.hidden.add(action.square)
-        game.set_current_tile(tile)
+        ctx.set_current_tile(tile)
 
-    def redeal_hidden(self, game: Game, rng: random.Random) -> None:
+    def redeal_hidden(self, ctx: RuleContext, rng: random.Random) -> None:
         """Chips as usual; the island tiles under the face-up tops are shuffled with the pile."""
-        super().redeal_hidden(game, rng)
-        state: BeneluxState = game.rule_state[self.name]
-        hidden: list[str] = list(game.pile)
+        super().redeal_hidden(ctx, rng)
+        state: BeneluxState = ctx.rule_state[self.name]
+        hidden: list[str] = list(ctx.pile)
         sizes: dict[Square, int] = {}
         for sq, stack in state.stacks.items():
             keep = 0 if sq in state.hidden else min(1, len(stack))
@@ -158,10 +158,10 @@ class BeneluxRules(ChipRules):
             stack = state.stacks[sq]
             state.stacks[sq] = hidden[:n] + stack[n:]
             del hidden[:n]
-        game.pile[:] = hidden
+        ctx.pile[:] = hidden
 
-    def end_of_turn(self, game: Game) -> None:
-        game.rule_state[self.name].hidden.clear()
+    def end_of_turn(self, ctx: RuleContext) -> None:
+        ctx.rule_state[self.name].hidden.clear()
 
     def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:
         if data.get("type") != TakeIslandTile.type:

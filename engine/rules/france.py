@@ -32,8 +32,8 @@ from engine.rules.base import register
 from engine.rules.chips_common import ChipRules, ChipState, _parse_colour, payments
 
 if TYPE_CHECKING:
-    from engine.game import Game
     from engine.geometry import Square
+    from engine.rules.context import RuleContext
 
 EXPORT_POINTS = 5
 TOWN_POINTS = 9
@@ -85,9 +85,9 @@ class FranceState(ChipState):
         }
 
 
-def export_sides(game: Game, square: Square, *, road_needs_coa: bool = True) -> list[Side]:
+def export_sides(ctx: RuleContext, square: Square, *, road_needs_coa: bool = True) -> list[Side]:
     """Sides of ``square`` facing a printed border road/city that opens an export sale."""
-    m = game.map
+    m = ctx.map
     assert m is not None
     out = []
     for side in Side:
@@ -114,30 +114,30 @@ class FranceRules(ChipRules):
         self.per_turn = limit == "turn"
         self.road_needs_coa = self.bool_option("export_road_needs_coa", True)
 
-    def tile_placed(self, game: Game, square: Square, tile_id: str, rotation: int) -> None:
-        super().tile_placed(game, square, tile_id, rotation)
-        state: FranceState = game.rule_state[self.name]
+    def tile_placed(self, ctx: RuleContext, square: Square, tile_id: str, rotation: int) -> None:
+        super().tile_placed(ctx, square, tile_id, rotation)
+        state: FranceState = ctx.rule_state[self.name]
         markets: list[str] = []
-        if export_sides(game, square, road_needs_coa=self.road_needs_coa):
+        if export_sides(ctx, square, road_needs_coa=self.road_needs_coa):
             markets.append("export")
-        town = game.map.towns.get(square) if game.map is not None else None
+        town = ctx.map.towns.get(square) if ctx.map is not None else None
         if town is not None and town.grape is not None:
             markets.append(f"town:{town.grape.value}")
         state.markets = tuple(markets)
 
-    def may_sell(self, game: Game, state: FranceState, player: int) -> bool:
+    def may_sell(self, ctx: RuleContext, state: FranceState, player: int) -> bool:
         if self.per_turn:
-            return state.sold_turn[player] != game.turn
-        return state.sold_round[player] != game.round
+            return state.sold_turn[player] != ctx.turn
+        return state.sold_round[player] != ctx.round
 
-    def actions(self, game: Game, phase: str) -> list[Action]:
+    def actions(self, ctx: RuleContext, phase: str) -> list[Action]:
         if phase != "after":
             return []
-        state: FranceState = game.rule_state[self.name]
+        state: FranceState = ctx.rule_state[self.name]
         if not state.markets:
             return []
-        p = game.to_move
-        if not self.may_sell(game, state, p):
+        p = ctx.to_move
+        if not self.may_sell(ctx, state, p):
             return []
         by_colour: dict[Colour, list[int]] = {}
         for chip in state.held_chips(p):
@@ -155,25 +155,25 @@ class FranceRules(ChipRules):
                     out.append(SellWine(colour, kind, pay))
         return out
 
-    def apply(self, game: Game, action: Action) -> None:
+    def apply(self, ctx: RuleContext, action: Action) -> None:
         assert isinstance(action, SellWine)
-        state: FranceState = game.rule_state[self.name]
-        p = game.to_move
+        state: FranceState = ctx.rule_state[self.name]
+        p = ctx.to_move
         for value in action.pay:
             state.out.append(state.take_held(p, action.colour, value))
-        state.sold_round[p] = game.round
-        state.sold_turn[p] = game.turn
+        state.sold_round[p] = ctx.round
+        state.sold_turn[p] = ctx.turn
         state.markets = ()
         if action.market == "export":
-            game.award(p, EXPORT_POINTS, "wine", f"sold {action.colour.value} wine abroad")
+            ctx.award(p, EXPORT_POINTS, "wine", f"sold {action.colour.value} wine abroad")
         else:
-            last = game.last_placement
-            town = game.map.towns.get(last[0]) if game.map is not None and last else None
+            last = ctx.last_placement
+            town = ctx.map.towns.get(last[0]) if ctx.map is not None and last else None
             where = f" in {town.name}" if town is not None else ""
-            game.award(p, TOWN_POINTS, "wine", f"sold {action.colour.value} wine{where}")
+            ctx.award(p, TOWN_POINTS, "wine", f"sold {action.colour.value} wine{where}")
 
-    def end_of_turn(self, game: Game) -> None:
-        game.rule_state[self.name].markets = ()
+    def end_of_turn(self, ctx: RuleContext) -> None:
+        ctx.rule_state[self.name].markets = ()
 
     def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:
         if data.get("type") != SellWine.type:

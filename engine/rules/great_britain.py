@@ -35,9 +35,9 @@ from engine.rules.base import register
 from engine.rules.chips_common import COLOURS, ChipRules, ChipState
 
 if TYPE_CHECKING:
-    from engine.game import Game
     from engine.geometry import Square
     from engine.rules.chips_common import Chip
+    from engine.rules.context import RuleContext
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,23 +88,23 @@ class GreatBritainRules(ChipRules):
         super().__init__(options)
         self.hand_in_always = self.bool_option("hand_in_without_meeples", True)
 
-    def lay_out(self, game: Game, state: ChipState) -> None:
-        m = game.map
+    def lay_out(self, ctx: RuleContext, state: ChipState) -> None:
+        m = ctx.map
         assert m is not None
         for colour in COLOURS:
             squares = sorted(sq for sq, c in m.chip_squares.items() if c is colour)
             ids = [ch.id for ch in state.chips if ch.colour is colour]
-            game.rng.shuffle(ids)
+            ctx.rng.shuffle(ids)
             for sq, cid in zip(squares, ids, strict=False):
                 state.down[sq] = cid
             state.unseen.extend(sorted(ids[len(squares) :]))
         state.out.extend(state.unseen)
 
-    def placement_points(self, game: Game, square: Square) -> int | None:
+    def placement_points(self, ctx: RuleContext, square: Square) -> int | None:
         # a chip may complete a set and free meeples from the Isle of Man: played out
-        return None if square in game.rule_state[self.name].down else 0
+        return None if square in ctx.rule_state[self.name].down else 0
 
-    def chip_taken(self, game: Game, state: Any, player: int, cid: int) -> None:
+    def chip_taken(self, ctx: RuleContext, state: Any, player: int, cid: int) -> None:
         hand: list[int] = state.held[player]
         hand.append(cid)
         if not self.hand_in_always and state.isle[player] == 0:
@@ -120,31 +120,31 @@ class GreatBritainRules(ChipRules):
                 freed = state.isle[player]
                 state.isle[player] = 0
                 if freed:
-                    game.give_meeple_to_supply(player, freed)
+                    ctx.give_meeple_to_supply(player, freed)
                 return
 
-    def may_buy(self, game: Game, state: GreatBritainState) -> bool:
-        p = game.to_move
-        if state.bought_round[p] == game.round or game.supply[p] <= 0 or not game.pile:
+    def may_buy(self, ctx: RuleContext, state: GreatBritainState) -> bool:
+        p = ctx.to_move
+        if state.bought_round[p] == ctx.round or ctx.supply[p] <= 0 or not ctx.pile:
             return False
-        end = game.options.end_after_turns
-        return end is None or game.turn + 1 < end
+        end = ctx.options.end_after_turns
+        return end is None or ctx.turn + 1 < end
 
-    def actions(self, game: Game, phase: str) -> list[Action]:
+    def actions(self, ctx: RuleContext, phase: str) -> list[Action]:
         if phase != "after":
             return []
-        state: GreatBritainState = game.rule_state[self.name]
-        return [BuyExtraTurn()] if self.may_buy(game, state) else []
+        state: GreatBritainState = ctx.rule_state[self.name]
+        return [BuyExtraTurn()] if self.may_buy(ctx, state) else []
 
-    def apply(self, game: Game, action: Action) -> None:
+    def apply(self, ctx: RuleContext, action: Action) -> None:
         if not isinstance(action, BuyExtraTurn):
             raise EngineError(f"great_britain cannot apply {action!r}")
-        state: GreatBritainState = game.rule_state[self.name]
-        p = game.to_move
-        game.take_meeple_from_supply(p)
+        state: GreatBritainState = ctx.rule_state[self.name]
+        p = ctx.to_move
+        ctx.take_meeple_from_supply(p)
         state.isle[p] += 1
-        state.bought_round[p] = game.round
-        game.grant_extra_turn()
+        state.bought_round[p] = ctx.round
+        ctx.grant_extra_turn()
 
     def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:
         if data.get("type") != BuyExtraTurn.type:

@@ -30,8 +30,8 @@ from engine.rules.base import register
 from engine.rules.chips_common import ChipRules, ChipState
 
 if TYPE_CHECKING:
-    from engine.game import Game
     from engine.geometry import Square
+    from engine.rules.context import RuleContext
 
 ISLAND_COA_POINTS = 2
 
@@ -78,13 +78,13 @@ class IbericaRules(ChipRules):
         self._cands: dict[Any, tuple[Square, ...]] | None = None
         """Per colour, the squares of its tracks that may ever hold a treat (static per game)."""
 
-    def treat_squares(self, game: Game, state: IbericaState, cid: int) -> list[Square]:
+    def treat_squares(self, ctx: RuleContext, state: IbericaState, cid: int) -> list[Square]:
         """Free squares of the tracks of chip ``cid``'s colour, sorted."""
-        m = game.map
+        m = ctx.map
         assert m is not None
         colour = state.chips[cid].colour
-        cands = self._candidates(game).get(colour, ())
-        tiles = game.board.tiles
+        cands = self._candidates(ctx).get(colour, ())
+        tiles = ctx.board.tiles
         down, up = state.down, state.up
         out = []
         for sq in cands:
@@ -98,11 +98,11 @@ class IbericaRules(ChipRules):
             out.append(sq)
         return out
 
-    def _candidates(self, game: Game) -> dict[Any, tuple[Square, ...]]:
+    def _candidates(self, ctx: RuleContext) -> dict[Any, tuple[Square, ...]]:
         # a rules object belongs to one game (and its copies), so one map
         if self._cands is not None:
             return self._cands
-        m = game.map
+        m = ctx.map
         assert m is not None
         placeable = m.placeable_squares()
         if self.setup_rules:
@@ -115,62 +115,62 @@ class IbericaRules(ChipRules):
         self._cands = {c: tuple(v) for c, v in by_colour.items()}
         return self._cands
 
-    def tile_placed(self, game: Game, square: Square, tile_id: str, rotation: int) -> None:
-        m = game.map
+    def tile_placed(self, ctx: RuleContext, square: Square, tile_id: str, rotation: int) -> None:
+        m = ctx.map
         assert m is not None
-        p = game.to_move
+        p = ctx.to_move
         found = m.island_square(square)
         if found is not None and found[1].coats_of_arms > 0:
             island, info = found
             n = info.coats_of_arms
-            game.award(
+            ctx.award(
                 p,
                 ISLAND_COA_POINTS * n,
                 "island",
                 f"{n} coat{'s' if n != 1 else ''} of arms on {island.name or island.id}",
             )
-        state: IbericaState = game.rule_state[self.name]
+        state: IbericaState = ctx.rule_state[self.name]
         treat = state.up.pop(square, None)
         if treat is not None:
             chip = state.chips[treat]
-            game.award(p, 2 * chip.value, "treat", f"found a {chip} treat")
+            ctx.award(p, 2 * chip.value, "treat", f"found a {chip} treat")
             state.out.append(treat)
-        super().tile_placed(game, square, tile_id, rotation)
+        super().tile_placed(ctx, square, tile_id, rotation)
 
-    def placement_points(self, game: Game, square: Square) -> int | None:
-        state: IbericaState = game.rule_state[self.name]
+    def placement_points(self, ctx: RuleContext, square: Square) -> int | None:
+        state: IbericaState = ctx.rule_state[self.name]
         if square in state.down or square in state.up:  # a treat to place, or one found
             return None
-        m = game.map
+        m = ctx.map
         found = m.island_square(square) if m is not None else None
         if found is not None and found[1].coats_of_arms > 0:
             return None
         return 0
 
-    def chip_taken(self, game: Game, state: Any, player: int, cid: int) -> None:
-        if self.treat_squares(game, state, cid):
+    def chip_taken(self, ctx: RuleContext, state: Any, player: int, cid: int) -> None:
+        if self.treat_squares(ctx, state, cid):
             state.held[player].append(cid)  # in the player's hand until placed as a treat
             state.pending = cid
         else:
             state.out.append(cid)  # no free square in its tracks: out of the game
 
-    def pass_allowed(self, game: Game, phase: str) -> bool:
-        return phase != "action" or game.rule_state[self.name].pending is None
+    def pass_allowed(self, ctx: RuleContext, phase: str) -> bool:
+        return phase != "action" or ctx.rule_state[self.name].pending is None
 
-    def actions(self, game: Game, phase: str) -> list[Action]:
+    def actions(self, ctx: RuleContext, phase: str) -> list[Action]:
         if phase != "action":
             return []
-        state: IbericaState = game.rule_state[self.name]
+        state: IbericaState = ctx.rule_state[self.name]
         if state.pending is None:
             return []
-        return [PlaceTreat(sq) for sq in self.treat_squares(game, state, state.pending)]
+        return [PlaceTreat(sq) for sq in self.treat_squares(ctx, state, state.pending)]
 
-    def apply(self, game: Game, action: Action) -> None:
+    def apply(self, ctx: RuleContext, action: Action) -> None:
         if not isinstance(action, PlaceTreat):
             raise EngineError(f"iberica cannot apply {action!r}")
-        state: IbericaState = game.rule_state[self.name]
+        state: IbericaState = ctx.rule_state[self.name]
         assert state.pending is not None
-        state.held[game.to_move].remove(state.pending)
+        state.held[ctx.to_move].remove(state.pending)
         state.up[action.square] = state.pending
         state.pending = None
 
