@@ -61,22 +61,51 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.errors import EngineError
+from engine.rules.spec import BotHints, ChipLayout, Figure, IssueCode, IssueSink, SheetSetup
+from engine.rules.view import RuleView
 
 if TYPE_CHECKING:
     import random
 
     from engine.game import Game
     from engine.geometry import Square
+    from engine.mapdef import MapDef
     from engine.moves import Action
     from engine.rules.context import RuleContext
     from engine.scoring import ScoreEvent
 
 
 class Rules:
-    """A rule module. Every hook has a do-nothing default; override what you need."""
+    """A rule set: its hooks (every one has a do-nothing default; override what you need) and
+    its declarations (class attributes the validator, chip layout, report, bot and playtest
+    read; the defaults declare nothing)."""
 
     name: ClassVar[str] = ""
     """The registry name (a map's ``rule_set`` value for Map-Chips modules)."""
+    title: ClassVar[str] = ""
+    """The name players know it by (``"Península Ibérica"``); messages use it."""
+
+    # -- declarations ------------------------------------------------------------------------
+
+    chip_layout: ClassVar[ChipLayout] = ChipLayout()
+    """How chips reach the map at setup, and the squares kept free of chips."""
+    sheet_setup: ClassVar[SheetSetup | None] = None
+    """The rule sheet's setup (start squares, used, chips): a map that differs gets a warning."""
+    issue_codes: ClassVar[Mapping[str, IssueCode]] = {}
+    """The validator issue codes :meth:`check_map` reports, with meaning and fix."""
+    report_figures: ClassVar[Mapping[str, Figure]] = {}
+    """The rule set's own figures in the balance report, by their report key."""
+    bot_hints: ClassVar[BotHints] = BotHints()
+    """What the greedy bot may rely on about the hooks (checked by a test for every rule set)."""
+
+    @classmethod
+    def check_map(cls, m: MapDef, issues: IssueSink) -> None:
+        """Report what ``m`` lacks for this rule set, as located issues (codes from
+        :attr:`issue_codes`). The general checks (grid, cities, reachability...) run anyway."""
+
+    def view(self, ctx: RuleContext) -> RuleView:
+        """What the playtest shows of this rule set now, as plain data."""
+        return RuleView()
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.options: dict[str, Any] = dict(options or {})
@@ -199,6 +228,19 @@ def get_rules(name: str) -> type[Rules]:
             f"unknown rule set {name!r}; known: {', '.join(sorted(available_rules())) or 'none'}"
         )
     return cls
+
+
+def map_rules(rule_set: str) -> type[Rules] | None:
+    """The rule set class a map's ``rule_set`` names, ``None`` for ``"none"``.
+
+    :raises EngineError: an unknown name (naming the known ones).
+    """
+    return None if str(rule_set) == "none" else get_rules(str(rule_set))
+
+
+def rule_set_classes() -> list[type[Rules]]:
+    """Every registered rule set class, by name (imports every module of this package)."""
+    return [_REGISTRY[name] for name in available_rules()]
 
 
 def available_rules() -> list[str]:

@@ -33,9 +33,12 @@ from engine.mapdef import Colour, IslandRole
 from engine.moves import Action
 from engine.rules.base import register
 from engine.rules.chips_common import ChipRules, ChipState
+from engine.rules.spec import ActionCount, ActionTally, BotHints, IssueCode, IssueSink, SheetSetup
+from engine.rules.view import RuleView, StackView
 
 if TYPE_CHECKING:
     from engine.geometry import Square
+    from engine.mapdef import MapDef
     from engine.rules.context import RuleContext
 
 STACK_SIZE = 5
@@ -87,8 +90,58 @@ class BeneluxState(ChipState):
 @register
 class BeneluxRules(ChipRules):
     name = "benelux"
+    title = "Benelux"
     state_class = BeneluxState
     option_names = frozenset(("stack_size",))
+    sheet_setup = SheetSetup(start_squares=3, start_squares_used=2, chips=20)
+    issue_codes = {
+        "benelux-waves": IssueCode(
+            "error",
+            "Benelux: the map needs exactly 3 wave squares.",
+            "Mark exactly 3 wave squares.",
+        ),
+        "benelux-islands": IssueCode(
+            "error",
+            "Benelux: the map needs 3 islands, one per colour, each with exactly 2 stack squares.",
+            "Fix the islands' colours and stack squares.",
+        ),
+    }
+    report_figures = {
+        "island_tiles_taken": ActionCount(("take_island_tile",)),
+        "island_tiles_by_island": ActionTally("take_island_tile", "island"),
+    }
+    # Taking an island tile is a choice before placing; nothing after the meeple step moves
+    # scores, meeples or supply, and no hook adjusts a scoring.
+    bot_hints = BotHints(meeple_blind=True, plain_scoring=True)
+
+    @classmethod
+    def check_map(cls, m: MapDef, issues: IssueSink) -> None:
+        if len(m.waves) != 3:
+            issues.err(
+                "benelux-waves",
+                f"the map has {len(m.waves)} wave square(s); Benelux needs exactly 3",
+                squares=m.waves,
+            )
+        stack_islands = {
+            iid: i
+            for iid, i in m.islands.items()
+            if any(s.role is IslandRole.STACK for s in i.squares.values())
+        }
+        problems = []
+        if len(stack_islands) != 3:
+            problems.append(f"{len(stack_islands)} island(s) with stack squares (need 3)")
+        for iid in sorted(stack_islands):
+            i = stack_islands[iid]
+            n = sum(1 for s in i.squares.values() if s.role is IslandRole.STACK)
+            if n != 2:
+                problems.append(f"island {iid!r} has {n} stack squares (need 2)")
+        colours = sorted(
+            str(i.colour) if i.colour is not None else "none" for i in stack_islands.values()
+        )
+        if colours != sorted(c_.value for c_ in Colour):
+            problems.append(f"island colours are {', '.join(colours) or 'none'} (need one each)")
+        if problems:
+            issues.err("benelux-islands", "Benelux islands: " + "; ".join(problems))
 
     def setup(self, ctx: RuleContext) -> None:
         super().setup(ctx)
@@ -162,6 +215,13 @@ class BeneluxRules(ChipRules):
 
     def end_of_turn(self, ctx: RuleContext) -> None:
         ctx.rule_state[self.name].hidden.clear()
+
+    def view(self, ctx: RuleContext) -> RuleView:
+        out = super().view(ctx)
+        state: BeneluxState = ctx.rule_state[self.name]
+        for sq, tiles in sorted(state.stacks.items()):
+            out.stacks.append(StackView(sq, state.face_up(sq), len(tiles)))
+        return out
 
     def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:
         if data.get("type") != TakeIslandTile.type:

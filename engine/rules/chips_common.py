@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.errors import EngineError
 from engine.mapdef import Colour
 from engine.rules.base import Rules
+from engine.rules.spec import ChipLayout, LayoutKind
+from engine.rules.view import ChipView, RuleView
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -192,6 +194,7 @@ class ChipRules(Rules):
     are a ``chip`` :class:`~engine.scoring.ScoreEvent` (``game.award``).
     """
 
+    chip_layout = ChipLayout(LayoutKind.RANDOM)
     state_class: ClassVar[type[ChipState]] = ChipState
     option_names: ClassVar[frozenset[str]] = frozenset()
     """This module's own option names (besides the common ones)."""
@@ -337,6 +340,26 @@ class ChipRules(Rules):
     def chip_taken(self, ctx: RuleContext, state: Any, player: int, cid: int) -> None:
         """A face-down chip was taken and scored: by default it is kept face up."""
         state.held[player].append(cid)
+
+    # -- what the playtest shows -----------------------------------------------------------------
+
+    def view(self, ctx: RuleContext) -> RuleView:
+        """Chips on the board (face-down colours only when :attr:`colours_visible`), upgraded
+        meeples and every player's held chips; subclasses add their own pieces."""
+        state: ChipState = ctx.rule_state[self.name]
+        out = RuleView()
+        show = self.colours_visible
+        for sq, cid in sorted(state.down.items()):
+            chip = state.chips[cid]
+            out.chips.append(ChipView(sq, chip.colour.value if show else None, None))
+        for sq, cid in sorted(state.up.items()):
+            chip = state.chips[cid]
+            out.chips.append(ChipView(sq, chip.colour.value, chip.value))
+        out.upgraded.update(state.under)
+        out.held = [
+            [(c.colour.value, c.value) for c in state.held_chips(p)] for p in range(len(state.held))
+        ]
+        return out
 
 
 def invariant_violations(game: Game) -> list[str]:

@@ -27,6 +27,7 @@ from engine.errors import EngineError, RecordError
 from engine.moves import LOCATIONS, Action
 from engine.rules.base import register
 from engine.rules.chips_common import ChipRules, ChipState, payments
+from engine.rules.spec import ActionCount, ActionTally, BotHints, SheetSetup
 
 if TYPE_CHECKING:
     from engine.geometry import Square
@@ -63,7 +64,17 @@ class UpgradeMeeple(Action):
 @register
 class DeutschlandRules(ChipRules):
     name = "deutschland"
+    title = "Deutschland"
     state_class = ChipState
+    sheet_setup = SheetSetup(start_squares=3, start_squares_used=2, chips=30)
+    report_figures = {
+        "meeples_upgraded": ActionCount(("upgrade_meeple",)),
+        "upgrades_paid_with": ActionTally("upgrade_meeple", "joined", "pay"),
+    }
+    # The upgrade offer reads meeples, but it is optional (a bot passes it when judging a
+    # placement); feature_scored only frees chips under upgraded meeples; no on_score and
+    # nothing at the end of a turn or game.
+    bot_hints = BotHints(meeple_blind=True, plain_scoring=True)
 
     def actions(self, ctx: RuleContext, phase: str) -> list[Action]:
         if phase != "action":

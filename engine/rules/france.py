@@ -30,9 +30,20 @@ from engine.mapdef import Colour, EdgeKind
 from engine.moves import Action
 from engine.rules.base import register
 from engine.rules.chips_common import ChipRules, ChipState, _parse_colour, payments
+from engine.rules.spec import (
+    ActionCount,
+    ActionTally,
+    BotHints,
+    EventStat,
+    IssueCode,
+    IssueSink,
+    SheetSetup,
+)
+from engine.rules.view import RuleView
 
 if TYPE_CHECKING:
     from engine.geometry import Square
+    from engine.mapdef import MapDef
     from engine.rules.context import RuleContext
 
 EXPORT_POINTS = 5
@@ -103,8 +114,32 @@ def export_sides(ctx: RuleContext, square: Square, *, road_needs_coa: bool = Tru
 @register
 class FranceRules(ChipRules):
     name = "france"
+    title = "France"
     state_class = FranceState
     option_names = frozenset(("wine_limit", "export_road_needs_coa"))
+    sheet_setup = SheetSetup(start_squares=3, start_squares_used=2, chips=30)
+    issue_codes = {
+        "france-town-without-grape": IssueCode(
+            "error", "France: a town has no grape colour.", "Give every town a grape colour."
+        ),
+    }
+    report_figures = {
+        "wines_sold": ActionCount(("sell_wine",)),
+        "wine_points": EventStat("wine", "points"),
+        "wines_by_market": ActionTally("sell_wine", "field", "market"),
+        "wines_by_colour": ActionTally("sell_wine", "field", "colour"),
+        "wines_sold_where": ActionTally("sell_wine", "square", "placed"),
+    }
+
+    @classmethod
+    def check_map(cls, m: MapDef, issues: IssueSink) -> None:
+        for sq in sorted(m.towns, key=lambda q: (q[1], q[0])):
+            if m.towns[sq].grape is None:
+                issues.err(
+                    "france-town-without-grape",
+                    f"town {m.towns[sq].name!r} at ({sq[0]}, {sq[1]}) has no grape colour",
+                    squares=[sq],
+                )
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
@@ -124,6 +159,10 @@ class FranceRules(ChipRules):
         if town is not None and town.grape is not None:
             markets.append(f"town:{town.grape.value}")
         state.markets = tuple(markets)
+
+    # Selling wine is an optional choice after the scoring that never reads meeples or supply,
+    # and no hook adjusts a scoring or acts at the end of a turn or game.
+    bot_hints = BotHints(meeple_blind=True, plain_scoring=True)
 
     def may_sell(self, ctx: RuleContext, state: FranceState, player: int) -> bool:
         if self.per_turn:
@@ -174,6 +213,16 @@ class FranceRules(ChipRules):
 
     def end_of_turn(self, ctx: RuleContext) -> None:
         ctx.rule_state[self.name].markets = ()
+
+    def view(self, ctx: RuleContext) -> RuleView:
+        out = super().view(ctx)
+        # a wine is chips of one colour worth exactly 2: one 2, or two 1s
+        for hand in out.held:
+            values: dict[str, list[int]] = {}
+            for colour, value in hand:
+                values.setdefault(colour, []).append(value)
+            out.wines.append(sorted(c for c, vs in values.items() if payments(vs, WINE_VALUE)))
+        return out
 
     def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:
         if data.get("type") != SellWine.type:

@@ -33,9 +33,20 @@ from engine.errors import EngineError, RecordError
 from engine.moves import Action
 from engine.rules.base import register
 from engine.rules.chips_common import COLOURS, ChipRules, ChipState
+from engine.rules.spec import (
+    ActionCount,
+    BotHints,
+    ChipLayout,
+    IssueCode,
+    IssueSink,
+    LayoutKind,
+    SummarySum,
+)
+from engine.rules.view import RuleView
 
 if TYPE_CHECKING:
     from engine.geometry import Square
+    from engine.mapdef import MapDef
     from engine.rules.chips_common import Chip
     from engine.rules.context import RuleContext
 
@@ -79,10 +90,54 @@ def is_set(chips: tuple[Chip, ...] | list[Chip]) -> bool:
 @register
 class GreatBritainRules(ChipRules):
     name = "great_britain"
+    title = "Great Britain"
     state_class = GreatBritainState
     option_names = frozenset(("hand_in_without_meeples",))
     common_options = frozenset(("ones_per_colour", "chips"))  # fixed chip squares: no layout
     colours_visible = True
+    chip_layout = ChipLayout(LayoutKind.FIXED)
+    issue_codes = {
+        "gb-chip-squares": IssueCode(
+            "error",
+            "Great Britain: there must be exactly 10 chip squares of each colour.",
+            "Add or remove chip squares.",
+        ),
+        "gb-isle-of-man": IssueCode(
+            "error",
+            "Great Britain: the map has no Isle of Man.",
+            "Place the Isle of Man holding area.",
+        ),
+        "gb-start-squares": IssueCode(
+            "error",
+            "Great Britain: the Map-Chips setup uses all 3 start squares; the map must have "
+            "exactly 3 and use 3.",
+            "Have exactly 3 start squares and start_squares_used = 3.",
+        ),
+    }
+    report_figures = {
+        "double_turns_bought": ActionCount(("buy_extra_turn",)),
+        "meeples_stuck_on_isle_of_man_at_end": SummarySum("isle_of_man"),
+    }
+
+    @classmethod
+    def check_map(cls, m: MapDef, issues: IssueSink) -> None:
+        for colour in COLOURS:
+            squares = [sq for sq, col in m.chip_squares.items() if col is colour]
+            if len(squares) != 10:
+                issues.err(
+                    "gb-chip-squares",
+                    f"{len(squares)} {colour.value} chip square(s); Great Britain needs 10",
+                    squares=squares,
+                )
+        if m.isle_of_man is None:
+            issues.err("gb-isle-of-man", "the map has no Isle of Man")
+        if len(m.start_squares) != 3 or m.setup.start_squares_used != 3:
+            issues.err(
+                "gb-start-squares",
+                f"the map has {len(m.start_squares)} start square(s) and uses "
+                f"{m.setup.start_squares_used}; Great Britain uses all 3 of 3",
+                squares=list(m.start_squares),
+            )
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
@@ -123,6 +178,11 @@ class GreatBritainRules(ChipRules):
                     ctx.give_meeple_to_supply(player, freed)
                 return
 
+    # Freeing meeples from the Isle of Man happens when a chip is taken (placement_points says
+    # "play it out"); the double-turn offer reads the supply but is optional; no on_score and
+    # nothing at the end of a turn or game.
+    bot_hints = BotHints(meeple_blind=True, plain_scoring=True)
+
     def may_buy(self, ctx: RuleContext, state: GreatBritainState) -> bool:
         p = ctx.to_move
         if state.bought_round[p] == ctx.round or ctx.supply[p] <= 0 or not ctx.pile:
@@ -145,6 +205,12 @@ class GreatBritainRules(ChipRules):
         state.isle[p] += 1
         state.bought_round[p] = ctx.round
         ctx.grant_extra_turn()
+
+    def view(self, ctx: RuleContext) -> RuleView:
+        out = super().view(ctx)
+        state: GreatBritainState = ctx.rule_state[self.name]
+        out.isle_meeples = {p: n for p, n in enumerate(state.isle) if n > 0}
+        return out
 
     def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:
         if data.get("type") != BuyExtraTurn.type:

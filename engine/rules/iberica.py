@@ -28,9 +28,20 @@ from engine.errors import EngineError, RecordError
 from engine.moves import Action
 from engine.rules.base import register
 from engine.rules.chips_common import ChipRules, ChipState
+from engine.rules.spec import (
+    ActionCount,
+    BotHints,
+    ChipLayout,
+    EventStat,
+    IssueCode,
+    IssueSink,
+    LayoutKind,
+    SheetSetup,
+)
 
 if TYPE_CHECKING:
     from engine.geometry import Square
+    from engine.mapdef import MapDef
     from engine.rules.context import RuleContext
 
 ISLAND_COA_POINTS = 2
@@ -66,8 +77,65 @@ class IbericaState(ChipState):
 @register
 class IbericaRules(ChipRules):
     name = "iberica"
+    title = "Península Ibérica"
     state_class = IbericaState
     option_names = frozenset(("treat_squares",))
+    sheet_setup = SheetSetup(start_squares=4, start_squares_used=3, chips=30)
+    chip_layout = ChipLayout(
+        LayoutKind.RANDOM,
+        excluded=("gated_islands",),
+        excluded_code="chip-on-balearic",
+        excluded_label="a Balearic island square",
+        excluded_meaning=(
+            "a chip on a ferry-gated (Balearic) island square of a Península Ibérica map"
+        ),
+    )
+    issue_codes = {
+        "iberica-tracks": IssueCode(
+            "error",
+            "Península Ibérica: tracks 1..12 must all exist and cover every row holding map "
+            "squares, with the orange band (1-4) above light blue (5-8) above purple (9-12).",
+            "Fix the track rows.",
+        ),
+    }
+    report_figures = {
+        "treats_placed": ActionCount(("place_treat",)),
+        "treats_collected": EventStat("treat"),
+        "treat_points": EventStat("treat", "points"),
+        "island_coat_of_arms_tiles": EventStat("island"),
+        "island_coat_of_arms_points": EventStat("island", "points"),
+    }
+    # Placing a treat is compulsory but reads neither meeples nor supply; every point is
+    # awarded when a tile is placed (placement_points says when to play it out); no on_score
+    # and nothing at the end of a turn or game.
+    bot_hints = BotHints(meeple_blind=True, plain_scoring=True)
+
+    @classmethod
+    def check_map(cls, m: MapDef, issues: IssueSink) -> None:
+        from engine.validation import _list_text
+
+        problems = []
+        missing = [n for n in range(1, 13) if n not in m.tracks or not m.tracks[n].rows]
+        if missing:
+            problems.append(f"missing track(s) {', '.join(map(str, missing))}")
+        map_rows = sorted({y for _, y in m.land})
+        uncovered = [r for r in map_rows if m.track_of_row(r) is None]
+        if uncovered:
+            problems.append(f"row(s) {_list_text([str(r) for r in uncovered], 10)} are in no track")
+        bands = [range(1, 5), range(5, 9), range(9, 13)]
+        spans = []
+        for band in bands:
+            rows = [r for n in band if n in m.tracks for r in m.tracks[n].rows]
+            spans.append((min(rows), max(rows)) if rows else None)
+        for (upper, lower), names in zip(
+            [(spans[0], spans[1]), (spans[1], spans[2])],
+            [("orange (1-4)", "light blue (5-8)"), ("light blue (5-8)", "purple (9-12)")],
+            strict=True,
+        ):
+            if upper and lower and upper[1] >= lower[0]:
+                problems.append(f"the {names[0]} band is not above the {names[1]} band")
+        if problems:
+            issues.err("iberica-tracks", "Península Ibérica tracks: " + "; ".join(problems))
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)

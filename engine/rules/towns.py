@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.rules.base import Rules, register
+from engine.rules.spec import BotHints
 
 if TYPE_CHECKING:
     from engine.geometry import Square
@@ -41,6 +42,10 @@ class TownRules(Rules):
     """Options: ``extra_tile`` (a), ``cost`` (b), ``road_bonus`` (c), all booleans."""
 
     name = "towns"
+    title = "Town variants"
+    # Extra tiles come at the end of a turn and the road bonus adjusts a scoring (not plain),
+    # but no hook after the meeple step depends on meeples or supply.
+    bot_hints = BotHints(meeple_blind=True, plain_scoring=False)
 
     def setup(self, ctx: RuleContext) -> None:
         ctx.rule_state[self.name] = TownState()

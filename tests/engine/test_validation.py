@@ -671,11 +671,15 @@ def test_issue_where_and_serialisation() -> None:
 
 
 def test_every_code_is_kebab_case_used_and_documented() -> None:
-    sources = (ENGINE / "validation.py").read_text(encoding="utf-8") + (
-        ENGINE / "mapio.py"
-    ).read_text(encoding="utf-8")
+    sources = "".join(
+        p.read_text(encoding="utf-8")
+        for p in (ENGINE / "validation.py", ENGINE / "mapio.py", *(ENGINE / "rules").glob("*.py"))
+    )
     used = set(
-        re.findall(r'(?:c\.(?:err|warn)\(|_load_issue\(|Severity\.\w+,)\s*"([a-z-]+)"', sources)
+        re.findall(
+            r'(?:(?:c|issues)\.(?:err|warn)\(|_load_issue\(|Severity\.\w+,)\s*"([a-z-]+)"',
+            sources,
+        )
     )
     assert used == set(CODES)
     for code in CODES:
