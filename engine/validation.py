@@ -716,32 +716,20 @@ def reachable_squares(m: MapDef, starts: Iterable[Square] | None = None) -> set[
     """Placeable squares a chain of tiles can reach from ``starts`` (default: all start squares).
 
     Moves go to orthogonally adjacent placeable squares (a ferry-gated square only from another
-    gated square), through a large city to every square next to it (or to a city next to it),
-    and across ferries. This is what the validator's ``unreachable-square`` check uses.
+    gated square), through a large city to every square next to it (a large city touching it
+    opens only when a tile touches that city itself), and across ferries. This is what the validator's ``unreachable-square`` check uses.
     """
     placeable = m.placeable_squares()
     gated = m.gated_squares()
     city_of = m.city_squares()
-    # Cities that touch each other form one hub.
-    hub_of: dict[str, str] = {cid: cid for cid in m.large_cities}
-
-    def find(cid: str) -> str:
-        while hub_of[cid] != cid:
-            hub_of[cid] = hub_of[hub_of[cid]]
-            cid = hub_of[cid]
-        return cid
-
+    # A tile placed next to a city connects that city only (cities touching it stay dormant
+    # until a tile touches them too): the engine's reading, engine/RULES.md.
+    doors: dict[str, set[Square]] = {}
     for sq, cid in city_of.items():
-        for n in orthogonal_neighbours(sq):
-            other = city_of.get(n)
-            if other is not None and find(other) != find(cid):
-                hub_of[find(other)] = find(cid)
-    hub_doors: dict[str, set[Square]] = {}
-    for sq, cid in city_of.items():
-        doors = hub_doors.setdefault(find(cid), set())
+        mine = doors.setdefault(cid, set())
         for n in orthogonal_neighbours(sq):
             if n in placeable and n not in gated:
-                doors.add(n)
+                mine.add(n)
     ferry_links: dict[Square, set[Square]] = {}
     for f in m.ferries.values():
         a, b = f.a.square, f.b.square
@@ -751,7 +739,7 @@ def reachable_squares(m: MapDef, starts: Iterable[Square] | None = None) -> set[
     sources = set(m.start_squares) if starts is None else set(starts)
     seen = {sq for sq in sources if sq in placeable}
     queue = deque(seen)
-    opened_hubs: set[str] = set()
+    opened: set[str] = set()
     while queue:
         sq = queue.popleft()
         nexts: list[Square] = []
@@ -761,10 +749,10 @@ def reachable_squares(m: MapDef, starts: Iterable[Square] | None = None) -> set[
                     continue
                 nexts.append(n)
             elif n in city_of:
-                hub = find(city_of[n])
-                if hub not in opened_hubs:
-                    opened_hubs.add(hub)
-                    nexts.extend(hub_doors[hub])
+                cid = city_of[n]
+                if cid not in opened:
+                    opened.add(cid)
+                    nexts.extend(doors[cid])
         nexts.extend(ferry_links.get(sq, ()))
         for n in nexts:
             if n not in seen:

@@ -727,3 +727,42 @@ def test_property_validator_never_fails_and_uses_documented_codes(m: MapDef) -> 
     assert {i.code for i in issues} <= set(CODES)
     assert all(i.severity is CODES[i.code].severity for i in issues)
     assert validate_map(m) == issues  # deterministic
+
+
+def _touching_cities() -> MapDef:
+    """Two walls of waves; city c in the upper wall touches city d in the lower one, and d's
+    only free neighbour (4, 5) lies beyond both walls."""
+    m = base()
+    m.waves |= {(x, 3) for x in range(8) if x != 4} | {(x, 4) for x in range(8) if x != 4}
+    m.start_squares = {(4, 1): StartSquare("A"), (1, 1): StartSquare("B")}
+    m.setup.tile_pool_max = 10
+    m.large_cities["c"] = LargeCity("c", "Upper", {(4, 3)}, 0, {Edge(4, 3, Side.N): EdgeKind.CITY})
+    m.large_cities["d"] = LargeCity("d", "Lower", {(4, 4)}, 0, {Edge(4, 4, Side.S): EdgeKind.CITY})
+    return m
+
+
+def test_touching_large_cities_do_not_open_together() -> None:
+    """Correction 1 (engine/RULES.md "Touching large cities open one at a time"): "As soon as
+    you place a tile next to a city tile it is connected" -- a tile next to c connects c only;
+    d needs a tile of its own next to it, which no square can take, so row 5 is unreachable."""
+    m = _touching_cities()
+    assert (4, 2) in reachable_squares(m)
+    assert (4, 5) not in reachable_squares(m)
+    [issue] = only(m, "unreachable-square")
+    assert set(issue.where.squares) == {(x, 5) for x in range(8)}
+
+
+def test_the_engine_agrees_touching_large_cities_stay_apart() -> None:
+    from engine.game import Game, GameOptions
+    from engine.moves import Move
+
+    m = _touching_cities()
+    tiles = ("E", "E", "E", "E", "E", "E")  # a city edge and fields: fits below c's city edge
+    g = Game(m, options=GameOptions(start_squares=((4, 1),), start_tile="E", draw_order=tiles))
+    reached: set[tuple[int, int]] = set()
+    while not g.is_over():
+        moves = [mv for mv in g.legal_moves() if isinstance(mv, Move)]
+        reached |= {mv.square for mv in moves}
+        g.play(next((mv for mv in moves if mv.square == (4, 2)), moves[0]))
+    assert (4, 2) in {sq for sq, _t, _r in g.placed_tiles()}  # c was connected
+    assert not reached & {(x, 5) for x in range(8)}
