@@ -102,7 +102,9 @@ class GameOptions:
     large_city_connect: str = "any_edge"
     """``any_edge`` or ``city_edge`` (see engine/RULES.md)."""
     large_city_road_tile: bool = True
-    fields_touch_large_city: bool = False
+    fields_touch_large_city: bool = True
+    """A field meeting a large city's printed field edge borders that city (farmers score it);
+    ``False``: only a field touching it through a tile's city segment (engine/RULES.md)."""
     gated_islands: bool = True
 
     def __post_init__(self) -> None:

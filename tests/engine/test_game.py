@@ -293,6 +293,17 @@ def test_fields_touch_large_city_option(touch: bool, cities: int) -> None:
     assert (field.cities, field.points) == (cities, 3 * cities)
 
 
+def test_fields_touch_a_large_city_by_default() -> None:
+    """Correction 3 (RULES.md): "Preprinted large city tiles are scored in the same way as a
+    normal city tile" -- a field meeting a large city's printed field edge borders it."""
+    assert GameOptions().fields_touch_large_city is True
+    city = LargeCity("c", "Metz", squares={(2, 0)}, edges={Edge(2, 0, Side.E): EdgeKind.CITY})
+    m = make_map(["####", "####"], start=[(0, 0)], large_cities={"c": city})
+    g = scripted(m, (0, 0), [("B", (1, 0), 0, "NL"), ("E", (3, 0), 270, None)])
+    [field] = [e for e in g.events if e.kind == "field"]
+    assert (field.cities, field.points) == (1, 3)
+
+
 def test_gated_islands_option_off_makes_gated_squares_ordinary() -> None:
     island = Island("i", "Mallorca", squares={(1, 0): IslandSquare(IslandRole.GATED)})
     m = make_map(["##"], start=[(0, 0)], islands={"i": island})

@@ -681,12 +681,22 @@ def test_every_code_is_kebab_case_used_and_documented() -> None:
             sources,
         )
     )
-    assert used == set(CODES)
-    for code in CODES:
+    from engine.rules.base import rule_set_classes
+
+    test_only = {
+        code
+        for cls in rule_set_classes()
+        if not cls.__module__.startswith("engine.")
+        for code in cls.issue_codes
+    }  # rule sets registered by tests (their codes join CODES when imported first)
+    assert used == set(CODES) - test_only
+    for code in set(CODES) - test_only:
         assert re.fullmatch(r"[a-z]+(-[a-z0-9]+)+", code), code
     doc = (ENGINE / "VALIDATION.md").read_text(encoding="utf-8")
     table = dict(re.findall(r"^\| `([a-z0-9-]+)` \| (error|warning) \|", doc, flags=re.M))
-    assert table == {code: info.severity.value for code, info in CODES.items()}
+    assert table == {
+        code: info.severity.value for code, info in CODES.items() if code not in test_only
+    }
 
 
 def test_land_parts_use_corners_as_separators() -> None:
