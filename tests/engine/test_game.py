@@ -444,3 +444,26 @@ def test_the_game_offers_players_no_rule_mutators() -> None:
     }
     assert not mutators & set(dir(Game))
     assert mutators <= set(dir(RuleContext))
+
+
+@pytest.mark.parametrize(("road_tile", "points", "bonus"), [(True, 6, 2), (False, 3, 0)])
+def test_town_variant_c_next_to_the_large_city_square_a_road_ends_in(
+    road_tile: bool, points: int, bonus: int
+) -> None:
+    """Correction 6 (RULES.md): "you get 2 bonus points for each town which is still visible
+    and touches your road" -- a town touching only the large-city square where the road ends
+    touches the road, since that square counts as one of its tiles (``large_city_road_tile``)."""
+    city = LargeCity("c", "Lyon", squares={(3, 0)}, edges={Edge(3, 0, Side.W): EdgeKind.ROAD})
+    m = make_map(
+        ["####", "####"],
+        start=[(1, 0)],
+        large_cities={"c": city},
+        towns={(3, 1): Town("Vienne")},
+    )
+    moves = [("A", (0, 0), 270, None), ("U", (2, 0), 0, "W")]
+    g = scripted(
+        m, (1, 0), moves, start_tile="U", town_road_bonus=True, large_city_road_tile=road_tile
+    )
+    [road] = [e for e in g.events if e.kind == "road"]
+    assert (road.points, road.bonus) == (points, bonus)
+    assert ((3, 0) in road.squares) is road_tile
