@@ -274,6 +274,8 @@ class Game:
         self.rule_state: dict[str, Any] = {}
         self._extra_turns = 0
         """Turns the current player still takes before the next player (rule sets grant them)."""
+        self._in_extra_turn = False
+        """The current turn was granted as an extra turn (``RuleContext.extra_turn``)."""
         self._pending: tuple[list[int], list[Square]] = ([], [])
         self._stack: list[Game | _Trial] = []
         self._hold_turn_end = False
@@ -492,6 +494,7 @@ class Game:
         for r in self.rules:
             r.end_of_turn(self._rule_ctx)
         self.turn += 1
+        self._in_extra_turn = bool(self._extra_turns)
         if self._extra_turns:
             self._extra_turns -= 1
         else:

@@ -73,6 +73,11 @@ class RuleContext:
         return self._game.round
 
     @property
+    def extra_turn(self) -> bool:
+        """Whether the current turn is an extra turn a rule granted (not a normal turn)."""
+        return self._game._in_extra_turn  # noqa: SLF001
+
+    @property
     def rng(self) -> random.Random:
         """The game's seeded random source (never the global ``random``: replays must agree)."""
         return self._game.rng

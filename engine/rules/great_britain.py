@@ -17,6 +17,8 @@ Decisions (engine/RULES.md "Map-Chips"):
   ``hand_in_without_meeples=False`` keeps the chips instead, and a later chip may then complete a
   set with them;
 * when several sets contain the new chip, the one made of the chips held longest is handed in;
+* no double turn is offered in an extra turn (a town's instant extra tile): "After having
+  finished your 'normal' turn"; option ``double_turn_after_extra_turn=True`` offers it there too;
 * no extra turn is offered when it could not be played: the draw pile is empty (the game ends
   after the last tile) or the forced end (``end_after_turns``) is reached;
 * the extra turn is itself a full turn: it may collect chips (and free meeples), score, etc.
@@ -92,7 +94,7 @@ class GreatBritainRules(ChipRules):
     name = "great_britain"
     title = "Great Britain"
     state_class = GreatBritainState
-    option_names = frozenset(("hand_in_without_meeples",))
+    option_names = frozenset(("hand_in_without_meeples", "double_turn_after_extra_turn"))
     common_options = frozenset(("ones_per_colour", "chips"))  # fixed chip squares: no layout
     colours_visible = True
     chip_layout = ChipLayout(LayoutKind.FIXED)
@@ -142,6 +144,7 @@ class GreatBritainRules(ChipRules):
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
         self.hand_in_always = self.bool_option("hand_in_without_meeples", True)
+        self.buy_in_extra_turns = self.bool_option("double_turn_after_extra_turn", False)
 
     def lay_out(self, ctx: RuleContext, state: ChipState) -> None:
         m = ctx.map
@@ -187,6 +190,8 @@ class GreatBritainRules(ChipRules):
         p = ctx.to_move
         if state.bought_round[p] == ctx.round or ctx.supply[p] <= 0 or not ctx.pile:
             return False
+        if ctx.extra_turn and not self.buy_in_extra_turns:
+            return False  # "After having finished your 'normal' turn" (engine/RULES.md)
         end = ctx.options.end_after_turns
         return end is None or ctx.turn + 1 < end
 
