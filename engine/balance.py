@@ -23,8 +23,10 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+from engine.rules.spec import ActionCount, EventStat, Figure, SummarySum
 
 if TYPE_CHECKING:
     from engine.mapdef import MapDef
@@ -412,7 +414,7 @@ def chip_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) 
 
 def rule_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The rule set's own figures: its actions and scoring events per game, and what its module
-    reports (see :data:`RULE_FIGURES`)."""
+    reports (its class's ``report_figures``, :mod:`engine.rules.spec`)."""
     name = result.rule_set
     if name == "none":
         return {
@@ -438,9 +440,9 @@ def rule_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) 
             for k in kinds
         },
     }
-    special = RULE_FIGURES.get(name)
-    if special is not None:
-        out["figures"] = special(m, games)
+    figures = _declared_figures(name)
+    if figures:
+        out["figures"] = {key: _figure(m, name, spec, games) for key, spec in figures.items()}
     return out
 
 
@@ -487,62 +489,37 @@ def _square_name(m: MapDef, sq: Any) -> str:
     return f"({x}, {y})"
 
 
-def _france(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "wines_sold": _count_actions(games, "sell_wine"),
-        "wine_points": _events(games, "wine", 1),
-        "wines_by_market": _tally(games, "sell_wine", lambda a: a.get("market")),
-        "wines_by_colour": _tally(games, "sell_wine", lambda a: a.get("colour")),
-        "wines_sold_where": _tally(games, "sell_wine", lambda a: _square_name(m, a.get("placed"))),
-    }
-
-
 def _island_of(m: MapDef, a: dict[str, Any]) -> str:
     found = m.island_square((a.get("x"), a.get("y")))  # type: ignore[arg-type]
     return (found[0].name or found[0].id) if found else f"({a.get('x')}, {a.get('y')})"
 
 
-def _benelux(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "island_tiles_taken": _count_actions(games, "take_island_tile"),
-        "island_tiles_by_island": _tally(games, "take_island_tile", lambda a: _island_of(m, a)),
+def _declared_figures(name: str) -> Mapping[str, Figure]:
+    from engine.errors import EngineError
+    from engine.rules.base import get_rules
+
+    try:
+        return get_rules(name).report_figures
+    except EngineError:
+        return {}
+
+
+def _figure(m: MapDef, rule: str, spec: Figure, games: Sequence[dict[str, Any]]) -> Any:
+    """One declared report figure of rule set ``rule`` over ``games``."""
+    if isinstance(spec, ActionCount):
+        return _count_actions(games, *spec.types)
+    if isinstance(spec, EventStat):
+        return _events(games, spec.kind, 1 if spec.what == "points" else 0)
+    if isinstance(spec, SummarySum):
+        return _summary_sum(games, rule, spec.key)
+    key = spec.key
+    labels: dict[str, Callable[[dict[str, Any]], Any]] = {
+        "field": lambda a: a.get(key),
+        "joined": lambda a: "+".join(str(v) for v in a.get(key, [])),
+        "square": lambda a: _square_name(m, a.get(key)),
+        "island": lambda a: _island_of(m, a),
     }
-
-
-def _great_britain(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "double_turns_bought": _count_actions(games, "buy_extra_turn"),
-        "meeples_stuck_on_isle_of_man_at_end": _summary_sum(games, "great_britain", "isle_of_man"),
-    }
-
-
-def _iberica(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "treats_placed": _count_actions(games, "place_treat"),
-        "treats_collected": _events(games, "treat"),
-        "treat_points": _events(games, "treat", 1),
-        "island_coat_of_arms_tiles": _events(games, "island"),
-        "island_coat_of_arms_points": _events(games, "island", 1),
-    }
-
-
-def _deutschland(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "meeples_upgraded": _count_actions(games, "upgrade_meeple"),
-        "upgrades_paid_with": _tally(
-            games, "upgrade_meeple", lambda a: "+".join(str(v) for v in a.get("pay", []))
-        ),
-    }
-
-
-RULE_FIGURES = {
-    "france": _france,
-    "benelux": _benelux,
-    "great_britain": _great_britain,
-    "iberica": _iberica,
-    "deutschland": _deutschland,
-}
-"""Each Map-Chips rule set's own figures, from its actions (record ``type``), events and state."""
+    return _tally(games, spec.type, labels[spec.label])
 
 
 def length_figures(games: Sequence[dict[str, Any]]) -> dict[str, Any]:

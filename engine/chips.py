@@ -4,7 +4,8 @@ The rules (France, Benelux, Península Ibérica, Deutschland setup; see ``engine
 
 * one chip per square, only on map squares where a tile may go;
 * none on large-city, town, wave or stack squares (every start square is a town, used or not);
-* none on the Balearic (ferry-gated island) squares on a Península Ibérica map;
+* none on the squares the map's rule set excludes from chips (``Rules.chip_layout``: the Balearic,
+  ferry-gated island squares of a Península Ibérica map);
 * none orthogonally adjacent to a **used** start square or to an open side of a large city
   (:class:`ChipReading` selects what "open side" means);
 * no two chips orthogonally adjacent (diagonal is fine).
@@ -38,12 +39,16 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from engine.errors import EngineError
 from engine.geometry import Square, orthogonal_neighbours
-from engine.mapdef import MapDef, RuleSet
+from engine.mapdef import MapDef
+
+if TYPE_CHECKING:
+    from engine.rules.spec import ChipLayout
 
 __all__ = [
     "RULE_CODES",
@@ -78,13 +83,34 @@ RULE_CODES: dict[str, str] = {
     "chip-on-town": "a chip on a town square (start squares are towns, used or not)",
     "chip-on-wave": "a chip on a wave square",
     "chip-on-stack": "a chip on an island stack square",
-    "chip-on-balearic": "a chip on a ferry-gated (Balearic) island square of a Península Ibérica map",
     "chip-next-to-start": "a chip orthogonally adjacent to a used start square",
     "chip-next-to-open-side": "a chip across an open (city) side of a large city",
     "chip-next-to-large-city": "a chip orthogonally adjacent to a large-city square",
     "chip-adjacent": "two chips orthogonally adjacent",
 }
-"""Every :class:`ChipViolation` rule code with its meaning (stable, kebab-case)."""
+"""Every :class:`ChipViolation` rule code with its meaning (stable, kebab-case); the rule sets'
+exclusion codes (``ChipLayout.excluded_code``) are added below."""
+
+
+def _layout_of(m: MapDef) -> ChipLayout | None:
+    """The chip layout the map's rule set declares (``None`` without a rule set)."""
+    from engine.rules.base import map_rules
+
+    rules = map_rules(m.rule_set)
+    return rules.chip_layout if rules is not None else None
+
+
+def _rule_set_exclusion_codes() -> dict[str, str]:
+    from engine.rules.base import rule_set_classes
+
+    return {
+        cls.chip_layout.excluded_code: cls.chip_layout.excluded_meaning
+        for cls in rule_set_classes()
+        if cls.chip_layout.excluded
+    }
+
+
+RULE_CODES.update(_rule_set_exclusion_codes())
 
 
 @dataclass(frozen=True)
@@ -135,15 +161,17 @@ def _near_starts(used: set[Square]) -> set[Square]:
     return {n for sq in used for n in orthogonal_neighbours(sq)}
 
 
-def _balearic(m: MapDef) -> set[Square]:
-    return m.gated_squares() if m.rule_set is RuleSet.IBERICA else set()
+def _excluded(m: MapDef) -> set[Square]:
+    layout = _layout_of(m)
+    return layout.excluded_squares(m) if layout is not None else set()
 
 
 def _candidate_squares(m: MapDef) -> set[Square]:
-    """Placeable squares inside the grid that are not towns/start squares or Balearic squares."""
+    """Placeable squares inside the grid that are not towns/start squares or squares the rule set
+    excludes."""
     w, h = m.width, m.height
     inside = {sq for sq in m.placeable_squares() if 0 <= sq[0] < w and 0 <= sq[1] < h}
-    return inside - m.towns.keys() - m.start_squares.keys() - _balearic(m)
+    return inside - m.towns.keys() - m.start_squares.keys() - _excluded(m)
 
 
 def allowed_squares(
@@ -206,7 +234,8 @@ def check_layout(
 
     city_of = m.city_squares()
     stacks = m.stack_squares()
-    balearic = _balearic(m)
+    layout = _layout_of(m)
+    excluded = layout.excluded_squares(m) if layout is not None else set()
     near_start = _near_starts(used)
     near_city = _near_city(m, reading)
     for sq in sorted(seen):
@@ -230,10 +259,9 @@ def check_layout(
             out.append(ChipViolation("chip-on-wave", sq, f"chip on {sq}: a wave square"))
         if sq in stacks:
             out.append(ChipViolation("chip-on-stack", sq, f"chip on {sq}: an island stack square"))
-        if sq in balearic:
-            out.append(
-                ChipViolation("chip-on-balearic", sq, f"chip on {sq}: a Balearic island square")
-            )
+        if sq in excluded and layout is not None:
+            code, label = layout.excluded_code, layout.excluded_label
+            out.append(ChipViolation(code, sq, f"chip on {sq}: {label}"))
         if sq in near_start:
             starts = [m.start_squares[n].name for n in orthogonal_neighbours(sq) if n in used]
             out.append(

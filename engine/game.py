@@ -38,6 +38,7 @@ from engine.geometry import Square
 from engine.mapdef import MapDef
 from engine.moves import Action, Draw, Move, Pass, Placement
 from engine.rules.base import Rules, get_rules
+from engine.rules.context import RuleContext
 from engine.scoring import (
     KINDS,
     ScoreEvent,
@@ -101,7 +102,9 @@ class GameOptions:
     large_city_connect: str = "any_edge"
     """``any_edge`` or ``city_edge`` (see engine/RULES.md)."""
     large_city_road_tile: bool = True
-    fields_touch_large_city: bool = False
+    fields_touch_large_city: bool = True
+    """A field meeting a large city's printed field edge borders that city (farmers score it);
+    ``False``: only a field touching it through a tile's city segment (engine/RULES.md)."""
     gated_islands: bool = True
 
     def __post_init__(self) -> None:
@@ -271,15 +274,19 @@ class Game:
         self.rule_state: dict[str, Any] = {}
         self._extra_turns = 0
         """Turns the current player still takes before the next player (rule sets grant them)."""
+        self._in_extra_turn = False
+        """The current turn was granted as an extra turn (``RuleContext.extra_turn``)."""
         self._pending: tuple[list[int], list[Square]] = ([], [])
         self._stack: list[Game | _Trial] = []
         self._hold_turn_end = False
         """Inside :meth:`push_placement`: stop where the turn would end."""
+        self._rule_ctx = RuleContext(self)
+        """What the rule hooks see of this game (:mod:`engine.rules.context`)."""
         self.rules: list[Rules] = self._make_rules()
         self.pile: list[str] = self._make_pile()
         self._place_start_tiles()
         for r in self.rules:
-            r.setup(self)
+            r.setup(self._rule_ctx)
         self._begin_turn()
 
     # -- setup -----------------------------------------------------------------------------------
@@ -399,10 +406,10 @@ class Game:
             return
         if self.rules:
             for r in self.rules:
-                r.start_of_turn(self)
+                r.start_of_turn(self._rule_ctx)
             if self.phase is Phase.OVER:
                 return
-            if any(r.draw_actions(self) for r in self.rules):
+            if any(r.draw_actions(self._rule_ctx) for r in self.rules):
                 self.phase = Phase.DRAW
                 self.current_tile = None
                 return
@@ -417,22 +424,17 @@ class Game:
                 self.current_tile = tid
                 self.phase = Phase.PLACE
                 for r in self.rules:
-                    r.tile_drawn(self, tid)
+                    r.tile_drawn(self._rule_ctx, tid)
                 return
             self.set_aside.append(tid)
         self._finish()
 
-    def set_current_tile(self, tile_id: str) -> None:
-        """Make ``tile_id`` the tile to place now (rule sets: a tile taken instead of drawn)."""
+    def _set_current_tile(self, tile_id: str) -> None:
+        """Make ``tile_id`` the tile to place now (``RuleContext.set_current_tile``)."""
         self.current_tile = tile_id
         self.phase = Phase.PLACE
         for r in self.rules:
-            r.tile_drawn(self, tile_id)
-
-    def grant_extra_turn(self) -> None:
-        """Let the current player take one more turn after this one. Grants add up: a Great
-        Britain double turn bought in a turn that covered a town (variant a) gives two."""
-        self._extra_turns += 1
+            r.tile_drawn(self._rule_ctx, tile_id)
 
     def _apply_move(self, move: Move) -> None:
         tile = self.current_tile
@@ -446,7 +448,7 @@ class Game:
         player = self.to_move
         rules = self.rules
         for r in rules:
-            r.tile_placed(self, sq, tile, rot)
+            r.tile_placed(self._rule_ctx, sq, tile, rot)
         loc = move.meeple
         if loc is not None:
             o = board.tiles[sq]
@@ -464,8 +466,8 @@ class Game:
                 root = f.find(node)
                 f.meeples[root] = f.meeples.get(root, ()) + (mid,)
             for r in rules:
-                r.meeple_placed(self, mid)
-        if rules and any(r.actions(self, "action") for r in rules):
+                r.meeple_placed(self._rule_ctx, mid)
+        if rules and any(r.actions(self._rule_ctx, "action") for r in rules):
             self.phase = Phase.ACTION
             return
         self._score_and_continue()
@@ -480,7 +482,7 @@ class Game:
         for sq in monks:
             if sq in self.monks:
                 self._score_monastery(sq, final=False)
-        if self.rules and any(r.actions(self, "after") for r in self.rules):
+        if self.rules and any(r.actions(self._rule_ctx, "after") for r in self.rules):
             self.phase = Phase.AFTER
             return
         self._end_turn()
@@ -490,8 +492,9 @@ class Game:
             self.phase = Phase.TURN_END
             return
         for r in self.rules:
-            r.end_of_turn(self)
+            r.end_of_turn(self._rule_ctx)
         self.turn += 1
+        self._in_extra_turn = bool(self._extra_turns)
         if self._extra_turns:
             self._extra_turns -= 1
         else:
@@ -525,14 +528,14 @@ class Game:
             for root in later:
                 self._score_feature(root, final=True)
         for r in self.rules:
-            r.end_of_game(self)
+            r.end_of_game(self._rule_ctx)
 
     # -- scoring ---------------------------------------------------------------------------------
 
     def meeple_strength(self, meeple_id: int) -> int:
         """How many meeples this one counts as for majorities (rule sets may say 2)."""
         for r in self.rules:
-            s = r.meeple_strength(self, meeple_id)
+            s = r.meeple_strength(self._rule_ctx, meeple_id)
             if s is not None:
                 return s
         return self.meeples[meeple_id][4]
@@ -616,55 +619,14 @@ class Game:
 
     def _add_event(self, event: ScoreEvent) -> None:
         for r in self.rules:
-            event = r.on_score(self, event)
+            event = r.on_score(self._rule_ctx, event)
         for p in event.players:
             self.scores[p] += event.points
             bd = self.breakdown[p]
             bd[event.kind] = bd.get(event.kind, 0) + event.points
         self.events.append(event)
         for r in self.rules:
-            r.feature_scored(self, event)
-
-    def award(self, player: int, points: int, kind: str, detail: str = "") -> ScoreEvent:
-        """Score a rule event (a chip, a wine, a town cost) for ``player``; returns the event."""
-        event = ScoreEvent(
-            self.turn,
-            kind,
-            points,
-            (player,),
-            (self.players[player],),
-            detail=detail,
-        )
-        self._add_event(event)
-        return event
-
-    # -- meeple helpers for rule sets ------------------------------------------------------------
-
-    def return_meeple(self, meeple_id: int) -> None:
-        """Take a meeple off the board back to its owner's supply (rule sets)."""
-        player, sq, _loc, node, _s = self.meeples.pop(meeple_id)
-        if node < 0:
-            self.monks.pop(sq, None)
-        else:
-            f = self.board.features
-            root = f.find(node)
-            left = tuple(m for m in f.meeples.get(root, ()) if m != meeple_id)
-            if left:
-                f.meeples[root] = left
-            else:
-                f.meeples.pop(root, None)
-        self.supply[player] += 1
-
-    def set_meeple_strength(self, meeple_id: int, strength: int) -> None:
-        self.meeples[meeple_id] = self.meeples[meeple_id]._replace(strength=strength)
-
-    def take_meeple_from_supply(self, player: int) -> None:
-        if self.supply[player] <= 0:
-            raise IllegalMoveError(f"{self.players[player]} has no meeple in supply")
-        self.supply[player] -= 1
-
-    def give_meeple_to_supply(self, player: int, count: int = 1) -> None:
-        self.supply[player] += count
+            r.feature_scored(self._rule_ctx, event)
 
     # -- legality ---------------------------------------------------------------------------------
 
@@ -703,13 +665,13 @@ class Game:
         if phase is Phase.DRAW:
             acts: list[Action] = [Draw()]
             for r in self.rules:
-                acts.extend(r.draw_actions(self))
+                acts.extend(r.draw_actions(self._rule_ctx))
             return acts
         if phase is Phase.ACTION or phase is Phase.AFTER:
             ph = phase.value
             acts = [Pass()] if self._pass_allowed() else []
             for r in self.rules:
-                acts.extend(r.actions(self, ph))
+                acts.extend(r.actions(self._rule_ctx, ph))
             return acts
         return []
 
@@ -723,7 +685,7 @@ class Game:
 
     def _pass_allowed(self) -> bool:
         phase = self.phase.value
-        return all(r.pass_allowed(self, phase) for r in self.rules)
+        return all(r.pass_allowed(self._rule_ctx, phase) for r in self.rules)
 
     def rule(self, name: str) -> Rules | None:
         """The active rule module called ``name`` (``None`` if not in play)."""
@@ -815,9 +777,9 @@ class Game:
             return "cannot draw now"
         for r in self.rules:
             offered = (
-                r.draw_actions(self)
+                r.draw_actions(self._rule_ctx)
                 if phase is Phase.DRAW
-                else r.actions(self, phase.value)
+                else r.actions(self._rule_ctx, phase.value)
                 if phase in (Phase.ACTION, Phase.AFTER)
                 else []
             )
@@ -871,18 +833,18 @@ class Game:
             phase = self.phase
             for r in self.rules:
                 offered = (
-                    r.draw_actions(self) if phase is Phase.DRAW else r.actions(self, phase.value)
+                    r.draw_actions(self._rule_ctx) if phase is Phase.DRAW else r.actions(self._rule_ctx, phase.value)
                 )
                 if action in offered:
-                    r.apply(self, action)
+                    r.apply(self._rule_ctx, action)
                     break
             # a rule action may end the phase (e.g. a forced choice made): re-check offers
             if self.phase is Phase.ACTION and not any(
-                r.actions(self, "action") for r in self.rules
+                r.actions(self._rule_ctx, "action") for r in self.rules
             ):
                 self._score_and_continue()
             elif self.phase is Phase.AFTER and not any(
-                r.actions(self, "after") for r in self.rules
+                r.actions(self._rule_ctx, "after") for r in self.rules
             ):
                 self._end_turn()
 
@@ -971,12 +933,13 @@ class Game:
         and rule sets re-deal what is hidden (``Rules.redeal_hidden``: face-down chips, island
         stacks), so bots do not see the real order of the hidden tiles or values."""
         g = self._snapshot()
+        g._rule_ctx = RuleContext(g)
         g.rng = random.Random.__new__(random.Random)  # no seeding from the OS: the state is set
         g.rng.setstate(self.rng.getstate())
         if shuffle is not None:
             shuffle.shuffle(g.pile)
             for r in g.rules:
-                r.redeal_hidden(g, shuffle)
+                r.redeal_hidden(g._rule_ctx, shuffle)
         return g
 
     # -- results ----------------------------------------------------------------------------------
@@ -1064,7 +1027,7 @@ class Game:
                 for mid, (p, sq, loc, _node, s) in sorted(self.meeples.items())
             ],
             "events": [e.text for e in self.events],
-            "rules": {r.name: r.state_summary(self) for r in self.rules},
+            "rules": {r.name: r.state_summary(self._rule_ctx) for r in self.rules},
         }
 
     def record(self) -> Any:

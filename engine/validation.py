@@ -18,7 +18,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.geometry import SIDES, Edge, Side, Square, orthogonal_neighbours
-from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef, RuleSet
+from engine.mapdef import EdgeKind, IslandRole, MapDef
+from engine.rules.base import map_rules
 
 if TYPE_CHECKING:
     from engine.chips import ChipReading
@@ -262,38 +263,6 @@ CODES: dict[str, CodeInfo] = {
         "A track number is not 1..12, a track has no rows, or a row is in two tracks.",
         "Number tracks 1..12 and give each row to one track.",
     ),
-    # -- rule sets --
-    "france-town-without-grape": CodeInfo(
-        E, "France: a town has no grape colour.", "Give every town a grape colour."
-    ),
-    "benelux-waves": CodeInfo(
-        E, "Benelux: the map needs exactly 3 wave squares.", "Mark exactly 3 wave squares."
-    ),
-    "benelux-islands": CodeInfo(
-        E,
-        "Benelux: the map needs 3 islands, one per colour, each with exactly 2 stack squares.",
-        "Fix the islands' colours and stack squares.",
-    ),
-    "gb-chip-squares": CodeInfo(
-        E,
-        "Great Britain: there must be exactly 10 chip squares of each colour.",
-        "Add or remove chip squares.",
-    ),
-    "gb-isle-of-man": CodeInfo(
-        E, "Great Britain: the map has no Isle of Man.", "Place the Isle of Man holding area."
-    ),
-    "gb-start-squares": CodeInfo(
-        E,
-        "Great Britain: the Map-Chips setup uses all 3 start squares; the map must have "
-        "exactly 3 and use 3.",
-        "Have exactly 3 start squares and start_squares_used = 3.",
-    ),
-    "iberica-tracks": CodeInfo(
-        E,
-        "Península Ibérica: tracks 1..12 must all exist and cover every row holding map "
-        "squares, with the orange band (1-4) above light blue (5-8) above purple (9-12).",
-        "Fix the track rows.",
-    ),
     # -- chips --
     "chips-infeasible": CodeInfo(
         E,
@@ -316,18 +285,20 @@ CODES: dict[str, CodeInfo] = {
 }
 """Every issue code: severity, meaning and how to fix it (also in ``engine/VALIDATION.md``)."""
 
-RANDOM_CHIP_RULE_SETS = frozenset(
-    {RuleSet.DEUTSCHLAND, RuleSet.FRANCE, RuleSet.BENELUX, RuleSet.IBERICA}
-)
-"""Rule sets whose Map-Chips setup lays chips out at random (and so need the feasibility proof)."""
 
-# (start squares on the map, start squares used, chips laid out) per the Map-Chips sheets.
-_SHEET_SETUP: dict[RuleSet, tuple[int, int, int]] = {
-    RuleSet.DEUTSCHLAND: (3, 2, 30),
-    RuleSet.FRANCE: (3, 2, 30),
-    RuleSet.BENELUX: (3, 2, 20),
-    RuleSet.IBERICA: (4, 3, 30),
-}
+
+def _rule_set_codes() -> dict[str, CodeInfo]:
+    """The issue codes every rule set class declares (``Rules.issue_codes``)."""
+    from engine.rules.base import rule_set_classes
+
+    out: dict[str, CodeInfo] = {}
+    for cls in rule_set_classes():
+        for code, info in cls.issue_codes.items():
+            out[code] = CodeInfo(Severity(info.severity), info.meaning, info.fix)
+    return out
+
+
+CODES.update(_rule_set_codes())
 
 _KIND_CHAR = {EdgeKind.CITY: "C", EdgeKind.ROAD: "R", EdgeKind.FIELD: "F"}
 
@@ -543,15 +514,16 @@ def _check_setup(c: _Ctx) -> None:
             f"the recommended tile pool (up to {s.tile_pool_max} tiles) is larger than the "
             f"{n} placeable squares",
         )
-    sheet = _SHEET_SETUP.get(RuleSet(m.rule_set))
+    rules = map_rules(m.rule_set)
+    sheet = rules.sheet_setup if rules is not None else None
     if sheet is not None:
-        starts, used, chips = sheet
         got = (len(m.start_squares), s.start_squares_used, s.chip_count)
-        if got != sheet:
+        if got != (sheet.start_squares, sheet.start_squares_used, sheet.chips):
             c.warn(
                 "rule-set-setup",
-                f"the {RuleSet(m.rule_set).value} sheet uses {used} of {starts} start squares and "
-                f"{chips} chips; this map has {got[1]} of {got[0]} and {got[2]} chips",
+                f"the {rules.name} sheet uses {sheet.start_squares_used} of "
+                f"{sheet.start_squares} start squares and {sheet.chips} chips; this map has "
+                f"{got[1]} of {got[0]} and {got[2]} chips",
             )
 
 
@@ -756,32 +728,20 @@ def reachable_squares(m: MapDef, starts: Iterable[Square] | None = None) -> set[
     """Placeable squares a chain of tiles can reach from ``starts`` (default: all start squares).
 
     Moves go to orthogonally adjacent placeable squares (a ferry-gated square only from another
-    gated square), through a large city to every square next to it (or to a city next to it),
-    and across ferries. This is what the validator's ``unreachable-square`` check uses.
+    gated square), through a large city to every square next to it (a large city touching it
+    opens only when a tile touches that city itself), and across ferries. This is what the validator's ``unreachable-square`` check uses.
     """
     placeable = m.placeable_squares()
     gated = m.gated_squares()
     city_of = m.city_squares()
-    # Cities that touch each other form one hub.
-    hub_of: dict[str, str] = {cid: cid for cid in m.large_cities}
-
-    def find(cid: str) -> str:
-        while hub_of[cid] != cid:
-            hub_of[cid] = hub_of[hub_of[cid]]
-            cid = hub_of[cid]
-        return cid
-
+    # A tile placed next to a city connects that city only (cities touching it stay dormant
+    # until a tile touches them too): the engine's reading, engine/RULES.md.
+    doors: dict[str, set[Square]] = {}
     for sq, cid in city_of.items():
-        for n in orthogonal_neighbours(sq):
-            other = city_of.get(n)
-            if other is not None and find(other) != find(cid):
-                hub_of[find(other)] = find(cid)
-    hub_doors: dict[str, set[Square]] = {}
-    for sq, cid in city_of.items():
-        doors = hub_doors.setdefault(find(cid), set())
+        mine = doors.setdefault(cid, set())
         for n in orthogonal_neighbours(sq):
             if n in placeable and n not in gated:
-                doors.add(n)
+                mine.add(n)
     ferry_links: dict[Square, set[Square]] = {}
     for f in m.ferries.values():
         a, b = f.a.square, f.b.square
@@ -791,7 +751,7 @@ def reachable_squares(m: MapDef, starts: Iterable[Square] | None = None) -> set[
     sources = set(m.start_squares) if starts is None else set(starts)
     seen = {sq for sq in sources if sq in placeable}
     queue = deque(seen)
-    opened_hubs: set[str] = set()
+    opened: set[str] = set()
     while queue:
         sq = queue.popleft()
         nexts: list[Square] = []
@@ -801,10 +761,10 @@ def reachable_squares(m: MapDef, starts: Iterable[Square] | None = None) -> set[
                     continue
                 nexts.append(n)
             elif n in city_of:
-                hub = find(city_of[n])
-                if hub not in opened_hubs:
-                    opened_hubs.add(hub)
-                    nexts.extend(hub_doors[hub])
+                cid = city_of[n]
+                if cid not in opened:
+                    opened.add(cid)
+                    nexts.extend(doors[cid])
         nexts.extend(ferry_links.get(sq, ()))
         for n in nexts:
             if n not in seen:
@@ -905,94 +865,15 @@ def _check_tracks(c: _Ctx) -> None:
 
 
 def _check_rule_set(c: _Ctx) -> None:
-    m = c.m
-    rs = RuleSet(m.rule_set)
-    if rs is RuleSet.FRANCE:
-        for sq in sorted(m.towns, key=_sqkey):
-            if m.towns[sq].grape is None:
-                c.err(
-                    "france-town-without-grape",
-                    f"town {m.towns[sq].name!r} at {_sq(sq)} has no grape colour",
-                    squares=[sq],
-                )
-    elif rs is RuleSet.BENELUX:
-        if len(m.waves) != 3:
-            c.err(
-                "benelux-waves",
-                f"the map has {len(m.waves)} wave square(s); Benelux needs exactly 3",
-                squares=m.waves,
-            )
-        stack_islands = {
-            iid: i
-            for iid, i in m.islands.items()
-            if any(s.role is IslandRole.STACK for s in i.squares.values())
-        }
-        problems = []
-        if len(stack_islands) != 3:
-            problems.append(f"{len(stack_islands)} island(s) with stack squares (need 3)")
-        for iid in sorted(stack_islands):
-            i = stack_islands[iid]
-            n = sum(1 for s in i.squares.values() if s.role is IslandRole.STACK)
-            if n != 2:
-                problems.append(f"island {iid!r} has {n} stack squares (need 2)")
-        colours = sorted(
-            str(i.colour) if i.colour is not None else "none" for i in stack_islands.values()
-        )
-        if colours != sorted(c_.value for c_ in Colour):
-            problems.append(f"island colours are {', '.join(colours) or 'none'} (need one each)")
-        if problems:
-            c.err("benelux-islands", "Benelux islands: " + "; ".join(problems))
-    elif rs is RuleSet.GREAT_BRITAIN:
-        for colour in Colour:
-            squares = [sq for sq, col in m.chip_squares.items() if col is colour]
-            if len(squares) != 10:
-                c.err(
-                    "gb-chip-squares",
-                    f"{len(squares)} {colour.value} chip square(s); Great Britain needs 10",
-                    squares=squares,
-                )
-        if m.isle_of_man is None:
-            c.err("gb-isle-of-man", "the map has no Isle of Man")
-        if len(m.start_squares) != 3 or m.setup.start_squares_used != 3:
-            c.err(
-                "gb-start-squares",
-                f"the map has {len(m.start_squares)} start square(s) and uses "
-                f"{m.setup.start_squares_used}; Great Britain uses all 3 of 3",
-                squares=list(m.start_squares),
-            )
-    elif rs is RuleSet.IBERICA:
-        _check_iberica_tracks(c)
-
-
-def _check_iberica_tracks(c: _Ctx) -> None:
-    m = c.m
-    problems = []
-    missing = [n for n in range(1, 13) if n not in m.tracks or not m.tracks[n].rows]
-    if missing:
-        problems.append(f"missing track(s) {', '.join(map(str, missing))}")
-    map_rows = sorted({y for _, y in c.land})
-    uncovered = [r for r in map_rows if m.track_of_row(r) is None]
-    if uncovered:
-        problems.append(f"row(s) {_list_text([str(r) for r in uncovered], 10)} are in no track")
-    bands = [range(1, 5), range(5, 9), range(9, 13)]
-    spans = []
-    for band in bands:
-        rows = [r for n in band if n in m.tracks for r in m.tracks[n].rows]
-        spans.append((min(rows), max(rows)) if rows else None)
-    for (upper, lower), names in zip(
-        [(spans[0], spans[1]), (spans[1], spans[2])],
-        [("orange (1-4)", "light blue (5-8)"), ("light blue (5-8)", "purple (9-12)")],
-        strict=True,
-    ):
-        if upper and lower and upper[1] >= lower[0]:
-            problems.append(f"the {names[0]} band is not above the {names[1]} band")
-    if problems:
-        c.err("iberica-tracks", "Península Ibérica tracks: " + "; ".join(problems))
+    rules = map_rules(c.m.rule_set)
+    if rules is not None:
+        rules.check_map(c.m, c)
 
 
 def _check_chips(c: _Ctx) -> None:
     m = c.m
-    if RuleSet(m.rule_set) not in RANDOM_CHIP_RULE_SETS or m.setup.chip_count <= 0:
+    rules = map_rules(m.rule_set)
+    if rules is None or not rules.chip_layout.random or m.setup.chip_count <= 0:
         return
     from engine.chips import ChipReading
     from engine.startchoices import every_choice, worst_choice
@@ -1105,7 +986,6 @@ def has_errors(issues: Iterable[Issue]) -> bool:
 
 __all__ = [
     "CODES",
-    "RANDOM_CHIP_RULE_SETS",
     "CodeInfo",
     "Issue",
     "Severity",

@@ -9,7 +9,8 @@ sell wine, upgrade, place a treat) look one placement ahead (see ``GreedyBot._lo
 Speed (the same decisions as pushing every move, evaluating and popping; tests compare them
 on every decision of whole games): the ~60 placing moves of a turn are only ~27 distinct tile
 placements (the rest add a meeple), and rotations of a symmetric tile that look the same are
-judged once. Under plain rules (no rule set, or only modules in ``_PLAIN_SCORING_RULES``), where
+judged once. Under plain rules (no rule set, or only rule sets whose ``bot_hints`` declare
+``plain_scoring``, see :class:`engine.rules.spec.BotHints`), where
 nothing at the end of a turn or of the game moves the evaluation, a placement is judged from
 ``Board.preview`` without placing the tile: the features it would join, what completing them
 would score and return, and what the rule sets award for the square (``Rules.placement_points``);
@@ -32,26 +33,13 @@ from engine.board import SIDE_TILE as _SIDE_TILE
 from engine.bots.base import register_bot
 from engine.features import CITY, FIELD, MONASTERY
 from engine.moves import Move, Pass
+from engine.rules.context import RuleContext
 from engine.scoring import completed_cities, feature_points
 
 if TYPE_CHECKING:
     from engine.board import PreviewFeature
     from engine.game import Game
     from engine.moves import Action
-
-_MEEPLE_BLIND_RULES = frozenset(
-    ("deutschland", "france", "benelux", "iberica", "great_britain", "towns")
-)
-"""Rule modules whose hooks after the meeple step never change scores, meeples or supply
-depending on meeples or supply (Deutschland's upgrade offer and Great Britain's double-turn offer
-read them, but they are optional and the bot passes them when judging a placement), so a meeple
-on a feature that stays open changes the evaluation only by that feature's points."""
-_PLAIN_SCORING_RULES = _MEEPLE_BLIND_RULES - {"towns"}
-"""Of those, the modules that never adjust a feature scoring (no ``on_score``; Deutschland's
-``feature_scored`` only frees chips under upgraded meeples) and whose end-of-turn and
-end-of-game hooks never change scores, meeples or supply: the final scoring equals the
-projection, so a placement can be judged where its turn would end."""
-
 
 def evaluate(game: Game, player: int, meeple_value: float = 0.5) -> float:
     proj = game.projected_scores()
@@ -382,8 +370,9 @@ def _preview_inputs(game: Game, square: tuple[int, int]) -> tuple[tuple, int] | 
     """What :meth:`_Projection.preview_values` needs for ``square`` (its sides and the points
     the rule sets award for placing there), or ``None`` if it must be played out."""
     points = 0
+    ctx = RuleContext.of(game)
     for r in game.rules:
-        p = r.placement_points(game, square)
+        p = r.placement_points(ctx, square)
         if p is None:
             return None
         points += p
@@ -419,8 +408,9 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
     order; equal to pushing each move (plus a settling pass) and calling :func:`evaluate`."""
     from engine.game import Phase
 
-    blind = all(r.name in _MEEPLE_BLIND_RULES for r in game.rules)
-    plain = blind and all(r.name in _PLAIN_SCORING_RULES for r in game.rules)
+    # what the rule sets declare about their hooks (BotHints; checked against their behaviour)
+    blind = all(r.bot_hints.meeple_blind for r in game.rules)
+    plain = blind and all(r.bot_hints.plain_scoring for r in game.rules)
     # plain rules: nothing at the end of a turn or the game moves the evaluation, so a
     # placement is judged where its turn would end (Game.push_placement), no copy needed
     push = game.push_placement if plain else game.push

@@ -6,48 +6,52 @@ town variants (``towns``). A sixth rule set is a new module in this package that
 :class:`Rules`, sets ``name`` and decorates the class with :func:`register`; nothing in the core
 changes. :func:`get_rules` imports ``engine.rules.<name>`` on first use.
 
-Per-game state lives in ``game.rule_state[rules.name]`` (never on the module object, which may be
+Every hook receives a :class:`~engine.rules.context.RuleContext` (``ctx``), a narrow view of
+the game: it reads the map, board, pile, whose turn, ``ctx.round`` / ``ctx.turn`` and the rule
+state, and acts only through the context's mutators (``ctx.award``, ``ctx.set_current_tile``,
+``ctx.grant_extra_turn``, ``ctx.return_meeple``, ``ctx.set_meeple_strength``,
+``ctx.take_meeple_from_supply``, ``ctx.give_meeple_to_supply``). The game itself offers
+players only the player API.
+
+Per-game state lives in ``ctx.rule_state[rules.name]`` (never on the module object, which may be
 shared): make it an object with a ``copy()`` method (or any value :func:`copy.deepcopy` handles
 quickly); :meth:`Rules.copy_state` copies it when the game is copied for a bot.
 
-Order of a turn, and the hooks called (``game`` is the :class:`engine.game.Game`):
+Order of a turn, and the hooks called:
 
-1. ``start_of_turn(game)``; then, if any module offers ``draw_actions(game)``, the game waits in
+1. ``start_of_turn(ctx)``; then, if any module offers ``draw_actions(ctx)``, the game waits in
    phase ``DRAW`` for one of them or a :class:`~engine.moves.Draw`; otherwise it draws at once.
    Every tile that becomes the current tile (drawn, or taken some other way by a rule via
-   ``game.set_current_tile``) passes ``tile_drawn(game, tile_id)``.
+   ``ctx.set_current_tile``) passes ``tile_drawn(ctx, tile_id)``.
 2. The player places the tile (:class:`~engine.moves.Move`, optional meeple):
-   ``tile_placed(game, square, tile_id, rotation)`` then, if a meeple was placed,
-   ``meeple_placed(game, meeple_id)``.
-3. Phase ``ACTION`` while any module offers ``actions(game, "action")``: the player takes those
-   actions (``apply(game, action)``) or a :class:`~engine.moves.Pass` (not while a module's
-   ``pass_allowed(game, phase)`` is ``False``: an action is compulsory, e.g. placing a treat).
-4. Completed features are scored. Majorities use ``meeple_strength(game, meeple_id)`` (the first
+   ``tile_placed(ctx, square, tile_id, rotation)`` then, if a meeple was placed,
+   ``meeple_placed(ctx, meeple_id)``.
+3. Phase ``ACTION`` while any module offers ``actions(ctx, "action")``: the player takes those
+   actions (``apply(ctx, action)``) or a :class:`~engine.moves.Pass` (not while a module's
+   ``pass_allowed(ctx, phase)`` is ``False``: an action is compulsory, e.g. placing a treat).
+4. Completed features are scored. Majorities use ``meeple_strength(ctx, meeple_id)`` (the first
    module that answers an int wins; default 1). Every event goes through
-   ``on_score(game, event) -> event`` (a module may return an adjusted copy), is added, then
-   ``feature_scored(game, event)`` runs (before the meeples return; ``event.meeples`` lists them).
-5. Phase ``AFTER`` while any module offers ``actions(game, "after")`` (e.g. buy an extra turn).
-6. ``end_of_turn(game)``; a module may call ``game.grant_extra_turn()`` to let the same player go
+   ``on_score(ctx, event) -> event`` (a module may return an adjusted copy), is added, then
+   ``feature_scored(ctx, event)`` runs (before the meeples return; ``event.meeples`` lists them).
+5. Phase ``AFTER`` while any module offers ``actions(ctx, "after")`` (e.g. buy an extra turn).
+6. ``end_of_turn(ctx)``; a module may call ``ctx.grant_extra_turn()`` to let the same player go
    again.
 7. At the end (draw pile empty, or forced end): final scoring through the same ``on_score`` /
-   ``feature_scored`` hooks, then ``end_of_game(game)``.
+   ``feature_scored`` hooks, then ``end_of_game(ctx)``.
 
-``setup(game)`` runs once after the start tiles are down and before the first draw (a module may
-take tiles from ``game.pile``, e.g. Benelux island stacks; ``pile[-1]`` is drawn next).
+``setup(ctx)`` runs once after the start tiles are down and before the first draw (a module may
+take tiles from ``ctx.pile``, e.g. Benelux island stacks; ``pile[-1]`` is drawn next).
 Actions are frozen dataclasses subclassing :class:`engine.moves.Action` with a ``type`` class
 attribute and ``to_dict()``; ``action_from_dict`` reads them back for records. Only offer a tile
-source whose tile can be placed (``game.board.has_placement(tile_id)``). ``game.round`` counts
-completed rounds (every player had a normal turn) for "once per round" rules; ``game.turn``
-counts turns, extra turns included.
-Randomness: use ``game.rng`` (seeded by the game's seed; copied with the game), never the global
+source whose tile can be placed (``ctx.board.has_placement(tile_id)``).
+Randomness: use ``ctx.rng`` (seeded by the game's seed; copied with the game), never the global
 ``random``, so that replaying a record rebuilds the same chips and stacks. Points go through
-``game.award(player, points, kind, detail)``: ``kind`` (e.g. ``"chip"``, ``"wine"``, ``"treat"``)
+``ctx.award(player, points, kind, detail)``: ``kind`` (e.g. ``"chip"``, ``"wine"``, ``"treat"``)
 becomes a column of the score breakdown that ``python -m engine replay`` prints.
-For bots, a module may also answer ``placement_points(game, square)`` (what it awards at once for
-a placement, or ``None``, the default, when the bot must play the placement out to see).
-Helpers on the game a module may use: ``game.award(player, points, kind, detail)`` (score a rule
-event), ``game.set_current_tile(tile_id)``, ``game.grant_extra_turn()``, ``game.return_meeple(id)``,
-``game.take_meeple_from_supply(player)`` / ``game.give_meeple_to_supply(player)``.
+
+Besides hooks, a rule set class declares what the rest of the engine needs (see
+``docs/rule-sets.md`` and :mod:`engine.rules.spec`): the map's requirements (:meth:`Rules.check_map`),
+its chip layout, report figures, bot hints and what the playtest shows (:meth:`Rules.view`).
 """
 
 from __future__ import annotations
@@ -57,44 +61,74 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.errors import EngineError
+from engine.rules.spec import BotHints, ChipLayout, Figure, IssueCode, IssueSink, SheetSetup
+from engine.rules.view import RuleView
 
 if TYPE_CHECKING:
     import random
 
     from engine.game import Game
     from engine.geometry import Square
+    from engine.mapdef import MapDef
     from engine.moves import Action
+    from engine.rules.context import RuleContext
     from engine.scoring import ScoreEvent
 
 
 class Rules:
-    """A rule module. Every hook has a do-nothing default; override what you need."""
+    """A rule set: its hooks (every one has a do-nothing default; override what you need) and
+    its declarations (class attributes the validator, chip layout, report, bot and playtest
+    read; the defaults declare nothing)."""
 
     name: ClassVar[str] = ""
     """The registry name (a map's ``rule_set`` value for Map-Chips modules)."""
+    title: ClassVar[str] = ""
+    """The name players know it by (``"Península Ibérica"``); messages use it."""
+
+    # -- declarations ------------------------------------------------------------------------
+
+    chip_layout: ClassVar[ChipLayout] = ChipLayout()
+    """How chips reach the map at setup, and the squares kept free of chips."""
+    sheet_setup: ClassVar[SheetSetup | None] = None
+    """The rule sheet's setup (start squares, used, chips): a map that differs gets a warning."""
+    issue_codes: ClassVar[Mapping[str, IssueCode]] = {}
+    """The validator issue codes :meth:`check_map` reports, with meaning and fix."""
+    report_figures: ClassVar[Mapping[str, Figure]] = {}
+    """The rule set's own figures in the balance report, by their report key."""
+    bot_hints: ClassVar[BotHints] = BotHints()
+    """What the greedy bot may rely on about the hooks (checked by a test for every rule set)."""
+
+    @classmethod
+    def check_map(cls, m: MapDef, issues: IssueSink) -> None:
+        """Report what ``m`` lacks for this rule set, as located issues (codes from
+        :attr:`issue_codes`). The general checks (grid, cities, reachability...) run anyway."""
+
+    def view(self, ctx: RuleContext) -> RuleView:
+        """What the playtest shows of this rule set now, as plain data."""
+        return RuleView()
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.options: dict[str, Any] = dict(options or {})
 
     # -- lifecycle ---------------------------------------------------------------------------
 
-    def setup(self, game: Game) -> None:
+    def setup(self, ctx: RuleContext) -> None:
         """Once, after the start tiles are placed and before the first draw."""
 
-    def start_of_turn(self, game: Game) -> None:
+    def start_of_turn(self, ctx: RuleContext) -> None:
         """At the start of every turn, before the draw."""
 
-    def draw_actions(self, game: Game) -> list[Action]:
+    def draw_actions(self, ctx: RuleContext) -> list[Action]:
         """Alternatives to drawing face down offered now (phase ``DRAW``)."""
         return []
 
-    def tile_drawn(self, game: Game, tile_id: str) -> None:
+    def tile_drawn(self, ctx: RuleContext, tile_id: str) -> None:
         """A tile became the current tile."""
 
-    def tile_placed(self, game: Game, square: Square, tile_id: str, rotation: int) -> None:
+    def tile_placed(self, ctx: RuleContext, square: Square, tile_id: str, rotation: int) -> None:
         """The current player placed a tile (before meeple and scoring)."""
 
-    def placement_points(self, game: Game, square: Square) -> int | None:
+    def placement_points(self, ctx: RuleContext, square: Square) -> int | None:
         """For bots judging a placement without playing it: the points this module would award
         the current player at once for placing the current tile on ``square``, when that is
         all it would do that moves scores, meeples or supply and the turn's scoring would
@@ -102,42 +136,42 @@ class Rules:
         tell; the bot then plays the placement out."""
         return None
 
-    def meeple_placed(self, game: Game, meeple_id: int) -> None:
+    def meeple_placed(self, ctx: RuleContext, meeple_id: int) -> None:
         """The current player placed a meeple on the tile just placed."""
 
-    def actions(self, game: Game, phase: str) -> list[Action]:
+    def actions(self, ctx: RuleContext, phase: str) -> list[Action]:
         """Extra actions offered now in ``phase`` (``"action"``: before scoring; ``"after"``)."""
         return []
 
-    def pass_allowed(self, game: Game, phase: str) -> bool:
+    def pass_allowed(self, ctx: RuleContext, phase: str) -> bool:
         """Whether the player may :class:`~engine.moves.Pass` now (``False`` makes this module's
         offered actions mandatory, e.g. placing a collected treat)."""
         return True
 
-    def apply(self, game: Game, action: Action) -> None:
+    def apply(self, ctx: RuleContext, action: Action) -> None:
         """Carry out one of this module's actions (already known to be legal)."""
         raise EngineError(f"rule set {self.name!r} cannot apply {action!r}")
 
-    def redeal_hidden(self, game: Game, rng: random.Random) -> None:
+    def redeal_hidden(self, ctx: RuleContext, rng: random.Random) -> None:
         """Re-deal this module's hidden information in ``game``, a bot's copy made with
         ``Game.copy(shuffle=rng)`` (e.g. values of face-down chips); the pile is already
         reshuffled."""
 
-    def meeple_strength(self, game: Game, meeple_id: int) -> int | None:
+    def meeple_strength(self, ctx: RuleContext, meeple_id: int) -> int | None:
         """How many meeples this one counts as for majorities; ``None`` = no opinion."""
         return None
 
-    def on_score(self, game: Game, event: ScoreEvent) -> ScoreEvent:
+    def on_score(self, ctx: RuleContext, event: ScoreEvent) -> ScoreEvent:
         """Adjust a scoring before it is added (return the event itself to leave it)."""
         return event
 
-    def feature_scored(self, game: Game, event: ScoreEvent) -> None:
+    def feature_scored(self, ctx: RuleContext, event: ScoreEvent) -> None:
         """A feature scoring was added (its meeples return right after this)."""
 
-    def end_of_turn(self, game: Game) -> None:
+    def end_of_turn(self, ctx: RuleContext) -> None:
         """After scoring and the ``AFTER`` phase, before the next player."""
 
-    def end_of_game(self, game: Game) -> None:
+    def end_of_game(self, ctx: RuleContext) -> None:
         """After the final scoring."""
 
     # -- state and records -------------------------------------------------------------------
@@ -157,9 +191,10 @@ class Rules:
         """Read one of this module's actions from a record, or ``None`` if not ours."""
         return None
 
-    def state_summary(self, game: Game) -> Any:
-        """A JSON-able, comparable view of this module's state (records, replay checks)."""
-        state = game.rule_state.get(self.name)
+    def state_summary(self, ctx: RuleContext | Game) -> Any:
+        """A JSON-able, comparable view of this module's state (records, replay checks); reads
+        only ``rule_state``, so a game serves as well as its context."""
+        state = ctx.rule_state.get(self.name)
         summary = getattr(state, "summary", None)
         return summary() if callable(summary) else None
 
@@ -190,6 +225,19 @@ def get_rules(name: str) -> type[Rules]:
             f"unknown rule set {str(name)[:60]!r}; known: {', '.join(sorted(available_rules())) or 'none'}"
         )
     return cls
+
+
+def map_rules(rule_set: str) -> type[Rules] | None:
+    """The rule set class a map's ``rule_set`` names, ``None`` for ``"none"``.
+
+    :raises EngineError: an unknown name (naming the known ones).
+    """
+    return None if str(rule_set) == "none" else get_rules(str(rule_set))
+
+
+def rule_set_classes() -> list[type[Rules]]:
+    """Every registered rule set class, by name (imports every module of this package)."""
+    return [_REGISTRY[name] for name in available_rules()]
 
 
 def available_rules() -> list[str]:

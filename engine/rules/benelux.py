@@ -33,10 +33,13 @@ from engine.mapdef import Colour, IslandRole
 from engine.moves import Action
 from engine.rules.base import register
 from engine.rules.chips_common import ChipRules, ChipState
+from engine.rules.spec import ActionCount, ActionTally, BotHints, IssueCode, IssueSink, SheetSetup
+from engine.rules.view import RuleView, StackView
 
 if TYPE_CHECKING:
-    from engine.game import Game
     from engine.geometry import Square
+    from engine.mapdef import MapDef
+    from engine.rules.context import RuleContext
 
 STACK_SIZE = 5
 
@@ -87,13 +90,63 @@ class BeneluxState(ChipState):
 @register
 class BeneluxRules(ChipRules):
     name = "benelux"
+    title = "Benelux"
     state_class = BeneluxState
     option_names = frozenset(("stack_size",))
+    sheet_setup = SheetSetup(start_squares=3, start_squares_used=2, chips=20)
+    issue_codes = {
+        "benelux-waves": IssueCode(
+            "error",
+            "Benelux: the map needs exactly 3 wave squares.",
+            "Mark exactly 3 wave squares.",
+        ),
+        "benelux-islands": IssueCode(
+            "error",
+            "Benelux: the map needs 3 islands, one per colour, each with exactly 2 stack squares.",
+            "Fix the islands' colours and stack squares.",
+        ),
+    }
+    report_figures = {
+        "island_tiles_taken": ActionCount(("take_island_tile",)),
+        "island_tiles_by_island": ActionTally("take_island_tile", "island"),
+    }
+    # Taking an island tile is a choice before placing; nothing after the meeple step moves
+    # scores, meeples or supply, and no hook adjusts a scoring.
+    bot_hints = BotHints(meeple_blind=True, plain_scoring=True)
 
-    def setup(self, game: Game) -> None:
-        super().setup(game)
-        state: BeneluxState = game.rule_state[self.name]
-        m = game.map
+    @classmethod
+    def check_map(cls, m: MapDef, issues: IssueSink) -> None:
+        if len(m.waves) != 3:
+            issues.err(
+                "benelux-waves",
+                f"the map has {len(m.waves)} wave square(s); Benelux needs exactly 3",
+                squares=m.waves,
+            )
+        stack_islands = {
+            iid: i
+            for iid, i in m.islands.items()
+            if any(s.role is IslandRole.STACK for s in i.squares.values())
+        }
+        problems = []
+        if len(stack_islands) != 3:
+            problems.append(f"{len(stack_islands)} island(s) with stack squares (need 3)")
+        for iid in sorted(stack_islands):
+            i = stack_islands[iid]
+            n = sum(1 for s in i.squares.values() if s.role is IslandRole.STACK)
+            if n != 2:
+                problems.append(f"island {iid!r} has {n} stack squares (need 2)")
+        colours = sorted(
+            str(i.colour) if i.colour is not None else "none" for i in stack_islands.values()
+        )
+        if colours != sorted(c_.value for c_ in Colour):
+            problems.append(f"island colours are {', '.join(colours) or 'none'} (need one each)")
+        if problems:
+            issues.err("benelux-islands", "Benelux islands: " + "; ".join(problems))
+
+    def setup(self, ctx: RuleContext) -> None:
+        super().setup(ctx)
+        state: BeneluxState = ctx.rule_state[self.name]
+        m = ctx.map
         assert m is not None
         size = self.options.get("stack_size", STACK_SIZE)
         if not isinstance(size, int) or size < 0:
@@ -108,15 +161,15 @@ class BeneluxRules(ChipRules):
         for sq in sorted(colour_of):
             stack: list[str] = []
             for _ in range(size):
-                if not game.pile:
+                if not ctx.pile:
                     break
-                stack.append(game.pile.pop())
+                stack.append(ctx.pile.pop())
             stack.reverse()  # the first tile dealt is the top
             state.stacks[sq] = stack
 
-    def draw_actions(self, game: Game) -> list[Action]:
-        state: BeneluxState = game.rule_state[self.name]
-        p = game.to_move
+    def draw_actions(self, ctx: RuleContext) -> list[Action]:
+        state: BeneluxState = ctx.rule_state[self.name]
+        p = ctx.to_move
         colours = {state.chips[c].colour for c in state.held[p]}
         if not colours:
             return []
@@ -125,14 +178,14 @@ class BeneluxRules(ChipRules):
             if state.colour_of[sq] not in colours:
                 continue
             tile = state.face_up(sq)
-            if tile is not None and game.board.has_placement(tile):
+            if tile is not None and ctx.board.has_placement(tile):
                 out.append(TakeIslandTile(sq))
         return out
 
-    def apply(self, game: Game, action: Action) -> None:
+    def apply(self, ctx: RuleContext, action: Action) -> None:
         assert isinstance(action, TakeIslandTile)
-        state: BeneluxState = game.rule_state[self.name]
-        p = game.to_move
+        state: BeneluxState = ctx.rule_state[self.name]
+        p = ctx.to_move
         colour = state.colour_of[action.square]
         hand = state.held[p]
         cid = next(c for c in hand if state.chips[c].colour is colour)
@@ -140,13 +193,13 @@ class BeneluxRules(ChipRules):
         state.out.append(cid)
         tile = state.stacks[action.square].pop()
         state.hidden.add(action.square)
-        game.set_current_tile(tile)
+        ctx.set_current_tile(tile)
 
-    def redeal_hidden(self, game: Game, rng: random.Random) -> None:
+    def redeal_hidden(self, ctx: RuleContext, rng: random.Random) -> None:
         """Chips as usual; the island tiles under the face-up tops are shuffled with the pile."""
-        super().redeal_hidden(game, rng)
-        state: BeneluxState = game.rule_state[self.name]
-        hidden: list[str] = list(game.pile)
+        super().redeal_hidden(ctx, rng)
+        state: BeneluxState = ctx.rule_state[self.name]
+        hidden: list[str] = list(ctx.pile)
         sizes: dict[Square, int] = {}
         for sq, stack in state.stacks.items():
             keep = 0 if sq in state.hidden else min(1, len(stack))
@@ -158,10 +211,17 @@ class BeneluxRules(ChipRules):
             stack = state.stacks[sq]
             state.stacks[sq] = hidden[:n] + stack[n:]
             del hidden[:n]
-        game.pile[:] = hidden
+        ctx.pile[:] = hidden
 
-    def end_of_turn(self, game: Game) -> None:
-        game.rule_state[self.name].hidden.clear()
+    def end_of_turn(self, ctx: RuleContext) -> None:
+        ctx.rule_state[self.name].hidden.clear()
+
+    def view(self, ctx: RuleContext) -> RuleView:
+        out = super().view(ctx)
+        state: BeneluxState = ctx.rule_state[self.name]
+        for sq, tiles in sorted(state.stacks.items()):
+            out.stacks.append(StackView(sq, state.face_up(sq), len(tiles)))
+        return out
 
     def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:
         if data.get("type") != TakeIslandTile.type:

@@ -30,10 +30,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.errors import EngineError
 from engine.mapdef import Colour
 from engine.rules.base import Rules
+from engine.rules.spec import ChipLayout, LayoutKind
+from engine.rules.view import ChipView, RuleView
 
 if TYPE_CHECKING:
     from engine.game import Game
     from engine.geometry import Square
+    from engine.rules.context import RuleContext
 
 COLOURS: tuple[Colour, ...] = (Colour.PURPLE, Colour.LIGHT_BLUE, Colour.ORANGE)
 CHIPS_PER_COLOUR = 10
@@ -191,6 +194,7 @@ class ChipRules(Rules):
     are a ``chip`` :class:`~engine.scoring.ScoreEvent` (``game.award``).
     """
 
+    chip_layout = ChipLayout(LayoutKind.RANDOM)
     state_class: ClassVar[type[ChipState]] = ChipState
     option_names: ClassVar[frozenset[str]] = frozenset()
     """This module's own option names (besides the common ones)."""
@@ -216,27 +220,27 @@ class ChipRules(Rules):
 
     # -- setup -----------------------------------------------------------------------------------
 
-    def setup(self, game: Game) -> None:
-        if game.map is None:
+    def setup(self, ctx: RuleContext) -> None:
+        if ctx.map is None:
             raise EngineError(f"rule set {self.name!r} needs a map (the classic board has none)")
         chips = make_chips(self.options.get("ones_per_colour", DEFAULT_ONES))
-        state = self.state_class(chips, len(game.players))
-        game.rule_state[self.name] = state
+        state = self.state_class(chips, len(ctx.players))
+        ctx.rule_state[self.name] = state
         explicit = self.options.get("chips")
         if explicit is not None:
-            self._explicit_layout(game, state, explicit)
+            self._explicit_layout(ctx, state, explicit)
         else:
-            self.lay_out(game, state)
+            self.lay_out(ctx, state)
 
-    def used_starts(self, game: Game) -> list[Square]:
-        return [sq for sq, _t, _r in game.start_tiles]
+    def used_starts(self, ctx: RuleContext) -> list[Square]:
+        return [sq for sq, _t, _r in ctx.start_tiles]
 
-    def lay_out(self, game: Game, state: ChipState) -> None:
+    def lay_out(self, ctx: RuleContext, state: ChipState) -> None:
         """Shuffle the 30 chips face down and place ``chip_count`` of them evenly (the setup
         rules of :mod:`engine.chips`); the rest leave the game unseen."""
         from engine.chips import ChipReading, generate_layout
 
-        m = game.map
+        m = ctx.map
         assert m is not None
         count = self.options.get("chip_count", m.setup.chip_count)
         if not isinstance(count, int) or not 0 <= count <= TOTAL_CHIPS:
@@ -249,17 +253,17 @@ class ChipRules(Rules):
                 "'open_sides' or 'any_city_square'"
             ) from None
         squares = generate_layout(
-            m, self.used_starts(game), count, seed=game.rng.randrange(2**31), reading=reading
+            m, self.used_starts(ctx), count, seed=ctx.rng.randrange(2**31), reading=reading
         )
         ids = list(range(TOTAL_CHIPS))
-        game.rng.shuffle(ids)
+        ctx.rng.shuffle(ids)
         for sq, cid in zip(squares, ids, strict=False):
             state.down[sq] = cid
         state.unseen = sorted(ids[len(squares) :])
         state.out.extend(state.unseen)
 
-    def _explicit_layout(self, game: Game, state: ChipState, explicit: Any) -> None:
-        m = game.map
+    def _explicit_layout(self, ctx: RuleContext, state: ChipState, explicit: Any) -> None:
+        m = ctx.map
         assert m is not None
         free = {c: [ch.id for ch in state.chips if ch.colour is c] for c in COLOURS}
         if not isinstance(explicit, list):
@@ -275,7 +279,7 @@ class ChipRules(Rules):
             colour = _parse_colour(colour_name, where)
             if sq not in m.placeable_squares():
                 raise EngineError(f"{where}: ({x}, {y}) is not a square that takes a tile")
-            if sq in game.board.tiles:
+            if sq in ctx.board.tiles:
                 raise EngineError(f"{where}: ({x}, {y}) holds a start tile")
             if sq in state.down:
                 raise EngineError(f"{where}: two chips on ({sq[0]}, {sq[1]})")
@@ -294,10 +298,10 @@ class ChipRules(Rules):
     colours_visible: ClassVar[bool] = False
     """Whether the colour of a face-down chip is known (Great Britain's marked squares)."""
 
-    def redeal_hidden(self, game: Game, rng: random.Random) -> None:
+    def redeal_hidden(self, ctx: RuleContext, rng: random.Random) -> None:
         """Re-deal face-down chips and the chips that left unseen at setup (within each colour
         when colours are visible): a bot's copy does not know the hidden values."""
-        state: ChipState = game.rule_state[self.name]
+        state: ChipState = ctx.rule_state[self.name]
         squares = sorted(state.down)
         unseen = set(state.unseen)
         groups: dict[Any, list[int]] = {}
@@ -320,22 +324,42 @@ class ChipRules(Rules):
 
     # -- collecting ------------------------------------------------------------------------------
 
-    def tile_placed(self, game: Game, square: Square, tile_id: str, rotation: int) -> None:
-        state: ChipState = game.rule_state[self.name]
+    def tile_placed(self, ctx: RuleContext, square: Square, tile_id: str, rotation: int) -> None:
+        state: ChipState = ctx.rule_state[self.name]
         cid = state.down.pop(square, None)
         if cid is not None:
             chip = state.chips[cid]
-            game.award(game.to_move, chip.value, "chip", f"took a {chip} chip")
-            self.chip_taken(game, state, game.to_move, cid)
+            ctx.award(ctx.to_move, chip.value, "chip", f"took a {chip} chip")
+            self.chip_taken(ctx, state, ctx.to_move, cid)
 
-    def placement_points(self, game: Game, square: Square) -> int | None:
-        state: ChipState = game.rule_state[self.name]
+    def placement_points(self, ctx: RuleContext, square: Square) -> int | None:
+        state: ChipState = ctx.rule_state[self.name]
         cid = state.down.get(square)
         return 0 if cid is None else state.chips[cid].value  # the chip, taken and scored
 
-    def chip_taken(self, game: Game, state: Any, player: int, cid: int) -> None:
+    def chip_taken(self, ctx: RuleContext, state: Any, player: int, cid: int) -> None:
         """A face-down chip was taken and scored: by default it is kept face up."""
         state.held[player].append(cid)
+
+    # -- what the playtest shows -----------------------------------------------------------------
+
+    def view(self, ctx: RuleContext) -> RuleView:
+        """Chips on the board (face-down colours only when :attr:`colours_visible`), upgraded
+        meeples and every player's held chips; subclasses add their own pieces."""
+        state: ChipState = ctx.rule_state[self.name]
+        out = RuleView()
+        show = self.colours_visible
+        for sq, cid in sorted(state.down.items()):
+            chip = state.chips[cid]
+            out.chips.append(ChipView(sq, chip.colour.value if show else None, None))
+        for sq, cid in sorted(state.up.items()):
+            chip = state.chips[cid]
+            out.chips.append(ChipView(sq, chip.colour.value, chip.value))
+        out.upgraded.update(state.under)
+        out.held = [
+            [(c.colour.value, c.value) for c in state.held_chips(p)] for p in range(len(state.held))
+        ]
+        return out
 
 
 def invariant_violations(game: Game) -> list[str]:

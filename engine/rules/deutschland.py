@@ -27,10 +27,11 @@ from engine.errors import EngineError, RecordError
 from engine.moves import LOCATIONS, Action
 from engine.rules.base import register
 from engine.rules.chips_common import ChipRules, ChipState, payments
+from engine.rules.spec import ActionCount, ActionTally, BotHints, SheetSetup
 
 if TYPE_CHECKING:
-    from engine.game import Game
     from engine.geometry import Square
+    from engine.rules.context import RuleContext
     from engine.scoring import ScoreEvent
 
 UPGRADE_VALUE = 4
@@ -63,13 +64,23 @@ class UpgradeMeeple(Action):
 @register
 class DeutschlandRules(ChipRules):
     name = "deutschland"
+    title = "Deutschland"
     state_class = ChipState
+    sheet_setup = SheetSetup(start_squares=3, start_squares_used=2, chips=30)
+    report_figures = {
+        "meeples_upgraded": ActionCount(("upgrade_meeple",)),
+        "upgrades_paid_with": ActionTally("upgrade_meeple", "joined", "pay"),
+    }
+    # The upgrade offer reads meeples, but it is optional (a bot passes it when judging a
+    # placement); feature_scored only frees chips under upgraded meeples; no on_score and
+    # nothing at the end of a turn or game.
+    bot_hints = BotHints(meeple_blind=True, plain_scoring=True)
 
-    def actions(self, game: Game, phase: str) -> list[Action]:
+    def actions(self, ctx: RuleContext, phase: str) -> list[Action]:
         if phase != "action":
             return []
-        state: ChipState = game.rule_state[self.name]
-        p = game.to_move
+        state: ChipState = ctx.rule_state[self.name]
+        p = ctx.to_move
         hand = state.held[p]
         if len(hand) < 2:
             return []
@@ -78,34 +89,34 @@ class DeutschlandRules(ChipRules):
             return []
         out: list[Action] = []
         under = state.under
-        for mid, (owner, sq, loc, _node, _s) in sorted(game.meeples.items()):
+        for mid, (owner, sq, loc, _node, _s) in sorted(ctx.meeples.items()):
             if owner == p and mid not in under:
                 for pay in pays:
                     out.append(UpgradeMeeple(sq, loc, pay))
         return out
 
-    def apply(self, game: Game, action: Action) -> None:
+    def apply(self, ctx: RuleContext, action: Action) -> None:
         if not isinstance(action, UpgradeMeeple):
             raise EngineError(f"deutschland cannot apply {action!r}")
-        state: ChipState = game.rule_state[self.name]
-        p = game.to_move
+        state: ChipState = ctx.rule_state[self.name]
+        p = ctx.to_move
         mid = next(
             m
-            for m, (owner, sq, loc, _n, _s) in game.meeples.items()
+            for m, (owner, sq, loc, _n, _s) in ctx.meeples.items()
             if owner == p and sq == action.square and loc == action.location
         )
         paid = [state.take_held(p, None, v) for v in action.pay]
         state.under[mid] = paid[0]
         state.out.extend(paid[1:])
-        game.set_meeple_strength(mid, 2)
+        ctx.set_meeple_strength(mid, 2)
 
-    def meeple_strength(self, game: Game, meeple_id: int) -> int | None:
-        return 2 if meeple_id in game.rule_state[self.name].under else None
+    def meeple_strength(self, ctx: RuleContext, meeple_id: int) -> int | None:
+        return 2 if meeple_id in ctx.rule_state[self.name].under else None
 
-    def feature_scored(self, game: Game, event: ScoreEvent) -> None:
+    def feature_scored(self, ctx: RuleContext, event: ScoreEvent) -> None:
         if event.final or not event.meeples:
             return
-        state: ChipState = game.rule_state[self.name]
+        state: ChipState = ctx.rule_state[self.name]
         for mid in event.meeples:
             cid = state.under.pop(mid, None)
             if cid is not None:

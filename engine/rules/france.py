@@ -30,10 +30,21 @@ from engine.mapdef import Colour, EdgeKind
 from engine.moves import Action
 from engine.rules.base import register
 from engine.rules.chips_common import ChipRules, ChipState, _parse_colour, payments
+from engine.rules.spec import (
+    ActionCount,
+    ActionTally,
+    BotHints,
+    EventStat,
+    IssueCode,
+    IssueSink,
+    SheetSetup,
+)
+from engine.rules.view import RuleView
 
 if TYPE_CHECKING:
-    from engine.game import Game
     from engine.geometry import Square
+    from engine.mapdef import MapDef
+    from engine.rules.context import RuleContext
 
 EXPORT_POINTS = 5
 TOWN_POINTS = 9
@@ -85,9 +96,9 @@ class FranceState(ChipState):
         }
 
 
-def export_sides(game: Game, square: Square, *, road_needs_coa: bool = True) -> list[Side]:
+def export_sides(ctx: RuleContext, square: Square, *, road_needs_coa: bool = True) -> list[Side]:
     """Sides of ``square`` facing a printed border road/city that opens an export sale."""
-    m = game.map
+    m = ctx.map
     assert m is not None
     out = []
     for side in Side:
@@ -103,8 +114,32 @@ def export_sides(game: Game, square: Square, *, road_needs_coa: bool = True) -> 
 @register
 class FranceRules(ChipRules):
     name = "france"
+    title = "France"
     state_class = FranceState
     option_names = frozenset(("wine_limit", "export_road_needs_coa"))
+    sheet_setup = SheetSetup(start_squares=3, start_squares_used=2, chips=30)
+    issue_codes = {
+        "france-town-without-grape": IssueCode(
+            "error", "France: a town has no grape colour.", "Give every town a grape colour."
+        ),
+    }
+    report_figures = {
+        "wines_sold": ActionCount(("sell_wine",)),
+        "wine_points": EventStat("wine", "points"),
+        "wines_by_market": ActionTally("sell_wine", "field", "market"),
+        "wines_by_colour": ActionTally("sell_wine", "field", "colour"),
+        "wines_sold_where": ActionTally("sell_wine", "square", "placed"),
+    }
+
+    @classmethod
+    def check_map(cls, m: MapDef, issues: IssueSink) -> None:
+        for sq in sorted(m.towns, key=lambda q: (q[1], q[0])):
+            if m.towns[sq].grape is None:
+                issues.err(
+                    "france-town-without-grape",
+                    f"town {m.towns[sq].name!r} at ({sq[0]}, {sq[1]}) has no grape colour",
+                    squares=[sq],
+                )
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
@@ -114,30 +149,34 @@ class FranceRules(ChipRules):
         self.per_turn = limit == "turn"
         self.road_needs_coa = self.bool_option("export_road_needs_coa", True)
 
-    def tile_placed(self, game: Game, square: Square, tile_id: str, rotation: int) -> None:
-        super().tile_placed(game, square, tile_id, rotation)
-        state: FranceState = game.rule_state[self.name]
+    def tile_placed(self, ctx: RuleContext, square: Square, tile_id: str, rotation: int) -> None:
+        super().tile_placed(ctx, square, tile_id, rotation)
+        state: FranceState = ctx.rule_state[self.name]
         markets: list[str] = []
-        if export_sides(game, square, road_needs_coa=self.road_needs_coa):
+        if export_sides(ctx, square, road_needs_coa=self.road_needs_coa):
             markets.append("export")
-        town = game.map.towns.get(square) if game.map is not None else None
+        town = ctx.map.towns.get(square) if ctx.map is not None else None
         if town is not None and town.grape is not None:
             markets.append(f"town:{town.grape.value}")
         state.markets = tuple(markets)
 
-    def may_sell(self, game: Game, state: FranceState, player: int) -> bool:
-        if self.per_turn:
-            return state.sold_turn[player] != game.turn
-        return state.sold_round[player] != game.round
+    # Selling wine is an optional choice after the scoring that never reads meeples or supply,
+    # and no hook adjusts a scoring or acts at the end of a turn or game.
+    bot_hints = BotHints(meeple_blind=True, plain_scoring=True)
 
-    def actions(self, game: Game, phase: str) -> list[Action]:
+    def may_sell(self, ctx: RuleContext, state: FranceState, player: int) -> bool:
+        if self.per_turn:
+            return state.sold_turn[player] != ctx.turn
+        return state.sold_round[player] != ctx.round
+
+    def actions(self, ctx: RuleContext, phase: str) -> list[Action]:
         if phase != "after":
             return []
-        state: FranceState = game.rule_state[self.name]
+        state: FranceState = ctx.rule_state[self.name]
         if not state.markets:
             return []
-        p = game.to_move
-        if not self.may_sell(game, state, p):
+        p = ctx.to_move
+        if not self.may_sell(ctx, state, p):
             return []
         by_colour: dict[Colour, list[int]] = {}
         for chip in state.held_chips(p):
@@ -155,25 +194,35 @@ class FranceRules(ChipRules):
                     out.append(SellWine(colour, kind, pay))
         return out
 
-    def apply(self, game: Game, action: Action) -> None:
+    def apply(self, ctx: RuleContext, action: Action) -> None:
         assert isinstance(action, SellWine)
-        state: FranceState = game.rule_state[self.name]
-        p = game.to_move
+        state: FranceState = ctx.rule_state[self.name]
+        p = ctx.to_move
         for value in action.pay:
             state.out.append(state.take_held(p, action.colour, value))
-        state.sold_round[p] = game.round
-        state.sold_turn[p] = game.turn
+        state.sold_round[p] = ctx.round
+        state.sold_turn[p] = ctx.turn
         state.markets = ()
         if action.market == "export":
-            game.award(p, EXPORT_POINTS, "wine", f"sold {action.colour.value} wine abroad")
+            ctx.award(p, EXPORT_POINTS, "wine", f"sold {action.colour.value} wine abroad")
         else:
-            last = game.last_placement
-            town = game.map.towns.get(last[0]) if game.map is not None and last else None
+            last = ctx.last_placement
+            town = ctx.map.towns.get(last[0]) if ctx.map is not None and last else None
             where = f" in {town.name}" if town is not None else ""
-            game.award(p, TOWN_POINTS, "wine", f"sold {action.colour.value} wine{where}")
+            ctx.award(p, TOWN_POINTS, "wine", f"sold {action.colour.value} wine{where}")
 
-    def end_of_turn(self, game: Game) -> None:
-        game.rule_state[self.name].markets = ()
+    def end_of_turn(self, ctx: RuleContext) -> None:
+        ctx.rule_state[self.name].markets = ()
+
+    def view(self, ctx: RuleContext) -> RuleView:
+        out = super().view(ctx)
+        # a wine is chips of one colour worth exactly 2: one 2, or two 1s
+        for hand in out.held:
+            values: dict[str, list[int]] = {}
+            for colour, value in hand:
+                values.setdefault(colour, []).append(value)
+            out.wines.append(sorted(c for c, vs in values.items() if payments(vs, WINE_VALUE)))
+        return out
 
     def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:
         if data.get("type") != SellWine.type:

@@ -17,6 +17,8 @@ Decisions (engine/RULES.md "Map-Chips"):
   ``hand_in_without_meeples=False`` keeps the chips instead, and a later chip may then complete a
   set with them;
 * when several sets contain the new chip, the one made of the chips held longest is handed in;
+* no double turn is offered in an extra turn (a town's instant extra tile): "After having
+  finished your 'normal' turn"; option ``double_turn_after_extra_turn=True`` offers it there too;
 * no extra turn is offered when it could not be played: the draw pile is empty (the game ends
   after the last tile) or the forced end (``end_after_turns``) is reached;
 * the extra turn is itself a full turn: it may collect chips (and free meeples), score, etc.
@@ -33,11 +35,22 @@ from engine.errors import EngineError, RecordError
 from engine.moves import Action
 from engine.rules.base import register
 from engine.rules.chips_common import COLOURS, ChipRules, ChipState
+from engine.rules.spec import (
+    ActionCount,
+    BotHints,
+    ChipLayout,
+    IssueCode,
+    IssueSink,
+    LayoutKind,
+    SummarySum,
+)
+from engine.rules.view import RuleView
 
 if TYPE_CHECKING:
-    from engine.game import Game
     from engine.geometry import Square
+    from engine.mapdef import MapDef
     from engine.rules.chips_common import Chip
+    from engine.rules.context import RuleContext
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,32 +92,77 @@ def is_set(chips: tuple[Chip, ...] | list[Chip]) -> bool:
 @register
 class GreatBritainRules(ChipRules):
     name = "great_britain"
+    title = "Great Britain"
     state_class = GreatBritainState
-    option_names = frozenset(("hand_in_without_meeples",))
+    option_names = frozenset(("hand_in_without_meeples", "double_turn_after_extra_turn"))
     common_options = frozenset(("ones_per_colour", "chips"))  # fixed chip squares: no layout
     colours_visible = True
+    chip_layout = ChipLayout(LayoutKind.FIXED)
+    issue_codes = {
+        "gb-chip-squares": IssueCode(
+            "error",
+            "Great Britain: there must be exactly 10 chip squares of each colour.",
+            "Add or remove chip squares.",
+        ),
+        "gb-isle-of-man": IssueCode(
+            "error",
+            "Great Britain: the map has no Isle of Man.",
+            "Place the Isle of Man holding area.",
+        ),
+        "gb-start-squares": IssueCode(
+            "error",
+            "Great Britain: the Map-Chips setup uses all 3 start squares; the map must have "
+            "exactly 3 and use 3.",
+            "Have exactly 3 start squares and start_squares_used = 3.",
+        ),
+    }
+    report_figures = {
+        "double_turns_bought": ActionCount(("buy_extra_turn",)),
+        "meeples_stuck_on_isle_of_man_at_end": SummarySum("isle_of_man"),
+    }
+
+    @classmethod
+    def check_map(cls, m: MapDef, issues: IssueSink) -> None:
+        for colour in COLOURS:
+            squares = [sq for sq, col in m.chip_squares.items() if col is colour]
+            if len(squares) != 10:
+                issues.err(
+                    "gb-chip-squares",
+                    f"{len(squares)} {colour.value} chip square(s); Great Britain needs 10",
+                    squares=squares,
+                )
+        if m.isle_of_man is None:
+            issues.err("gb-isle-of-man", "the map has no Isle of Man")
+        if len(m.start_squares) != 3 or m.setup.start_squares_used != 3:
+            issues.err(
+                "gb-start-squares",
+                f"the map has {len(m.start_squares)} start square(s) and uses "
+                f"{m.setup.start_squares_used}; Great Britain uses all 3 of 3",
+                squares=list(m.start_squares),
+            )
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
         self.hand_in_always = self.bool_option("hand_in_without_meeples", True)
+        self.buy_in_extra_turns = self.bool_option("double_turn_after_extra_turn", False)
 
-    def lay_out(self, game: Game, state: ChipState) -> None:
-        m = game.map
+    def lay_out(self, ctx: RuleContext, state: ChipState) -> None:
+        m = ctx.map
         assert m is not None
         for colour in COLOURS:
             squares = sorted(sq for sq, c in m.chip_squares.items() if c is colour)
             ids = [ch.id for ch in state.chips if ch.colour is colour]
-            game.rng.shuffle(ids)
+            ctx.rng.shuffle(ids)
             for sq, cid in zip(squares, ids, strict=False):
                 state.down[sq] = cid
             state.unseen.extend(sorted(ids[len(squares) :]))
         state.out.extend(state.unseen)
 
-    def placement_points(self, game: Game, square: Square) -> int | None:
+    def placement_points(self, ctx: RuleContext, square: Square) -> int | None:
         # a chip may complete a set and free meeples from the Isle of Man: played out
-        return None if square in game.rule_state[self.name].down else 0
+        return None if square in ctx.rule_state[self.name].down else 0
 
-    def chip_taken(self, game: Game, state: Any, player: int, cid: int) -> None:
+    def chip_taken(self, ctx: RuleContext, state: Any, player: int, cid: int) -> None:
         hand: list[int] = state.held[player]
         hand.append(cid)
         if not self.hand_in_always and state.isle[player] == 0:
@@ -120,31 +178,44 @@ class GreatBritainRules(ChipRules):
                 freed = state.isle[player]
                 state.isle[player] = 0
                 if freed:
-                    game.give_meeple_to_supply(player, freed)
+                    ctx.give_meeple_to_supply(player, freed)
                 return
 
-    def may_buy(self, game: Game, state: GreatBritainState) -> bool:
-        p = game.to_move
-        if state.bought_round[p] == game.round or game.supply[p] <= 0 or not game.pile:
-            return False
-        end = game.options.end_after_turns
-        return end is None or game.turn + 1 < end
+    # Freeing meeples from the Isle of Man happens when a chip is taken (placement_points says
+    # "play it out"); the double-turn offer reads the supply but is optional; no on_score and
+    # nothing at the end of a turn or game.
+    bot_hints = BotHints(meeple_blind=True, plain_scoring=True)
 
-    def actions(self, game: Game, phase: str) -> list[Action]:
+    def may_buy(self, ctx: RuleContext, state: GreatBritainState) -> bool:
+        p = ctx.to_move
+        if state.bought_round[p] == ctx.round or ctx.supply[p] <= 0 or not ctx.pile:
+            return False
+        if ctx.extra_turn and not self.buy_in_extra_turns:
+            return False  # "After having finished your 'normal' turn" (engine/RULES.md)
+        end = ctx.options.end_after_turns
+        return end is None or ctx.turn + 1 < end
+
+    def actions(self, ctx: RuleContext, phase: str) -> list[Action]:
         if phase != "after":
             return []
-        state: GreatBritainState = game.rule_state[self.name]
-        return [BuyExtraTurn()] if self.may_buy(game, state) else []
+        state: GreatBritainState = ctx.rule_state[self.name]
+        return [BuyExtraTurn()] if self.may_buy(ctx, state) else []
 
-    def apply(self, game: Game, action: Action) -> None:
+    def apply(self, ctx: RuleContext, action: Action) -> None:
         if not isinstance(action, BuyExtraTurn):
             raise EngineError(f"great_britain cannot apply {action!r}")
-        state: GreatBritainState = game.rule_state[self.name]
-        p = game.to_move
-        game.take_meeple_from_supply(p)
+        state: GreatBritainState = ctx.rule_state[self.name]
+        p = ctx.to_move
+        ctx.take_meeple_from_supply(p)
         state.isle[p] += 1
-        state.bought_round[p] = game.round
-        game.grant_extra_turn()
+        state.bought_round[p] = ctx.round
+        ctx.grant_extra_turn()
+
+    def view(self, ctx: RuleContext) -> RuleView:
+        out = super().view(ctx)
+        state: GreatBritainState = ctx.rule_state[self.name]
+        out.isle_meeples = {p: n for p, n in enumerate(state.isle) if n > 0}
+        return out
 
     def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:
         if data.get("type") != BuyExtraTurn.type:

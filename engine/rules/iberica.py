@@ -28,10 +28,21 @@ from engine.errors import EngineError, RecordError
 from engine.moves import Action
 from engine.rules.base import register
 from engine.rules.chips_common import ChipRules, ChipState
+from engine.rules.spec import (
+    ActionCount,
+    BotHints,
+    ChipLayout,
+    EventStat,
+    IssueCode,
+    IssueSink,
+    LayoutKind,
+    SheetSetup,
+)
 
 if TYPE_CHECKING:
-    from engine.game import Game
     from engine.geometry import Square
+    from engine.mapdef import MapDef
+    from engine.rules.context import RuleContext
 
 ISLAND_COA_POINTS = 2
 
@@ -66,8 +77,65 @@ class IbericaState(ChipState):
 @register
 class IbericaRules(ChipRules):
     name = "iberica"
+    title = "Península Ibérica"
     state_class = IbericaState
     option_names = frozenset(("treat_squares",))
+    sheet_setup = SheetSetup(start_squares=4, start_squares_used=3, chips=30)
+    chip_layout = ChipLayout(
+        LayoutKind.RANDOM,
+        excluded=("gated_islands",),
+        excluded_code="chip-on-balearic",
+        excluded_label="a Balearic island square",
+        excluded_meaning=(
+            "a chip on a ferry-gated (Balearic) island square of a Península Ibérica map"
+        ),
+    )
+    issue_codes = {
+        "iberica-tracks": IssueCode(
+            "error",
+            "Península Ibérica: tracks 1..12 must all exist and cover every row holding map "
+            "squares, with the orange band (1-4) above light blue (5-8) above purple (9-12).",
+            "Fix the track rows.",
+        ),
+    }
+    report_figures = {
+        "treats_placed": ActionCount(("place_treat",)),
+        "treats_collected": EventStat("treat"),
+        "treat_points": EventStat("treat", "points"),
+        "island_coat_of_arms_tiles": EventStat("island"),
+        "island_coat_of_arms_points": EventStat("island", "points"),
+    }
+    # Placing a treat is compulsory but reads neither meeples nor supply; every point is
+    # awarded when a tile is placed (placement_points says when to play it out); no on_score
+    # and nothing at the end of a turn or game.
+    bot_hints = BotHints(meeple_blind=True, plain_scoring=True)
+
+    @classmethod
+    def check_map(cls, m: MapDef, issues: IssueSink) -> None:
+        from engine.validation import _list_text
+
+        problems = []
+        missing = [n for n in range(1, 13) if n not in m.tracks or not m.tracks[n].rows]
+        if missing:
+            problems.append(f"missing track(s) {', '.join(map(str, missing))}")
+        map_rows = sorted({y for _, y in m.land})
+        uncovered = [r for r in map_rows if m.track_of_row(r) is None]
+        if uncovered:
+            problems.append(f"row(s) {_list_text([str(r) for r in uncovered], 10)} are in no track")
+        bands = [range(1, 5), range(5, 9), range(9, 13)]
+        spans = []
+        for band in bands:
+            rows = [r for n in band if n in m.tracks for r in m.tracks[n].rows]
+            spans.append((min(rows), max(rows)) if rows else None)
+        for (upper, lower), names in zip(
+            [(spans[0], spans[1]), (spans[1], spans[2])],
+            [("orange (1-4)", "light blue (5-8)"), ("light blue (5-8)", "purple (9-12)")],
+            strict=True,
+        ):
+            if upper and lower and upper[1] >= lower[0]:
+                problems.append(f"the {names[0]} band is not above the {names[1]} band")
+        if problems:
+            issues.err("iberica-tracks", "Península Ibérica tracks: " + "; ".join(problems))
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
@@ -78,13 +146,13 @@ class IbericaRules(ChipRules):
         self._cands: dict[Any, tuple[Square, ...]] | None = None
         """Per colour, the squares of its tracks that may ever hold a treat (static per game)."""
 
-    def treat_squares(self, game: Game, state: IbericaState, cid: int) -> list[Square]:
+    def treat_squares(self, ctx: RuleContext, state: IbericaState, cid: int) -> list[Square]:
         """Free squares of the tracks of chip ``cid``'s colour, sorted."""
-        m = game.map
+        m = ctx.map
         assert m is not None
         colour = state.chips[cid].colour
-        cands = self._candidates(game).get(colour, ())
-        tiles = game.board.tiles
+        cands = self._candidates(ctx).get(colour, ())
+        tiles = ctx.board.tiles
         down, up = state.down, state.up
         out = []
         for sq in cands:
@@ -98,11 +166,11 @@ class IbericaRules(ChipRules):
             out.append(sq)
         return out
 
-    def _candidates(self, game: Game) -> dict[Any, tuple[Square, ...]]:
+    def _candidates(self, ctx: RuleContext) -> dict[Any, tuple[Square, ...]]:
         # a rules object belongs to one game (and its copies), so one map
         if self._cands is not None:
             return self._cands
-        m = game.map
+        m = ctx.map
         assert m is not None
         placeable = m.placeable_squares()
         if self.setup_rules:
@@ -115,62 +183,62 @@ class IbericaRules(ChipRules):
         self._cands = {c: tuple(v) for c, v in by_colour.items()}
         return self._cands
 
-    def tile_placed(self, game: Game, square: Square, tile_id: str, rotation: int) -> None:
-        m = game.map
+    def tile_placed(self, ctx: RuleContext, square: Square, tile_id: str, rotation: int) -> None:
+        m = ctx.map
         assert m is not None
-        p = game.to_move
+        p = ctx.to_move
         found = m.island_square(square)
         if found is not None and found[1].coats_of_arms > 0:
             island, info = found
             n = info.coats_of_arms
-            game.award(
+            ctx.award(
                 p,
                 ISLAND_COA_POINTS * n,
                 "island",
                 f"{n} coat{'s' if n != 1 else ''} of arms on {island.name or island.id}",
             )
-        state: IbericaState = game.rule_state[self.name]
+        state: IbericaState = ctx.rule_state[self.name]
         treat = state.up.pop(square, None)
         if treat is not None:
             chip = state.chips[treat]
-            game.award(p, 2 * chip.value, "treat", f"found a {chip} treat")
+            ctx.award(p, 2 * chip.value, "treat", f"found a {chip} treat")
             state.out.append(treat)
-        super().tile_placed(game, square, tile_id, rotation)
+        super().tile_placed(ctx, square, tile_id, rotation)
 
-    def placement_points(self, game: Game, square: Square) -> int | None:
-        state: IbericaState = game.rule_state[self.name]
+    def placement_points(self, ctx: RuleContext, square: Square) -> int | None:
+        state: IbericaState = ctx.rule_state[self.name]
         if square in state.down or square in state.up:  # a treat to place, or one found
             return None
-        m = game.map
+        m = ctx.map
         found = m.island_square(square) if m is not None else None
         if found is not None and found[1].coats_of_arms > 0:
             return None
         return 0
 
-    def chip_taken(self, game: Game, state: Any, player: int, cid: int) -> None:
-        if self.treat_squares(game, state, cid):
+    def chip_taken(self, ctx: RuleContext, state: Any, player: int, cid: int) -> None:
+        if self.treat_squares(ctx, state, cid):
             state.held[player].append(cid)  # in the player's hand until placed as a treat
             state.pending = cid
         else:
             state.out.append(cid)  # no free square in its tracks: out of the game
 
-    def pass_allowed(self, game: Game, phase: str) -> bool:
-        return phase != "action" or game.rule_state[self.name].pending is None
+    def pass_allowed(self, ctx: RuleContext, phase: str) -> bool:
+        return phase != "action" or ctx.rule_state[self.name].pending is None
 
-    def actions(self, game: Game, phase: str) -> list[Action]:
+    def actions(self, ctx: RuleContext, phase: str) -> list[Action]:
         if phase != "action":
             return []
-        state: IbericaState = game.rule_state[self.name]
+        state: IbericaState = ctx.rule_state[self.name]
         if state.pending is None:
             return []
-        return [PlaceTreat(sq) for sq in self.treat_squares(game, state, state.pending)]
+        return [PlaceTreat(sq) for sq in self.treat_squares(ctx, state, state.pending)]
 
-    def apply(self, game: Game, action: Action) -> None:
+    def apply(self, ctx: RuleContext, action: Action) -> None:
         if not isinstance(action, PlaceTreat):
             raise EngineError(f"iberica cannot apply {action!r}")
-        state: IbericaState = game.rule_state[self.name]
+        state: IbericaState = ctx.rule_state[self.name]
         assert state.pending is not None
-        state.held[game.to_move].remove(state.pending)
+        state.held[ctx.to_move].remove(state.pending)
         state.up[action.square] = state.pending
         state.pending = None
 

@@ -15,10 +15,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.rules.base import Rules, register
+from engine.rules.spec import BotHints
 
 if TYPE_CHECKING:
-    from engine.game import Game
     from engine.geometry import Square
+    from engine.rules.context import RuleContext
     from engine.scoring import ScoreEvent
 
 
@@ -41,38 +42,42 @@ class TownRules(Rules):
     """Options: ``extra_tile`` (a), ``cost`` (b), ``road_bonus`` (c), all booleans."""
 
     name = "towns"
+    title = "Town variants"
+    # Extra tiles come at the end of a turn and the road bonus adjusts a scoring (not plain),
+    # but no hook after the meeple step depends on meeples or supply.
+    bot_hints = BotHints(meeple_blind=True, plain_scoring=False)
 
-    def setup(self, game: Game) -> None:
-        game.rule_state[self.name] = TownState()
+    def setup(self, ctx: RuleContext) -> None:
+        ctx.rule_state[self.name] = TownState()
 
-    def tile_placed(self, game: Game, square: Square, tile_id: str, rotation: int) -> None:
-        if game.map is None:
+    def tile_placed(self, ctx: RuleContext, square: Square, tile_id: str, rotation: int) -> None:
+        if ctx.map is None:
             return
-        town = game.map.towns.get(square)
+        town = ctx.map.towns.get(square)
         if town is None:
             return
-        state: TownState = game.rule_state[self.name]
+        state: TownState = ctx.rule_state[self.name]
         if self.options.get("cost"):
-            game.award(game.to_move, -2, "town", f"covered the town {town.name}")
+            ctx.award(ctx.to_move, -2, "town", f"covered the town {town.name}")
         if self.options.get("extra_tile") and not state.in_extra:
             state.grant = True
 
-    def end_of_turn(self, game: Game) -> None:
-        state: TownState = game.rule_state[self.name]
+    def end_of_turn(self, ctx: RuleContext) -> None:
+        state: TownState = ctx.rule_state[self.name]
         if state.grant:
             state.grant = False
             state.in_extra = True
-            game.grant_extra_turn()
+            ctx.grant_extra_turn()
         else:
             state.in_extra = False
 
-    def on_score(self, game: Game, event: ScoreEvent) -> ScoreEvent:
-        if not self.options.get("road_bonus") or event.kind != "road" or game.map is None:
+    def on_score(self, ctx: RuleContext, event: ScoreEvent) -> ScoreEvent:
+        if not self.options.get("road_bonus") or event.kind != "road" or ctx.map is None:
             return event
         if not event.players:
             return event
-        towns = game.map.towns
-        tiles = game.board.tiles
+        towns = ctx.map.towns
+        tiles = ctx.board.tiles
         seen: set[Square] = set()
         for x, y in event.squares:
             for q in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):

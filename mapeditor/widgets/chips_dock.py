@@ -17,12 +17,21 @@ from PySide6.QtWidgets import (
 from engine.chips import ChipReading, evenness, feasibility, generate_layout, start_choices
 from engine.errors import EngineError
 from engine.geometry import Square
-from engine.mapdef import RuleSet
+from engine.rules.base import map_rules
+from engine.rules.spec import ChipLayout, LayoutKind
 from mapeditor import offload
 from mapeditor.document import MapDocument
 
-RANDOM_CHIP_RULES = {RuleSet.DEUTSCHLAND, RuleSet.FRANCE, RuleSet.BENELUX, RuleSet.IBERICA}
-"""Rule sets whose setup lays chips out at random (Great Britain uses fixed chip squares)."""
+
+def _layout_note(rule_set: str) -> str | None:
+    """Why there is no random layout to show for ``rule_set``, or ``None`` if there is one."""
+    rules = map_rules(rule_set)
+    layout = rules.chip_layout if rules is not None else ChipLayout()
+    if layout.random:
+        return None
+    if rules is not None and layout.kind is LayoutKind.FIXED:
+        return f"{rules.title} places chips on its marked squares."
+    return "Choose a Map-Chips rule set that lays out chips (map properties)."
 
 
 class _Signals(QObject):
@@ -108,12 +117,9 @@ class ChipsDock(QWidget):
         index = self.starts.findData(current)
         self.starts.setCurrentIndex(max(0, index))
         self.starts.blockSignals(False)
-        if m.rule_set not in RANDOM_CHIP_RULES:
-            self.feasible.setText(
-                "Great Britain places chips on its marked squares."
-                if m.rule_set is RuleSet.GREAT_BRITAIN
-                else "Choose a Map-Chips rule set that lays out chips (map properties)."
-            )
+        note = _layout_note(m.rule_set)
+        if note is not None:
+            self.feasible.setText(note)
             return
         if not self.isVisible():
             return  # computed when the dock is shown

@@ -293,6 +293,17 @@ def test_fields_touch_large_city_option(touch: bool, cities: int) -> None:
     assert (field.cities, field.points) == (cities, 3 * cities)
 
 
+def test_fields_touch_a_large_city_by_default() -> None:
+    """Correction 3 (RULES.md): "Preprinted large city tiles are scored in the same way as a
+    normal city tile" -- a field meeting a large city's printed field edge borders it."""
+    assert GameOptions().fields_touch_large_city is True
+    city = LargeCity("c", "Metz", squares={(2, 0)}, edges={Edge(2, 0, Side.E): EdgeKind.CITY})
+    m = make_map(["####", "####"], start=[(0, 0)], large_cities={"c": city})
+    g = scripted(m, (0, 0), [("B", (1, 0), 0, "NL"), ("E", (3, 0), 270, None)])
+    [field] = [e for e in g.events if e.kind == "field"]
+    assert (field.cities, field.points) == (1, 3)
+
+
 def test_gated_islands_option_off_makes_gated_squares_ordinary() -> None:
     island = Island("i", "Mallorca", squares={(1, 0): IslandSquare(IslandRole.GATED)})
     m = make_map(["##"], start=[(0, 0)], islands={"i": island})
@@ -311,6 +322,7 @@ from dataclasses import dataclass as _dataclass  # noqa: E402
 from engine.moves import Action, Pass  # noqa: E402
 from engine.record import dumps_record, loads_record, replay  # noqa: E402
 from engine.rules.base import Rules, available_rules, get_rules, register  # noqa: E402
+from engine.rules.context import RuleContext  # noqa: E402
 
 
 @_dataclass(frozen=True)
@@ -344,33 +356,33 @@ class _ToyRules(Rules):
 
     name = "toy_rules_for_tests"
 
-    def setup(self, game: Game) -> None:
-        game.rule_state[self.name] = _ToyState()
+    def setup(self, ctx: RuleContext) -> None:
+        ctx.rule_state[self.name] = _ToyState()
 
-    def tile_drawn(self, game: Game, tile_id: str) -> None:
-        game.rule_state[self.name].drawn += 1
+    def tile_drawn(self, ctx: RuleContext, tile_id: str) -> None:
+        ctx.rule_state[self.name].drawn += 1
 
-    def tile_placed(self, game: Game, square, tile_id: str, rotation: int) -> None:
-        game.rule_state[self.name].placed += 1
-        game.award(game.to_move, 1, "toy", f"placed {tile_id}")
+    def tile_placed(self, ctx: RuleContext, square, tile_id: str, rotation: int) -> None:
+        ctx.rule_state[self.name].placed += 1
+        ctx.award(ctx.to_move, 1, "toy", f"placed {tile_id}")
 
-    def actions(self, game: Game, phase: str) -> list[Action]:
-        state = game.rule_state[self.name]
-        if phase == "after" and state.bought_round != game.round:
+    def actions(self, ctx: RuleContext, phase: str) -> list[Action]:
+        state = ctx.rule_state[self.name]
+        if phase == "after" and state.bought_round != ctx.round:
             return [Bonus(5)]
         return []
 
-    def apply(self, game: Game, action: Action) -> None:
-        state = game.rule_state[self.name]
-        state.bought_round = game.round
-        game.award(game.to_move, action.points, "toy", "bonus")  # type: ignore[attr-defined]
-        game.grant_extra_turn()
+    def apply(self, ctx: RuleContext, action: Action) -> None:
+        state = ctx.rule_state[self.name]
+        state.bought_round = ctx.round
+        ctx.award(ctx.to_move, action.points, "toy", "bonus")  # type: ignore[attr-defined]
+        ctx.grant_extra_turn()
 
-    def feature_scored(self, game: Game, event) -> None:
-        game.rule_state[self.name].scored += 1
+    def feature_scored(self, ctx: RuleContext, event) -> None:
+        ctx.rule_state[self.name].scored += 1
 
-    def end_of_game(self, game: Game) -> None:
-        game.rule_state[self.name].ended = True
+    def end_of_game(self, ctx: RuleContext) -> None:
+        ctx.rule_state[self.name].ended = True
 
     def action_from_dict(self, data) -> Action | None:
         return Bonus(int(data["points"])) if data.get("type") == "bonus" else None
@@ -415,5 +427,43 @@ def test_placed_tiles_and_meeples_are_readable() -> None:
     assert g.placed_tiles() == [((0, 0), "D", 0), ((1, 0), "U", 0)]
     [meeple] = g.meeples.values()
     assert (meeple.player, meeple.square, meeple.location, meeple.strength) == (0, (1, 0), "E", 1)
-    g.set_meeple_strength(0, 2)
+    RuleContext.of(g).set_meeple_strength(0, 2)
     assert g.meeple_strength(0) == 2
+
+
+def test_the_game_offers_players_no_rule_mutators() -> None:
+    # rule hooks act through RuleContext; the game's public surface is the player API
+    mutators = {
+        "award",
+        "return_meeple",
+        "grant_extra_turn",
+        "set_meeple_strength",
+        "take_meeple_from_supply",
+        "give_meeple_to_supply",
+        "set_current_tile",
+    }
+    assert not mutators & set(dir(Game))
+    assert mutators <= set(dir(RuleContext))
+
+
+@pytest.mark.parametrize(("road_tile", "points", "bonus"), [(True, 6, 2), (False, 3, 0)])
+def test_town_variant_c_next_to_the_large_city_square_a_road_ends_in(
+    road_tile: bool, points: int, bonus: int
+) -> None:
+    """Correction 6 (RULES.md): "you get 2 bonus points for each town which is still visible
+    and touches your road" -- a town touching only the large-city square where the road ends
+    touches the road, since that square counts as one of its tiles (``large_city_road_tile``)."""
+    city = LargeCity("c", "Lyon", squares={(3, 0)}, edges={Edge(3, 0, Side.W): EdgeKind.ROAD})
+    m = make_map(
+        ["####", "####"],
+        start=[(1, 0)],
+        large_cities={"c": city},
+        towns={(3, 1): Town("Vienne")},
+    )
+    moves = [("A", (0, 0), 270, None), ("U", (2, 0), 0, "W")]
+    g = scripted(
+        m, (1, 0), moves, start_tile="U", town_road_bonus=True, large_city_road_tile=road_tile
+    )
+    [road] = [e for e in g.events if e.kind == "road"]
+    assert (road.points, road.bonus) == (points, bonus)
+    assert ((3, 0) in road.squares) is road_tile

@@ -261,3 +261,31 @@ def test_a_double_turn_and_a_town_extra_tile_in_one_turn_give_two_more_turns() -
     finish(g)
     assert g.to_move == BLUE
     check_invariants(g)
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+def test_no_double_turn_is_bought_in_a_town_extra_tile(allowed: bool) -> None:
+    """Correction 5 (RULES.md): "After having finished your 'normal' turn you have the
+    possibility to 'buy' one additional turn" -- the instant extra tile of town variant (a) is
+    not a normal turn, so no double turn is offered in it (option
+    ``double_turn_after_extra_turn=True``: it is)."""
+    from engine.mapdef import Town
+
+    m = make_map(["#######", "#######"], isle_of_man=(6, 1), towns={(1, 0): Town("Town")})
+    g = new_game(
+        m,
+        ["B"] * 12,
+        "great_britain",
+        chips=[],
+        game_options={"town_extra_tile": True},
+        double_turn_after_extra_turn=allowed,
+    )
+    place(g, (1, 0))  # covers the town; Red passes the offer in the normal turn
+    assert BuyExtraTurn() in g.legal_moves()
+    g.play(Pass())
+    assert g.to_move == RED  # the instant extra tile
+    place(g, (2, 0))
+    can_buy = g.phase is Phase.AFTER and BuyExtraTurn() in g.legal_moves()
+    assert can_buy is allowed
+    finish(g)
+    assert g.to_move == BLUE
