@@ -70,6 +70,11 @@ __all__ = [
     "load_geojson",
     "natural_earth_outline",
     "neighbours_along_border",
+    "neighbours_to_editor",
+    "snap_to_land",
+    "crop_raster",
+    "keep_parts",
+    "km_for_squares",
     "rasterise",
 ]
 
@@ -593,6 +598,36 @@ def keep_parts(raster: Raster, outline: BaseGeometry, share: float = SMALL_PART_
     return notes
 
 
+def km_for_squares(
+    outline: BaseGeometry, target: int, *, min_land: float = 0.5, rounds: int = 4
+) -> float:
+    """The square size (km, to 0.1) whose raster of ``outline`` has about ``target`` land squares.
+
+    Starts from the outline's equal-area size and corrects by the square root of the miss a few
+    times; the closest size tried wins.
+    """
+    if target < 1:
+        raise GeoDataError(f"target number of squares must be at least 1, got {target}")
+    outline = _unwrap(_polygonal(outline, "outline"))
+    clon, clat = _centroid(outline)
+    area = float(_project_split(Projection(clon, clat, 1.0, 0.0, 0.0), outline).area)
+    km = max(0.1, math.sqrt(area / target))
+    best: tuple[int, float] | None = None
+    for _ in range(rounds):
+        try:
+            count = len(rasterise(outline, km=km, min_land=min_land).land)
+        except GeoDataError:
+            km *= 1.5  # grid too large
+            continue
+        miss = abs(count - target)
+        if best is None or miss < best[0]:
+            best = (miss, km)
+        if miss <= max(2, target // 50) or count == 0:
+            break
+        km = round(km * math.sqrt(count / target), 1)
+    return round(best[1] if best else km, 1)
+
+
 # -- cities --------------------------------------------------------------------------------------
 
 
@@ -631,11 +666,12 @@ def _cities() -> tuple[np.ndarray, list[_City]]:
 
 
 _DISTRICT_WORDS = ("kreis ", "district", "bezirk", "arrondissement", "stadtteil", "borough")
-_DISTRICT_KM = 12.0
+DISTRICT_KM = 12.0
 """A city this close to a bigger candidate, and much smaller, is one of its districts."""
 
 
-def _is_district(name: str) -> bool:
+def is_district(name: str) -> bool:
+    """Whether a GeoNames place name is a city district (Zürich (Kreis 11), Suginami-ku)."""
     low = name.casefold()
     return any(w in low for w in _DISTRICT_WORDS) or low.endswith(("-ku", " ku"))
 
@@ -678,10 +714,8 @@ def city_candidates(
             notes.append(f"{city.name}: a city of {city.country}, left out")
             continue
         px, py = proj.project(clon, clat)
-        close = [
-            p for x, y, p in kept_km if math.hypot(float(px) - x, float(py) - y) < _DISTRICT_KM
-        ]
-        if _is_district(city.name) or (close and max(close) > 3 * city.population):
+        close = [p for x, y, p in kept_km if math.hypot(float(px) - x, float(py) - y) < DISTRICT_KM]
+        if is_district(city.name) or (close and max(close) > 3 * city.population):
             notes.append(f"{city.name}: a district of a bigger city, left out")
             continue
         fx, fy = proj.grid_point(clon, clat)
@@ -871,6 +905,16 @@ def neighbours_along_border(
     return {
         sq: (best_name[k] if best_area[k] >= threshold else SEA) for k, sq in enumerate(squares)
     }
+
+
+def neighbours_to_editor(neighbours: dict[Edge, str]) -> list[dict[str, object]]:
+    """Neighbour names as saved in ``MapDef.editor["neighbours"]``: ``{"x", "y", "side",
+    "name"}`` per named edge, sorted (diff-friendly)."""
+    return [
+        {"x": e.x, "y": e.y, "side": str(e.side), "name": name}
+        for e, name in sorted(neighbours.items())
+        if name
+    ]
 
 
 def border_edges(land: set[Square], outside: dict[Square, str]) -> dict[Edge, str]:

@@ -150,6 +150,7 @@ def reshape(m: MapDef, width: int, height: int, dx: int = 0, dy: int = 0) -> Map
             city.edges = {mv_edge(e): k for e, k in city.edges.items()}
             out.large_cities[cid] = city
     out.border_features = {mv_edge(e): f for e, f in out.border_features.items() if ok(e.square)}
+    out.land_borders = {mv_edge(e) for e in m.land_borders if ok(e.square)}
     out.ferries = {
         fid: replace(f, a=mv_edge(f.a), b=mv_edge(f.b))
         for fid, f in out.ferries.items()
