@@ -13,7 +13,7 @@ never changed.
 >>> (c.width, c.height, sorted(c.land))
 (4, 3, [(1, 1), (2, 1)])
 >>> reshape_losses(m, 3, 5)
-['square (3, 2)']
+['1 map square(s): (3, 2)']
 """
 
 from __future__ import annotations
@@ -92,7 +92,10 @@ def reshape_losses(m: MapDef, width: int, height: int, dx: int = 0, dy: int = 0)
 
     out: list[str] = []
     lost_land = sorted((sq for sq in m.land if gone(sq)), key=lambda s: (s[1], s[0]))
-    out += [f"square ({x}, {y})" for x, y in lost_land]
+    if lost_land:
+        shown = ", ".join(f"({x}, {y})" for x, y in lost_land[:12])
+        more = f" and {len(lost_land) - 12} more" if len(lost_land) > 12 else ""
+        out.append(f"{len(lost_land)} map square(s): {shown}{more}")
     out += [
         f"start square {s.name} at {sq}" for sq, s in sorted(m.start_squares.items()) if gone(sq)
     ]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from engine.geometry import Edge, Side, Square, orthogonal_neighbours
+from engine.geometry import Edge, Side, Square
 from engine.mapdef import Ferry, MapDef
 
 __all__ = [
@@ -33,22 +33,10 @@ __all__ = [
 
 def land_parts(m: MapDef, squares: Iterable[Square] | None = None) -> list[set[Square]]:
     """Orthogonally connected groups of ``squares`` (default: the map's squares), biggest first
-    (ties: the one holding the smallest square first)."""
-    left = set(m.land if squares is None else squares)
-    parts: list[set[Square]] = []
-    while left:
-        seed = min(left)
-        part, stack = {seed}, [seed]
-        left.discard(seed)
-        while stack:
-            for n in orthogonal_neighbours(stack.pop()):
-                if n in left:
-                    left.discard(n)
-                    part.add(n)
-                    stack.append(n)
-        parts.append(part)
-    parts.sort(key=lambda p: (-len(p), min(p)))
-    return parts
+    (see :func:`engine.validation.land_parts`)."""
+    from engine.validation import land_parts as parts
+
+    return parts(m.land if squares is None else squares)
 
 
 def coastal_edges(m: MapDef, squares: Iterable[Square] | None = None) -> list[Edge]:

@@ -83,7 +83,9 @@ def test_crop_keeps_everything_and_moves_it_by_the_same_offset() -> None:
 def test_losses_are_listed_before_they_go() -> None:
     m = _sample()
     lost = reshape_losses(m, 6, 10)  # cut at x = 6
-    assert "square (6, 2)" in lost and "square (10, 4)" in lost
+    assert lost[0] == (
+        "9 map square(s): (6, 2), (7, 2), (6, 3), (7, 3), (6, 4), (7, 4), (10, 4), (6, 5), (7, 5)"
+    )
     assert "large city C (c)" in lost and "ferry f" in lost
     assert "border road at (7, 5) E" in lost and "1 square(s) of island I" in lost
     r = resize(m, 6, 10)
@@ -120,3 +122,24 @@ def test_size_guidance() -> None:
     assert default_tile_pool(60)[1] < 60
     assert size_advice(10_450).too_many and "far more" in size_advice(10_450).message
     assert not size_advice(190).too_many and not size_advice(190).too_few
+
+
+def test_cli_verbs_list_losses_and_write_only_when_accepted(tmp_path, capsys) -> None:
+    from engine.cli import main
+    from engine.mapio import load_map, save_map
+
+    src = tmp_path / "s.json"
+    save_map(_sample(), src)
+    before = src.read_bytes()
+    assert main(["resize", str(src), "6", "10"]) == 1
+    out = capsys.readouterr()
+    assert "large city C (c)" in out.out and "--yes" in out.err
+    assert src.read_bytes() == before  # nothing written
+    assert main(["crop", str(src), "-o", str(tmp_path / "c.json")]) == 1  # track 1 row 0..2
+    assert main(["crop", str(src), "--yes", "-o", str(tmp_path / "c.json")]) == 0
+    assert (load_map(tmp_path / "c.json").width, load_map(tmp_path / "c.json").height) == (10, 6)
+    assert main(["shift", str(src), "1", "0", "--yes"]) == 0
+    assert (4, 2) in load_map(src).start_squares
+    assert main(["resize", str(src), "0", "3"]) == 2
+    assert main(["ferries", str(src), "--apply"]) == 0
+    assert "land part(s)" in capsys.readouterr().out
