@@ -665,6 +665,12 @@ def _cities() -> tuple[np.ndarray, list[_City]]:
     ]
 
 
+CITY_NAMES_NOTE = (
+    "city names are GeoNames' main names (often English: Rome, Munich); the installed city "
+    "data has no language tags for local names (Roma, München), so rename cities in the editor"
+)
+"""Said with every import that lists cities."""
+
 _DISTRICT_WORDS = ("kreis ", "district", "bezirk", "arrondissement", "stadtteil", "borough")
 DISTRICT_KM = 12.0
 """A city this close to a bigger candidate, and much smaller, is one of its districts."""
@@ -985,11 +991,13 @@ def import_country(
     name: str | None = None,
     crop: int | None = None,
     keep_small_parts: bool = False,
+    squares: int | None = None,
 ) -> CountryImport:
     """Rasterise a country (name(s), GeoJSON path or lon/lat geometry) into a new map.
 
     ``crop`` (a margin in squares, usually 1) cuts the grid down to the land plus that margin.
-    ``keep_small_parts`` gives every island of at least a quarter square the square it covers
+    ``squares`` (instead of ``columns``/``km``) picks the square size giving about that many land
+    squares (:func:`km_for_squares`). ``keep_small_parts`` gives every island of at least a quarter square the square it covers
     most, instead of letting it vanish under ``min_land`` (Bornholm); ``notes`` says so.
 
     City candidates and neighbours need the geo extra; for a GeoJSON or geometry source they are
@@ -1010,6 +1018,8 @@ def import_country(
         label = name or " + ".join(_find_country(n).name for n in names)
     if bbox is not None:
         outline = _polygonal(shapely.clip_by_rect(outline, *bbox), "outline within bbox")
+    if squares is not None and columns is None and km is None:
+        km = km_for_squares(outline, squares, min_land=min_land)
     raster = rasterise(outline, columns=columns, km=km, min_land=min_land)
     if keep_small_parts:
         notes += keep_parts(raster, outline)
@@ -1039,6 +1049,8 @@ def import_country(
         result.cities = city_candidates(
             outline, raster, limit=cities, countries=result.countries, notes=notes
         )
+        if result.cities:
+            notes.append(CITY_NAMES_NOTE)
     if have_geo and neighbours:
         result.outside = neighbours_along_border(raster, outline, exclude=names)
         result.neighbours = border_edges(raster.land, result.outside)

@@ -35,7 +35,14 @@ from engine.gridshape import default_tile_pool
 from engine.islands import land_parts, suggest_ferries
 from engine.mapdef import BorderFeature, EdgeKind, LargeCity, MapDef, StartSquare, Town
 
-__all__ = ["ROLES", "Draft", "default_roles", "make_draft", "border_crossings"]
+__all__ = [
+    "ROLES",
+    "Draft",
+    "border_crossings",
+    "default_roles",
+    "keep_import_settings",
+    "make_draft",
+]
 
 ROLES = ("large city", "start square", "town", "ignore")
 BORDER_CITY_POPULATION = 500_000
@@ -197,6 +204,17 @@ def border_crossings(
     return out
 
 
+def keep_import_settings(m: MapDef, imp: CountryImport) -> None:
+    """What an import leaves on its map: land borders where neighbours are, their names and the
+    projection (editor settings, for the place helpers of :mod:`engine.places`)."""
+    from engine.places import set_projection
+
+    m.land_borders = set(imp.neighbours)
+    if imp.neighbours:
+        m.editor["neighbours"] = neighbours_to_editor(imp.neighbours)
+    set_projection(m, imp.projection)
+
+
 def make_draft(
     imp: CountryImport,
     *,
@@ -211,9 +229,7 @@ def make_draft(
 
     m = imp.map.copy()
     notes = list(imp.notes)
-    m.land_borders = set(imp.neighbours)
-    if imp.neighbours:
-        m.editor["neighbours"] = neighbours_to_editor(imp.neighbours)
+    keep_import_settings(m, imp)
     cities = imp.cities
     roles = list(roles) if roles is not None else default_roles(m, cities, starts=starts)
     _apply_roles(m, cities, roles)

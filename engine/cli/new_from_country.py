@@ -83,25 +83,9 @@ def _bbox(text: str | None) -> tuple[float, float, float, float] | None:
     return (west, south, east, north)
 
 
-def _outline(source: Any, bbox: tuple[float, float, float, float] | None) -> Any:
-    import shapely
-
-    from engine.country import _polygonal, load_geojson, natural_earth_outline
-
-    if isinstance(source, str) and (
-        source.lower().endswith((".json", ".geojson")) or "/" in source or "\\" in source
-    ):
-        outline = load_geojson(source)
-    else:
-        outline = natural_earth_outline(source)
-    if bbox is not None:
-        outline = _polygonal(shapely.clip_by_rect(outline, *bbox), "outline within bbox")
-    return outline
-
-
 def run(args: argparse.Namespace) -> int:
-    from engine.country import import_country, km_for_squares
-    from engine.draft import make_draft
+    from engine.country import import_country
+    from engine.draft import keep_import_settings, make_draft
     from engine.gridshape import size_advice, target_squares
     from engine.islands import land_parts
     from engine.mapio import save_map
@@ -113,14 +97,14 @@ def run(args: argparse.Namespace) -> int:
     notes: list[str] = []
     try:
         bbox = _bbox(args.bbox)
-        km = args.km
-        if args.columns is None and km is None:
-            target = args.squares if args.squares is not None else target_squares()
-            km = km_for_squares(_outline(source, bbox), target, min_land=args.min_land)
+        squares = None
+        if args.columns is None and args.km is None:
+            squares = args.squares if args.squares is not None else target_squares()
         result = import_country(
             source,
             columns=args.columns,
-            km=km,
+            km=args.km,
+            squares=squares,
             min_land=args.min_land,
             bbox=bbox,
             cities=max(0, args.cities) if not args.draft else max(40, args.cities),
@@ -136,11 +120,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             m = result.map
             notes = result.notes
-            if result.neighbours:
-                from engine.country import neighbours_to_editor
-
-                m.editor["neighbours"] = neighbours_to_editor(result.neighbours)
-                m.land_borders = set(result.neighbours)
+            keep_import_settings(m, result)
         save_map(m, args.output)
     except (EngineError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
