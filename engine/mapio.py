@@ -4,7 +4,7 @@ A map file is one JSON object::
 
     {
       "format": "carcassonne-map",
-      "format_version": 1,
+      "format_version": 2,
       "id": "...", "name": "...", "author": "...", "description": "...",
       "rule_set": "none", "setup": {...}, "square_size_mm": 45.0,
       "grid": {"width": 12, "height": 9},
@@ -102,7 +102,21 @@ def _migrate_0_to_1(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: _migrate_0_to_1}
+def _migrate_1_to_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 tells land borders (clouds) from the sea: ``land_borders`` lists the edges of
+    map squares facing a neighbouring country. Version 1 maps knew only the outside, which they
+    drew as sea, so they get none (the editor's neighbour names, where saved, say where they lie;
+    the editor offers to mark them)."""
+    out = dict(data)
+    out.setdefault("land_borders", [])
+    out["format_version"] = 2
+    return out
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    0: _migrate_0_to_1,
+    1: _migrate_1_to_2,
+}
 """``version -> function`` upgrading a raw map dict of that version to the next version."""
 
 _MAX_GRID = 400
@@ -400,6 +414,7 @@ def map_to_dict(m: MapDef) -> dict[str, Any]:
             }
             for e, f in sorted(m.border_features.items(), key=lambda kv: _edge_key(kv[0]))
         ],
+        "land_borders": [_edge_dict(e) for e in sorted(m.land_borders, key=_edge_key)],
         "ferries": [
             {
                 "id": f.id,
@@ -554,6 +569,8 @@ class _Builder:
             m.border_features[edge] = BorderFeature(
                 EdgeKind(item["kind"]), item.get("coats_of_arms", 0), item.get("neighbour", "")
             )
+        for item in d.get("land_borders", []):
+            m.land_borders.add(_edge(item))
         for item in d.get("ferries", []):
             ferry = Ferry(
                 item["id"], _edge(item["a"]), _edge(item["b"]), item.get("coats_of_arms", 0)

@@ -792,11 +792,19 @@ def _check_reachability(c: _Ctx) -> None:
     starts = [sq for sq in m.start_squares if sq in placeable]
     if not starts:
         return  # nothing to reach from; too-few-start-squares / element checks report it
-    unreachable = placeable - reachable_squares(m) - no_ferry
+    reached = reachable_squares(m)
+    unreachable = placeable - reached - no_ferry
     for part in _components(unreachable):
+        from engine.islands import ferry_for  # the fix hint (engine.islands uses this module)
+
+        ferry = ferry_for(m, part, reached)
+        hint = ""
+        if ferry is not None:
+            there, here = (ferry.a, ferry.b) if ferry.a.square in part else (ferry.b, ferry.a)
+            hint = f"; a ferry from {here} to {there} would fix it"
         c.err(
             "unreachable-square",
-            f"{len(part)} placeable square(s) can never be reached from a start square",
+            f"{len(part)} placeable square(s) can never be reached from a start square{hint}",
             squares=part,
         )
 

@@ -35,6 +35,7 @@ ELEMENT_ATTRS = (
     "waves",
     "chip_squares",
     "tracks",
+    "land_borders",
 )
 """MapDef attributes edited as collections (sets map a key to ``True``)."""
 
@@ -45,7 +46,7 @@ def squares_of(attr: str, key: Any, value: Any) -> set[Square]:
         value = None
     if attr in ("land", "start_squares", "towns", "waves", "chip_squares"):
         return {key}
-    if attr == "border_features":
+    if attr in ("border_features", "land_borders"):
         return {key.square, key.outer_square}
     if value is None:
         return set()

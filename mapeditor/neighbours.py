@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine.country import neighbours_to_editor as _to_editor
 from engine.geometry import Edge, Side
 from engine.mapdef import MapDef
 
@@ -19,11 +20,7 @@ NEIGHBOURS_KEY = "neighbours"
 
 def neighbours_to_editor(neighbours: Mapping[Edge, str]) -> list[dict[str, object]]:
     """The saved form, sorted (diff-friendly)."""
-    return [
-        {"x": e.x, "y": e.y, "side": str(e.side), "name": name}
-        for e, name in sorted(neighbours.items())
-        if name
-    ]
+    return _to_editor(dict(neighbours))
 
 
 def neighbour_names(m: MapDef) -> dict[Edge, str]:

@@ -44,6 +44,8 @@ class PaintOptions:
     background: QColor | None = field(default_factory=lambda: QColor("#a9cde0"))
     """Fill for grid squares outside the map (sea); ``None`` leaves them transparent."""
     land: QColor = field(default_factory=lambda: QColor("#d8e6b0"))
+    clouds: QColor = field(default_factory=lambda: QColor("#eef0f3"))
+    """Fill for outside squares beyond a land border (the rules' neutral "clouds")."""
     city: QColor = field(default_factory=lambda: QColor("#d9b382"))
     grid_colour: QColor = field(default_factory=lambda: QColor(90, 100, 70, 140))
     frame: bool = True
@@ -210,6 +212,7 @@ def paint_map(
 
         xs, ys = _rows_cols(m, region)
         _paint_ground(painter, m, opts, xs, ys, area)
+        _paint_clouds(painter, m, opts, visible)
         _paint_islands(painter, m, visible)
         _paint_tracks(painter, m, xs, ys, visible)
         _paint_waves(painter, m, xs, ys)
@@ -253,6 +256,26 @@ def _paint_ground(painter, m, opts, xs, ys, area) -> None:
             painter.drawLine(QLineF(x * SQUARE, ys.start * SQUARE, x * SQUARE, ys.stop * SQUARE))
         for y in range(ys.start, ys.stop + 1):
             painter.drawLine(QLineF(xs.start * SQUARE, y * SQUARE, xs.stop * SQUARE, y * SQUARE))
+
+
+def _paint_clouds(painter, m, opts, visible) -> None:
+    """Clouds on every outside square beyond a land border: the neutral border that is not sea."""
+    squares = {e.outer_square for e in m.land_borders if e.outer_square not in m.land}
+    puff = QColor(255, 255, 255)
+    edge = QColor(170, 178, 190)
+    for x, y in sorted(squares):
+        rect = square_rect((x, y))
+        if not visible(rect) or not m.in_grid((x, y)):
+            continue
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.fillRect(rect, opts.clouds)
+        painter.setBrush(puff)
+        painter.setPen(QPen(edge, 1.2))
+        s = SQUARE
+        for cx, cy, r in ((0.30, 0.58, 0.20), (0.52, 0.42, 0.25), (0.74, 0.60, 0.18)):
+            painter.drawEllipse(QPointF(rect.x() + cx * s, rect.y() + cy * s), r * s, r * s * 0.8)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawRect(QRectF(rect.x() + 0.22 * s, rect.y() + 0.58 * s, 0.56 * s, 0.14 * s))
 
 
 def _paint_grid(painter, m, opts, xs, ys) -> None:

@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ["validate", "info", "chips", "replay", "new_from_country", "simulate"]
+COMMANDS = ["validate", "info", "chips", "replay", "new_from_country", "simulate", "grid"]
 
 
 def build_parser() -> argparse.ArgumentParser:

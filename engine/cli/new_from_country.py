@@ -1,8 +1,13 @@
 """``python -m engine new-from-country NAME|GEOJSON -o OUT.json``: a new map from a real country.
 
-Rasterises the country outline (Natural Earth by name, needs the ``geo`` extra; or any GeoJSON
-file) into map squares and writes the map. Prints the grid, the biggest city candidates and the
-neighbours along the border. Exit codes: 0 written, 2 bad input (unknown country, bad GeoJSON,
+Rasterises the country outline (Natural Earth by English, native or common name or ISO code,
+needs the ``geo`` extra; or any GeoJSON file) into map squares and writes the map, cropped to the
+land with one square of margin. Without ``--columns``/``--km`` the square size is chosen for
+``--squares`` land squares (default: 1.6 x the middle of a 110-120 tile pool). Prints the grid,
+the land parts with their sizes, the biggest city candidates, the neighbours along the border and
+every note (islands kept or too small, cities left out or moved). ``--draft`` writes a playable
+first draft (:mod:`engine.draft`). The neighbour names are kept in the map's editor settings, as
+the editor's dialog does. Exit codes: 0 written, 2 bad input (unknown country, bad GeoJSON,
 missing geo extra, bad sizes, unwritable output).
 """
 
@@ -29,9 +34,24 @@ def register(sub: Any) -> None:
         help="country name or ISO code (several joined with '+', e.g. Belgium+Netherlands), "
         "or a GeoJSON file",
     )
-    size = p.add_mutually_exclusive_group(required=True)
+    size = p.add_mutually_exclusive_group()
     size.add_argument("--columns", type=int, help="grid width in squares")
     size.add_argument("--km", type=float, help="square size in km")
+    size.add_argument(
+        "--squares",
+        type=int,
+        help="choose the square size for about this many land squares (default: 1.6 x the "
+        "middle of a 110-120 tile pool)",
+    )
+    p.add_argument(
+        "--no-crop", action="store_true", help="keep the full grid (default: crop to the land)"
+    )
+    p.add_argument(
+        "--draft",
+        action="store_true",
+        help="write a playable first draft: start squares, large cities, towns, border roads, "
+        "ferries, land borders and a fitting tile pool",
+    )
     p.add_argument(
         "--min-land",
         type=float,
@@ -65,28 +85,50 @@ def _bbox(text: str | None) -> tuple[float, float, float, float] | None:
 
 def run(args: argparse.Namespace) -> int:
     from engine.country import import_country
+    from engine.draft import keep_import_settings, make_draft
+    from engine.gridshape import size_advice, target_squares
+    from engine.islands import land_parts
     from engine.mapio import save_map
 
     source: Any = args.source
     is_file = source.lower().endswith((".json", ".geojson")) or "/" in source or "\\" in source
     if not is_file and "+" in source:
         source = [part.strip() for part in source.split("+") if part.strip()]
+    notes: list[str] = []
     try:
+        bbox = _bbox(args.bbox)
+        squares = None
+        if args.columns is None and args.km is None:
+            squares = args.squares if args.squares is not None else target_squares()
         result = import_country(
             source,
             columns=args.columns,
             km=args.km,
+            squares=squares,
             min_land=args.min_land,
-            bbox=_bbox(args.bbox),
-            cities=max(0, args.cities),
+            bbox=bbox,
+            cities=max(0, args.cities) if not args.draft else max(40, args.cities),
             map_id=args.map_id,
             name=args.name,
+            crop=None if args.no_crop else 1,
+            keep_small_parts=True,
         )
-        save_map(result.map, args.output)
+        if args.draft:
+            draft = make_draft(result)
+            m = draft.map
+            notes = draft.notes
+        else:
+            m = result.map
+            notes = result.notes
+            keep_import_settings(m, result)
+        save_map(m, args.output)
     except (EngineError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    m = result.map
+    parts = land_parts(m)
+    advice = size_advice(len(m.placeable_squares()))
+    if advice.too_many:
+        print(f"warning: {advice.message}", file=sys.stderr)
     borders = Counter(result.neighbours.values())
     if args.json:
         out = {
@@ -101,6 +143,9 @@ def run(args: argparse.Namespace) -> int:
                 for c in result.cities
             ],
             "neighbours": dict(sorted(borders.items())),
+            "parts": [len(p) for p in parts],
+            "notes": notes,
+            "size": advice.message,
         }
         print(json.dumps(out, ensure_ascii=False))
         return 0
@@ -110,6 +155,17 @@ def run(args: argparse.Namespace) -> int:
     )
     for y in range(m.height):
         print("".join("#" if (x, y) in m.land else "." for x in range(m.width)))
+    print(f"{advice.message}; land parts: {', '.join(str(len(p)) for p in parts)} squares")
+    if args.draft:
+        print(
+            f"draft: {len(m.start_squares)} start squares, {len(m.large_cities)} large cities, "
+            f"{len(m.towns)} towns, {len(m.border_features)} border features, "
+            f"{len(m.ferries)} ferries, tile pool {m.setup.tile_pool_min}-{m.setup.tile_pool_max}"
+        )
+    if notes:
+        print("notes:")
+        for note in notes:
+            print(f"  {note}")
     if result.cities:
         print("city candidates (biggest first):")
         for c in result.cities:

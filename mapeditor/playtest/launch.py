@@ -21,14 +21,52 @@ def map_errors(m: MapDef) -> list[str]:
     return [f"{i.code}: {i.message}" for i in validate_map(m) if i.severity is Severity.ERROR]
 
 
+def unplayable(m: MapDef) -> str | None:
+    """Why the engine cannot play ``m`` at all (``None``: it can, errors or not)."""
+    from engine.errors import EngineError
+    from engine.game import Game
+
+    try:
+        Game(m, players=2, seed=0)
+    except (EngineError, ValueError, KeyError, IndexError) as exc:
+        return str(exc) or exc.__class__.__name__
+    return None
+
+
+def confirm_errors(m: MapDef, parent: QWidget | None = None) -> bool:
+    """Whether to play ``m``: yes at once without errors; with errors, after a confirmation
+    listing them; never when the engine cannot play it (said with the reason)."""
+    errors = map_errors(m)
+    if not errors:
+        return True
+    shown = "\n".join(f"• {e}" for e in errors[:15])
+    more = f"\n… and {len(errors) - 15} more" if len(errors) > 15 else ""
+    count = f"{len(errors)} error{'s' if len(errors) != 1 else ''}"
+    reason = unplayable(m)
+    if reason is not None:
+        QMessageBox.warning(
+            parent, "Playtest", f"This map cannot be played ({reason}).\n\n{count}:\n{shown}{more}"
+        )
+        return False
+    answer = QMessageBox.question(
+        parent,
+        "Playtest",
+        f"This map has {count}:\n\n{shown}{more}\n\nPlay a test game anyway?",
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.No,
+    )
+    return answer == QMessageBox.StandardButton.Yes
+
+
 def open_playtest(
-    m: MapDef, parent: QWidget | None = None, *, ask_setup: bool = True
+    m: MapDef, parent: QWidget | None = None, *, ask_setup: bool = True, allow_errors: bool = False
 ) -> PlaytestWindow | None:
     """Open a playtest window on ``m`` (pass a copy); ``None`` when refused or cancelled.
 
-    A map with validation errors is refused with the list of its errors.
+    A map with validation errors is refused with the list of its errors, unless
+    ``allow_errors`` (the caller asked first: :func:`confirm_errors`).
     """
-    errors = map_errors(m)
+    errors = [] if allow_errors else map_errors(m)
     if errors:
         shown = "\n".join(f"• {e}" for e in errors[:15])
         more = f"\n… and {len(errors) - 15} more" if len(errors) > 15 else ""

@@ -14,12 +14,12 @@ from mapeditor.tools.base import Tool, ToolEvent
 class FerryTool(Tool):
     name = "Ferry route"
     shortcut = "Y"
-    hint = "Drag from one coastal edge (a map square's side facing water) to another."
+    hint = "Drag from one coastal edge (a map square's side facing the sea) to another."
     _start: Edge | None = None
 
     def _coastal(self, edge: Edge) -> bool:
         m = self.document.map
-        return edge.square in m.land and m.faces_outside(edge)
+        return edge.square in m.land and m.faces_sea(edge)  # ferries cross the sea only
 
     def press(self, event: ToolEvent) -> None:
         self._start = event.edge if self._coastal(event.edge) else None

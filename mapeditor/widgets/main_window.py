@@ -130,6 +130,9 @@ class MainWindow(QMainWindow):
             from mapeditor.widgets.extras import install_extras
 
             install_extras(self)
+        from mapeditor.widgets.country_menu import install_country_menu
+
+        install_country_menu(self)
 
     # -- construction ------------------------------------------------------------------------------
 
@@ -505,10 +508,13 @@ class MainWindow(QMainWindow):
     # -- playtest ------------------------------------------------------------------------------
 
     def playtest(self) -> None:
-        """Hand a copy of the map (saved or not) to the game window; refused on errors."""
-        from mapeditor.playtest.launch import open_playtest
+        """Hand a copy of the map (saved or not) to the game window. A map with errors is
+        played after a confirmation listing them; refused only when the engine cannot play it."""
+        from mapeditor.playtest.launch import confirm_errors, open_playtest
 
-        self._playtest = open_playtest(self.document.snapshot(), self)
+        m = self.document.snapshot()
+        ok = confirm_errors(m, self)
+        self._playtest = open_playtest(m, self, allow_errors=True) if ok else None
 
 
 class _AutosaveSignals(QObject):

@@ -44,9 +44,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.draft import default_roles, make_draft
 from engine.errors import EngineError
 from engine.geometry import Side
+from engine.gridshape import size_advice, target_squares
+from engine.islands import land_parts
 from engine.mapdef import EdgeKind, LargeCity, MapDef, StartSquare, Town
+from engine.places import set_projection
 from mapeditor import offload
 from mapeditor.neighbours import NEIGHBOURS_KEY, neighbour_names, neighbours_to_editor
 
@@ -104,13 +108,23 @@ class NewFromCountryDialog(QDialog):
         self.geojson = QPushButton("GeoJSON file…")
         self.by_columns = QRadioButton("Columns across")
         self.by_km = QRadioButton("Square size")
-        self.by_columns.setChecked(True)
+        self.by_squares = QRadioButton("Squares for the tile pool")
+        self.by_squares.setChecked(True)
         group = QButtonGroup(self)
         group.addButton(self.by_columns)
         group.addButton(self.by_km)
+        group.addButton(self.by_squares)
+        self.squares = QSpinBox()
+        self.squares.setRange(10, 5000)
+        self.squares.setValue(target_squares())
+        self.squares.setToolTip(
+            "About this many land squares: 1.6 x the middle of a 110-120 tile pool, as the "
+            "shipped maps"
+        )
         self.columns = QSpinBox()
         self.columns.setRange(2, 400)
         self.columns.setValue(16)
+        self.columns.setEnabled(False)
         self.km = QDoubleSpinBox()
         self.km.setRange(1.0, 2000.0)
         self.km.setValue(40.0)
@@ -123,6 +137,13 @@ class NewFromCountryDialog(QDialog):
         self.min_land.setToolTip("A square becomes a map square when at least this much is land.")
         self.name_neighbours = QCheckBox("Name the neighbouring countries along the border")
         self.name_neighbours.setChecked(True)
+        self.draft = QCheckBox(
+            "Playable first draft (start squares, border roads, ferries, tile pool)"
+        )
+        self.draft.setToolTip(
+            "Also put border roads where real roads cross, ferries to every island and a tile "
+            "pool that fits; the map validates and plays (see the notes)."
+        )
         self.preview = QLabel("…")
         self.preview.setMinimumSize(340, 300)
         self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -148,12 +169,15 @@ class NewFromCountryDialog(QDialog):
         row.addWidget(self.geojson)
         form.addRow("Country", row)
         grid_row = QHBoxLayout()
-        for w in (self.by_columns, self.columns, self.by_km, self.km):
+        for w in (
+            self.by_squares, self.squares, self.by_columns, self.columns, self.by_km, self.km
+        ):
             grid_row.addWidget(w)
         grid_row.addStretch(1)
         form.addRow("Grid", grid_row)
         form.addRow("Minimum land", self.min_land)
         form.addRow("", self.name_neighbours)
+        form.addRow("", self.draft)
         left = QVBoxLayout()
         left.addWidget(self.preview, 1)
         left.addWidget(self.summary)
@@ -171,6 +195,7 @@ class NewFromCountryDialog(QDialog):
 
         self.source: Any = None
         self.result_: Any = None
+        self._default_roles: list[str] = []
         self._generation = 0
         self._signals = _ImportSignals(self)
         self._signals.done.connect(self._on_done)
@@ -181,10 +206,12 @@ class NewFromCountryDialog(QDialog):
         self.geojson.clicked.connect(self._pick_geojson)
         self.preview_button.clicked.connect(self.run_preview)
         self.by_columns.toggled.connect(self._grid_mode_changed)
+        self.by_km.toggled.connect(self._grid_mode_changed)
         self.name_neighbours.toggled.connect(self._draw_preview)
         for signal in (
             self.columns.valueChanged,
             self.km.valueChanged,
+            self.squares.valueChanged,
             self.min_land.valueChanged,
             self.country.currentTextChanged,
         ):
@@ -195,9 +222,11 @@ class NewFromCountryDialog(QDialog):
 
     # -- inputs --------------------------------------------------------------------------------
 
-    def _grid_mode_changed(self, by_columns: bool) -> None:
-        self.columns.setEnabled(by_columns)
-        self.km.setEnabled(not by_columns)
+    def _grid_mode_changed(self, *_args: object) -> None:
+        self.columns.setEnabled(self.by_columns.isChecked())
+        self.km.setEnabled(self.by_km.isChecked())
+        self.squares.setEnabled(self.by_squares.isChecked())
+        self._schedule()
         self._schedule()
 
     def _pick_geojson(self) -> None:
@@ -230,11 +259,17 @@ class NewFromCountryDialog(QDialog):
 
     def import_options(self) -> dict[str, Any]:
         """The keyword arguments for :func:`engine.country.import_country`."""
-        kwargs: dict[str, Any] = {"min_land": self.min_land.value() / 100}
+        kwargs: dict[str, Any] = {
+            "min_land": self.min_land.value() / 100,
+            "crop": 1,
+            "keep_small_parts": True,
+        }
         if self.by_km.isChecked():
             kwargs["km"] = self.km.value()
-        else:
+        elif self.by_columns.isChecked():
             kwargs["columns"] = self.columns.value()
+        else:
+            kwargs["squares"] = self.squares.value()
         return kwargs
 
     def run_preview(self) -> None:
@@ -273,11 +308,20 @@ class NewFromCountryDialog(QDialog):
         m = result.map
         names = Counter(result.neighbours.values())
         neighbours = ", ".join(f"{n} ({k})" for n, k in sorted(names.items()))
+        parts = land_parts(m)
+        advice = size_advice(len(m.land))
+        warning = f"<br><b>Warning:</b> {advice.message}." if advice.too_many else ""
         self.summary.setText(
             f"<b>{len(m.land)} map squares</b> on a {m.width}×{m.height} grid, "
-            f"{result.projection.km:.1f} km per square."
+            f"{result.projection.km:.1f} km per square; "
+            f"{len(parts)} land part{'s' if len(parts) != 1 else ''} "
+            f"({', '.join(str(len(p)) for p in parts[:8])}{'…' if len(parts) > 8 else ''})."
             + (f"<br>Border edges facing: {neighbours}." if neighbours else "")
+            + warning
+            + (f"<br>{len(result.notes)} notes (hover here)." if result.notes else "")
         )
+        self.summary.setToolTip("\n".join(result.notes))
+        self._default_roles = default_roles(m, result.cities)
         self.table.setRowCount(0)
         for i, city in enumerate(result.cities[:30]):
             self.table.insertRow(i)
@@ -288,7 +332,7 @@ class NewFromCountryDialog(QDialog):
             self.table.setItem(i, 2, QTableWidgetItem(f"{city.square[0]}, {city.square[1]}"))
             role = QComboBox()
             role.addItems(ROLES)
-            role.setCurrentText(default_role(i))
+            role.setCurrentText(self._default_roles[i])
             role.currentTextChanged.connect(self._draw_preview)
             self.table.setCellWidget(i, 3, role)
         self.table.resizeColumnsToContents()
@@ -357,6 +401,10 @@ class NewFromCountryDialog(QDialog):
         neighbour names (editor settings) when asked for."""
         if self.result_ is None:
             raise EngineError("nothing imported yet: press Preview now")
+        if self.draft.isChecked():
+            roles = list(self._default_roles)
+            roles[: len(self.roles())] = [self.roles()[i] for i in range(len(self.roles()))]
+            return make_draft(self.result_, roles=roles).map
         m = self.result_.map.copy()
         for i, role in self.roles().items():
             city = self.result_.cities[i]
@@ -378,6 +426,8 @@ class NewFromCountryDialog(QDialog):
                 m.start_squares[sq] = StartSquare(city.name)
             elif role == "town":
                 m.towns[sq] = Town(city.name)
+        set_projection(m, self.result_.projection)
         if self.name_neighbours.isChecked() and self.result_.neighbours:
             m.editor[NEIGHBOURS_KEY] = neighbours_to_editor(self.result_.neighbours)
+            m.land_borders = set(self.result_.neighbours)
         return m

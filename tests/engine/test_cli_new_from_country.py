@@ -31,8 +31,11 @@ def test_geojson_to_map(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     text = capsys.readouterr().out
     assert code == 0
     m = load_map(out)
-    assert (m.width, m.height, len(m.land)) == (8, 6, 48) and m.name == "Box"
-    assert "8x6 grid, 48 squares of 50.0 km" in text
+    # Cropped to the land with one square of margin all round.
+    assert (m.width, m.height, len(m.land)) == (10, 8, 48) and m.name == "Box"
+    assert "10x8 grid, 48 squares of 50.0 km" in text
+    assert main(["new-from-country", str(src), "--columns", "8", "--no-crop", "-o", str(out)]) == 0
+    assert (load_map(out).width, load_map(out).height) == (8, 6)
 
 
 def test_country_by_name_json_summary(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -78,3 +81,26 @@ def test_bad_input_is_one_clear_line(
     assert captured.err.startswith("error: ") and captured.err.count("\n") == 1
     assert message in captured.err
     assert not out.exists()
+
+
+def test_cli_keeps_neighbour_names_land_borders_and_projection(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "ch.json"
+    assert main(["new-from-country", "Schweiz", "--squares", "120", "-o", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    m = load_map(out)
+    assert abs(data["squares"] - 120) <= 6 and data["parts"][0] <= data["squares"]
+    names = {e["name"] for e in m.editor["neighbours"]}
+    assert {"Germany", "France", "Italy", "Austria"} <= names
+    assert len(m.land_borders) == len(m.editor["neighbours"])
+    assert {"lon0", "lat0", "km", "x0", "y0"} <= set(m.editor["projection"])
+
+
+def test_cli_warns_about_far_too_many_squares(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "pl.json"
+    assert main(["new-from-country", "Poland", "--km", "10", "-o", str(out), "--cities", "0"]) == 0
+    err = capsys.readouterr().err
+    assert "far more than a tile pool can fill" in err

@@ -96,12 +96,14 @@ def test_new_map_from_a_geojson_outline(make_editor, qtbot, tmp_path: Path) -> N
     qtbot.addWidget(dialog)
     dialog.source = geojson
     dialog.country.setEditText(str(geojson))
+    dialog.by_columns.setChecked(True)
     dialog.columns.setValue(8)
     with qtbot.waitSignal(dialog._signals.done, timeout=30000):
         dialog.run_preview()
     assert dialog.result_ is not None, dialog.preview.text()
     m = dialog.build_map()
-    assert m.width == 8 and len(m.land) == m.width * m.height
+    # Cropped to the land with one square of margin: 8 x 4 squares of land on a 10 x 6 grid.
+    assert m.width == 10 and len(m.land) == (m.width - 2) * (m.height - 2)
     document = open_imported(window, m)
     assert window.document is document and document.modified
     assert window.document.map.land == m.land

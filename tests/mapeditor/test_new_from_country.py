@@ -8,11 +8,11 @@ from pathlib import Path
 from PySide6.QtWidgets import QDialogButtonBox
 
 from engine.country import CityCandidate, CountryImport, import_country
+from engine.draft import default_roles
 from engine.geometry import Edge, Side
 from mapeditor.widgets.new_from_country import (
     NEIGHBOURS_KEY,
     NewFromCountryDialog,
-    default_role,
     neighbour_names,
 )
 
@@ -44,22 +44,25 @@ def _dialog(qtbot, live: bool = True) -> NewFromCountryDialog:  # type: ignore[n
 
 def test_geojson_outline_previews_live_and_gives_the_expected_land(qtbot, tmp_path: Path) -> None:
     dialog = _dialog(qtbot)
+    assert dialog.by_squares.isChecked() and dialog.squares.value() == 184  # tile-pool default
+    dialog.by_columns.setChecked(True)
     dialog.columns.setValue(2)
     with qtbot.waitSignal(dialog._signals.done, timeout=30000):
         dialog.set_geojson(_l_shape(tmp_path))  # no button press: the preview follows changes
     assert dialog.result_ is not None, dialog.preview.text()
     m = dialog.build_map()
-    # Two columns of 1°: the L covers the west column and the south-east square.
-    assert (m.width, m.height) == (2, 2)
-    assert m.land == {(0, 0), (0, 1), (1, 1)}
-    assert "3 map squares" in dialog.summary.text()
+    # Two columns of 1°: the L covers the west column and the south-east square; the grid is
+    # cropped to the land with one square of margin all round.
+    assert (m.width, m.height) == (4, 4)
+    assert m.land == {(1, 1), (1, 2), (2, 2)}
+    assert "3 map squares" in dialog.summary.text() and "1 land part" in dialog.summary.text()
     assert dialog.ok_button.isEnabled()
     assert not dialog.preview.pixmap().isNull()
     # Finer squares follow the outline more closely; the dialog recomputes on its own.
     with qtbot.waitSignal(dialog._signals.done, timeout=30000):
         dialog.columns.setValue(8)
-    assert dialog.build_map().land == {(x, y) for x in range(8) for y in range(8)} - {
-        (x, y) for x in range(4, 8) for y in range(4)
+    assert dialog.build_map().land == {(x + 1, y + 1) for x in range(8) for y in range(8)} - {
+        (x + 1, y + 1) for x in range(4, 8) for y in range(4)
     }
 
 
@@ -69,10 +72,17 @@ def test_square_size_in_km_and_minimum_land_share(qtbot, tmp_path: Path) -> None
     dialog.by_km.setChecked(True)
     dialog.km.setValue(55.6)  # about half a degree at the equator
     dialog.min_land.setValue(90)
-    assert dialog.import_options() == {"km": 55.6, "min_land": 0.9}
+    assert dialog.import_options() == {
+        "km": 55.6,
+        "min_land": 0.9,
+        "crop": 1,
+        "keep_small_parts": True,
+    }
     with qtbot.waitSignal(dialog._signals.done, timeout=30000):
         dialog.run_preview()
-    expected = import_country(_l_shape(tmp_path), km=55.6, min_land=0.9, neighbours=False)
+    expected = import_country(
+        _l_shape(tmp_path), km=55.6, min_land=0.9, neighbours=False, crop=1, keep_small_parts=True
+    )
     assert dialog.build_map().land == expected.map.land
 
 
@@ -82,7 +92,8 @@ def test_city_roles_and_neighbour_names_go_into_the_map(qtbot) -> None:
     dialog = _dialog(qtbot, live=False)
     dialog._on_done(dialog._generation, result)
     assert dialog.table.rowCount() == 4
-    assert [dialog.roles()[i] for i in range(4)] == [default_role(i) for i in range(4)]
+    # Default roles from the engine: the biggest city large, then spread start squares, towns.
+    assert [dialog.roles()[i] for i in range(4)] == default_roles(result.map, result.cities)
     dialog.set_role(0, "large city")
     dialog.set_role(1, "start square")
     dialog.set_role(2, "town")
@@ -99,8 +110,10 @@ def test_city_roles_and_neighbour_names_go_into_the_map(qtbot) -> None:
     assert neighbour_names(m) == {Edge(3, 0, Side.E): "Eastland", Edge(0, 1, Side.W): "Westland"}
     assert all(isinstance(v, dict) for v in m.editor[NEIGHBOURS_KEY])
     json.dumps(m.editor)  # plain data, saved with the map
+    assert m.land_borders == set(neighbour_names(m))  # clouds where the neighbours are
     dialog.name_neighbours.setChecked(False)
     assert NEIGHBOURS_KEY not in dialog.build_map().editor
+    assert not dialog.build_map().land_borders
 
 
 def import_country_stub(land: set[tuple[int, int]]) -> CountryImport:

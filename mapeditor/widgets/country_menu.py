@@ -1,0 +1,205 @@
+"""Map ▸ Grid and Map ▸ Country menus: crop, resize, shift, suggested ferries, land borders and
+real places, each asking first where something would be lost (see
+:mod:`mapeditor.country_actions` for the undoable commands)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QInputDialog,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import EngineError
+from engine.gridshape import MAX_GRID
+from engine.mapdef import EdgeKind, Ferry
+from mapeditor import country_actions as actions
+
+if TYPE_CHECKING:
+    from mapeditor.widgets.main_window import MainWindow
+
+ANCHORS = ("nw", "n", "ne", "w", "c", "e", "sw", "s", "se")
+
+
+def confirm_losses(parent: QWidget | None, title: str, losses: list[str]) -> bool:
+    """Ask before dropping ``losses`` (True at once when there are none)."""
+    if not losses:
+        return True
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle(title)
+    shown = "\n".join(f"• {line}" for line in losses[:12])
+    more = f"\n… and {len(losses) - 12} more" if len(losses) > 12 else ""
+    box.setText(f"{len(losses)} element(s) will fall off the grid:\n\n{shown}{more}")
+    box.setDetailedText("\n".join(losses))
+    box.setStandardButtons(QMessageBox.StandardButton.Ok | QMessageBox.StandardButton.Cancel)
+    box.button(QMessageBox.StandardButton.Ok).setText("Drop them")
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    return box.exec() == QMessageBox.StandardButton.Ok
+
+
+class GridDialog(QDialog):
+    """Width, height and anchor (resize) or a shift in squares (shift)."""
+
+    def __init__(self, window: MainWindow, *, shift: bool) -> None:
+        super().__init__(window)
+        m = window.document.map
+        self.shift = shift
+        self.setWindowTitle("Shift grid" if shift else "Resize grid")
+        form = QFormLayout(self)
+        self.a, self.b = QSpinBox(), QSpinBox()
+        if shift:
+            self.a.setRange(-MAX_GRID, MAX_GRID)
+            self.b.setRange(-MAX_GRID, MAX_GRID)
+            form.addRow("East (squares)", self.a)
+            form.addRow("South (squares)", self.b)
+        else:
+            self.a.setRange(1, MAX_GRID)
+            self.b.setRange(1, MAX_GRID)
+            self.a.setValue(m.width)
+            self.b.setValue(m.height)
+            form.addRow("Width", self.a)
+            form.addRow("Height", self.b)
+            self.anchor = QComboBox()
+            self.anchor.addItems(ANCHORS)
+            self.anchor.setCurrentText("c")
+            form.addRow("Keep in place", self.anchor)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def arguments(self, window: MainWindow) -> actions.Reshape:
+        m = window.document.map
+        if self.shift:
+            return m.width, m.height, self.a.value(), self.b.value()
+        return actions.resize_arguments(
+            window.document, self.a.value(), self.b.value(), self.anchor.currentText()
+        )
+
+
+class FerriesDialog(QDialog):
+    """The suggested ferries, each with a check box: accept one by one or all together."""
+
+    def __init__(self, ferries: list[Ferry], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Suggested ferries")
+        self.ferries = ferries
+        layout = QVBoxLayout(self)
+        self.list = QListWidget()
+        for f in ferries:
+            item = QListWidgetItem(f"{f.a}  →  {f.b}")
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked)
+            self.list.addItem(item)
+        layout.addWidget(self.list)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Add checked ferries")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def chosen(self) -> list[Ferry]:
+        return [
+            f
+            for i, f in enumerate(self.ferries)
+            if self.list.item(i).checkState() == Qt.CheckState.Checked
+        ]
+
+
+def _reshape(window: MainWindow, args: actions.Reshape, text: str) -> bool:
+    if not confirm_losses(window, text, actions.grid_losses(window.document, args)):
+        return False
+    return actions.reshape_document(window.document, args, text)
+
+
+def crop_to_content(window: MainWindow) -> bool:
+    try:
+        args = actions.crop_arguments(window.document)
+    except EngineError as exc:
+        QMessageBox.information(window, "Crop to content", str(exc))
+        return False
+    return _reshape(window, args, "Crop to content")
+
+
+def grid_dialog(window: MainWindow, *, shift: bool) -> bool:
+    dialog = GridDialog(window, shift=shift)
+    if dialog.exec() != QDialog.DialogCode.Accepted:
+        return False
+    return _reshape(window, dialog.arguments(window), "Shift grid" if shift else "Resize grid")
+
+
+def ferries_dialog(window: MainWindow) -> int:
+    ferries = actions.suggested_ferries(window.document)
+    if not ferries:
+        QMessageBox.information(
+            window, "Suggested ferries", "Every placeable square can be reached already."
+        )
+        return 0
+    dialog = FerriesDialog(ferries, window)
+    if dialog.exec() != QDialog.DialogCode.Accepted:
+        return 0
+    return actions.accept_ferries(window.document, dialog.chosen())
+
+
+def _parse_place(text: str) -> str | tuple[float, float]:
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) == 2:
+        try:
+            return float(parts[0]), float(parts[1])
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def place_dialog(window: MainWindow, what: str) -> bool:
+    label = "Place name (e.g. Lugano) or longitude, latitude (e.g. 9.03, 45.84):"
+    text, ok = QInputDialog.getText(window, f"{what} at place", label)
+    if not ok or not text.strip():
+        return False
+    try:
+        if what == "Town":
+            actions.place_town(window.document, _parse_place(text))
+        else:
+            kind = EdgeKind.CITY if what == "Border city" else EdgeKind.ROAD
+            actions.place_border_feature(window.document, _parse_place(text), kind)
+    except EngineError as exc:
+        QMessageBox.warning(window, f"{what} at place", str(exc))
+        return False
+    return True
+
+
+def install_country_menu(window: MainWindow) -> None:
+    """Add Map ▸ Grid (crop, resize, shift) and Map ▸ Country (ferries, land borders, places)."""
+    map_menu = window.menus["Map"]
+    grid = map_menu.addMenu("&Grid")
+    grid.addAction("&Crop to Content", lambda: crop_to_content(window))
+    grid.addAction("&Resize…", lambda: grid_dialog(window, shift=False))
+    grid.addAction("&Shift…", lambda: grid_dialog(window, shift=True))
+    country = map_menu.addMenu("&Country")
+    country.addAction("Suggest &Ferries…", lambda: ferries_dialog(window))
+    country.addAction(
+        "Mark &Land Borders from Neighbour Names",
+        lambda: actions.mark_land_borders(window.document),
+    )
+    country.addSeparator()
+    country.addAction("Border &Road at Place…", lambda: place_dialog(window, "Border road"))
+    country.addAction("Border &City at Place…", lambda: place_dialog(window, "Border city"))
+    country.addAction("&Town at Place (snapped to land)…", lambda: place_dialog(window, "Town"))
+    window.menus["Grid"] = grid
+    window.menus["Country"] = country
