@@ -34,7 +34,11 @@ class Side(StrEnum):
         return _SIDES[(_SIDES.index(self) + degrees // 90) % 4]
 
     @property
-    def index(self) -> int:
+    def ordinal(self) -> int:
+        """The position in clockwise order from north: N 0, E 1, S 2, W 3.
+
+        Not ``index``: that would hide ``str.index``, which a ``StrEnum`` member must keep.
+        """
         return _SIDES.index(self)
 
 

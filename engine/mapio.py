@@ -344,7 +344,7 @@ def _sq_key(square: Square) -> tuple[int, int]:
 
 
 def _edge_key(edge: Edge) -> tuple[int, int, int]:
-    return (edge.y, edge.x, Side(edge.side).index)
+    return (edge.y, edge.x, Side(edge.side).ordinal)
 
 
 def _edge_dict(edge: Edge) -> dict[str, Any]:

@@ -577,7 +577,7 @@ def _check_border_and_ferries(c: _Ctx) -> None:
 
 
 def _edge_key(e: Edge) -> tuple[int, int, int]:
-    return (e.y, e.x, Side(e.side).index)
+    return (e.y, e.x, Side(e.side).ordinal)
 
 
 def _edge_midpoint(e: Edge) -> tuple[float, float]:
@@ -815,7 +815,7 @@ def _check_tiles(c: _Ctx) -> None:
 
     def need(sq: Square, side: Side, kind: EdgeKind) -> None:
         if sq in c.placeable and sq in c.land:
-            constraints.setdefault(sq, {}).setdefault(side.index, set()).add(_KIND_CHAR[kind])
+            constraints.setdefault(sq, {}).setdefault(side.ordinal, set()).add(_KIND_CHAR[kind])
 
     for e, f in m.border_features.items():
         if f.kind is not EdgeKind.FIELD:

@@ -76,7 +76,7 @@ def details(m: MapDef) -> list[str]:
             f"Large city {c.name} ({cid}): {len(c.squares)} square(s), {c.coats_of_arms} coat(s) "
             f"of arms, open sides {opens}" + (f", roads {roads}" if roads else "")
         )
-    for e in sorted(m.border_features, key=lambda e: (e.y, e.x, e.side.index)):
+    for e in sorted(m.border_features, key=lambda e: (e.y, e.x, e.side.ordinal)):
         f = m.border_features[e]
         lines.append(
             f"Border {f.kind.value} at {e} to {f.neighbour or '?'}, {f.coats_of_arms} coat(s) of arms"

@@ -273,7 +273,7 @@ def _brute_map_legal(g: Game, square, tile_id: str, rotation: int) -> bool:
             if edges[s] != "R":
                 return False
             far = ferry_ends[edge]
-            if far.square in tiles and tiles[far.square].edges[far.side.index] == "R":
+            if far.square in tiles and tiles[far.square].edges[far.side.ordinal] == "R":
                 reachable = True
         elif q in city_of:
             city = m.large_cities[city_of[q]]
