@@ -184,6 +184,38 @@ def parse_json(text: str, source: str, **hooks: Any) -> Any:
         raise InputFileError(source, f"not valid JSON: {exc}") from None
 
 
+def unstorable(data: Any) -> tuple[str, str] | None:
+    """The first value JSON text in UTF-8 cannot hold, as ``(json path, reason)``: a number out
+    of range (``1e999`` parses as infinity) or a lone surrogate (``"\\ud800"``) in a string or key.
+    ``None`` if every value can be written back. Iterative: any depth."""
+    import math
+
+    stack: list[tuple[Any, str]] = [(data, "$")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            for k, v in value.items():
+                sub = f"{path}.{shown(k, 40)}"
+                if isinstance(k, str) and not _encodable(k):
+                    return sub, "the key holds a character UTF-8 cannot store (a lone surrogate)"
+                stack.append((v, sub))
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in enumerate(value))
+        elif isinstance(value, float) and not math.isfinite(value):
+            return path, "the number is out of range"
+        elif isinstance(value, str) and not _encodable(value):
+            return path, "the text holds a character UTF-8 cannot store (a lone surrogate)"
+    return None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def read_json(
     path: str | os.PathLike[str], *, limit: int, what: str = "input", **hooks: Any
 ) -> Any:
@@ -226,4 +258,5 @@ __all__ = [
     "read_json",
     "read_text",
     "shown",
+    "unstorable",
 ]

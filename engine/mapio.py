@@ -322,6 +322,9 @@ def _schema_check(data: Any, source: str) -> None:
 
     if isinstance(data, dict):
         _check_counts(data, source)
+        bad = boundedio.unstorable(data)
+        if bad is not None:
+            raise MapFormatError(bad[1], source=source, path=bad[0])
         _check_integers(data, source)
         fast = _fast_validator()
         if fast is not None:

@@ -134,6 +134,9 @@ def _schema_check(data: Any, source: str) -> None:
             f"{source}: actions: {len(actions)} actions, more than a game can have "
             f"(at most {MAX_ACTIONS})"
         )
+    bad = boundedio.unstorable(data)
+    if bad is not None:
+        raise RecordError(f"{source}: {bad[0][2:] or '(top)'}: {bad[1]}")
     errors = sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.path])
     if errors:
         err = errors[0]

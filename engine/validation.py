@@ -270,6 +270,12 @@ CODES: dict[str, CodeInfo] = {
         "can legally be placed (exact maximum).",
         "Free up squares or lower the chip count.",
     ),
+    "setup-chip-count": CodeInfo(
+        E,
+        "setup.chip_count asks for more chips than the Map-Chips box holds (30); a game could "
+        "not be set up.",
+        "Lower setup.chip_count to 30 or fewer.",
+    ),
     "chips-unproved": CodeInfo(
         W,
         "There are too many choices of used start squares to prove within the work limit that "
@@ -884,8 +890,15 @@ def _check_chips(c: _Ctx) -> None:
     if rules is None or not rules.chip_layout.random or m.setup.chip_count <= 0:
         return
     from engine.chips import ChipReading
+    from engine.rules.chips_common import TOTAL_CHIPS
     from engine.startchoices import every_choice, worst_choice
 
+    if m.setup.chip_count > TOTAL_CHIPS:
+        c.err(
+            "setup-chip-count",
+            f"setup.chip_count is {m.setup.chip_count}; the Map-Chips box has {TOTAL_CHIPS} chips",
+        )
+        return
     reading = ChipReading(c.reading)
 
     def names(choice: tuple[Square, ...]) -> str:

@@ -408,10 +408,15 @@ class UnderlayDock(QWidget):
             widget.setChecked(value)
             widget.blockSignals(False)
         self.opacity.setValue(round(underlay.opacity * 100))
-        if problem:
-            self.status.setText(f"{problem}. Use Load image… to pick it.")
+        if problem:  # the first clause; the whole message on hover
+            reason = problem.split(": ", 1)[-1].split("; ")[0]
+            if "leads outside the folder" in reason:
+                reason = "its path leads outside the map's folder"
+            self.status.setText(f"Image not shown: {reason}. Use Load image… to pick it.")
+            self.status.setToolTip(problem)
         else:
             self.status.setText(f"{Path(underlay.path).name}")
+            self.status.setToolTip("")
 
     def start_alignment(self) -> None:
         if self.underlay is None:

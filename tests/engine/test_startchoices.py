@@ -75,3 +75,13 @@ def test_validation_reports_the_worst_choice_or_the_proved_bound() -> None:
         m.setup.chip_count = worst.chips  # between the bound and the witness: a warning
         found = [i for i in validate_map(m) if i.code == "chips-unproved"]
         assert len(found) == 1 and f"at least {worst.lower_bound} chips" in found[0].message
+
+
+def test_more_chips_than_the_box_holds_is_an_error() -> None:
+    """Found by the fuzz suite: chip_count 31 validated clean, then the game refused to start."""
+    m = random_map(3, 12, 12, 3, 2)
+    m.setup.chip_count = 31
+    found = [i for i in validate_map(m) if i.code == "setup-chip-count"]
+    assert len(found) == 1 and "31" in found[0].message
+    m.setup.chip_count = 30
+    assert "setup-chip-count" not in {i.code for i in validate_map(m)}

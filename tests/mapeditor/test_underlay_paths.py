@@ -73,7 +73,8 @@ def test_a_map_whose_underlay_leaves_its_folder_says_so(make_editor, tmp_path: P
     window = make_editor()
     assert window.open_path(path, ask_save=False)
     text = window.underlay.status.text()
-    assert "leads outside the folder" in text and "Load image" in text
+    assert "outside the map's folder" in text and "Load image" in text
+    assert "leads outside the folder" in window.underlay.status.toolTip()
     assert window.underlay.item.pixmap().isNull()
     # the user can still pick it in the dialog
     window.underlay.load(tmp_path / "outside.png")

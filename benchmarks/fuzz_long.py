@@ -1,0 +1,89 @@
+"""Long fuzz run: mutants of the shipped maps and of game records, counted by verdict.
+
+``python benchmarks/fuzz_long.py [--maps 100000] [--records 10000] [--seed 0] [--until 23:00]``
+
+Mutants and verdicts come from ``tests/fuzz/fuzzlib.py`` (the CI suite's bounded part uses the
+same code): ``refused`` (the loader refused it, naming where), ``invalid`` (loaded, validation
+errors), ``valid`` (validates clean and a game on it plays; a record replays, and its re-saved
+record replays identically) and ``defect`` (another exception type, a hang over ``--limit``
+seconds (5), a message without a location, a map that validates clean but cannot be played or
+cannot be saved, a validator failure). Maps and records are interleaved, so a time cap leaves
+both counted. Prints the counts and each distinct defect with an example; exit 1 on any defect.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "fuzz")]
+
+from fuzzlib import check_map, check_record, map_corpus, mutant, record_corpus  # noqa: E402
+
+
+def _deadline(until: str | None) -> float:
+    if not until:
+        return float("inf")
+    hh, mm = (int(v) for v in until.split(":"))
+    now = dt.datetime.now(dt.UTC)
+    end = now.replace(hour=hh, minute=mm, second=0, microsecond=0)
+    if end < now:
+        end += dt.timedelta(days=1)
+    return end.timestamp()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--maps", type=int, default=100_000)
+    ap.add_argument("--records", type=int, default=10_000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--limit", type=float, default=5.0, help="seconds before a case is a hang")
+    ap.add_argument("--until", help="stop at this UTC time (HH:MM)")
+    ap.add_argument("--report-every", type=float, default=300.0)
+    args = ap.parse_args(argv)
+    deadline = _deadline(args.until)
+    rng = random.Random(args.seed)
+    corpora = {"map": map_corpus(), "record": record_corpus()}
+    checks = {"map": check_map, "record": check_record}
+    targets = {"map": args.maps, "record": args.records}
+    counts: dict[str, Counter[str]] = {"map": Counter(), "record": Counter()}
+    defects: dict[str, tuple[int, str]] = {}
+    start = last = time.time()
+    done = {"map": 0, "record": 0}
+    while any(done[k] < targets[k] for k in done) and time.time() < deadline:
+        # interleave in proportion to the targets
+        kind = min(done, key=lambda k: done[k] / max(1, targets[k]))
+        text = mutant(corpora[kind], rng)
+        verdict = checks[kind](text, limit=args.limit)
+        counts[kind][verdict.kind] += 1
+        done[kind] += 1
+        if verdict.kind == "defect":
+            key = f"{kind}: {verdict.detail[:160]}"
+            n, example = defects.get(key, (0, text[:400]))
+            defects[key] = (n + 1, example)
+            if n == 0:
+                print(f"DEFECT {key}\n  example: {text[:400]!r}", flush=True)
+        if time.time() - last > args.report_every:
+            last = time.time()
+            print(f"[{last - start:.0f} s] maps {done['map']} records {done['record']}", flush=True)
+    elapsed = time.time() - start
+    print(f"fuzz long run: {elapsed:.0f} s, seed {args.seed}, hang limit {args.limit:g} s")
+    for kind in ("map", "record"):
+        c = counts[kind]
+        print(
+            f"  {kind}s   {done[kind]:7d}  refused {c['refused']:7d}  invalid {c['invalid']:6d}  "
+            f"valid {c['valid']:6d}  defect {c['defect']:4d}"
+        )
+    for key, (n, _example) in sorted(defects.items(), key=lambda kv: -kv[1][0]):
+        print(f"  {n:5d} x {key}")
+    return 1 if defects else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
