@@ -76,6 +76,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3, help="interleaved runs per checkout")
     ap.add_argument("--maps", default="deutschland,france,benelux,great-britain,iberica")
     ap.add_argument("--base", default="a46416a", help="baseline commit")
+    ap.add_argument("--modes", default="same,default", help="same and/or default")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-base-") as tmp:
         base = Path(tmp) / "base"
@@ -89,7 +90,7 @@ def main() -> None:
             print(f"{'map':14} {'mode':8} {'base s':>8} {'new s':>8} {'ratio':>6}  games")
             ratios: dict[str, list[float]] = {"default": [], "same": []}
             for name in args.maps.split(","):
-                for mode in ("same", "default"):
+                for mode in args.modes.split(","):
                     times: dict[str, list[float]] = {"base": [], "new": []}
                     scores: dict[str, str] = {}
                     for k in range(args.rounds):
