@@ -18,6 +18,7 @@ Feels like python-chess::
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -106,6 +107,10 @@ class GameOptions:
     """A field meeting a large city's printed field edge borders that city (farmers score it);
     ``False``: only a field touching it through a tile's city segment (engine/RULES.md)."""
     gated_islands: bool = True
+    map_chips_prints: str = "ignore"
+    """Without the map's Map-Chips rule set: ``"ignore"`` its prints ("you simply ignore the
+    additional prints on the maps": waves and island stack squares take tiles) or ``"keep"``
+    them blocked (engine/RULES.md)."""
 
     def __post_init__(self) -> None:
         if self.meeples is not None and not 0 <= self.meeples <= 99:
@@ -114,6 +119,10 @@ class GameOptions:
             raise EngineError(
                 f"options.large_city_connect: {self.large_city_connect!r} is not "
                 "'any_edge' or 'city_edge'"
+            )
+        if self.map_chips_prints not in ("ignore", "keep"):
+            raise EngineError(
+                f"options.map_chips_prints: {self.map_chips_prints!r} is not 'ignore' or 'keep'"
             )
         if self.end_after_turns is not None and self.end_after_turns < 0:
             raise EngineError(f"options.end_after_turns: {self.end_after_turns} is negative")
@@ -211,6 +220,24 @@ class _Trial(NamedTuple):
     history: int
 
 
+def _board_map(m: MapDef | None, opts: GameOptions) -> MapDef | None:
+    """The map the board is built on: on a map made for a Map-Chips rule set, the prints no rule
+    set in play uses are ignored (unless ``opts.map_chips_prints == "keep"``); a map made for no
+    rule set keeps its prints as drawn. The game keeps the map itself for its record."""
+    if m is None or opts.map_chips_prints == "keep" or str(m.rule_set) == "none":
+        return m
+    from engine.rules.spec import PRINTS, without_prints
+
+    name = opts.rule_set if opts.rule_set is not None else str(m.rule_set)
+    used: set[str] = set()
+    if name != "none":
+        with contextlib.suppress(EngineError):  # Game._make_rules reports an unknown name
+            used.update(get_rules(name).blocking_prints)
+    present = {"waves": bool(m.waves), "island_stacks": bool(m.stack_squares())}
+    ignored = [p for p in PRINTS if p not in used and present[p]]
+    return without_prints(m, ignored) if ignored else m
+
+
 class Game:
     """One game. Create it from a map (``None`` for the classic board), players and a seed."""
 
@@ -245,7 +272,7 @@ class Game:
             fields_touch_large_city=opts.fields_touch_large_city,
             gated_islands=opts.gated_islands,
         )
-        self.board = Board(map, self.tileset, map_options)
+        self.board = Board(_board_map(map, opts), self.tileset, map_options)
         n = len(names)
         if opts.meeples is not None:
             per = opts.meeples

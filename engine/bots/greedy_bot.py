@@ -366,11 +366,12 @@ def _feature_adds(game: Game, root: int) -> list[tuple[int, int]]:
     return [(p, pts) for p in game.majority_of(f.meeples.get(root, ()))]
 
 
-def _preview_inputs(game: Game, square: tuple[int, int]) -> tuple[tuple, int] | None:
+def _preview_inputs(
+    game: Game, ctx: RuleContext, square: tuple[int, int]
+) -> tuple[tuple, int] | None:
     """What :meth:`_Projection.preview_values` needs for ``square`` (its sides and the points
     the rule sets award for placing there), or ``None`` if it must be played out."""
     points = 0
-    ctx = RuleContext.of(game)
     for r in game.rules:
         p = r.placement_points(ctx, square)
         if p is None:
@@ -419,12 +420,13 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
     groups, twins = _placement_groups(game, moves)
     # plain rules: most placements are judged from a preview, without placing the tile
     previews: dict[tuple[int, int], tuple | None] = {}
+    ctx = RuleContext.of(game)
     for (sq, rot), idxs in groups.items():
         if plain:
             assert projection is not None
             known = previews.get(sq, False)
             if known is False:
-                known = _preview_inputs(game, sq)
+                known = _preview_inputs(game, ctx, sq)
                 previews[sq] = known
             if known is not None:
                 sides, points = known

@@ -89,6 +89,9 @@ class Rules:
 
     chip_layout: ClassVar[ChipLayout] = ChipLayout()
     """How chips reach the map at setup, and the squares kept free of chips."""
+    blocking_prints: ClassVar[tuple[str, ...]] = ()
+    """Prints of the map that take no tile while this rule set is played (``"waves"``,
+    ``"island_stacks"``, :data:`engine.rules.spec.PRINTS`); without it they are ignored."""
     sheet_setup: ClassVar[SheetSetup | None] = None
     """The rule sheet's setup (start squares, used, chips): a map that differs gets a warning."""
     issue_codes: ClassVar[Mapping[str, IssueCode]] = {}

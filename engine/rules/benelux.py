@@ -93,6 +93,7 @@ class BeneluxRules(ChipRules):
     title = "Benelux"
     state_class = BeneluxState
     option_names = frozenset(("stack_size",))
+    blocking_prints = ("waves", "island_stacks")
     sheet_setup = SheetSetup(start_squares=3, start_squares_used=2, chips=20)
     issue_codes = {
         "benelux-waves": IssueCode(

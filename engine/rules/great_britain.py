@@ -16,7 +16,10 @@ Decisions (engine/RULES.md "Map-Chips"):
   Chip and this Chip completes a set you have to use it immediately"); option
   ``hand_in_without_meeples=False`` keeps the chips instead, and a later chip may then complete a
   set with them;
-* when several sets contain the new chip, the one made of the chips held longest is handed in;
+* when the new chip completes more than one set (distinct by the colours and values handed in),
+  the player chooses which (:class:`HandInSet`, compulsory in the ``ACTION`` phase); the meeples
+  come back from the Isle of Man at once either way. Option ``set_choice="oldest"``: the chips
+  held longest are handed in without asking (the old reading);
 * no double turn is offered in an extra turn (a town's instant extra tile): "After having
   finished your 'normal' turn"; option ``double_turn_after_extra_turn=True`` offers it there too;
 * no extra turn is offered when it could not be played: the draw pile is empty (the game ends
@@ -66,6 +69,21 @@ class BuyExtraTurn(Action):
         return {"type": self.type}
 
 
+@dataclass(frozen=True, slots=True)
+class HandInSet(Action):
+    """Hand in the chip just taken with two held chips of these ``(colour, value)`` as the set
+    (offered when the new chip completes more than one set)."""
+
+    type: ClassVar[str] = "hand_in_set"
+    chips: tuple[tuple[str, int], ...]
+
+    def __str__(self) -> str:
+        return "hand in set with " + " + ".join(f"{c} {v}" for c, v in self.chips)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "chips": [list(c) for c in self.chips]}
+
+
 class GreatBritainState(ChipState):
     def __init__(self, chips: Any, players: int) -> None:
         super().__init__(chips, players)
@@ -73,13 +91,22 @@ class GreatBritainState(ChipState):
         """Meeples each player has on the Isle of Man."""
         self.bought_round: list[int] = [-1] * players
         """Per player: the round in which they last bought an extra turn."""
+        self.set_choices: dict[tuple[tuple[str, int], ...], tuple[int, int, int]] = {}
+        """A set to choose now: each distinct choice -> the chip ids handed in for it."""
 
     def _copy_extra(self, new: GreatBritainState) -> None:
         new.isle = self.isle[:]
         new.bought_round = self.bought_round[:]
+        new.set_choices = self.set_choices  # replaced, never changed in place
 
     def _summary_extra(self) -> dict[str, Any]:
-        return {"isle_of_man": list(self.isle), "bought_round": list(self.bought_round)}
+        out: dict[str, Any] = {
+            "isle_of_man": list(self.isle),
+            "bought_round": list(self.bought_round),
+        }
+        if self.set_choices:
+            out["set_choices"] = [[list(c) for c in key] for key in sorted(self.set_choices)]
+        return out
 
 
 def is_set(chips: tuple[Chip, ...] | list[Chip]) -> bool:
@@ -94,7 +121,9 @@ class GreatBritainRules(ChipRules):
     name = "great_britain"
     title = "Great Britain"
     state_class = GreatBritainState
-    option_names = frozenset(("hand_in_without_meeples", "double_turn_after_extra_turn"))
+    option_names = frozenset(
+        ("hand_in_without_meeples", "double_turn_after_extra_turn", "set_choice")
+    )
     common_options = frozenset(("ones_per_colour", "chips"))  # fixed chip squares: no layout
     colours_visible = True
     chip_layout = ChipLayout(LayoutKind.FIXED)
@@ -118,6 +147,7 @@ class GreatBritainRules(ChipRules):
     }
     report_figures = {
         "double_turns_bought": ActionCount(("buy_extra_turn",)),
+        "sets_chosen": ActionCount(("hand_in_set",)),
         "meeples_stuck_on_isle_of_man_at_end": SummarySum("isle_of_man"),
     }
 
@@ -145,6 +175,10 @@ class GreatBritainRules(ChipRules):
         super().__init__(options)
         self.hand_in_always = self.bool_option("hand_in_without_meeples", True)
         self.buy_in_extra_turns = self.bool_option("double_turn_after_extra_turn", False)
+        choice = self.options.get("set_choice", "player")
+        if choice not in ("player", "oldest"):
+            raise EngineError(f"rule_options.set_choice: {choice!r} is not 'player' or 'oldest'")
+        self.oldest_set = choice == "oldest"
 
     def lay_out(self, ctx: RuleContext, state: ChipState) -> None:
         m = ctx.map
@@ -168,18 +202,29 @@ class GreatBritainRules(ChipRules):
         if not self.hand_in_always and state.isle[player] == 0:
             return
         chips = state.chips
-        others = [c for c in hand if c != cid]
-        for pair in combinations(others, 2):
-            trio = (chips[pair[0]], chips[pair[1]], chips[cid])
-            if is_set(trio):
-                for c in (*pair, cid):
-                    hand.remove(c)
-                    state.out.append(c)
-                freed = state.isle[player]
-                state.isle[player] = 0
-                if freed:
-                    ctx.give_meeple_to_supply(player, freed)
-                return
+        choices: dict[tuple[tuple[str, int], ...], tuple[int, int, int]] = {}
+        for pair in combinations([c for c in hand if c != cid], 2):
+            if is_set((chips[pair[0]], chips[pair[1]], chips[cid])):
+                key = tuple(sorted((chips[c].colour.value, chips[c].value) for c in pair))
+                choices.setdefault(key, (*pair, cid))  # the chips held longest first
+        if not choices:
+            return
+        # "You take all your Meeples back from the Isle of Man at the same time": whichever
+        # set is handed in
+        freed = state.isle[player]
+        state.isle[player] = 0
+        if freed:
+            ctx.give_meeple_to_supply(player, freed)
+        if len(choices) == 1 or self.oldest_set:
+            self._hand_in(state, player, next(iter(choices.values())))
+        else:
+            state.set_choices = choices  # the player chooses (ACTION phase, compulsory)
+
+    @staticmethod
+    def _hand_in(state: Any, player: int, ids: tuple[int, ...]) -> None:
+        for c in ids:
+            state.held[player].remove(c)
+            state.out.append(c)
 
     # Freeing meeples from the Isle of Man happens when a chip is taken (placement_points says
     # "play it out"); the double-turn offer reads the supply but is optional; no on_score and
@@ -196,15 +241,24 @@ class GreatBritainRules(ChipRules):
         return end is None or ctx.turn + 1 < end
 
     def actions(self, ctx: RuleContext, phase: str) -> list[Action]:
+        state: GreatBritainState = ctx.rule_state[self.name]
+        if phase == "action":
+            return [HandInSet(key) for key in sorted(state.set_choices)]
         if phase != "after":
             return []
-        state: GreatBritainState = ctx.rule_state[self.name]
         return [BuyExtraTurn()] if self.may_buy(ctx, state) else []
 
+    def pass_allowed(self, ctx: RuleContext, phase: str) -> bool:
+        return phase != "action" or not ctx.rule_state[self.name].set_choices
+
     def apply(self, ctx: RuleContext, action: Action) -> None:
+        state: GreatBritainState = ctx.rule_state[self.name]
+        if isinstance(action, HandInSet):
+            self._hand_in(state, ctx.to_move, state.set_choices[action.chips])
+            state.set_choices = {}
+            return
         if not isinstance(action, BuyExtraTurn):
             raise EngineError(f"great_britain cannot apply {action!r}")
-        state: GreatBritainState = ctx.rule_state[self.name]
         p = ctx.to_move
         ctx.take_meeple_from_supply(p)
         state.isle[p] += 1
@@ -218,6 +272,14 @@ class GreatBritainRules(ChipRules):
         return out
 
     def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:
+        if data.get("type") == HandInSet.type:
+            try:
+                chips = tuple(sorted((str(c), int(v)) for c, v in data["chips"]))
+            except (KeyError, TypeError, ValueError):
+                raise RecordError(
+                    f"hand_in_set needs chips as [colour, value] pairs: {dict(data)!r}"
+                ) from None
+            return HandInSet(chips)
         if data.get("type") != BuyExtraTurn.type:
             return None
         extra = sorted(set(data) - {"type"})

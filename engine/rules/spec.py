@@ -18,6 +18,7 @@ from a data file can fill the same fields.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
@@ -73,6 +74,28 @@ class ChipLayout:
             if name == "gated_islands":
                 out |= m.gated_squares()
         return out
+
+
+PRINTS = ("waves", "island_stacks")
+"""Prints of a map that take no tile under the rule set that uses them (``Rules.blocking_prints``).
+Without that rule set "you simply ignore the additional prints" and they are ordinary squares."""
+
+
+def without_prints(m: MapDef, prints: Iterable[str]) -> MapDef:
+    """A copy of ``m`` in which the named :data:`PRINTS` are ignored: wave squares and island
+    stack squares become ordinary squares."""
+    from engine.mapdef import IslandRole, IslandSquare
+
+    out = m.copy()
+    names = set(prints)
+    if "waves" in names:
+        out.waves.clear()
+    if "island_stacks" in names:
+        for island in out.islands.values():
+            for sq, info in list(island.squares.items()):
+                if info.role is IslandRole.STACK:
+                    island.squares[sq] = IslandSquare(IslandRole.LAND, info.coats_of_arms)
+    return out
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,16 @@ from _game_helpers import make_map, scripted
 from engine.errors import EngineError, IllegalMoveError
 from engine.game import Game, GameOptions, Phase
 from engine.geometry import Edge, Side
-from engine.mapdef import EdgeKind, Ferry, Island, IslandRole, IslandSquare, LargeCity, Town
+from engine.mapdef import (
+    EdgeKind,
+    Ferry,
+    Island,
+    IslandRole,
+    IslandSquare,
+    LargeCity,
+    RuleSet,
+    Town,
+)
 from engine.moves import Move, Placement
 
 
@@ -222,9 +231,43 @@ def test_gated_island_square_only_by_ferry() -> None:
 
 def test_wave_squares_take_no_tile_and_close_features() -> None:
     m = make_map(["###"], start=[(0, 0)], waves={(2, 0)})
-    g = scripted(m, (0, 0), [("E", (1, 0), 90, "E")])
+    g = scripted(m, (0, 0), [("E", (1, 0), 90, "E")], map_chips_prints="keep")
     assert "wave" in (g.board.why_illegal((2, 0), "B", 0) or "")
     assert [e.points for e in g.events if e.kind == "city" and not e.final] == [2]
+
+
+def _printed_map() -> object:
+    from engine.mapdef import Colour
+
+    stack = Island("i", "Texel", Colour.PURPLE, {(3, 0): IslandSquare(IslandRole.STACK)})
+    m = make_map(["####"], start=[(0, 0)], waves={(2, 0)}, islands={"i": stack})
+    m.rule_set = RuleSet.BENELUX
+    return m
+
+
+@pytest.mark.parametrize(
+    ("options", "blocked"),
+    [
+        ({"rule_set": "none"}, False),  # "you simply ignore the additional prints on the maps"
+        ({"rule_set": "none", "map_chips_prints": "keep"}, True),  # the other reading
+        ({"rule_set": "benelux", "rule_options": {"chips": []}}, True),  # Benelux uses them
+    ],
+)
+def test_waves_and_stacks_without_map_chips(options: dict, blocked: bool) -> None:
+    """Correction 2 (RULES.md): without the Map-Chips rule set that uses them, wave and
+    island stack squares are ordinary squares; the game's map (its record) keeps them."""
+    m = _printed_map()
+    g = Game(m, options=GameOptions(start_squares=((0, 0),), **options))
+    placeable = g.board.layout.placeable
+    assert ((2, 0) in placeable, (3, 0) in placeable) == (not blocked, not blocked)
+    assert g.map is m and m.waves == {(2, 0)} and m.stack_squares() == {(3, 0)}
+
+
+def test_a_map_made_for_no_rule_set_keeps_its_prints() -> None:
+    m = _printed_map()
+    m.rule_set = RuleSet.NONE  # the author drew waves and stacks as squares that take no tile
+    g = Game(m, options=GameOptions(start_squares=((0, 0),)))
+    assert not {(2, 0), (3, 0)} & g.board.layout.placeable
 
 
 # -- town variants ----------------------------------------------------------------------------

@@ -143,9 +143,31 @@ def test_set_is_handed_in_even_without_isle_meeples_option_keeps_it() -> None:
         assert state(g).isle == [0, 0]
 
 
-def test_the_chips_held_longest_form_the_set() -> None:
-    """Decision: when several sets contain the new chip, the one with the chips held longest is
-    handed in."""
+def test_the_chips_held_longest_form_the_set_with_option_oldest() -> None:
+    """Option ``set_choice="oldest"`` (the old reading): when several sets contain the new chip,
+    the one with the chips held longest is handed in."""
+    chips = [
+        [1, 0, "purple", 1],
+        [2, 0, "purple", 2],
+        [3, 0, "orange", 2],
+        [4, 0, "orange", 1],
+        [5, 0, "light_blue", 1],
+    ]
+    g = gb_game(chips, tiles=14, set_choice="oldest")
+    for sq in [(1, 0), (0, 1), (2, 0), (1, 1), (3, 0), (2, 1), (4, 0), (3, 1), (5, 0)]:
+        place(g, sq)
+        finish(g)
+    st = state(g)
+    # P1 P2 O2 O1 held (no set); LB1 completes {P1, O2, LB1} (P1 and P2 first, then O2)
+    assert sorted(str(st.chips[c]) for c in st.held[RED]) == ["orange 1", "purple 2"]
+
+
+def test_the_player_chooses_which_set_to_hand_in() -> None:
+    """Correction 4 (RULES.md): "If you get a Chip and this Chip completes a set you have to
+    use it immediately" -- when it completes several sets, the player chooses which chips to
+    hand in; the meeples on the Isle of Man come back at once."""
+    from engine.rules.great_britain import HandInSet
+
     chips = [
         [1, 0, "purple", 1],
         [2, 0, "purple", 2],
@@ -154,12 +176,30 @@ def test_the_chips_held_longest_form_the_set() -> None:
         [5, 0, "light_blue", 1],
     ]
     g = gb_game(chips, tiles=14)
-    for sq in [(1, 0), (0, 1), (2, 0), (1, 1), (3, 0), (2, 1), (4, 0), (3, 1), (5, 0)]:
+    for sq in [(1, 0), (0, 1), (2, 0), (1, 1), (3, 0), (2, 1)]:
         place(g, sq)
         finish(g)
+    place(g, (4, 0))
+    g.play(BuyExtraTurn())  # a meeple on the Isle of Man
+    assert state(g).isle[RED] == 1
+    place(g, (5, 0))  # LB1 completes four different sets
+    assert g.phase is Phase.ACTION
+    choices = g.legal_moves().list()
+    assert Pass() not in choices  # compulsory
+    assert choices == [
+        HandInSet((("orange", 1), ("purple", 1))),
+        HandInSet((("orange", 1), ("purple", 2))),
+        HandInSet((("orange", 2), ("purple", 1))),
+        HandInSet((("orange", 2), ("purple", 2))),
+    ]
+    assert state(g).isle[RED] == 0 and g.supply[RED] == 9  # freed already
+    g.play(HandInSet((("orange", 1), ("purple", 1))))  # the same number: keeps P2 and O2
     st = state(g)
-    # P1 P2 O2 O1 held (no set); LB1 completes {P1, O2, LB1} (P1 and P2 first, then O2)
-    assert sorted(str(st.chips[c]) for c in st.held[RED]) == ["orange 1", "purple 2"]
+    assert sorted(str(st.chips[c]) for c in st.held[RED]) == ["orange 2", "purple 2"]
+    assert st.counts() == (0, 2, 28)
+    check_invariants(g)
+    again = replay(loads_record(dumps_record(record_of(g))))
+    assert again.state_summary() == g.state_summary()
 
 
 def test_no_extra_turn_after_the_last_tile() -> None:
