@@ -209,7 +209,7 @@ def keep_import_settings(m: MapDef, imp: CountryImport) -> None:
     projection (editor settings, for the place helpers of :mod:`engine.places`)."""
     from engine.places import set_projection
 
-    m.land_borders = set(imp.neighbours)
+    m.land_borders = set(imp.land_borders)
     if imp.neighbours:
         m.editor["neighbours"] = neighbours_to_editor(imp.neighbours)
     set_projection(m, imp.projection)

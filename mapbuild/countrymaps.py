@@ -295,6 +295,9 @@ class Raster:
     land: set[Square]
     neighbours: dict[Square, str]
     projection: dict[str, Any]
+    sea_edges: set[Edge] = field(default_factory=set)
+    """Edges of land squares that face a named neighbour across the sea (France's edge facing
+    England): no land border there, so no clouds. Every other named edge is a land border."""
 
     def grid_point(self, lon: float, lat: float) -> tuple[float, float]:
         """Fractional grid position ``(x, y)`` of a longitude/latitude (square (0,0) spans 0..1)."""
@@ -322,6 +325,7 @@ class Raster:
             "land": rows,
             "neighbour_names": names,
             "neighbours": outside,
+            "sea_edges": [[e.x, e.y, e.side.value] for e in sorted(self.sea_edges)],
         }
 
     @classmethod
@@ -335,7 +339,8 @@ class Raster:
                     neighbours[(x, y)] = SEA
                 elif ch != ".":
                     neighbours[(x, y)] = names[_CHARS.index(ch)]
-        return cls(d["width"], d["height"], land, neighbours, dict(d["projection"]))
+        sea = {Edge(x, y, Side(side)) for x, y, side in d.get("sea_edges", [])}
+        return cls(d["width"], d["height"], land, neighbours, dict(d["projection"]), sea)
 
 
 _CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -632,7 +637,8 @@ class _Designer:
         self.m.editor["neighbours"] = [
             {"x": e.x, "y": e.y, "side": e.side.value, "name": names[e]} for e in sorted(names)
         ]
-        self.m.land_borders = set(names)  # clouds there; every other outside edge is sea
+        # Clouds on land borders; edges facing a neighbour across the sea stay sea.
+        self.m.land_borders = set(names) - self.raster.sea_edges
 
     def reframe(self) -> None:
         """Crop the grid to the map (and the Isle of Man) with a margin of one square all round.
@@ -811,6 +817,7 @@ def import_raster(spec: CountrySpec) -> Raster:
         land=set(imp.raster.land),
         neighbours=dict(imp.outside),
         projection=imp.projection.to_dict(),
+        sea_edges=set(imp.neighbours) - imp.land_borders,
     )
 
 

@@ -429,5 +429,5 @@ class NewFromCountryDialog(QDialog):
         set_projection(m, self.result_.projection)
         if self.name_neighbours.isChecked() and self.result_.neighbours:
             m.editor[NEIGHBOURS_KEY] = neighbours_to_editor(self.result_.neighbours)
-            m.land_borders = set(self.result_.neighbours)
+            m.land_borders = set(self.result_.land_borders)
         return m
