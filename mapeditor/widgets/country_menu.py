@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QMessageBox,
     QSpinBox,
     QVBoxLayout,
@@ -187,6 +188,7 @@ def place_dialog(window: MainWindow, what: str) -> bool:
 def install_country_menu(window: MainWindow) -> None:
     """Add Map ▸ Grid (crop, resize, shift) and Map ▸ Country (ferries, land borders, places)."""
     map_menu = window.menus["Map"]
+    assert isinstance(map_menu, QMenu)
     grid = map_menu.addMenu("&Grid")
     grid.addAction("&Crop to Content", lambda: crop_to_content(window))
     grid.addAction("&Resize…", lambda: grid_dialog(window, shift=False))
