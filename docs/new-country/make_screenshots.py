@@ -102,7 +102,7 @@ def main() -> int:
     # 3. Map > Country > Suggest ferries: Sicily, Sardinia and the rest.
     doc = window.document
     ferries = actions.suggested_ferries(doc)
-    fd = FerriesDialog(ferries, window)
+    fd = FerriesDialog(ferries, window, doc.map)
     fd.resize(420, 260)
     fd.show()
     _wait(app)
