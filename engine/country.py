@@ -73,6 +73,7 @@ __all__ = [
     "snap_to_land",
     "crop_raster",
     "keep_parts",
+    "land_border_edges",
     "km_for_squares",
     "rasterise",
 ]
@@ -914,6 +915,52 @@ def neighbours_along_border(
     }
 
 
+LAND_BORDER_TOLERANCE_DEG = 0.02
+"""Two outlines closer than this (about 2 km) share a land border there."""
+
+
+def land_border_edges(
+    raster: Raster, own: BaseGeometry, neighbours: dict[Edge, str]
+) -> set[Edge]:
+    """The named border edges that face a real land border (clouds on the map).
+
+    An edge faces a neighbour across land only where the two countries' outlines meet within
+    a square of the square beyond it: Sardinia's edges facing Corsica, or Fehmarn's
+    facing Lolland, name a neighbour but face the sea. Needs the geo extra.
+    """
+    if not neighbours:
+        return set()
+    proj = raster.projection
+    own = _unwrap(_polygonal(own, "outline"))
+    ring = shapely.buffer(own.boundary, LAND_BORDER_TOLERANCE_DEG)
+    size = proj.km
+    out: set[Edge] = set()
+    for name in sorted(set(neighbours.values())):
+        try:
+            geom = _ne_geometry(_find_country(name).index)
+        except GeoDataError:
+            continue
+        shared = shapely.intersection(ring, geom)
+        if shared.is_empty:
+            continue
+        line = _project_split(proj, shared)
+        shapely.prepare(line)
+        for e, n in neighbours.items():
+            if n != name:
+                continue
+            ox, oy = e.outer_square
+            pad = size  # the line runs through this square or the land square
+            cell = shapely.box(
+                proj.x0 + ox * size - pad,
+                proj.y0 + oy * size - pad,
+                proj.x0 + (ox + 1) * size + pad,
+                proj.y0 + (oy + 1) * size + pad,
+            )
+            if line.intersects(cell):
+                out.add(e)
+    return out
+
+
 def neighbours_to_editor(neighbours: dict[Edge, str]) -> list[dict[str, object]]:
     """Neighbour names as saved in ``MapDef.editor["neighbours"]``: ``{"x", "y", "side",
     "name"}`` per named edge, sorted (diff-friendly)."""
@@ -954,6 +1001,8 @@ class CountryImport:
     cities: list[CityCandidate] = field(default_factory=list)
     neighbours: dict[Edge, str] = field(default_factory=dict)
     outside: dict[Square, str] = field(default_factory=dict)
+    land_borders: set[Edge] = field(default_factory=set)
+    """The edges of ``neighbours`` that face a real land border (the rest face the sea)."""
     countries: list[str] = field(default_factory=list)
     """ISO alpha-2 codes of the countries asked for by name (empty for GeoJSON)."""
     notes: list[str] = field(default_factory=list)
@@ -1055,4 +1104,5 @@ def import_country(
     if have_geo and neighbours:
         result.outside = neighbours_along_border(raster, outline, exclude=names)
         result.neighbours = border_edges(raster.land, result.outside)
+        result.land_borders = land_border_edges(raster, outline, result.neighbours)
     return result

@@ -149,8 +149,9 @@ def border_crossings(
 ) -> list[tuple[Edge, str, str, int]]:
     """Where roads run abroad: ``(edge, neighbour, city abroad, its population)``, biggest first.
 
-    For each neighbouring country, its biggest cities within ``reach_km`` of the map's border
-    with it; each is given the border edge facing that neighbour nearest to it (one per edge).
+    For each neighbouring country, its biggest cities within ``reach_km`` of the map's land
+    border with it; each is given the land-border edge facing that neighbour nearest to it
+    (one per edge, at least three squares apart).
     Needs the geo extra (city data).
     """
     from engine.country import _cities
@@ -163,7 +164,8 @@ def border_crossings(
     fx, fy = (px - proj.x0) / proj.km, (py - proj.y0) / proj.km
     by_name: dict[str, list[Edge]] = {}
     for e, name in imp.neighbours.items():
-        by_name.setdefault(name, []).append(e)
+        if e in imp.land_borders:  # roads cross land borders, not the sea
+            by_name.setdefault(name, []).append(e)
     reach = reach_km / proj.km
     out: list[tuple[Edge, str, str, int]] = []
     used: set[Edge] = set()
@@ -209,7 +211,7 @@ def keep_import_settings(m: MapDef, imp: CountryImport) -> None:
     projection (editor settings, for the place helpers of :mod:`engine.places`)."""
     from engine.places import set_projection
 
-    m.land_borders = set(imp.neighbours)
+    m.land_borders = set(imp.land_borders)
     if imp.neighbours:
         m.editor["neighbours"] = neighbours_to_editor(imp.neighbours)
     set_projection(m, imp.projection)

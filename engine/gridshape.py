@@ -245,10 +245,15 @@ def target_squares(tile_pool: tuple[int, int] = (110, 120), ratio: float = POOL_
     return round(ratio * (tile_pool[0] + tile_pool[1]) / 2)
 
 
+FULL_POOL = (110, 120)
+"""The recommendation of the shipped maps for the whole tile pool."""
+
+
 def default_tile_pool(placeable: int, ratio: float = POOL_RATIO) -> tuple[int, int]:
-    """The tile pool (min, max) a map of ``placeable`` squares is made for (inverse of
-    :func:`target_squares`, a range of 10 as on the shipped maps; at least 10 tiles)."""
-    middle = max(15, round(placeable / ratio))
+    """The tile pool (min, max) a map of ``placeable`` squares is made for: the inverse of
+    :func:`target_squares`, a range of 10 as on the shipped maps, at least 10-20 tiles and at
+    most the whole pool (:data:`FULL_POOL`)."""
+    middle = min(max(15, round(placeable / ratio)), sum(FULL_POOL) // 2)
     return middle - 5, middle + 5
 
 

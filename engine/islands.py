@@ -113,7 +113,8 @@ def ferry_between(m: MapDef, a: Edge, b: Edge, *, coats_of_arms: int = 0) -> Fer
             )
     if a.square == b.square:
         raise ValueError(f"a ferry needs two different squares, got {a} and {b}")
-    return Ferry(_next_id(m, set()), *sorted((a, b)), coats_of_arms=coats_of_arms)
+    first, second = sorted((a, b))
+    return Ferry(_next_id(m, set()), first, second, coats_of_arms=coats_of_arms)
 
 
 def suggest_ferries(m: MapDef, *, starts: Iterable[Square] | None = None) -> list[Ferry]:

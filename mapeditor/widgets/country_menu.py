@@ -13,8 +13,10 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QInputDialog,
+    QLabel,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QMessageBox,
     QSpinBox,
     QVBoxLayout,
@@ -23,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from engine.errors import EngineError
 from engine.gridshape import MAX_GRID
-from engine.mapdef import EdgeKind, Ferry
+from engine.mapdef import EdgeKind, Ferry, MapDef
 from mapeditor import country_actions as actions
 
 if TYPE_CHECKING:
@@ -94,14 +96,18 @@ class GridDialog(QDialog):
 class FerriesDialog(QDialog):
     """The suggested ferries, each with a check box: accept one by one or all together."""
 
-    def __init__(self, ferries: list[Ferry], parent: QWidget | None = None) -> None:
+    def __init__(
+        self, ferries: list[Ferry], parent: QWidget | None = None, m: MapDef | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Suggested ferries")
         self.ferries = ferries
         layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Each joins land no tile could reach, over the shortest sea crossing:"))
         self.list = QListWidget()
         for f in ferries:
-            item = QListWidgetItem(f"{f.a}  →  {f.b}")
+            a, b = (_near(m, e.square) if m is not None else "" for e in (f.a, f.b))
+            item = QListWidgetItem(f"{a}{f.a}  →  {b}{f.b}")
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked)
             self.list.addItem(item)
@@ -120,6 +126,19 @@ class FerriesDialog(QDialog):
             for i, f in enumerate(self.ferries)
             if self.list.item(i).checkState() == Qt.CheckState.Checked
         ]
+
+
+def _near(m: MapDef, square: tuple[int, int]) -> str:
+    """The name of the nearest town, start square or large city within two squares, + " "."""
+    named = [(sq, t.name) for sq, t in m.towns.items()]
+    named += [(sq, s.name) for sq, s in m.start_squares.items()]
+    named += [(sq, c.name) for c in m.large_cities.values() for sq in c.squares]
+    close = [
+        (abs(sq[0] - square[0]) + abs(sq[1] - square[1]), name)
+        for sq, name in named
+        if abs(sq[0] - square[0]) <= 2 and abs(sq[1] - square[1]) <= 2
+    ]
+    return f"{min(close)[1]} " if close else ""
 
 
 def _reshape(window: MainWindow, args: actions.Reshape, text: str) -> bool:
@@ -151,7 +170,7 @@ def ferries_dialog(window: MainWindow) -> int:
             window, "Suggested ferries", "Every placeable square can be reached already."
         )
         return 0
-    dialog = FerriesDialog(ferries, window)
+    dialog = FerriesDialog(ferries, window, window.document.map)
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return 0
     return actions.accept_ferries(window.document, dialog.chosen())
@@ -187,6 +206,7 @@ def place_dialog(window: MainWindow, what: str) -> bool:
 def install_country_menu(window: MainWindow) -> None:
     """Add Map ▸ Grid (crop, resize, shift) and Map ▸ Country (ferries, land borders, places)."""
     map_menu = window.menus["Map"]
+    assert isinstance(map_menu, QMenu)
     grid = map_menu.addMenu("&Grid")
     grid.addAction("&Crop to Content", lambda: crop_to_content(window))
     grid.addAction("&Resize…", lambda: grid_dialog(window, shift=False))

@@ -64,7 +64,12 @@ def recovery_path(path: Path | None, untitled_id: str) -> Path:
 
 
 def blank_map(width: int, height: int) -> MapDef:
-    return MapDef("new-map", "New map", width, height)
+    """A blank map whose tile pool suits a grid of this size once it is filled."""
+    from engine.gridshape import default_tile_pool
+
+    m = MapDef("new-map", "New map", width, height)
+    m.setup.tile_pool_min, m.setup.tile_pool_max = default_tile_pool(width * height)
+    return m
 
 
 class NewMapDialog(QDialog):

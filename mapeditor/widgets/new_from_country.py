@@ -47,7 +47,7 @@ from PySide6.QtWidgets import (
 from engine.draft import default_roles, make_draft
 from engine.errors import EngineError
 from engine.geometry import Side
-from engine.gridshape import size_advice, target_squares
+from engine.gridshape import default_tile_pool, size_advice, target_squares
 from engine.islands import land_parts
 from engine.mapdef import EdgeKind, LargeCity, MapDef, StartSquare, Town
 from engine.places import set_projection
@@ -427,7 +427,9 @@ class NewFromCountryDialog(QDialog):
             elif role == "town":
                 m.towns[sq] = Town(city.name)
         set_projection(m, self.result_.projection)
+        lo, hi = default_tile_pool(len(m.placeable_squares()))
+        m.setup.tile_pool_min, m.setup.tile_pool_max = lo, hi
         if self.name_neighbours.isChecked() and self.result_.neighbours:
             m.editor[NEIGHBOURS_KEY] = neighbours_to_editor(self.result_.neighbours)
-            m.land_borders = set(self.result_.neighbours)
+            m.land_borders = set(self.result_.land_borders)
         return m

@@ -112,3 +112,18 @@ def test_size_from_a_target_number_of_squares() -> None:
     km = km_for_squares(outline, 184)
     n = len(import_country("Poland", km=km, cities=0, neighbours=False).map.land)
     assert abs(n - 184) <= 8
+
+
+def test_land_borders_only_where_the_countries_meet() -> None:
+    it = import_country("Italy", km=40.4, crop=1, cities=0)
+    sea = {e for e in it.neighbours if e not in it.land_borders}
+    # Sardinia's edge facing Corsica names France but faces the sea; the Alps are land borders.
+    assert [it.neighbours[e] for e in sea] == ["France"]
+    assert {it.neighbours[e] for e in it.land_borders} == {
+        "France",
+        "Switzerland",
+        "Austria",
+        "Slovenia",
+    }
+    dk = import_country("Denmark", km=15.0, crop=1, cities=0)
+    assert {dk.neighbours[e] for e in dk.land_borders} == {"Germany"}  # Sweden is over the sea

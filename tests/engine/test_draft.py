@@ -70,6 +70,9 @@ def test_islands_get_ferries_and_borders_get_roads(drafts) -> None:
     assert {"France", "Switzerland", "Austria"} <= neighbours
     pl, _ = drafts["Polska"]
     assert {"Germany", "Czechia"} <= {f.neighbour for f in pl.border_features.values()}
+    assert {f.neighbour for f in dk.border_features.values()} == {"Germany"}  # not over the sea
+    for m in (it, pl, dk):  # border features on land borders only
+        assert set(m.border_features) <= m.land_borders
     for m in (it, pl):  # land borders recorded, and no ferry lands on one
         assert m.land_borders
         ends = {e for f in m.ferries.values() for e in (f.a, f.b)}

@@ -120,6 +120,8 @@ def test_size_guidance() -> None:
     assert target_squares((110, 120)) == 184  # 1.6 x 115, as the shipped maps
     assert default_tile_pool(184) == (110, 120)
     assert default_tile_pool(60)[1] < 60
+    assert default_tile_pool(80) == (45, 55)  # a 10 x 8 map, filled
+    assert default_tile_pool(10_000) == (110, 120)  # never more than the whole pool
     assert size_advice(10_450).too_many and "far more" in size_advice(10_450).message
     assert not size_advice(190).too_many and not size_advice(190).too_few
 

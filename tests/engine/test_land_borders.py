@@ -40,6 +40,16 @@ def test_bad_land_border_names_the_path() -> None:
         map_from_dict(data)
 
 
+def test_neighbours_across_the_sea_are_not_land_borders() -> None:
+    fr = load_map(bundled_map("france"))
+    gb = load_map(bundled_map("great-britain"))
+    across = [i for i in fr.editor["neighbours"] if i["name"] == "United Kingdom"]
+    assert across and all(
+        Edge(i["x"], i["y"], Side(i["side"])) not in fr.land_borders for i in across
+    )
+    assert gb.land_borders == set()  # Britain and Ireland: no land border with France
+
+
 @pytest.mark.parametrize(
     ("cid", "neighbours"),
     [
@@ -54,8 +64,9 @@ def test_shipped_maps_have_land_borders_where_neighbours_are(cid: str, neighbour
     names = {
         Edge(i["x"], i["y"], Side(i["side"])): i["name"] for i in m.editor.get("neighbours", [])
     }
-    assert m.land_borders == set(names)
-    assert neighbours <= set(names.values())
+    # Every named edge is a land border except those facing a neighbour across the sea.
+    assert m.land_borders <= set(names)
+    assert neighbours <= {names[e] for e in m.land_borders}
     assert all(m.faces_outside(e) for e in m.land_borders)
     assert all(m.faces_sea(e) for f in m.ferries.values() for e in (f.a, f.b))
     assert all(e in m.land_borders for e in m.border_features)

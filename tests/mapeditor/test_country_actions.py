@@ -137,3 +137,20 @@ def test_grid_dialog_arguments(make_editor, shift: bool) -> None:
     dialog.b.setValue(1 if shift else 12)
     expected = (16, 10, 2, 1) if shift else (20, 12, 2, 1)
     assert dialog.arguments(window) == expected
+
+
+def test_a_new_maps_tile_pool_follows_its_size(qapp) -> None:
+    from mapeditor.widgets.main_window import blank_map
+
+    small = blank_map(10, 8)
+    assert (small.setup.tile_pool_min, small.setup.tile_pool_max) == (45, 55)
+    big = blank_map(40, 40)
+    assert (big.setup.tile_pool_min, big.setup.tile_pool_max) == (110, 120)
+
+
+def test_suggested_ferries_are_labelled_with_nearby_places(qapp) -> None:
+    m = _islands()
+    ferries = actions.suggested_ferries(MapDocument(m))
+    dialog = country_menu.FerriesDialog(ferries, None, m)
+    labels = [dialog.list.item(i).text() for i in range(dialog.list.count())]
+    assert any(text.count("T ") == 1 for text in labels)  # the island town T

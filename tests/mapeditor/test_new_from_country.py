@@ -110,7 +110,8 @@ def test_city_roles_and_neighbour_names_go_into_the_map(qtbot) -> None:
     assert neighbour_names(m) == {Edge(3, 0, Side.E): "Eastland", Edge(0, 1, Side.W): "Westland"}
     assert all(isinstance(v, dict) for v in m.editor[NEIGHBOURS_KEY])
     json.dumps(m.editor)  # plain data, saved with the map
-    assert m.land_borders == set(neighbour_names(m))  # clouds where the neighbours are
+    assert m.land_borders == {Edge(3, 0, Side.E)}  # clouds on the land border only
+    assert (m.setup.tile_pool_min, m.setup.tile_pool_max) == (10, 20)  # follows the size
     dialog.name_neighbours.setChecked(False)
     assert NEIGHBOURS_KEY not in dialog.build_map().editor
     assert not dialog.build_map().land_borders
@@ -133,6 +134,7 @@ def import_country_stub(land: set[tuple[int, int]]) -> CountryImport:
         CityCandidate("Hamlet", 20_000, 0, 0, (3, 2)),
     ]
     result.neighbours = {Edge(3, 0, Side.E): "Eastland", Edge(0, 1, Side.W): "Westland"}
+    result.land_borders = {Edge(3, 0, Side.E)}  # Westland lies across the sea
     return result
 
 

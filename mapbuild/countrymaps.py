@@ -2,9 +2,9 @@
 
 Commands::
 
-    python -m engine.countrymaps build [--out DIR] [--only ID ...] [--refresh]
-    python -m engine.countrymaps check [--out DIR] [--only ID ...] [--refresh]
-    python -m engine.countrymaps table      # the README's "Shipped maps" table
+    python -m mapbuild.countrymaps build [--out DIR] [--only ID ...] [--refresh]
+    python -m mapbuild.countrymaps check [--out DIR] [--only ID ...] [--refresh]
+    python -m mapbuild.countrymaps table      # the README's "Shipped maps" table
 
 The printed Hans im Glück maps are not available, so ``maps/deutschland.json``, ``france.json``,
 ``benelux.json``, ``great-britain.json`` and ``iberica.json`` are our own renditions. Each is made
@@ -13,14 +13,17 @@ in two stages:
 1. **Import** (the editor's "New map from country"): :mod:`engine.country` rasterises the Natural
    Earth outline of the country (or countries) into map squares at a given square size in km and a
    minimum land share, and names the neighbour beyond every border edge. The result (grid, land
-   rows, projection, neighbour names) is committed as ``engine/data/country_rasters.json``, so stage
-   2 runs without the optional ``geo`` extra (``--refresh`` re-imports it; that needs the extra).
-2. **Design** (pure, deterministic): every printed element is given here by its real **longitude and
-   latitude** and converted to a square through the import's projection: start squares, large
+   rows, projection, neighbour names) is committed as ``maps/sources/country_rasters.json``, so
+   stage 2 runs without the optional ``geo`` extra (``--refresh`` re-imports it; that needs it).
+2. **Design** (pure, deterministic): every printed element is given in the country's design file
+   ``maps/sources/countries/<id>.json`` (data only, read by :func:`load_design`; its fields are
+   the :class:`CountrySpec` dataclasses below) by its real **longitude and latitude** and converted to a square through the import's projection: start squares, large
    cities (footprint, per-side city/road/field, coats of arms), towns (France: grape colours),
    border roads and cities into named neighbours, ferries, islands, waves, chip squares, tracks and
    the Isle of Man. Land the players could never reach (small islands without a ferry) is dropped
    and the grid is cropped to the map with one square of outside all round.
+
+This is a build tool of the repository, not part of the installed ``engine`` package.
 
 The element lists carry every name and fact the rule sheets and ``maps-rules-notes.md`` give; the
 rest (footprints, coats of arms, which towns, where the border features are) is our design, chosen
@@ -30,9 +33,13 @@ to be faithful to the real map of Europe and playable with the country's Map-Chi
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import enum
 import json
 import math
 import sys
+import types
+import typing
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +63,6 @@ from engine.mapdef import (
     Town,
     Track,
 )
-from engine.resources import data_dir
 
 C, R, F = EdgeKind.CITY, EdgeKind.ROAD, EdgeKind.FIELD
 N, E, S, W = Side.N, Side.E, Side.S, Side.W
@@ -196,604 +202,80 @@ class CountrySpec:
     """Squares not printed although land (e.g. lake squares)."""
 
 
-def _sides(**kinds: EdgeKind) -> tuple[tuple[Side, EdgeKind], ...]:
-    return tuple((Side(k), v) for k, v in kinds.items())
+# -- the design files ------------------------------------------------------------------------------
+
+DESIGN_FORMAT = "carcassonne-country-design"
+DESIGN_VERSION = 1
 
 
-# -- Deutschland ---------------------------------------------------------------------------------
-
-DEUTSCHLAND = CountrySpec(
-    id="deutschland",
-    name="Deutschland",
-    rule_set=RuleSet.DEUTSCHLAND,
-    setup=Setup(start_squares_used=2, chip_count=30, tile_pool_min=110, tile_pool_max=120),
-    settings=ImportSettings(countries=("Germany",), km=42.0, min_land_share=0.5),
-    description=(
-        "Berlin is open to the west (a city side), as in the sheet's example; the Ruhrgebiet is "
-        "two squares from Duisburg to Dortmund; the road into Denmark at Flensburg carries 2 "
-        "coats of arms, as in the sheet's scoring example. The validator reports no errors and no "
-        "warnings."
-    ),
-    starts=(
-        TownSpec("Rostock", 12.10, 54.09),
-        TownSpec("Erfurt", 11.03, 50.98),
-        TownSpec("Stuttgart", 9.18, 48.78),
-    ),
-    cities=(
-        CitySpec(
-            "Hamburg", 10.00, 53.55, id="hamburg", coats_of_arms=2, sides=_sides(N=C, E=R, S=C)
-        ),
-        # The sheet's example connects Berlin from the west: a city side there.
-        CitySpec("Berlin", 13.40, 52.52, id="berlin", coats_of_arms=2, sides=_sides(W=C, E=R, S=R)),
-        CitySpec(
-            "Hannover", 9.73, 52.37, id="hannover", coats_of_arms=1, sides=_sides(N=R, E=C, S=C)
-        ),
-        # The Ruhr conurbation runs ~70 km from Duisburg to Dortmund: two squares west–east.
-        CitySpec(
-            "Ruhrgebiet",
-            7.01,
-            51.46,
-            id="ruhrgebiet",
-            coats_of_arms=2,
-            shape=((0, 0), (1, 0)),
-            sides=_sides(N=C, E=C, W=R),
-            edges=((0, 0, S, C), (1, 0, S, R)),
-        ),
-        CitySpec(
-            "Frankfurt", 8.68, 50.11, id="frankfurt", coats_of_arms=1, sides=_sides(N=C, E=R, W=C)
-        ),
-        CitySpec(
-            "München", 11.58, 48.14, id="muenchen", coats_of_arms=2, sides=_sides(N=C, E=R, W=R)
-        ),
-    ),
-    towns=(
-        TownSpec("Bremen", 8.80, 53.08),
-        TownSpec("Saarbrücken", 6.99, 49.24),
-        TownSpec("Nürnberg", 11.08, 49.45),
-        TownSpec("Kiel", 10.13, 54.32),
-        TownSpec("Lübeck", 10.69, 53.87),
-        TownSpec("Schwerin", 11.42, 53.63),
-        TownSpec("Greifswald", 13.38, 54.10),
-        TownSpec("Oldenburg", 8.21, 53.14),
-        TownSpec("Osnabrück", 8.05, 52.28),
-        TownSpec("Münster", 7.63, 51.96),
-        TownSpec("Magdeburg", 11.63, 52.13),
-        TownSpec("Cottbus", 14.33, 51.76),
-        TownSpec("Leipzig", 12.37, 51.34),
-        TownSpec("Dresden", 13.74, 51.05),
-        TownSpec("Kassel", 9.48, 51.31),
-        TownSpec("Köln", 6.96, 50.94),
-        TownSpec("Koblenz", 7.59, 50.36),
-        TownSpec("Trier", 6.64, 49.75),
-        TownSpec("Würzburg", 9.95, 49.79),
-        TownSpec("Mannheim", 8.47, 49.49),
-        TownSpec("Regensburg", 12.10, 49.01),
-        TownSpec("Passau", 13.46, 48.57),
-        TownSpec("Augsburg", 10.90, 48.37),
-        TownSpec("Freiburg", 7.85, 47.99),
-        TownSpec("Konstanz", 9.17, 47.66),
-    ),
-    borders=(
-        # The sheet's example: a road ending in Denmark (4 road + 2 coats of arms = 8 points),
-        # here at the Flensburg crossing.
-        BorderSpec("Kolding", 9.43, 54.80, neighbour="Denmark", kind=R, coats_of_arms=2),
-        BorderSpec("Stettin", 14.40, 53.40, neighbour="Poland", kind=C, coats_of_arms=1, side=E),
-        BorderSpec("Posen", 14.55, 52.35, neighbour="Poland", kind=R, coats_of_arms=1),
-        BorderSpec("Breslau", 14.99, 51.15, neighbour="Poland", kind=R, coats_of_arms=1),
-        BorderSpec("Prag", 14.20, 50.85, neighbour="Czechia", kind=C, coats_of_arms=2),
-        BorderSpec("Pilsen", 12.37, 50.08, neighbour="Czechia", kind=R, coats_of_arms=1),
-        BorderSpec("Linz", 13.45, 48.57, neighbour="Austria", kind=R, coats_of_arms=1),
-        BorderSpec("Salzburg", 12.98, 47.80, neighbour="Austria", kind=C, coats_of_arms=2),
-        BorderSpec("Innsbruck", 11.20, 47.45, neighbour="Austria", kind=R, coats_of_arms=1),
-        BorderSpec("Zürich", 8.60, 47.65, neighbour="Switzerland", kind=R, coats_of_arms=1),
-        BorderSpec("Basel", 7.59, 47.59, neighbour="Switzerland", kind=C, coats_of_arms=2),
-        BorderSpec("Strasbourg", 7.80, 48.57, neighbour="France", kind=C, coats_of_arms=2),
-        BorderSpec("Metz", 6.80, 49.17, neighbour="France", kind=R, coats_of_arms=1),
-        BorderSpec("Luxembourg", 6.45, 49.75, neighbour="Luxembourg", kind=R, coats_of_arms=1),
-        BorderSpec("Lüttich", 6.15, 50.50, neighbour="Belgium", kind=R, coats_of_arms=1),
-        BorderSpec("Maastricht", 6.02, 50.80, neighbour="Netherlands", kind=C, coats_of_arms=1),
-        BorderSpec("Arnhem", 6.10, 51.85, neighbour="Netherlands", kind=R, coats_of_arms=1),
-        BorderSpec("Groningen", 7.20, 53.20, neighbour="Netherlands", kind=R, coats_of_arms=1),
-    ),
-)
+def sources_dir() -> Path:
+    """The build's inputs: ``maps/sources/`` (design files and the committed import results)."""
+    return Path(__file__).resolve().parent.parent / "maps" / "sources"
 
 
-# -- France --------------------------------------------------------------------------------------
-
-FRANCE = CountrySpec(
-    id="france",
-    name="France",
-    rule_set=RuleSet.FRANCE,
-    setup=Setup(start_squares_used=2, chip_count=30, tile_pool_min=110, tile_pool_max=120),
-    settings=ImportSettings(
-        countries=("France",), km=52.0, min_land_share=0.5, bbox=(-5.5, 41.0, 10.0, 51.5)
-    ),
-    description=(
-        "Nancy is orange, as in the sheet's example; the other towns' grapes follow their wine "
-        "regions (Bordeaux purple, Strasbourg light blue, Reims/Champagne orange, Dijon/Burgundy "
-        "purple, Tours/Loire light blue, ...), spread over the three colours. Corsica is reached "
-        "by the ferries from Nice and Toulon. The validator reports no errors and no warnings."
-    ),
-    starts=(
-        # The sheet's example sells orange wine on Nancy.
-        TownSpec("Nancy", 6.18, 48.69, grape=ORANGE),
-        TownSpec("Le Mans", 0.20, 48.00, grape=BLUE),
-        TownSpec("Limoges", 1.26, 45.83, grape=PURPLE),
-    ),
-    cities=(
-        CitySpec(
-            "Paris",
-            2.35,
-            48.86,
-            id="paris",
-            coats_of_arms=3,
-            shape=((0, 0), (1, 0)),
-            sides=_sides(N=C, S=C, W=R),
-            edges=((1, 0, E, R),),
-        ),
-        CitySpec("Lille", 3.06, 50.63, id="lille", coats_of_arms=1, sides=_sides(S=C, W=R)),
-        CitySpec("Lyon", 4.84, 45.76, id="lyon", coats_of_arms=2, sides=_sides(N=C, E=R, S=C, W=R)),
-        CitySpec(
-            # The coast road runs on to Toulon, where the ferry to Corsica leaves.
-            "Marseille",
-            5.37,
-            43.30,
-            id="marseille",
-            coats_of_arms=2,
-            sides=_sides(N=C, W=R, E=R),
-        ),
-        CitySpec(
-            "Toulouse", 1.44, 43.60, id="toulouse", coats_of_arms=1, sides=_sides(N=C, E=R, W=C)
-        ),
-        CitySpec("Nantes", -1.55, 47.22, id="nantes", coats_of_arms=1, sides=_sides(N=R, E=C)),
-    ),
-    towns=(
-        # Wine regions spread over the three grape colours.
-        TownSpec("Bordeaux", -0.58, 44.84, grape=PURPLE),
-        TownSpec("Strasbourg", 7.75, 48.58, grape=BLUE),
-        TownSpec("Reims", 4.03, 49.26, grape=ORANGE),
-        TownSpec("Dijon", 5.04, 47.32, grape=PURPLE),
-        TownSpec("Tours", 0.69, 47.39, grape=BLUE),
-        TownSpec("Montpellier", 3.88, 43.61, grape=ORANGE),
-        TownSpec("Avignon", 4.81, 43.95, grape=PURPLE),
-        TownSpec("Cognac", -0.33, 45.69, grape=ORANGE),
-        TownSpec("Colmar", 7.36, 48.08, grape=ORANGE, nudge=(0, 1)),
-        TownSpec("Mâcon", 4.83, 46.31, grape=BLUE),
-        TownSpec("Perpignan", 2.90, 42.70, grape=BLUE),
-        TownSpec("Cahors", 1.44, 44.45, grape=PURPLE),
-        TownSpec("Rouen", 1.10, 49.44, grape=BLUE),
-        TownSpec("Caen", -0.37, 49.18, grape=ORANGE),
-        TownSpec("Rennes", -1.68, 48.11, grape=PURPLE),
-        TownSpec("Brest", -4.49, 48.39, grape=BLUE),
-        TownSpec("Orléans", 1.91, 47.90, grape=ORANGE),
-        TownSpec("Clermont-Ferrand", 3.09, 45.78, grape=BLUE),
-        TownSpec("Grenoble", 5.72, 45.19, grape=ORANGE),
-        TownSpec("Besançon", 6.02, 47.24, grape=BLUE),
-        TownSpec("Nice", 7.26, 43.70, grape=PURPLE),
-        TownSpec("Pau", -0.37, 43.30, grape=ORANGE),
-        TownSpec("Amiens", 2.30, 49.89, grape=PURPLE),
-        TownSpec("Troyes", 4.08, 48.30, grape=PURPLE),
-        TownSpec("Ajaccio", 8.74, 41.93, grape=BLUE),
-    ),
-    borders=(
-        # Wine export (5 points) needs border roads/cities with coats of arms: all have some.
-        BorderSpec("Mons", 3.80, 50.38, neighbour="Belgium", kind=R, coats_of_arms=1),
-        BorderSpec("Namur", 4.80, 50.10, neighbour="Belgium", kind=C, coats_of_arms=2),
-        BorderSpec("Luxembourg", 6.10, 49.47, neighbour="Luxembourg", kind=R, coats_of_arms=1),
-        BorderSpec("Saarbrücken", 6.95, 49.18, neighbour="Germany", kind=R, coats_of_arms=1),
-        BorderSpec("Kehl", 7.80, 48.57, neighbour="Germany", kind=C, coats_of_arms=2),
-        BorderSpec("Basel", 7.55, 47.58, neighbour="Switzerland", kind=R, coats_of_arms=1),
-        BorderSpec("Genève", 6.10, 46.20, neighbour="Switzerland", kind=C, coats_of_arms=2),
-        BorderSpec("Torino", 6.90, 45.10, neighbour="Italy", kind=R, coats_of_arms=1),
-        BorderSpec("Ventimiglia", 7.52, 43.79, neighbour="Italy", kind=R, coats_of_arms=2),
-        BorderSpec("La Jonquera", 2.87, 42.43, neighbour="Spain", kind=R, coats_of_arms=1),
-        BorderSpec("Girona", 1.95, 42.45, neighbour="Spain", kind=C, coats_of_arms=1),
-        BorderSpec("Irún", -1.78, 43.35, neighbour="Spain", kind=R, coats_of_arms=2),
-    ),
-    ferries=(
-        FerrySpec("nice-calvi", Place("Nice", 7.30, 43.69), Place("Calvi", 8.75, 42.57)),
-        # Lands on Corsica's west coast (Ajaccio's gulf is one square south at this scale).
-        FerrySpec(
-            "toulon-ajaccio",
-            Place("Toulon", 5.93, 43.10),
-            Place("Ajaccio", 8.74, 41.93, nudge=(0, -1)),
-        ),
-    ),
-)
+def _convert(value: Any, hint: Any, where: str) -> Any:
+    """``value`` from JSON as the type ``hint`` (dataclasses, enums, tuples, optionals)."""
+    origin = typing.get_origin(hint)
+    if origin in (types.UnionType, typing.Union):
+        options = [h for h in typing.get_args(hint) if h is not type(None)]
+        return None if value is None else _convert(value, options[0], where)
+    if dataclasses.is_dataclass(hint):
+        if not isinstance(value, dict):
+            raise DesignError(f"{where}: expected an object")
+        return _build(hint, value, where)
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if not isinstance(value, list):
+            raise DesignError(f"{where}: expected a list")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_convert(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
+        if len(args) != len(value):
+            raise DesignError(f"{where}: expected {len(args)} values")
+        pairs = enumerate(zip(value, args, strict=True))
+        return tuple(_convert(v, h, f"{where}[{i}]") for i, (v, h) in pairs)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        try:
+            return hint(value)
+        except ValueError:
+            raise DesignError(f"{where}: unknown value {value!r}") from None
+    if hint is float and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(hint, type) and isinstance(value, hint):
+        return value
+    raise DesignError(f"{where}: expected {getattr(hint, '__name__', hint)}, got {value!r}")
 
 
-# -- Benelux -------------------------------------------------------------------------------------
-
-BENELUX = CountrySpec(
-    id="benelux",
-    name="Benelux",
-    rule_set=RuleSet.BENELUX,
-    setup=Setup(start_squares_used=2, chip_count=20, tile_pool_min=110, tile_pool_max=120),
-    settings=ImportSettings(
-        countries=("Belgium", "Netherlands", "Luxembourg"),
-        km=19.7,
-        min_land_share=0.5,
-        bbox=(2.4, 49.3, 7.3, 53.7),
-    ),
-    description=(
-        "The three wave squares lie on the IJsselmeer; the stack squares are the Frisian islands "
-        "Texel (purple), Terschelling (light blue) and Ameland (orange), two squares each; stack "
-        "and wave squares take no tile. The validator reports no errors and no warnings."
-    ),
-    starts=(
-        TownSpec("Meppel", 6.19, 52.70),
-        TownSpec("Eindhoven", 5.47, 51.44),
-        TownSpec("Charleroi", 4.44, 50.41),
-    ),
-    cities=(
-        CitySpec(
-            "Amsterdam", 4.90, 52.37, id="amsterdam", coats_of_arms=2, sides=_sides(E=C, S=R, W=C)
-        ),
-        CitySpec(
-            "Rotterdam", 4.48, 51.92, id="rotterdam", coats_of_arms=1, sides=_sides(N=C, E=R, S=C)
-        ),
-        CitySpec(
-            "Antwerpen", 4.40, 51.22, id="antwerpen", coats_of_arms=1, sides=_sides(N=R, E=C, W=C)
-        ),
-        CitySpec(
-            "Brussel/Bruxelles",
-            4.35,
-            50.85,
-            id="bruxelles",
-            coats_of_arms=2,
-            sides=_sides(N=C, E=C, S=R, W=R),
-        ),
-        CitySpec(
-            "Luxembourg", 6.13, 49.61, id="luxembourg", coats_of_arms=1, sides=_sides(N=C, W=R)
-        ),
-    ),
-    towns=(
-        TownSpec("Utrecht", 5.12, 52.09),
-        TownSpec("Den Haag", 4.30, 52.08),
-        TownSpec("Haarlem", 4.64, 52.38),
-        TownSpec("Den Helder", 4.76, 52.93),
-        TownSpec("Leeuwarden", 5.80, 53.20),
-        TownSpec("Groningen", 6.57, 53.22),
-        TownSpec("Zwolle", 6.09, 52.52),
-        TownSpec("Enschede", 6.89, 52.22),
-        TownSpec("Arnhem", 5.90, 51.98),
-        TownSpec("Nijmegen", 5.86, 51.84, nudge=(0, 1)),  # Arnhem holds its square
-        TownSpec("Breda", 4.78, 51.59),
-        TownSpec("Middelburg", 3.61, 51.50),
-        TownSpec("Venlo", 6.17, 51.37),
-        TownSpec("Maastricht", 5.69, 50.85),
-        TownSpec("Brugge", 3.22, 51.21),
-        TownSpec("Gent", 3.72, 51.05),
-        TownSpec("Leuven", 4.70, 50.88),
-        TownSpec("Hasselt", 5.34, 50.93),
-        TownSpec("Liège", 5.57, 50.63),
-        TownSpec("Mons", 3.95, 50.45),
-        TownSpec("Namur", 4.87, 50.47),
-        TownSpec("Bastogne", 5.72, 50.00),
-        TownSpec("Arlon", 5.82, 49.68),
-    ),
-    borders=(
-        BorderSpec("Emden", 7.20, 53.20, neighbour="Germany", kind=R, coats_of_arms=1),
-        BorderSpec("Osnabrück", 7.05, 52.25, neighbour="Germany", kind=R, coats_of_arms=1),
-        BorderSpec("Duisburg", 6.10, 51.85, neighbour="Germany", kind=C, coats_of_arms=2),
-        BorderSpec("Mönchengladbach", 6.20, 51.30, neighbour="Germany", kind=R, coats_of_arms=1),
-        BorderSpec("Aachen", 6.05, 50.75, neighbour="Germany", kind=C, coats_of_arms=1),
-        BorderSpec("Trier", 6.50, 49.75, neighbour="Germany", kind=R, coats_of_arms=1),
-        BorderSpec("Metz", 6.15, 49.46, neighbour="France", kind=R, coats_of_arms=1),
-        BorderSpec("Sedan", 4.90, 49.80, neighbour="France", kind=R, coats_of_arms=1),
-        BorderSpec("Maubeuge", 4.00, 50.30, neighbour="France", kind=C, coats_of_arms=1),
-        BorderSpec("Lille", 3.10, 50.75, neighbour="France", kind=C, coats_of_arms=2),
-        BorderSpec("Dunkerque", 2.60, 51.05, neighbour="France", kind=R, coats_of_arms=1),
-    ),
-    islands=(
-        # Three Frisian islands, two stack squares each, one per chip colour.
-        IslandSpec(
-            "texel",
-            "Texel",
-            PURPLE,
-            Place("Texel", 4.80, 53.06),
-            (
-                IslandSquareSpec(0, 0, STACK),
-                IslandSquareSpec(0, -1, STACK),
-            ),
-        ),
-        IslandSpec(
-            "terschelling",
-            "Terschelling",
-            BLUE,
-            Place("Terschelling", 5.45, 53.42),
-            (
-                IslandSquareSpec(-1, 0, STACK),
-                IslandSquareSpec(0, 0, STACK),
-            ),
-        ),
-        IslandSpec(
-            "ameland",
-            "Ameland",
-            ORANGE,
-            Place("Ameland", 5.75, 53.48),
-            (
-                IslandSquareSpec(0, 0, STACK),
-                IslandSquareSpec(1, 0, STACK),
-            ),
-        ),
-    ),
-    # Three wave squares on the IJsselmeer.
-    waves=(
-        Place("IJsselmeer west", 5.22, 52.80),
-        Place("IJsselmeer north", 5.35, 52.95),
-        Place("IJsselmeer east", 5.50, 52.75),
-    ),
-)
+def _build(cls: Any, data: dict[str, Any], where: str) -> Any:
+    hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = set(data) - names
+    if unknown:
+        raise DesignError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+    return cls(**{k: _convert(v, hints[k], f"{where}.{k}") for k, v in data.items()})
 
 
-# -- Great Britain -------------------------------------------------------------------------------
-
-GREAT_BRITAIN = CountrySpec(
-    id="great-britain",
-    name="Great Britain",
-    rule_set=RuleSet.GREAT_BRITAIN,
-    # The chips lie on the 30 fixed coloured squares: none are laid out at random.
-    setup=Setup(start_squares_used=3, chip_count=0, tile_pool_min=90, tile_pool_max=100),
-    settings=ImportSettings(
-        countries=("United Kingdom", "Ireland"),
-        km=44.5,
-        min_land_share=0.5,
-        bbox=(-10.8, 49.8, 2.0, 59.0),
-    ),
-    description=(
-        "Ireland (with Northern Ireland) is reached from Britain by ferry only. The chip squares are marked at real places (e.g. "
-        "Wick, Oban, Perth in Scotland; Sligo, Athlone, Killarney in Ireland; Penzance, "
-        "Aberystwyth, Lincoln in England and Wales); setup.chip_count is 0 because no chips are "
-        "laid out at random. The Isle of Man holding area is the sea square at the real island in "
-        "the Irish Sea. Shetland, Orkney, the Hebrides and other isles without a ferry are left "
-        "off. The validator reports no errors and no warnings."
-    ),
-    starts=(
-        TownSpec("Kilkenny", -7.25, 52.65),
-        TownSpec("Carlisle", -2.93, 54.89),
-        TownSpec("Bristol", -2.59, 51.45),
-    ),
-    cities=(
-        CitySpec(
-            "London",
-            -0.13,
-            51.51,
-            id="london",
-            coats_of_arms=3,
-            shape=((0, 0), (1, 0)),
-            sides=_sides(N=C, S=R, W=C),
-            edges=((1, 0, E, R),),
-        ),
-        CitySpec(
-            "Birmingham",
-            -1.90,
-            52.48,
-            id="birmingham",
-            coats_of_arms=1,
-            sides=_sides(N=C, S=C, W=R),
-        ),
-        CitySpec(
-            "Manchester",
-            -2.24,
-            53.48,
-            id="manchester",
-            coats_of_arms=1,
-            sides=_sides(E=C, S=R, W=C),
-        ),
-        CitySpec("Glasgow", -4.25, 55.86, id="glasgow", coats_of_arms=1, sides=_sides(S=C, W=R)),
-        CitySpec(
-            "Edinburgh", -3.19, 55.95, id="edinburgh", coats_of_arms=2, sides=_sides(E=C, S=R)
-        ),
-        CitySpec("Dublin", -6.26, 53.35, id="dublin", coats_of_arms=2, sides=_sides(N=R, S=C, W=C)),
-    ),
-    towns=(
-        TownSpec("Oxford", -1.26, 51.75),
-        TownSpec("Cambridge", 0.12, 52.21),
-        TownSpec("York", -1.08, 53.96),
-        TownSpec("Newcastle", -1.61, 54.97),
-        TownSpec("Norwich", 1.30, 52.63),
-        TownSpec("Plymouth", -4.14, 50.38),
-        TownSpec("Southampton", -1.40, 50.90),
-        TownSpec("Dover", 1.31, 51.13),
-        TownSpec("Cardiff", -3.18, 51.48),
-        TownSpec("Holyhead", -4.63, 53.31),
-        TownSpec("Liverpool", -2.98, 53.41),
-        TownSpec("Sheffield", -1.47, 53.38),
-        TownSpec("Stranraer", -5.03, 54.90),
-        TownSpec("Inverness", -4.22, 57.48),
-        TownSpec("Aberdeen", -2.09, 57.15),
-        TownSpec("Dundee", -2.97, 56.46),
-        TownSpec("Belfast", -5.93, 54.60),
-        TownSpec("Derry", -7.31, 55.00),
-        TownSpec("Galway", -9.05, 53.27),
-        TownSpec("Limerick", -8.63, 52.66),
-        TownSpec("Cork", -8.47, 51.90),
-        TownSpec("Rosslare", -6.34, 52.25),
-    ),
-    ferries=(
-        FerrySpec(
-            "holyhead-dublin",
-            Place("Holyhead", -4.63, 53.31),
-            Place("Dublin", -6.20, 53.35),
-            coats_of_arms=2,
-        ),
-        FerrySpec(
-            "stranraer-belfast",
-            Place("Stranraer", -5.03, 54.90),
-            Place("Belfast", -5.85, 54.65),
-            coats_of_arms=1,
-        ),
-        FerrySpec(
-            "fishguard-rosslare",
-            Place("Fishguard", -4.98, 52.00),
-            Place("Rosslare", -6.34, 52.25),
-            coats_of_arms=1,
-        ),
-    ),
-    chip_squares=(
-        # 10 blue in Scotland.
-        ChipSquareSpec("Durness", -4.75, 58.57, colour=BLUE),
-        ChipSquareSpec("Wick", -3.09, 58.44, colour=BLUE),
-        ChipSquareSpec("Ullapool", -5.16, 57.90, colour=BLUE),
-        ChipSquareSpec("Aviemore", -3.83, 57.19, colour=BLUE),
-        ChipSquareSpec("Fort William", -5.11, 56.82, colour=BLUE),
-        ChipSquareSpec("Oban", -5.47, 56.41, colour=BLUE),
-        ChipSquareSpec("Perth", -3.44, 56.40, colour=BLUE),
-        ChipSquareSpec("Montrose", -2.47, 56.71, colour=BLUE),
-        ChipSquareSpec("Ayr", -4.63, 55.46, colour=BLUE),
-        ChipSquareSpec("Galashiels", -2.81, 55.62, colour=BLUE),
-        # 10 orange in Ireland.
-        ChipSquareSpec("Donegal", -8.11, 54.65, colour=ORANGE),
-        ChipSquareSpec("Sligo", -8.47, 54.27, colour=ORANGE),
-        ChipSquareSpec("Westport", -9.52, 53.80, colour=ORANGE),
-        ChipSquareSpec("Athlone", -7.94, 53.42, colour=ORANGE),
-        ChipSquareSpec("Ennis", -8.98, 52.84, colour=ORANGE),
-        ChipSquareSpec("Killarney", -9.51, 52.06, colour=ORANGE),
-        ChipSquareSpec("Clonmel", -7.70, 52.36, colour=ORANGE),
-        ChipSquareSpec("Wicklow", -6.30, 52.98, colour=ORANGE),
-        ChipSquareSpec("Armagh", -6.65, 54.35, colour=ORANGE),
-        ChipSquareSpec("Enniskillen", -7.64, 54.34, colour=ORANGE),
-        # 10 purple in England and Wales.
-        ChipSquareSpec("Penzance", -5.54, 50.12, colour=PURPLE),
-        ChipSquareSpec("Exeter", -3.53, 50.72, colour=PURPLE),
-        ChipSquareSpec("Salisbury", -1.79, 51.07, colour=PURPLE),
-        ChipSquareSpec("Canterbury", 1.08, 51.28, colour=PURPLE),
-        ChipSquareSpec("Aberystwyth", -4.08, 52.42, colour=PURPLE),
-        ChipSquareSpec("Shrewsbury", -2.75, 52.71, colour=PURPLE),
-        ChipSquareSpec("Peterborough", -0.24, 52.57, colour=PURPLE),
-        ChipSquareSpec("Lincoln", -0.54, 53.23, colour=PURPLE),
-        ChipSquareSpec("Kendal", -2.75, 54.33, colour=PURPLE),
-        ChipSquareSpec("Whitby", -0.61, 54.49, colour=PURPLE),
-    ),
-    isle_of_man=Place("Isle of Man", -4.53, 54.23),
-)
+def load_design(path: Path) -> CountrySpec:
+    """One country's design file (see ``maps/sources/countries/``); DesignError naming the
+    file and field on bad content."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DesignError(f"{path}: cannot read ({exc})") from None
+    if not isinstance(data, dict) or data.pop("format", None) != DESIGN_FORMAT:
+        raise DesignError(f"{path}: not a {DESIGN_FORMAT} file")
+    if data.pop("format_version", None) != DESIGN_VERSION:
+        raise DesignError(f"{path}: unsupported format_version")
+    spec = _build(CountrySpec, data, str(path))
+    if f"{spec.id}.json" != path.name:
+        raise DesignError(f"{path}: id {spec.id!r} does not match the file name")
+    return spec
 
 
-# -- Península Ibérica ---------------------------------------------------------------------------
-
-IBERICA = CountrySpec(
-    id="iberica",
-    name="Península Ibérica",
-    rule_set=RuleSet.IBERICA,
-    setup=Setup(start_squares_used=3, chip_count=30, tile_pool_min=110, tile_pool_max=120),
-    settings=ImportSettings(
-        countries=("Spain", "Portugal"),
-        km=56.0,
-        min_land_share=0.5,
-        # Mainland and the Balearics; the Canaries, Azores, Madeira, Ceuta and Melilla are not
-        # on the board.
-        bbox=(-9.6, 35.95, 4.4, 43.85),
-    ),
-    description=(
-        "Every row of the grid belongs to one track (some tracks are two rows wide): orange in the "
-        "north, light blue in the centre, purple in the south. The Balearic squares (Mallorca 2, "
-        "Palma with 2 coats of arms; Menorca; Eivissa) are ferry-gated: a tile goes there only "
-        "once a ferry from the mainland is connected. The validator reports no errors and no warnings."
-    ),
-    starts=(
-        TownSpec("León", -5.57, 42.60),
-        TownSpec("Pamplona", -1.64, 42.81),
-        TownSpec("Évora", -7.91, 38.57),
-        TownSpec("Murcia", -1.13, 37.99),
-    ),
-    cities=(
-        CitySpec(
-            "Barcelona", 2.17, 41.39, id="barcelona", coats_of_arms=2, sides=_sides(N=C, W=C, S=R)
-        ),
-        CitySpec(
-            "Madrid", -3.70, 40.42, id="madrid", coats_of_arms=3, sides=_sides(N=C, E=R, S=C, W=R)
-        ),
-        CitySpec("Lisboa", -9.14, 38.72, id="lisboa", coats_of_arms=2, sides=_sides(N=C, E=C, S=R)),
-        CitySpec("Porto", -8.61, 41.15, id="porto", coats_of_arms=1, sides=_sides(N=R, E=C, S=C)),
-        CitySpec(
-            "Sevilla", -5.98, 37.39, id="sevilla", coats_of_arms=2, sides=_sides(N=C, E=R, W=C)
-        ),
-    ),
-    towns=(
-        TownSpec("Salamanca", -5.66, 40.97),
-        TownSpec("Valencia", -0.38, 39.47),
-        TownSpec("Zaragoza", -0.89, 41.65),
-        TownSpec("Bilbao", -2.93, 43.26),
-        TownSpec("Santiago de Compostela", -8.54, 42.88),
-        TownSpec("Oviedo", -5.85, 43.36),
-        TownSpec("Burgos", -3.70, 42.34),
-        TownSpec("Valladolid", -4.72, 41.65),
-        TownSpec("Toledo", -4.02, 39.86),
-        TownSpec("Cáceres", -6.37, 39.47),
-        TownSpec("Coimbra", -8.43, 40.21),
-        TownSpec("Córdoba", -4.78, 37.89),
-        TownSpec("Granada", -3.60, 37.18),
-        TownSpec("Málaga", -4.42, 36.72),
-        TownSpec("Cádiz", -6.29, 36.53),
-        TownSpec("Faro", -7.93, 37.02),
-        TownSpec("Alicante", -0.48, 38.35),
-        TownSpec("Albacete", -1.86, 38.99),
-        TownSpec("Tarragona", 1.25, 41.12),
-        TownSpec("Girona", 2.82, 41.98),
-        TownSpec("Cuenca", -2.13, 40.07),
-        TownSpec("Almería", -2.46, 36.84),
-    ),
-    borders=(
-        BorderSpec("Hendaye", -1.78, 43.35, neighbour="France", kind=R, coats_of_arms=1),
-        BorderSpec("Pau", -0.55, 42.80, neighbour="France", kind=C, coats_of_arms=1),
-        BorderSpec("Toulouse", 1.50, 42.60, neighbour="France", kind=C, coats_of_arms=2),
-        BorderSpec("Perpignan", 2.87, 42.43, neighbour="France", kind=R, coats_of_arms=2),
-    ),
-    islands=(
-        IslandSpec(
-            "mallorca",
-            "Mallorca",
-            None,
-            Place("Palma", 2.65, 39.57),
-            (
-                IslandSquareSpec(0, 0, GATED, 2),
-                IslandSquareSpec(1, 0, GATED, 1),
-            ),
-        ),
-        IslandSpec(
-            "menorca",
-            "Menorca",
-            None,
-            Place("Maó", 4.10, 39.95),
-            (IslandSquareSpec(0, 0, GATED, 1),),
-        ),
-        IslandSpec(
-            "eivissa",
-            "Eivissa",
-            None,
-            Place("Eivissa", 1.43, 38.98),
-            (IslandSquareSpec(0, 0, GATED, 1),),
-        ),
-    ),
-    ferries=(
-        # From the coast square next to Barcelona (the city square itself takes no tile).
-        FerrySpec(
-            "barcelona-palma",
-            Place("Barcelona", 2.17, 41.39, nudge=(-1, 0)),
-            Place("Palma", 2.65, 39.57),
-            coats_of_arms=1,
-        ),
-        FerrySpec(
-            "valencia-eivissa",
-            Place("Valencia", -0.30, 39.45),
-            Place("Eivissa", 1.43, 38.98),
-            coats_of_arms=1,
-        ),
-        FerrySpec(
-            "alcudia-ciutadella",
-            Place("Alcúdia", 3.12, 39.85),
-            Place("Ciutadella", 3.84, 40.00),
-            coats_of_arms=1,
-        ),
-    ),
-    tracks=True,
-)
-
-COUNTRIES: dict[str, CountrySpec] = {
-    spec.id: spec for spec in (DEUTSCHLAND, FRANCE, BENELUX, GREAT_BRITAIN, IBERICA)
-}
-"""The five shipped country maps by id (= file stem in ``maps/``)."""
+def load_countries(folder: Path | None = None) -> dict[str, CountrySpec]:
+    """Every country design, in the order ``order.json`` gives (the build's order)."""
+    folder = folder or sources_dir() / "countries"
+    order = json.loads((folder / "order.json").read_text(encoding="utf-8"))["order"]
+    return {cid: load_design(folder / f"{cid}.json") for cid in order}
 
 
 # -- stage 1: the imported outline ---------------------------------------------------------------
@@ -813,6 +295,9 @@ class Raster:
     land: set[Square]
     neighbours: dict[Square, str]
     projection: dict[str, Any]
+    sea_edges: set[Edge] = field(default_factory=set)
+    """Edges of land squares that face a named neighbour across the sea (France's edge facing
+    England): no land border there, so no clouds. Every other named edge is a land border."""
 
     def grid_point(self, lon: float, lat: float) -> tuple[float, float]:
         """Fractional grid position ``(x, y)`` of a longitude/latitude (square (0,0) spans 0..1)."""
@@ -840,6 +325,7 @@ class Raster:
             "land": rows,
             "neighbour_names": names,
             "neighbours": outside,
+            "sea_edges": [[e.x, e.y, e.side.value] for e in sorted(self.sea_edges)],
         }
 
     @classmethod
@@ -853,7 +339,8 @@ class Raster:
                     neighbours[(x, y)] = SEA
                 elif ch != ".":
                     neighbours[(x, y)] = names[_CHARS.index(ch)]
-        return cls(d["width"], d["height"], land, neighbours, dict(d["projection"]))
+        sea = {Edge(x, y, Side(side)) for x, y, side in d.get("sea_edges", [])}
+        return cls(d["width"], d["height"], land, neighbours, dict(d["projection"]), sea)
 
 
 _CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -868,8 +355,8 @@ def _neighbour_char(name: str | None, names: list[str]) -> str:
 
 
 def rasters_path() -> Path:
-    """The committed stage-1 results: ``engine/data/country_rasters.json``."""
-    return data_dir() / "country_rasters.json"
+    """The committed stage-1 results: ``maps/sources/country_rasters.json``."""
+    return sources_dir() / "country_rasters.json"
 
 
 def load_rasters(path: Path | None = None) -> dict[str, Raster]:
@@ -880,7 +367,7 @@ def load_rasters(path: Path | None = None) -> dict[str, Raster]:
 def dumps_rasters(rasters: dict[str, Raster]) -> str:
     body = {
         "about": "Stage 1 of engine.countrymaps: Natural Earth outlines rasterised by "
-        "engine.country (python -m engine.countrymaps build --refresh). Natural Earth data "
+        "engine.country (python -m mapbuild.countrymaps build --refresh). Natural Earth data "
         "is public domain.",
         "rasters": {cid: rasters[cid].to_dict() for cid in sorted(rasters)},
     }
@@ -920,6 +407,10 @@ class _Designer:
             land=set(raster.land),
         )
         self.taken: dict[Square, str] = {}
+        self.dropped_sides: list[tuple[str, EdgeKind, Edge]] = []
+        """Large-city sides the design asks for that face the outside (reported by ``build``)."""
+        self.offset = (0, 0)
+        """How far :meth:`reframe` moved everything."""
         self.edges_taken: set[Edge] = set()
         self.constrained: set[Square] = set()
 
@@ -986,7 +477,9 @@ class _Designer:
             overrides = {Edge(anchor[0] + dx, anchor[1] + dy, s): k for dx, dy, s, k in c.edges}
             for e in city.outer_edges():
                 kind = overrides.get(e, sides.get(e.side, F))
-                if kind is not F and not self.outside(e.outer_square):
+                if kind is not F and self.outside(e.outer_square):
+                    self.dropped_sides.append((c.name, kind, e))
+                elif kind is not F:
                     city.edges[e] = kind
             self.m.large_cities[c.id] = city
 
@@ -1144,7 +637,8 @@ class _Designer:
         self.m.editor["neighbours"] = [
             {"x": e.x, "y": e.y, "side": e.side.value, "name": names[e]} for e in sorted(names)
         ]
-        self.m.land_borders = set(names)  # clouds there; every other outside edge is sea
+        # Clouds on land borders; edges facing a neighbour across the sea stay sea.
+        self.m.land_borders = set(names) - self.raster.sea_edges
 
     def reframe(self) -> None:
         """Crop the grid to the map (and the Isle of Man) with a margin of one square all round.
@@ -1160,18 +654,23 @@ class _Designer:
         width = max(x for x, _ in extent) + dx + 2
         height = max(y for _, y in extent) + dy + 2
         self.m = reshape(m, width, height, dx, dy)
+        self.offset = (dx, dy)
 
     def tracks(self) -> None:
+        """Twelve tracks of whole rows, top to bottom, each with a fair share of the placeable
+        squares: the row boundaries that keep every track closest to a twelfth of them (a
+        linear partition; ties: the earlier boundary). The margin rows join tracks 1 and 12."""
         if not self.spec.tracks:
             return
+        placeable = self.m.placeable_squares()
         rows = sorted({y for _, y in self.m.land})
         top, n = rows[0], rows[-1] - rows[0] + 1
         if n < 12:
             raise DesignError(f"{self.spec.id}: {n} rows cannot hold 12 tracks")
-        # Track k covers an equal share of the map's rows, top to bottom (1-4 orange at the
-        # top); tracks 1 and 12 also take the margin rows, so every row of the grid has a track.
+        counts = [sum(1 for _, y in placeable if y == top + i) for i in range(n)]
+        bounds = _fair_partition(counts, 12)
         for k in range(1, 13):
-            lo, hi = top + (k - 1) * n // 12, top + k * n // 12
+            lo, hi = top + bounds[k - 1], top + bounds[k]
             if k == 1:
                 lo = 0
             if k == 12:
@@ -1195,9 +694,52 @@ class _Designer:
         return self.m, dropped
 
 
+def _fair_partition(counts: Sequence[int], groups: int) -> list[int]:
+    """Boundaries ``0 = b0 < b1 < ... < b_groups = len(counts)`` splitting ``counts`` into
+    ``groups`` non-empty runs whose sums are closest to equal (least sum of squared misses)."""
+    n = len(counts)
+    prefix = [0]
+    for c in counts:
+        prefix.append(prefix[-1] + c)
+    share = prefix[-1] / groups
+    inf = float("inf")
+    best = [[inf] * (n + 1) for _ in range(groups + 1)]
+    back = [[0] * (n + 1) for _ in range(groups + 1)]
+    best[0][0] = 0.0
+    for g in range(1, groups + 1):
+        for end in range(g, n - (groups - g) + 1):
+            for start in range(g - 1, end):
+                if best[g - 1][start] == inf:
+                    continue
+                cost = best[g - 1][start] + (prefix[end] - prefix[start] - share) ** 2
+                if cost < best[g][end] - 1e-9:
+                    best[g][end], back[g][end] = cost, start
+    bounds = [n]
+    for g in range(groups, 0, -1):
+        bounds.append(back[g][bounds[-1]])
+    return bounds[::-1]
+
+
 def design(spec: CountrySpec, raster: Raster) -> MapDef:
     """Stage 2: the finished map of ``spec`` on its imported ``raster`` (pure, deterministic)."""
     return _Designer(spec, raster).build()[0]
+
+
+def design_notes(spec: CountrySpec, raster: Raster) -> list[str]:
+    """What the design of ``spec`` asks for but its grid cannot hold: large-city sides facing the
+    sea or abroad (printed as fields), land dropped as unreachable. ``build`` prints them."""
+    designer = _Designer(spec, raster)
+    _, dropped = designer.build()
+    dx, dy = designer.offset
+    notes = [
+        f"{spec.id}: large city {name}: its {kind.value} side {Edge(e.x + dx, e.y + dy, e.side)} "
+        "faces the outside; printed as a field"
+        for name, kind, e in designer.dropped_sides
+    ]
+    if dropped:
+        shown = ", ".join(f"({x + dx}, {y + dy})" for x, y in dropped)
+        notes.append(f"{spec.id}: unreachable land left out: {shown}")
+    return notes
 
 
 _RULES_TEXT = {
@@ -1275,6 +817,7 @@ def import_raster(spec: CountrySpec) -> Raster:
         land=set(imp.raster.land),
         neighbours=dict(imp.outside),
         projection=imp.projection.to_dict(),
+        sea_edges=set(imp.neighbours) - imp.land_borders,
     )
 
 
@@ -1332,13 +875,17 @@ def readme_table(maps: dict[str, MapDef]) -> str:
     return "\n".join(lines) + "\n"
 
 
+COUNTRIES: dict[str, CountrySpec] = load_countries()
+"""The five shipped country maps by id (= file stem in ``maps/``), from their design files."""
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m engine.countrymaps build|check|table`` (see the module docstring)."""
+    """``python -m mapbuild.countrymaps build|check|table`` (see the module docstring)."""
     from engine.mapio import loads_map
     from engine.resources import maps_dir
 
     parser = argparse.ArgumentParser(
-        prog="python -m engine.countrymaps",
+        prog="python -m mapbuild.countrymaps",
         description="Build the shipped country maps from the committed country outlines.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
@@ -1379,6 +926,8 @@ def main(argv: list[str] | None = None) -> int:
                 out_dir.mkdir(parents=True, exist_ok=True)
                 path.write_text(text, encoding="utf-8")
                 print(f"wrote {path}")
+                for note in design_notes(COUNTRIES[cid], rasters[cid]):
+                    print(f"  note: {note}")
             elif not path.is_file() or path.read_text(encoding="utf-8") != text:
                 print(f"differs: {path}")
                 differ += 1
