@@ -2,9 +2,9 @@
 
 Commands::
 
-    python -m mapbuild.countrymaps build [--out DIR] [--only ID ...] [--refresh]
-    python -m mapbuild.countrymaps check [--out DIR] [--only ID ...] [--refresh]
-    python -m mapbuild.countrymaps table      # the README's "Shipped maps" table
+    python -m engine.mapbuild.countrymaps build [--out DIR] [--only ID ...] [--refresh]
+    python -m engine.mapbuild.countrymaps check [--out DIR] [--only ID ...] [--refresh]
+    python -m engine.mapbuild.countrymaps table      # the README's "Shipped maps" table
 
 The printed Hans im Glück maps are not available, so ``maps/deutschland.json``, ``france.json``,
 ``benelux.json``, ``great-britain.json`` and ``iberica.json`` are our own renditions. Each is made
@@ -210,7 +210,7 @@ DESIGN_VERSION = 1
 
 def sources_dir() -> Path:
     """The build's inputs: ``maps/sources/`` (design files and the committed import results)."""
-    return Path(__file__).resolve().parent.parent / "maps" / "sources"
+    return Path(__file__).resolve().parents[2] / "maps" / "sources"
 
 
 def _convert(value: Any, hint: Any, where: str) -> Any:
@@ -367,7 +367,7 @@ def load_rasters(path: Path | None = None) -> dict[str, Raster]:
 def dumps_rasters(rasters: dict[str, Raster]) -> str:
     body = {
         "about": "Stage 1 of engine.countrymaps: Natural Earth outlines rasterised by "
-        "engine.country (python -m mapbuild.countrymaps build --refresh). Natural Earth data "
+        "engine.country (python -m engine.mapbuild.countrymaps build --refresh). Natural Earth data "
         "is public domain.",
         "rasters": {cid: rasters[cid].to_dict() for cid in sorted(rasters)},
     }
@@ -880,12 +880,12 @@ COUNTRIES: dict[str, CountrySpec] = load_countries()
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m mapbuild.countrymaps build|check|table`` (see the module docstring)."""
+    """``python -m engine.mapbuild.countrymaps build|check|table`` (see the module docstring)."""
     from engine.mapio import loads_map
     from engine.resources import maps_dir
 
     parser = argparse.ArgumentParser(
-        prog="python -m mapbuild.countrymaps",
+        prog="python -m engine.mapbuild.countrymaps",
         description="Build the shipped country maps from the committed country outlines.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
