@@ -261,7 +261,10 @@ def test_full_random_bot_game_with_plain_maps_rules(cid: str, seed: int) -> None
     assert game.outcome() is not None
     assert game.tiles_left() == 0
     placed = set(game.board.tiles)
-    assert placed <= m.placeable_squares()
+    # Without Map-Chips the prints are ignored (RULES.md, corrections 2): waves and island
+    # stacks take tiles, so the board's own map says what is placeable.
+    assert m.placeable_squares() <= game.board.map.placeable_squares()
+    assert placed <= game.board.map.placeable_squares()
     # The whole recommended pool (capped by the 114 tiles of base+ic+tb) was played out...
     assert len(placed) + len(game.set_aside) == min(114, m.setup.tile_pool_max)
     # ...on a board with room to spare.
