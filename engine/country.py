@@ -37,7 +37,7 @@ import math
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -492,14 +492,14 @@ def city_candidates(
     taken: set[Square] = set()
     proj = raster.projection
     for k in inside:  # already sorted by population, biggest first
-        lon, lat = (float(v) for v in coords[k])
-        fx, fy = proj.grid_point(lon, lat)
+        city_lon, city_lat = (float(v) for v in coords[k])
+        fx, fy = proj.grid_point(city_lon, city_lat)
         sq = _snap_to_land((fx, fy), raster.land)
         if sq is None or sq in taken:
             continue
         taken.add(sq)
         name, population = info[k]
-        out.append(CityCandidate(name, population, lon, lat, sq))
+        out.append(CityCandidate(name, population, city_lon, city_lat, sq))
         if len(out) >= limit:
             break
     return out
@@ -608,7 +608,7 @@ def neighbours_along_border(
             continue  # the GeoJSON outline's own country
         parts = []
         for d in shifts:
-            moved = shapely.transform(geom, lambda xy, d=d: xy + np.array([d, 0.0]))
+            moved = shapely.transform(geom, partial(np.add, np.array([d, 0.0])))
             part = shapely.intersection(moved, near)
             if not part.is_empty:
                 parts.append(part)
@@ -708,6 +708,7 @@ def import_country(
         outline = load_geojson(source)
         label = name or Path(source).stem
     else:
+        assert not isinstance(source, os.PathLike)  # _is_geojson_path took every path
         names = [source] if isinstance(source, str) else [str(s) for s in source]
         outline = natural_earth_outline(names)
         label = name or " + ".join(_find_country(n).name for n in names)

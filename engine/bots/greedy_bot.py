@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.board import SIDE_JOIN as _SIDE_JOIN
 from engine.board import SIDE_TILE as _SIDE_TILE
 from engine.bots.base import register_bot
 from engine.features import CITY, FIELD, MONASTERY
+from engine.geometry import Square
 from engine.moves import Move, Pass
 from engine.scoring import completed_cities, feature_points
 
@@ -198,7 +199,7 @@ class _Projection:
                     out[p] += pts
         return out
 
-    def quiet(self, square: tuple[int, int], sides: tuple[tuple, ...]) -> bool:
+    def quiet(self, square: tuple[int, int], sides: tuple[tuple[Any, ...], ...]) -> bool:
         """Whether a tile on ``square`` (whatever its rotation) joins no occupied feature and
         no city an occupied field touches, and no monk is next to it."""
         adds_of = self.adds_of
@@ -225,7 +226,7 @@ class _Projection:
         game: Game,
         square: tuple[int, int],
         rotation: int,
-        sides: tuple[tuple, ...],
+        sides: tuple[tuple[Any, ...], ...],
         points: int,
         locations: list[str | None],
         meeple_value: float,
@@ -322,7 +323,7 @@ class _Projection:
         supply = game.supply[me]
         adds_of = self.adds_of
         fields_of = self.fields_of
-        recount: dict[int, tuple] = {}
+        recount: dict[int, tuple[Any, ...]] = {}
         for r in merged:
             adds = adds_of.get(r)
             if adds is not None:
@@ -378,7 +379,9 @@ def _feature_adds(game: Game, root: int) -> list[tuple[int, int]]:
     return [(p, pts) for p in game.majority_of(f.meeples.get(root, ()))]
 
 
-def _preview_inputs(game: Game, square: tuple[int, int]) -> tuple[tuple, int] | None:
+def _preview_inputs(
+    game: Game, square: tuple[int, int]
+) -> tuple[tuple[tuple[Any, ...], ...], int] | None:
     """What :meth:`_Projection.preview_values` needs for ``square`` (its sides and the points
     the rule sets award for placing there), or ``None`` if it must be played out."""
     points = 0
@@ -392,18 +395,18 @@ def _preview_inputs(game: Game, square: tuple[int, int]) -> tuple[tuple, int] | 
 
 
 def _placement_groups(
-    game: Game, moves: list[Action]
-) -> tuple[dict[tuple, list[int]], list[tuple[list[int], tuple]]]:
+    game: Game, moves: list[Move]
+) -> tuple[dict[tuple[Square, int], list[int]], list[tuple[list[int], tuple[Square, int]]]]:
     """The indices of ``moves`` by ``(square, rotation)`` (a placement and its meeple variants;
     the bare placement is always offered), and the *twins*: a symmetric tile's rotations that
     look the same (same shape, same meeple locations) play the same, so only the first is
     judged; each twin is ``(its indices, the (square, rotation) judged for it)``."""
-    groups: dict[tuple, list[int]] = {}
+    groups: dict[tuple[Square, int], list[int]] = {}
     for i, mv in enumerate(moves):
         groups.setdefault((mv[0], mv[1]), []).append(i)
     oriented = game.board.compiled.oriented[game.current_tile]  # type: ignore[index]
-    seen: dict[tuple, tuple] = {}
-    twins: list[tuple[list[int], tuple]] = []
+    seen: dict[tuple[Square, Any], tuple[Square, int]] = {}
+    twins: list[tuple[list[int], tuple[Square, int]]] = []
     for key in list(groups):
         sq, rot = key
         first = seen.setdefault((sq, oriented[rot // 90].shape), key)
@@ -414,7 +417,7 @@ def _placement_groups(
     return groups, twins
 
 
-def placement_values(game: Game, moves: list[Action], me: int, meeple_value: float) -> list[float]:
+def placement_values(game: Game, moves: list[Move], me: int, meeple_value: float) -> list[float]:
     """The evaluation after each of ``moves`` (placing moves of ``game``, phase PLACE), in
     order; equal to pushing each move (plus a settling pass) and calling :func:`evaluate`."""
     from engine.game import Phase
@@ -428,14 +431,14 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
     values: list[float] = [0.0] * len(moves)
     groups, twins = _placement_groups(game, moves)
     # plain rules: most placements are judged from a preview, without placing the tile
-    previews: dict[tuple[int, int], tuple | None] = {}
+    previews: dict[Square, tuple[tuple[tuple[Any, ...], ...], int] | None] = {}
     for (sq, rot), idxs in groups.items():
         if plain:
             assert projection is not None
-            known = previews.get(sq, False)
-            if known is False:
-                known = _preview_inputs(game, sq)
-                previews[sq] = known
+            if sq in previews:
+                known = previews[sq]
+            else:
+                known = previews[sq] = _preview_inputs(game, sq)
             if known is not None:
                 sides, points = known
                 got = projection.preview_values(
@@ -516,7 +519,7 @@ class GreedyBot:
     def choose(self, game: Game) -> Action:
         from engine.game import Phase
 
-        moves = game.legal_moves().list()
+        moves: list[Action] = game.legal_moves().list()
         if len(moves) == 1:
             return moves[0]
         me = game.to_move
@@ -524,7 +527,8 @@ class GreedyBot:
             # judge placements on a copy whose hidden information (face-down chip values) is
             # re-dealt, so the bot does not peek at what a covered chip is worth
             view = game.copy(shuffle=self.rng)
-            values = placement_values(view, moves, me, self.meeple_value)
+            # phase PLACE: every legal action is a Move
+            values = placement_values(view, cast(list[Move], moves), me, self.meeple_value)
         else:
             values = [self._lookahead(game, move, me) for move in moves]
         best: list[Action] = []
