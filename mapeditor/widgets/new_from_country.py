@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QLineF, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
@@ -49,6 +49,9 @@ from engine.geometry import Side
 from engine.mapdef import EdgeKind, LargeCity, MapDef, StartSquare, Town
 from mapeditor import offload
 from mapeditor.neighbours import NEIGHBOURS_KEY, neighbour_names, neighbours_to_editor
+
+if TYPE_CHECKING:
+    from engine.country import CountryImport
 
 __all__ = ["NEIGHBOURS_KEY", "ROLES", "NewFromCountryDialog", "default_role", "neighbour_names"]
 
@@ -96,8 +99,10 @@ class NewFromCountryDialog(QDialog):
             names = country_names()
             self._names = set(names)
             self.country.addItems(names)
-            self.country.completer().setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
-            self.country.completer().setFilterMode(Qt.MatchFlag.MatchContains)
+            completer = self.country.completer()
+            if completer is not None:  # an editable combo box has one
+                completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+                completer.setFilterMode(Qt.MatchFlag.MatchContains)
             self.country.setCurrentText("Germany")
         else:
             self.country.setPlaceholderText("install the geo extra, or choose a GeoJSON file")
@@ -170,7 +175,7 @@ class NewFromCountryDialog(QDialog):
         layout.addWidget(self.buttons)
 
         self.source: Any = None
-        self.result_: Any = None
+        self.result_: CountryImport | None = None
         self._generation = 0
         self._signals = _ImportSignals(self)
         self._signals.done.connect(self._on_done)
