@@ -127,6 +127,7 @@ def test_random_map_games_keep_every_invariant(
     assert set(g.board.tiles) <= EXAMPLE.placeable_squares()
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**31), cut=st.integers(0, 200))
 def test_saving_mid_game_continues_exactly(seed: int, cut: int) -> None:
