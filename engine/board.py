@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import KeysView, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.errors import EngineError
 from engine.features import CITY, FIELD, LOG_ROOT, MONASTERY, ROAD, FeatureStore
@@ -163,7 +163,7 @@ class OrientedTile:
         """Canonical meeple location of each segment."""
 
         self.aliases: dict[str, int] = aliases
-        self.shape: tuple = tuple(
+        self.shape: tuple[Any, ...] = tuple(
             sorted(
                 (k, sd, hv, c, tuple(sorted(self.sides[j] for j in cs)))
                 for k, sd, hv, c, cs in zip(
@@ -273,13 +273,13 @@ class MapLayout:
         for f in m.ferries.values():
             ferry_end[f.a] = (f.id, f.b.square)
             ferry_end[f.b] = (f.id, f.a.square)
-        self.handlers: dict[Square, tuple] = {}
+        self.handlers: dict[Square, tuple[Any, ...]] = {}
         self.static_req: dict[Square, str] = {}
         # squares next to a large city, per city: opened when the city connects
         self.city_neighbours: dict[str, list[Square]] = {cid: [] for cid in m.large_cities}
         for sq in sorted(self.placeable):
             x, y = sq
-            hs: list[tuple] = []
+            hs: list[tuple[Any, ...]] = []
             req = ["?"] * 4
             for s in range(4):
                 side = _SIDE_ENUM[s]
@@ -410,9 +410,9 @@ class Board:
         self.ferry_node: dict[str, int] = {}
         self.active_cities: set[str] = set()
         self.opened_ferries: set[str] = set()
-        self._log: list[tuple] | None = None
+        self._log: list[tuple[Any, ...]] | None = None
         """The undo log while a trial is open (:meth:`begin_trial`), shared with the features."""
-        self._side_cache: dict[Square, tuple[tuple, ...]] = {}
+        self._side_cache: dict[Square, tuple[tuple[Any, ...], ...]] = {}
         """:meth:`_sides` of empty squares since the last change (moves listed, then judged)."""
         if self.layout is not None:
             self._make_printed_nodes()
@@ -774,7 +774,7 @@ class Board:
                         changed = True
         return [name for name, i in o.locations if not any(r in meeples for r in joined[i])]
 
-    def _printed_node(self, square: Square, s: int, h: tuple) -> int:
+    def _printed_node(self, square: Square, s: int, h: tuple[Any, ...]) -> int:
         if h[0] == H_CITY:
             if h[2] == "C":
                 return self.city_node[h[1]]
@@ -802,6 +802,7 @@ class Board:
         req = self.req
         front = self._front
         groups = self._groups
+        group: dict[Square, None] | None
         owned = self._owned
         layout = self.layout
         log = self._log  # a trial is open: record what changes (see end_trial)
@@ -990,7 +991,7 @@ class Board:
         return completed, monks
 
     def _join_large_city(
-        self, square: Square, s: int, h: tuple, nodes: list[int], o: OrientedTile
+        self, square: Square, s: int, h: tuple[Any, ...], nodes: list[int], o: OrientedTile
     ) -> None:
         layout = self.layout
         assert layout is not None
@@ -1026,7 +1027,7 @@ class Board:
 
     # -- previews -----------------------------------------------------------------------------
 
-    def preview_sides(self, square: Square) -> tuple[tuple, ...] | None:
+    def preview_sides(self, square: Square) -> tuple[tuple[Any, ...], ...] | None:
         """What each side of the empty ``square`` would join, as :meth:`place` sees it (shared
         by every rotation previewed there): ``(_SIDE_TILE, side root, half roots)``,
         ``(_SIDE_OPEN,)``, ``(_SIDE_CLOSED,)``, ``(_SIDE_BORDER, coats of arms, tile key)`` or
@@ -1035,7 +1036,7 @@ class Board:
         sides = self._sides(square)
         return None if _SIDE_FIELD_CITY_T in sides else sides
 
-    def _sides(self, square: Square) -> tuple[tuple, ...]:
+    def _sides(self, square: Square) -> tuple[tuple[Any, ...], ...]:
         cached = self._side_cache.get(square)
         if cached is not None:
             return cached
@@ -1045,7 +1046,7 @@ class Board:
         layout = self.layout
         hs = layout.handlers.get(square) if layout is not None else None
         x, y = square
-        out: list[tuple] = []
+        out: list[tuple[Any, ...]] = []
         for s in range(4):
             h = hs[s] if hs is not None else None
             if h is None or h[0] == H_NORMAL:
@@ -1089,7 +1090,7 @@ class Board:
         return sides
 
     def preview(
-        self, square: Square, tile_id: str, rotation: int, sides: tuple[tuple, ...]
+        self, square: Square, tile_id: str, rotation: int, sides: tuple[tuple[Any, ...], ...]
     ) -> tuple[Sequence[int], list[PreviewFeature]]:
         """The features the tile's segments would belong to if it were placed so, without
         placing it (``sides`` from :meth:`preview_sides` for ``square``): the group of each

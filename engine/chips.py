@@ -539,7 +539,7 @@ def evenness(m: MapDef, layout: Iterable[Square]) -> float:
     square to its nearest chip (see the module docstring). Higher is more even; 0.0 for an empty
     layout or a map without placeable squares.
     """
-    chips = _sorted_array(set(map(tuple, layout)))
+    chips = _sorted_array({(x, y) for x, y in layout})
     points = _placeable_array(m)
     if len(chips) == 0 or len(points) == 0:
         return 0.0

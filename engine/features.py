@@ -20,6 +20,8 @@ trial never changes a node it does not log).
 
 from __future__ import annotations
 
+from typing import Any
+
 CITY = 0
 ROAD = 1
 FIELD = 2
@@ -61,7 +63,7 @@ class FeatureStore:
         self.parent: list[int] = []
         self.kind: list[int] = []
         self.open: list[int] = []
-        self.tiles: list[frozenset] = []
+        self.tiles: list[frozenset[tuple[Any, ...]]] = []
         self.coa: list[int] = []
         self.meeples: dict[int, tuple[int, ...]] = {}
         """Root -> ids of the meeples on the feature (absent: none)."""
@@ -71,14 +73,14 @@ class FeatureStore:
         """Root -> a printed name carried by the feature (a large city's), for explanations."""
         self.done: set[int] = set()
         """Roots of features completed during the game."""
-        self.log: list[tuple] | None = None
+        self.log: list[tuple[Any, ...]] | None = None
         """The undo log of an open board trial (``None``: no trial); see :meth:`save`."""
 
     def new(
         self,
         kind: int,
         open_edges: int,
-        tiles: frozenset,
+        tiles: frozenset[tuple[Any, ...]],
         coa: int = 0,
         label: str | None = None,
     ) -> int:
@@ -115,7 +117,7 @@ class FeatureStore:
             )
         )
 
-    def restore(self, entry: tuple) -> None:
+    def restore(self, entry: tuple[Any, ...]) -> None:
         """Undo one :meth:`save` entry (the root becomes a root again with its old data)."""
         _op, root, open_edges, tiles, coa, cities, label = entry
         self.parent[root] = root

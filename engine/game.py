@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -165,7 +165,13 @@ class Outcome:
 class _View:
     """A lazy, python-chess-like view: iterate, ``in``, ``count()``, ``len()``, ``bool()``."""
 
-    def __init__(self, gen: Any, check: Any, as_list: Any = None, nonempty: Any = None) -> None:
+    def __init__(
+        self,
+        gen: Callable[[], Iterator[Any]],
+        check: Callable[[object], bool],
+        as_list: Callable[[], list[Any]] | None = None,
+        nonempty: Callable[[], object] | None = None,
+    ) -> None:
         self._gen = gen
         self._check = check
         self._as_list = as_list
@@ -380,7 +386,7 @@ class Game:
             return
         m = self.map
         if self.options.start_squares is not None:
-            squares = [tuple(s) for s in self.options.start_squares]
+            squares: list[Square] = [(s[0], s[1]) for s in self.options.start_squares]
             for sq in squares:
                 if sq not in m.start_squares:
                     raise EngineError(

@@ -210,7 +210,8 @@ class MapDef:
     def copy(self) -> MapDef:
         """An independent deep copy. Through pickle: 7x faster than ``copy.deepcopy`` on a
         200x200 map (the editor snapshots the map for every validation)."""
-        return pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
+        copy: MapDef = pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
+        return copy
 
     # -- queries -------------------------------------------------------------------------------
 

@@ -11,11 +11,15 @@ orientation**: ``N E S W`` for cities and roads, half-edges ``NL NR EL ER SL SR 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.errors import RecordError
 from engine.geometry import Square
+
+if TYPE_CHECKING:
+    from engine.rules.base import Rules
 
 LOCATIONS = ("N", "E", "S", "W", "NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR", "I", "C")
 _PLACE_RE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s+R(\d+)(?:\s+\+([A-Z]+))?\s*$")
@@ -31,7 +35,7 @@ class Action:
         raise NotImplementedError
 
 
-class Placement(tuple):  # noqa: SLOT001
+class Placement(tuple[Square, int]):  # noqa: SLOT001
     """A tile on a square at a rotation (clockwise degrees): an immutable ``(square, rotation)``."""
 
     __slots__ = ()
@@ -57,7 +61,7 @@ class Placement(tuple):  # noqa: SLOT001
         return (self[0], self[1])
 
 
-class Move(tuple, Action):  # noqa: SLOT001 - a tuple: cheap to create, bots make thousands
+class Move(tuple[Square, int, str | None], Action):  # noqa: SLOT001 - a tuple: cheap to create, bots make thousands
     """Place the current tile on ``square`` at ``rotation``, optionally with a meeple.
 
     An immutable ``(square, rotation, meeple)`` triple; compare and hash like a tuple.
@@ -139,7 +143,7 @@ class Draw(Action):
         return {"type": "draw"}
 
 
-def action_from_dict(data: Any, rule_parsers: list[Any] | None = None) -> Action:
+def action_from_dict(data: Any, rule_parsers: Sequence[Rules] | None = None) -> Action:
     """Read an action from its JSON form; rule modules parse their own types.
 
     :raises RecordError: naming what is wrong.

@@ -479,7 +479,7 @@ def _chart_overview(plt: Any, report: dict[str, Any]) -> Any:
     ax.set_title("Final score per seat")
     ax.set_ylabel("points")
     ax = axes[0][1]
-    x = 0
+    x = 0.0
     ticks, tick_labels = [], []
     for p, w in report["wins"].items():
         for s in w["seats"]:

@@ -124,7 +124,7 @@ def completed_cities(features: FeatureStore, field_root: int) -> int:
 
 def square_tiles(features: FeatureStore, root: int) -> tuple[Square, ...]:
     """The real squares of a feature (printed border segments and ferries left out), sorted."""
-    return tuple(sorted(t for t in features.tiles[root] if isinstance(t[0], int)))  # type: ignore[index]
+    return tuple(sorted(t for t in features.tiles[root] if isinstance(t[0], int)))
 
 
 __all__ = [

@@ -231,9 +231,9 @@ def game_facts(
     chips: Counter[str] = Counter()
     state = _chip_state(game)
     if state is not None and chips_at_start:
-        for sq, cid in chips_at_start.items():
+        for sq, chip_id in chips_at_start.items():
             if sq not in state.down:
-                chips[str(state.chips[cid].colour.value)] += 1
+                chips[str(state.chips[chip_id].colour.value)] += 1
     actions: Counter[str] = Counter()
     rule_actions: list[dict[str, Any]] = []
     turn = 0
@@ -318,7 +318,9 @@ def _main_hidden(hide: bool) -> Iterator[None]:
     if not hide or main is None:
         yield
         return
-    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__}
+    saved: dict[str, Any] = {
+        k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__
+    }
     try:
         main.__dict__.pop("__file__", None)
         if "__spec__" in saved:

@@ -553,8 +553,8 @@ def _check_border_and_ferries(c: _Ctx) -> None:
             c.err("border-feature-kind", f"border feature on edge {e} is a field", edges=[e])
     used: dict[Edge, str] = {e: "a border feature" for e in m.border_features}
     for fid in sorted(m.ferries):
-        f = m.ferries[fid]
-        for e in (f.a, f.b):
+        ferry = m.ferries[fid]
+        for e in (ferry.a, ferry.b):
             if e.square not in c.land or e.outer_square in c.land:
                 c.err(
                     "ferry-endpoint-not-on-border",
@@ -562,14 +562,14 @@ def _check_border_and_ferries(c: _Ctx) -> None:
                     edges=[e],
                     ferry=fid,
                 )
-        if f.a.square == f.b.square:
+        if ferry.a.square == ferry.b.square:
             c.err(
                 "ferry-endpoints-coincide",
-                f"both endpoints of ferry {fid!r} are on square {_sq(f.a.square)}",
-                edges=[f.a, f.b],
+                f"both endpoints of ferry {fid!r} are on square {_sq(ferry.a.square)}",
+                edges=[ferry.a, ferry.b],
                 ferry=fid,
             )
-        for e in dict.fromkeys((f.a, f.b)):
+        for e in dict.fromkeys((ferry.a, ferry.b)):
             if e in used:
                 c.err(
                     "ferry-endpoint-shared",
@@ -829,8 +829,8 @@ def _check_tiles(c: _Ctx) -> None:
     for city in m.large_cities.values():
         for e in city.outer_edges():
             need(e.outer_square, Side(e.side).opposite, city.edge_kind(e))
-    for f in m.ferries.values():
-        for e in (f.a, f.b):
+    for ferry in m.ferries.values():
+        for e in (ferry.a, ferry.b):
             need(e.square, Side(e.side), EdgeKind.ROAD)
     if not constraints:
         return

@@ -21,6 +21,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QLineF, QMarginsF, QRectF, QSize, QSizeF, Qt
@@ -366,7 +367,8 @@ def export_png(
         dots_per_metre = round(dpi / MM_PER_INCH * 1000)
         image.setDotsPerMeterX(dots_per_metre)
         image.setDotsPerMeterY(dots_per_metre)
-    if not image.save(str(path), "PNG"):
+    # PySide6 6.11's stub types the format as bytes, but the binding accepts only str
+    if not image.save(str(path), "PNG"):  # type: ignore[call-overload]
         raise ExportError(f"{path}: could not write the PNG")
     return image.size()
 
@@ -573,7 +575,7 @@ def pages(
     if overview:
         yield lambda p: _paint_overview_page(p, m, lay)
     for tile in lay.tiles:
-        yield lambda p, t=tile: _paint_tile_page(p, m, lay, t)
+        yield partial(_paint_tile_page, m=m, lay=lay, tile=tile)
 
 
 def paint_pages(

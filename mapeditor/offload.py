@@ -56,7 +56,9 @@ def hidden_main() -> Iterator[None]:
     again there. The helpers need nothing from ``__main__``, so it is hidden while they start.
     """
     main = sys.modules.get("__main__")
-    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if main and k in main.__dict__}
+    saved: dict[str, Any] = {
+        k: main.__dict__[k] for k in ("__file__", "__spec__") if main and k in main.__dict__
+    }
     try:
         if main is not None:
             main.__dict__.pop("__file__", None)
@@ -83,7 +85,7 @@ class _ThreadJob(QRunnable):
 
 
 def _answer(
-    future: concurrent.futures.Future[Any], fn: Callable[..., Any], args: tuple, done: Done
+    future: concurrent.futures.Future[Any], fn: Callable[..., Any], args: tuple[Any, ...], done: Done
 ) -> None:
     """Hand a finished job to ``done``; a job the process could not finish runs in a thread."""
     global _executor

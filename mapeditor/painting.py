@@ -293,7 +293,7 @@ def _paint_islands(painter, m, visible) -> None:
     for island in m.islands.values():
         if not island.squares:
             continue
-        colour = COLOURS.get(island.colour) if island.colour else QColor("#7f9f5f")
+        colour = COLOURS[island.colour] if island.colour else QColor("#7f9f5f")
         fill = _tint(colour, 0.55)
         for sq, info in island.squares.items():
             r = square_rect(sq)

@@ -1,4 +1,4 @@
-"""The engine never imports Qt or the editor."""
+"""The engine never imports Qt or the editor; the editor keeps its layers."""
 
 from __future__ import annotations
 
@@ -7,7 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
+EDITOR = ENGINE.parent / "mapeditor"
+# Top first; each may import only from those after it (pyproject.toml, contract "editor-layers").
+EDITOR_LAYERS = ["app", "widgets", "tools", "commands", "document"]
 
 
 def test_no_engine_module_imports_qt_or_the_editor() -> None:
@@ -35,3 +40,50 @@ def test_importing_the_whole_engine_loads_no_qt() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ENGINE.parent)
+
+
+def _editor_imports(path: Path) -> set[str]:
+    """The ``mapeditor`` modules ``path`` imports (anywhere in it, relative imports resolved)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = ["mapeditor", *path.relative_to(EDITOR).parent.parts]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, node.module] if node.module else base)
+            found.add(module)
+            found.update(f"{module}.{a.name}" for a in node.names)
+    return {name for name in found if name.split(".")[0] == "mapeditor"}
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    if len(parts) < 2 or parts[1] not in EDITOR_LAYERS:
+        return None
+    return EDITOR_LAYERS.index(parts[1])
+
+
+def test_editor_modules_import_only_lower_layers() -> None:
+    # lint-imports checks indirect imports too; this quick check runs with the tests.
+    offenders = []
+    for path in EDITOR.rglob("*.py"):
+        rel = path.relative_to(EDITOR.parent).with_suffix("")
+        own = _layer(".".join(rel.parts))
+        if own is None:
+            continue
+        for name in sorted(_editor_imports(path)):
+            other = _layer(name)
+            if other is not None and other < own:
+                offenders.append(f"{rel}: imports {name}")
+    assert offenders == []
+
+
+def test_the_layer_check_sees_an_upward_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "mapeditor"
+    (fake / "tools").mkdir(parents=True)
+    (fake / "tools" / "x.py").write_text("from ..widgets import map_view\nfrom . import base\n")
+    monkeypatch.setattr(sys.modules[__name__], "EDITOR", fake)
+    assert _editor_imports(fake / "tools" / "x.py") >= {"mapeditor.widgets.map_view"}
+    assert _layer("mapeditor.widgets.map_view") < _layer("mapeditor.tools.x")

@@ -73,7 +73,7 @@ class MCTSBot:
         return base + margin * 0.5
 
     def choose(self, game: Game) -> Action:
-        moves = game.legal_moves().list()
+        moves: list[Action] = game.legal_moves().list()
         if len(moves) == 1:
             return moves[0]
         me = game.to_move

@@ -21,7 +21,8 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game) -> Action:
-        return self.rng.choice(game.legal_moves().list())
+        moves: list[Action] = game.legal_moves().list()
+        return self.rng.choice(moves)
 
 
 register_bot("random")(RandomBot)

@@ -82,8 +82,8 @@ def details(m: MapDef) -> list[str]:
             f"Border {f.kind.value} at {e} to {f.neighbour or '?'}, {f.coats_of_arms} coat(s) of arms"
         )
     for fid in sorted(m.ferries):
-        f = m.ferries[fid]
-        lines.append(f"Ferry {fid}: {f.a} <-> {f.b}, {f.coats_of_arms} coat(s) of arms")
+        ferry = m.ferries[fid]
+        lines.append(f"Ferry {fid}: {ferry.a} <-> {ferry.b}, {ferry.coats_of_arms} coat(s) of arms")
     for iid in sorted(m.islands):
         i = m.islands[iid]
         roles: dict[str, int] = {}

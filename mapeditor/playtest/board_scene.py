@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
 
@@ -139,9 +139,9 @@ class _PieceItem(QGraphicsItem):
 PieceKey = tuple[Any, ...]
 
 
-def _pieces(bs: BoardScene, game: Game) -> dict[PieceKey, tuple[QRectF, Callable, float]]:
+def _pieces(bs: BoardScene, game: Game) -> dict[PieceKey, tuple[QRectF, Callable[..., None] | None, float]]:
     """Every piece to show, by a key that changes whenever its drawing would."""
-    out: dict[PieceKey, tuple[QRectF, Callable, float]] = {}
+    out: dict[PieceKey, tuple[QRectF, Callable[..., None] | None, float]] = {}
     for sq, o in game.board.tiles.items():
         r = square_rect(sq)
         out[("tile", sq, o.tile_id, o.rotation)] = (
@@ -176,15 +176,15 @@ def _pieces(bs: BoardScene, game: Game) -> dict[PieceKey, tuple[QRectF, Callable
             3,
         )
     for mid, (player, sq, loc, _node, _s) in game.meeples.items():
-        o = game.board.tiles.get(sq)
-        if o is None:
+        placed = game.board.tiles.get(sq)
+        if placed is None:
             continue
         upgraded = mid in views.upgraded or game.meeple_strength(mid) > 1
         key = ("meeple", mid, player, sq, loc, upgraded, bs.colour(player).name())
         if key in bs._items:
             out[key] = (bs._items[key].boundingRect(), None, 4)  # unchanged: keep its item
             continue
-        spot = meeple_spot(game, o.tile_id, o.rotation, sq, loc)
+        spot = meeple_spot(game, placed.tile_id, placed.rotation, sq, loc)
         s = MEEPLE * SQUARE
         colour = bs.colour(player)
         out[key] = (
@@ -346,7 +346,7 @@ class BoardScene(QGraphicsScene):
 
     MARGIN = SQUARE * 0.5
 
-    def __init__(self, m: MapDef, colours: list[QColor], parent: object = None) -> None:
+    def __init__(self, m: MapDef, colours: list[QColor], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.map = m
         self.colours = colours

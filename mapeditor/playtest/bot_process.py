@@ -102,6 +102,7 @@ def serve(conn: Any) -> None:
             continue
         if msg[0] == "choose":
             _tag, token, game_id, actions, player, kind, strength, seed = msg
+            answer: tuple[str, Any, Any]
             try:
                 answer = (
                     "chosen",

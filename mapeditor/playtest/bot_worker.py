@@ -112,8 +112,8 @@ class _BotProcess:
                             signals.failed.emit(token, PROCESS_GONE)
                 self.routes.clear()
                 return
-            ref = self.routes.pop(token, None)
-            signals = ref() if ref is not None else None
+            route = self.routes.pop(token, None)
+            signals = route() if route is not None else None
             if signals is None:
                 continue
             try:
@@ -309,7 +309,8 @@ class TileWarmer(QObject):
         # in the order they will show up: the tiles on the board and in hand, then the pile
         # from its top, so the warmer stays ahead of the game
         order = [t for _sq, t, _r in game.start_tiles]
-        order.append(game.current_tile)
+        if game.current_tile is not None:
+            order.append(game.current_tile)
         for state in game.rule_state.values():
             for stack in getattr(state, "stacks", {}).values():
                 order.extend(reversed(stack))

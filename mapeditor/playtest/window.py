@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QPushButton,
     QSlider,
@@ -216,10 +217,12 @@ class PlaytestWindow(QMainWindow):
         for a in (self.new_action, self.save_action, self.load_action, self.undo_action):
             tb.addAction(a)
 
-    def _action(self, menu: object, text: str, key: object) -> QAction:
+    def _action(
+        self, menu: QMenu, text: str, key: QKeySequence | QKeySequence.StandardKey
+    ) -> QAction:
         a = QAction(text, self)
-        a.setShortcut(key)  # type: ignore[arg-type]
-        menu.addAction(a)  # type: ignore[attr-defined]
+        a.setShortcut(key)
+        menu.addAction(a)
         return a
 
     def _colours(self) -> list[QColor]:
@@ -535,7 +538,7 @@ class PlaytestWindow(QMainWindow):
         lay = self.actions_layout
         while lay.count():
             item = lay.takeAt(0)
-            w = item.widget()
+            w = item.widget() if item is not None else None
             if w is not None:
                 w.setParent(None)
                 w.deleteLater()
@@ -582,11 +585,9 @@ class PlaytestWindow(QMainWindow):
 
     def action_buttons(self) -> list[QPushButton]:
         """The buttons offered now (tests, tools)."""
-        return [
-            self.actions_layout.itemAt(i).widget()
-            for i in range(self.actions_layout.count())
-            if isinstance(self.actions_layout.itemAt(i).widget(), QPushButton)
-        ]
+        items = (self.actions_layout.itemAt(i) for i in range(self.actions_layout.count()))
+        widgets = [item.widget() for item in items if item is not None]
+        return [w for w in widgets if isinstance(w, QPushButton)]
 
     def square_actions(self) -> dict[tuple[int, int], Action]:
         """Rule actions of the human to move that are named by a square alone (a treat spot, an
@@ -595,7 +596,8 @@ class PlaytestWindow(QMainWindow):
         if not self.human_to_move() or g.phase not in (Phase.DRAW, Phase.ACTION, Phase.AFTER):
             return {}
         found: dict[tuple[int, int], list[Action]] = {}
-        for action in g.legal_moves():
+        legal: list[Action] = g.legal_moves().list()
+        for action in legal:
             if isinstance(action, Move) or not is_dataclass(action):
                 continue
             # only actions that a square alone names (more fields need a button)

@@ -372,8 +372,9 @@ class BalanceDialog(QDialog):
         self.heat.set_report(report, self.heat_mode.currentData())
         while self.charts_layout.count():
             item = self.charts_layout.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         images: dict[str, str] = {}
         if has_matplotlib():
             out = Path(self._charts_dir.name)

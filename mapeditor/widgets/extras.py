@@ -15,6 +15,7 @@ from PySide6.QtGui import (
     QAction,
     QColor,
     QFont,
+    QMouseEvent,
     QPageLayout,
     QPageSize,
     QPainter,
@@ -79,7 +80,10 @@ def install_extras(window: MainWindow) -> None:
     first = file_menu.actions()[2] if len(file_menu.actions()) > 2 else None  # after New, Open
     country = QAction("New map from &country…", window)
     country.triggered.connect(lambda: new_map_from_country(window))
-    file_menu.insertAction(first, country)
+    if first is None:
+        file_menu.addAction(country)
+    else:
+        file_menu.insertAction(first, country)
     export_menu = file_menu.addMenu("&Export")
     for label, suffix in (
         ("PNG image…", "png"),
@@ -499,9 +503,9 @@ class _ClickCatcher(QObject):
         self._dock = dock
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.MouseButtonPress:
+        if event.type() == QEvent.Type.MouseButtonPress and isinstance(event, QMouseEvent):
             view = self._dock.window_.view
-            self._dock.clicked(view.mapToScene(event.position().toPoint()))  # type: ignore[attr-defined]
+            self._dock.clicked(view.mapToScene(event.position().toPoint()))
             return True
         return False
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -24,6 +26,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QSpinBox,
     QUndoView,
@@ -110,7 +113,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.view)
         self.tools: dict[type[Tool], Tool] = {}
         self.tool_actions: dict[type[Tool], QAction] = {}
-        self.menus: dict[str, object] = {}
+        self.menus: dict[str, QMenu] = {}
         self._build_docks()
         self._build_actions()
         self._build_menus()
@@ -163,7 +166,11 @@ class MainWindow(QMainWindow):
             self.docks[title] = dock
 
     def _action(
-        self, text: str, slot, shortcut: str | QKeySequence | None = None, tip: str = ""
+        self,
+        text: str,
+        slot: Callable[..., object],
+        shortcut: str | QKeySequence | QKeySequence.StandardKey | None = None,
+        tip: str = "",
     ) -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
@@ -495,7 +502,9 @@ class MainWindow(QMainWindow):
 
     def _recent(self) -> list[str]:
         value = self.settings.value("recent", [])
-        return [value] if isinstance(value, str) else list(value or [])
+        if isinstance(value, str):  # QSettings gives a one-item list back as a string
+            return [value]
+        return [str(v) for v in value] if isinstance(value, list) else []
 
     def _add_recent(self, path: Path) -> None:
         path = path.resolve()
@@ -507,7 +516,7 @@ class MainWindow(QMainWindow):
     def _refresh_recent(self) -> None:
         self.recent_menu.clear()
         for p in self._recent():
-            self.recent_menu.addAction(p, lambda p=p: self.open_path(Path(p)))
+            self.recent_menu.addAction(p, functools.partial(self.open_path, Path(p)))
         self.recent_menu.setEnabled(bool(self._recent()))
 
     # -- playtest ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ with :func:`mapeditor.painting.paint_map`, and a change repaints only the chunks
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
@@ -16,6 +17,9 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphic
 from engine.geometry import Edge, Square
 from mapeditor.document import MapDocument
 from mapeditor.painting import SQUARE, PaintOptions, edge_line, map_rect, paint_map, square_rect
+
+if TYPE_CHECKING:
+    from mapeditor.tools.base import Tool
 
 CHUNK = 16
 """Squares per side of one chunk item."""
@@ -111,7 +115,7 @@ class MapScene(QGraphicsScene):
         super().__init__(parent)
         self.document = document
         self.options = PaintOptions(outside_grid=True)
-        self.tool = None
+        self.tool: Tool | None = None
         self.hover_edge: Edge | None = None
         self.show_hover_edge = False
         self.marker_errors: set[Square] = set()
@@ -157,9 +161,9 @@ class MapScene(QGraphicsScene):
             for x, y in squares:
                 dirty = QRectF((x - 1) * SQUARE, (y - 1) * SQUARE, 3 * SQUARE, 3 * SQUARE)
                 for key in self.chunks_of([(x, y)]):
-                    item = self._chunks.get(key)
-                    if item is not None:
-                        item.update(dirty)
+                    chunk = self._chunks.get(key)
+                    if chunk is not None:
+                        chunk.update(dirty)
         self.overlay.update()
 
     @staticmethod

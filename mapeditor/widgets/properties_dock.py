@@ -75,9 +75,11 @@ class PropertiesDock(QScrollArea):
     # -- helpers -------------------------------------------------------------------------------
 
     def _attr(self, name: str) -> Callable[[Any], None]:
-        return lambda value: (
-            None if self._building else change_attribute(self.document, name, value)
-        )
+        def set_value(value: Any) -> None:
+            if not self._building:
+                change_attribute(self.document, name, value)
+
+        return set_value
 
     def _entry(self, attr: str, key: Any, field: str) -> Callable[[Any], None]:
         def commit(value: Any) -> None:

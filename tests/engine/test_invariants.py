@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -89,6 +90,7 @@ def _play(g: Game, seed: int, scores_may_drop: bool = False) -> Game:
     return g
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**31), players=st.integers(2, 6), farmers=st.booleans())
 def test_random_classic_games_keep_every_invariant(seed: int, players: int, farmers: bool) -> None:
@@ -97,6 +99,7 @@ def test_random_classic_games_keep_every_invariant(seed: int, players: int, farm
     assert g.turn + len(g.set_aside) == 71
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     seed=st.integers(0, 2**31),
@@ -133,6 +136,7 @@ def test_random_map_games_keep_every_invariant(
     assert set(g.board.tiles) <= EXAMPLE.placeable_squares()
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**31), cut=st.integers(0, 200))
 def test_saving_mid_game_continues_exactly(seed: int, cut: int) -> None:

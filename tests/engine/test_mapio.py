@@ -489,6 +489,7 @@ def map_defs(draw: st.DrawFn) -> MapDef:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(map_defs())
 def test_property_load_of_save_is_identity(m: MapDef) -> None:
@@ -509,6 +510,7 @@ def test_property_save_map_round_trips_through_a_file(tmp_path_factory: Any, m: 
 # -- packaging -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_wheel_ships_the_schemas_and_maps(tmp_path: Path) -> None:
     """A non-editable install must find schemas/ and maps/ (as engine._schemas / engine._maps)."""
     import shutil

@@ -729,6 +729,7 @@ def test_example_map_uses_every_element_and_is_clean() -> None:
     assert validate_map(m) == []
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(map_defs())
 def test_property_validator_never_fails_and_uses_documented_codes(m: MapDef) -> None:

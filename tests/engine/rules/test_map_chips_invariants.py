@@ -62,6 +62,7 @@ def options_for(rule_set: str, rng: random.Random, end: int | None) -> GameOptio
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(3))
 @pytest.mark.parametrize("rule_set", sorted(MAPS))
 def test_short_random_games_keep_the_invariants(rule_set: str, chunk: int) -> None:
@@ -81,6 +82,7 @@ def test_short_random_games_keep_the_invariants(rule_set: str, chunk: int) -> No
         assert g.scores == [sum(b.values()) for b in g.breakdown]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule_set", sorted(MAPS))
 def test_full_random_games_replay_identically(rule_set: str) -> None:
     """Full random games with varied options; replaying each record gives the identical state."""
