@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from typing import Any, TextIO
 
 from engine.errors import EngineError
@@ -51,30 +50,30 @@ def register(sub: Any) -> None:
 
 
 class ProgressBar:
-    """A plain-text progress bar on one line of ``stream`` (redrawn with ``\\r``)."""
+    """The run's progress as a tqdm bar on ``stream`` (stderr): games done, rate and ETA.
 
-    def __init__(self, total: int, stream: TextIO | None = None, width: int = 30) -> None:
-        self.total = total
-        self.stream = stream if stream is not None else sys.stderr
-        self.width = width
-        self.t0 = time.perf_counter()
-        self._last = -1.0
+    Called as ``progress(done, total)`` by :func:`engine.simulate.simulate`."""
+
+    def __init__(self, total: int, stream: TextIO | None = None) -> None:
+        from tqdm import tqdm
+
+        self.bar = tqdm(
+            total=total,
+            unit="game",
+            file=stream if stream is not None else sys.stderr,
+            mininterval=0.2,
+            dynamic_ncols=True,
+        )
 
     def __call__(self, done: int, total: int) -> None:
-        now = time.perf_counter()
-        if done < total and now - self._last < 0.2:
-            return  # at most 5 redraws a second
-        self._last = now
-        frac = done / total if total else 1.0
-        filled = int(self.width * frac)
-        elapsed = now - self.t0
-        rate = done / elapsed if elapsed > 0 else 0.0
-        eta = (total - done) / rate if rate > 0 else 0.0
-        bar = "#" * filled + "-" * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {done}/{total} games  {rate:.1f} games/s  eta {eta:.0f} s ")
+        if self.bar.total != total:
+            self.bar.total = total
+        self.bar.update(done - self.bar.n)
         if done >= total:
-            self.stream.write("\n")
-        self.stream.flush()
+            self.close()
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 def _parse_players(text: str) -> tuple[int, ...]:
@@ -122,6 +121,9 @@ def run(args: argparse.Namespace) -> int:
     except EngineError as exc:
         print(f"\nerror: {args.map}: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if bar is not None:
+            bar.close()
     if result.rules_missing:
         print(
             f"warning: the engine has no {result.rules_missing!r} rule module; "
