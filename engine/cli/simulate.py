@@ -42,6 +42,12 @@ def register(sub: Any) -> None:
         help="play the map's Map-Chips rule set (default on)",
     )
     p.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play on a Dask cluster: its scheduler's address (tcp://HOST:8786), or 'local' for "
+        "a local cluster of --workers processes (needs the cluster extra; docs/cluster.md)",
+    )
     p.add_argument("--seed", type=int, default=0, help="run seed (same seed, same report)")
     p.add_argument("--out", default="balance-report", help="output folder (default balance-report)")
     p.add_argument("--no-charts", action="store_true", help="do not draw PNG charts")
@@ -115,7 +121,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     bar = None if args.quiet else ProgressBar(config.games)
     try:
-        result = simulate(m, config, workers=args.workers, progress=bar)
+        result = simulate(
+            m, config, workers=args.workers, progress=bar, scheduler=args.scheduler
+        )
     except Cancelled:  # pragma: no cover - no cancel callable from the command line
         return 130
     except EngineError as exc:
