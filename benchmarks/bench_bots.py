@@ -72,16 +72,37 @@ def play(table: str, seed: int, mcts_seat: int, opponent: str, mcts_opts: dict[s
     return result, cpu, searched, s
 
 
+def _one(job: tuple[str, int, str, dict[str, Any], Any]) -> tuple[int, Any]:
+    table, i, opponent, mcts_opts, until = job
+    if until is not None and _dt.datetime.now(_dt.UTC).time() >= until:
+        return i, None
+    return i, play(table, i, i % 2, opponent, mcts_opts)
+
+
 def run(
-    table: str, games: int, opponent: str, mcts_opts: dict[str, Any], first: int, until: Any
+    table: str,
+    games: int,
+    opponent: str,
+    mcts_opts: dict[str, Any],
+    first: int,
+    until: Any,
+    jobs: int = 1,
 ) -> dict[str, Any]:
     wins = ties = played = 0
     cpu = 0.0
     moves = 0
-    for i in range(first, first + games):
-        if until is not None and _dt.datetime.now(_dt.UTC).time() >= until:
-            break
-        r, c, k, s = play(table, i, i % 2, opponent, mcts_opts)
+    todo = [(table, i, opponent, mcts_opts, until) for i in range(first, first + games)]
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            outcomes = list(pool.imap_unordered(_one, todo))
+    else:
+        outcomes = map(_one, todo)
+    for i, got in outcomes:
+        if got is None:
+            continue
+        r, c, k, s = got
         played += 1
         wins += r == 1.0
         ties += r == 0.5
@@ -111,9 +132,12 @@ def main() -> None:
     ap.add_argument("--opponent", choices=["greedy", "random"], default="greedy")
     ap.add_argument("--iterations", type=int, default=None, help="MCTS budget (default: bot's)")
     ap.add_argument("--level", type=int, default=None, help="MCTS strength level 1..10")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="another MCTS option (number), e.g. --set prior_visits=5")
     ap.add_argument("--levels", action="store_true", help="every level vs greedy and random")
     ap.add_argument("--first", type=int, default=0, help="seed of the first game")
     ap.add_argument("--until", default=None, help="HH:MM UTC: start no game after that")
+    ap.add_argument("--jobs", type=int, default=1, help="games in parallel processes")
     args = ap.parse_args()
     until = _dt.time.fromisoformat(args.until) if args.until else None
     tables = args.table or ["classic", "deutschland"]
@@ -121,8 +145,8 @@ def main() -> None:
         print("level | table | vs greedy | vs random | CPU s/move")
         for level in range(1, 11):
             for table in tables:
-                g = run(table, args.games, "greedy", {"level": level}, args.first, until)
-                r = run(table, args.games, "random", {"level": level}, args.first, until)
+                g = run(table, args.games, "greedy", {"level": level}, args.first, until, args.jobs)
+                r = run(table, args.games, "random", {"level": level}, args.first, until, args.jobs)
                 print(
                     f"| {level} | {table} | {100 * g['rate']:.0f} % ({g['wins']}/{g['games']}) "
                     f"| {100 * r['rate']:.0f} % ({r['wins']}/{r['games']}) "
@@ -135,7 +159,12 @@ def main() -> None:
         opts["iterations"] = args.iterations
     if args.level is not None:
         opts["level"] = args.level
-    results = [run(t, args.games, args.opponent, opts, args.first, until) for t in tables]
+    for item in args.set:
+        name, _, value = item.partition("=")
+        opts[name] = float(value) if "." in value else int(value)
+    results = [
+        run(t, args.games, args.opponent, opts, args.first, until, args.jobs) for t in tables
+    ]
     print(f"MCTS options {opts or 'default'}:")
     for r in results:
         print(line(r))

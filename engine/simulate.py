@@ -64,9 +64,8 @@ class SimConfig:
     """Iteration budget of the ``mcts`` bot (per move; small, so a batch stays affordable)."""
     seats: tuple[str, ...] = ()
     """A mixed table: the bot of each seat (e.g. ``("mcts", "greedy", "greedy", "greedy")``),
-    rotated by one seat each game so every bot sits in every seat equally often (game ``i``:
-    seat ``s`` plays ``seats[(s + i) % len(seats)]``). Empty: ``bot`` in every seat. A game with
-    more players than listed seats fills the rest with ``bot``."""
+    turned by one seat each game so every bot sits in every seat equally often (see
+    :meth:`bots_of`). Empty: ``bot`` in every seat."""
     tile_pool: str | None = None
     """Tile pool name (``GameOptions.tile_pool``); ``None``: the map's default."""
     tile_count: int | None = None
@@ -94,11 +93,13 @@ class SimConfig:
             raise EngineError(f"start_squares_used: {self.start_squares_used!r} is not in 1..6")
 
     def bots_of(self, index: int, players: int) -> list[str]:
-        """The bot name of each seat in game ``index`` (mixed tables rotate by game)."""
+        """The bot name of each seat in game ``index``: ``seats`` (cut to the players, or filled
+        up with ``bot``) turned by one seat per game, so each bot sits in every seat."""
         if not self.seats:
             return [self.bot] * players
-        k = len(self.seats)
-        return [self.seats[(s + index) % k] if s < k else self.bot for s in range(players)]
+        lineup = [*self.seats[:players], *[self.bot] * (players - len(self.seats))]
+        k = index % players
+        return lineup[-k:] + lineup[:-k] if k else lineup
 
     def game_options(self, rule_set: str) -> Any:
         """The :class:`engine.game.GameOptions` of this run's games."""

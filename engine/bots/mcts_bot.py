@@ -17,6 +17,10 @@ Progressive widening: a node offers its moves in the order of the greedy evaluat
 when ``widening * sqrt(visits)`` grows past the number it has, so a small budget goes to the moves
 a sensible player would consider first and more are tried as the node is visited more.
 
+Progressive bias: each child starts with the reward its greedy evaluation suggests, counted as
+``prior_visits`` visits, so a few noisy playouts do not pull the bot below the greedy bot; the
+search moves away from the greedy choice when the playouts say so.
+
 Playouts: epsilon-greedy (the greedy bot, a random action with probability ``epsilon``) for
 ``playout_turns`` turns, then the position is judged by its projected scores: ``0.5 + 0.5 *
 tanh(margin / scale)`` for each seat (1, 0.5 or 0 with a small margin term when the game ended).
@@ -95,8 +99,11 @@ class _Node:
     total: float = 0.0
     avail: int = 0
     children: dict[Hashable, _Node] = field(default_factory=dict)
-    orders: dict[Hashable, list[tuple[Hashable, Action]]] = field(default_factory=dict)
-    """Position signature (phase, tile) -> moves in greedy order, computed once."""
+    orders: dict[Hashable, list[tuple[Hashable, Action, float]]] = field(default_factory=dict)
+    """Position signature (phase, tile, seat) -> moves in greedy order with their prior
+    reward (from the greedy evaluation), computed once."""
+    prior: float = 0.5
+    """The prior reward of the action leading here (counted as ``prior_visits`` visits)."""
 
 
 def random_playout(game: Game, rng: random.Random, turns: int | None) -> None:
@@ -132,6 +139,7 @@ class MCTSBot:
         widening: float = 1.5,
         scale: float = 12.0,
         reuse: bool = True,
+        prior_visits: float = 3.0,
         level: int | None = None,
         candidates: int | None = None,
         margin_weight: float | None = None,
@@ -155,6 +163,8 @@ class MCTSBot:
         self.widening = widening
         self.scale = scale
         self.reuse = reuse
+        self.prior_visits = prior_visits
+        """Weight of the greedy evaluation, as that many visits of each child (progressive bias)."""
         self.policy = GreedyBot(seed=self.rng.randrange(1 << 30), samples=1)
         """The playout policy (and the judge of rule-set choices inside playouts)."""
         self._root: _Node | None = None
@@ -165,7 +175,10 @@ class MCTSBot:
 
     # -- the tree ------------------------------------------------------------------------------
 
-    def _ordered(self, node: _Node, sim: Game) -> list[tuple[Hashable, Action]]:
+    def _ordered(self, node: _Node, sim: Game) -> list[tuple[Hashable, Action, float]]:
+        """The moves of ``sim`` at ``node``, best greedy evaluation first, each with its prior
+        reward: 0.5 for the best, less by how many points the greedy evaluation loses (on the
+        scale of :meth:`_rewards`). Rule-set choices keep their order, all priors 0.5."""
         from engine.game import Phase
 
         sig = (sim.phase, sim.current_tile, sim.to_move)
@@ -173,38 +186,41 @@ class MCTSBot:
         if got is not None:
             return got
         moves = sim.legal_moves().list()
+        priors = [0.5] * len(moves)
         if sim.phase is Phase.PLACE and len(moves) > 1:
             values = placement_values(sim, moves, sim.to_move, self.policy.meeple_value)
             ranked = sorted(range(len(moves)), key=lambda k: -values[k])
+            top = values[ranked[0]]
             moves = [moves[k] for k in ranked]
-        got = [(_key(sim, a), a) for a in moves]
+            priors = [0.5 + 0.5 * math.tanh((values[k] - top) / self.scale) for k in ranked]
+        got = [(_key(sim, a), a, q) for a, q in zip(moves, priors, strict=True)]
         node.orders[sig] = got
         return got
 
-    def _select(self, node: _Node, sim: Game) -> tuple[Hashable, Action, bool]:
-        """The child to follow in ``sim`` and whether it is new."""
+    def _select(self, node: _Node, sim: Game) -> tuple[Hashable, Action, float, bool]:
+        """The child to follow in ``sim``, its prior and whether it is new."""
         ordered = self._ordered(node, sim)
         allowed = max(1, int(self.widening * math.sqrt(node.visits + 1)))
         children = node.children
-        best: tuple[Hashable, Action] | None = None
+        best: tuple[Hashable, Action, float] | None = None
         best_score = -math.inf
         c = self.exploration
-        for rank, (key, action) in enumerate(ordered):
+        n0 = self.prior_visits
+        for rank, (key, action, prior) in enumerate(ordered):
             child = children.get(key)
             if child is None:
                 if rank < allowed and len(children) < allowed:
-                    return key, action, True
+                    return key, action, prior, True
                 continue
             child.avail += 1
-            score = child.total / child.visits + c * math.sqrt(
-                math.log(child.avail) / child.visits
-            )
+            n = child.visits + n0
+            score = (child.total + n0 * prior) / n + c * math.sqrt(math.log(child.avail + 1) / n)
             if score > best_score:
-                best_score, best = score, (key, action)
+                best_score, best = score, (key, action, prior)
         if best is None:  # nothing expanded is available here and widening is full: widen
-            key, action = ordered[0]
-            return key, action, True
-        return best[0], best[1], False
+            key, action, prior = ordered[0]
+            return key, action, prior, True
+        return best[0], best[1], best[2], False
 
     def _iterate(self, root: _Node, game: Game) -> None:
         sim = game.copy(shuffle=self.rng)
@@ -212,11 +228,11 @@ class MCTSBot:
         path = [root]
         while not sim.is_over():
             mover = sim.to_move
-            key, action, new = self._select(node, sim)
+            key, action, prior, new = self._select(node, sim)
             sim.apply(action)
             child = node.children.get(key)
             if child is None:
-                child = node.children[key] = _Node(player=mover, avail=1)
+                child = node.children[key] = _Node(player=mover, avail=1, prior=prior)
             node = child
             path.append(node)
             if new:
@@ -293,11 +309,15 @@ class MCTSBot:
             done += 1
         self.last_iterations = done
         legal = {_key(game, a): a for a in moves}
-        best_key = max(
-            (k for k in root.children if k in legal),
-            key=lambda k: (root.children[k].visits, root.children[k].total),
-            default=None,
-        )
+        n0 = self.prior_visits
+
+        def value(k: Hashable) -> tuple[float, int]:
+            c = root.children[k]
+            return ((c.total + n0 * c.prior) / (c.visits + n0), c.visits)
+
+        # the best mean (the greedy prior counted as prior_visits visits): with a few dozen
+        # noisy iterations, the most visited child is often just the first tried
+        best_key = max((k for k in root.children if k in legal), key=value, default=None)
         if best_key is None:
             return moves[0]
         self._root = root

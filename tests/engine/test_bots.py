@@ -97,7 +97,9 @@ def test_mcts_builds_a_real_tree_and_reuses_it_between_moves() -> None:
     g = Game(None, seed=5)
     bot = MCTSBot(iterations=40, seed=2, playout_turns=2)
     other = make_bot("greedy", seed=1)
-    g.play(bot.choose(g))
+    first = bot.choose(g)
+    tile = g.current_tile
+    g.play(first)
     root = bot._root
     assert root is not None and root.visits == 40
 
@@ -106,8 +108,7 @@ def test_mcts_builds_a_real_tree_and_reuses_it_between_moves() -> None:
 
     assert depth(root) >= 3  # my move, the other seat's reply, and below
     # the other seat draws a tile the search tried and plays its most visited reply there
-    mine = next(c for c in root.children.values() if c.visits == max(
-        x.visits for x in root.children.values()))
+    mine = root.children[(tile, first)]
     (tile, reply), node = max(mine.children.items(), key=lambda kv: kv[1].visits)
     g.set_current_tile(tile)
     g.play(reply)
