@@ -92,11 +92,12 @@ def run(
     cpu = 0.0
     moves = 0
     todo = [(table, i, opponent, mcts_opts, until) for i in range(first, first + games)]
+    pool = None
     if jobs > 1:
         import multiprocessing
 
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            outcomes = list(pool.imap_unordered(_one, todo))
+        pool = multiprocessing.get_context("fork").Pool(jobs)
+        outcomes: Any = pool.imap_unordered(_one, todo)
     else:
         outcomes = map(_one, todo)
     for i, got in outcomes:
@@ -110,6 +111,9 @@ def run(
         moves += k
         print(f"  game {i} seat {i % 2} scores {s} result {r} cpu/move "
               f"{c / max(k, 1):.3f}", flush=True)
+    if pool is not None:
+        pool.close()
+        pool.join()
     lo, hi = wilson(wins, played)
     return {
         "table": table, "opponent": opponent, "games": played, "wins": wins, "ties": ties,
