@@ -57,9 +57,9 @@ DEFAULT_ITERATIONS = 60
 (see docs/bots.md for the measured figures)."""
 
 LEVELS: dict[int, dict[str, Any]] = {
-    1: {"iterations": 1, "playout_turns": 0, "epsilon": 0.6},
-    2: {"iterations": 2, "playout_turns": 1, "epsilon": 0.4},
-    3: {"iterations": 4, "playout_turns": 2, "epsilon": 0.3},
+    1: {"iterations": 1, "playout_turns": 0, "blunder": 0.5},
+    2: {"iterations": 2, "playout_turns": 1, "blunder": 0.3},
+    3: {"iterations": 4, "playout_turns": 2, "blunder": 0.15},
     4: {"iterations": 8, "playout_turns": 3},
     5: {"iterations": 16, "playout_turns": 4},
     6: {"iterations": 24, "playout_turns": 6},
@@ -69,7 +69,8 @@ LEVELS: dict[int, dict[str, Any]] = {
     10: {"iterations": 240},
 }
 """Strength levels 1..10 as budgets (options of :class:`MCTSBot`; the rest default). Level 8 is
-the default bot; levels 1-3 search almost nothing and play loosely, as a beginner would."""
+the default bot; levels 1-3 search almost nothing and play a random move now and then
+(``blunder``), as a beginner would."""
 
 
 def level_options(level: int) -> dict[str, Any]:
@@ -140,6 +141,7 @@ class MCTSBot:
         scale: float = 12.0,
         reuse: bool = True,
         prior_visits: float = 3.0,
+        blunder: float = 0.0,
         level: int | None = None,
         candidates: int | None = None,
         margin_weight: float | None = None,
@@ -150,6 +152,7 @@ class MCTSBot:
             iterations = opts.get("iterations", iterations)
             playout_turns = opts.get("playout_turns", playout_turns)
             epsilon = opts.get("epsilon", epsilon)
+            blunder = opts.get("blunder", blunder)
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -164,6 +167,8 @@ class MCTSBot:
         self.scale = scale
         self.reuse = reuse
         self.prior_visits = prior_visits
+        self.blunder = blunder
+        """Chance of playing a random legal action instead of searching (weak levels)."""
         """Weight of the greedy evaluation, as that many visits of each child (progressive bias)."""
         self.policy = GreedyBot(seed=self.rng.randrange(1 << 30), samples=1)
         """The playout policy (and the judge of rule-set choices inside playouts)."""
@@ -297,6 +302,9 @@ class MCTSBot:
         self.last_iterations = 0
         if len(moves) == 1:
             return moves[0]
+        if self.blunder and self.rng.random() < self.blunder:
+            self._root = None
+            return self.rng.choice(moves)
         root = self._reused_root(game)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         done = 0
