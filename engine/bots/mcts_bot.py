@@ -141,6 +141,7 @@ class MCTSBot:
         scale: float = 12.0,
         reuse: bool = True,
         prior_visits: float = 3.0,
+        meeple_value: float = 1.0,
         blunder: float = 0.0,
         level: int | None = None,
         candidates: int | None = None,
@@ -168,6 +169,8 @@ class MCTSBot:
         self.reuse = reuse
         self.prior_visits = prior_visits
         self.blunder = blunder
+        self.meeple_value = meeple_value
+        """Points a meeple in supply is worth when a playout is judged before the end."""
         """Chance of playing a random legal action instead of searching (weak levels)."""
         """Weight of the greedy evaluation, as that many visits of each child (progressive bias)."""
         self.policy = GreedyBot(seed=self.rng.randrange(1 << 30), samples=1)
@@ -207,6 +210,9 @@ class MCTSBot:
         ordered = self._ordered(node, sim)
         allowed = max(1, int(self.widening * math.sqrt(node.visits + 1)))
         children = node.children
+        # widening counts the children available here: those of other tiles (or of moves that
+        # are not legal in this determinisation) do not use up this position's budget
+        expanded = sum(1 for key, _a, _q in ordered if key in children)
         best: tuple[Hashable, Action, float] | None = None
         best_score = -math.inf
         c = self.exploration
@@ -214,7 +220,7 @@ class MCTSBot:
         for rank, (key, action, prior) in enumerate(ordered):
             child = children.get(key)
             if child is None:
-                if rank < allowed and len(children) < allowed:
+                if rank < allowed and expanded < allowed:
                     return key, action, prior, True
                 continue
             child.avail += 1
@@ -261,9 +267,16 @@ class MCTSBot:
                 sim.apply(policy.choose(sim))
 
     def _rewards(self, sim: Game) -> list[float]:
-        scores = sim.projected_scores()
-        out = []
+        """Each seat's reward: from its projected margin over the best other seat. Before the
+        end a meeple in supply counts ``meeple_value`` points: without it a short playout
+        rewards tying every meeple up in fields and long features, which the horizon never
+        sees pay back."""
         over = sim.is_over()
+        scores: list[float] = list(sim.projected_scores())
+        if not over:
+            mv = self.meeple_value
+            scores = [s + mv * sim.supply[p] for p, s in enumerate(scores)]
+        out = []
         for p, mine in enumerate(scores):
             margin = mine - max(s for i, s in enumerate(scores) if i != p)
             if over:
