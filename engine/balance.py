@@ -24,12 +24,31 @@ import math
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.rules.spec import ActionCount, EventStat, Figure, SummarySum
 
 if TYPE_CHECKING:
     from engine.mapdef import MapDef
+    from engine.report_types import (
+        BalanceReport,
+        BorderFigure,
+        ChipFigures,
+        ChoiceSeatRate,
+        Describe,
+        FeatureFigures,
+        FerryFigure,
+        FillFigures,
+        LargeCityFigure,
+        LengthFigures,
+        PlayerScores,
+        PlayerWins,
+        Rate,
+        ReportWarning,
+        SeatDescribe,
+        SeatRate,
+        StartChoice,
+    )
     from engine.simulate import SimResult
 
 REPORT_FORMAT = "carcassonne-balance-report"
@@ -95,7 +114,7 @@ def two_proportion_p_value(k1: int, n1: int, k2: int, n2: int) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
 
-def describe(values: Sequence[float]) -> dict[str, Any]:
+def describe(values: Sequence[float]) -> Describe:
     """Count, mean, standard deviation, min, quartiles and max of ``values``."""
     vals = sorted(values)
     n = len(vals)
@@ -118,7 +137,7 @@ def _r(x: float, digits: int = 4) -> float:
     return round(float(x), digits)
 
 
-def _rate(k: int, n: int) -> dict[str, Any]:
+def _rate(k: int, n: int) -> Rate:
     lo, hi = wilson(k, n)
     return {"count": k, "games": n, "rate": _r(k / n) if n else 0.0, "ci": [_r(lo), _r(hi)]}
 
@@ -126,8 +145,9 @@ def _rate(k: int, n: int) -> dict[str, Any]:
 # -- the report -----------------------------------------------------------------------------------
 
 
-def balance_report(m: MapDef, result: SimResult) -> dict[str, Any]:
-    """Every figure of the balance report of ``result`` (a run of :func:`engine.simulate`)."""
+def balance_report(m: MapDef, result: SimResult) -> BalanceReport:
+    """Every figure of the balance report of ``result`` (a run of :func:`engine.simulate`); its
+    shape: :class:`engine.report_types.BalanceReport` and ``schemas/report.schema.json``."""
     games = result.games
     report: dict[str, Any] = {
         "format": REPORT_FORMAT,
@@ -155,8 +175,13 @@ def balance_report(m: MapDef, result: SimResult) -> dict[str, Any]:
     report["chips"] = chip_figures(m, result, games)
     report["rules"] = rule_figures(m, result, games)
     report["length"] = length_figures(games)
-    report["warnings"] = warnings(m, report)
-    return report
+    if any(g.get("bots") for g in games):
+        from engine.compare import bot_figures
+
+        report["bots"] = bot_figures(games)
+    typed = cast("BalanceReport", report)
+    typed["warnings"] = warnings(m, typed)
+    return typed
 
 
 def _by_players(games: Iterable[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
@@ -166,11 +191,13 @@ def _by_players(games: Iterable[dict[str, Any]]) -> dict[int, list[dict[str, Any
     return dict(sorted(out.items()))
 
 
-def score_figures(games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def score_figures(games: Sequence[dict[str, Any]]) -> dict[str, PlayerScores]:
     """Score distribution per seat, per player count (and the winning score)."""
-    out: dict[str, Any] = {}
+    out: dict[str, PlayerScores] = {}
     for p, gs in _by_players(games).items():
-        seats = [describe([g["scores"][s] for g in gs]) | {"seat": s} for s in range(p)]
+        seats: list[SeatDescribe] = [
+            {**describe([g["scores"][s] for g in gs]), "seat": s} for s in range(p)
+        ]
         out[str(p)] = {
             "games": len(gs),
             "seats": seats,
@@ -187,19 +214,21 @@ def _margin(scores: Sequence[int]) -> int:
     return top[0] - top[1] if len(top) > 1 else top[0]
 
 
-def win_figures(games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def win_figures(games: Sequence[dict[str, Any]]) -> dict[str, PlayerWins]:
     """Win rate per seat (first-player advantage) with Wilson intervals and a test against 1/P."""
-    out: dict[str, Any] = {}
+    out: dict[str, PlayerWins] = {}
     for p, gs in _by_players(games).items():
         n = len(gs)
         wins = Counter(s for g in gs for s in g["winners"])
         ties = sum(1 for g in gs if len(g["winners"]) > 1)
-        seats = []
+        seats: list[SeatRate] = []
         for s in range(p):
-            fig = _rate(wins[s], n)
             # fair share of wins: 1/P of the games (ties make the true share a little higher)
-            fig["p_value"] = _r(binomial_p_value(wins[s], n, 1 / p), 6)
-            fig["seat"] = s
+            fig: SeatRate = {
+                **_rate(wins[s], n),
+                "p_value": _r(binomial_p_value(wins[s], n, 1 / p), 6),
+                "seat": s,
+            }
             seats.append(fig)
         out[str(p)] = {"games": n, "ties": ties, "fair": _r(1 / p), "seats": seats}
     return out
@@ -209,28 +238,28 @@ def _choice_key(g: dict[str, Any]) -> tuple[tuple[int, int], ...]:
     return tuple(sorted((x, y) for x, y in g["start"]))
 
 
-def start_choice_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def start_choice_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> list[StartChoice]:
     """Per choice of start squares: games, mean score, winning score, and seat win rates tested
     against the other choices (two-proportion z-test)."""
     groups: dict[tuple[tuple[int, int], ...], list[dict[str, Any]]] = {}
     for g in games:
         groups.setdefault(_choice_key(g), []).append(g)
-    out = []
+    out: list[StartChoice] = []
     for key, gs in sorted(groups.items()):
         others = [g for g in games if _choice_key(g) != key]
-        seats = []
+        seats: list[ChoiceSeatRate] = []
         for p, sub in _by_players(gs).items():
             rest = [g for g in others if g["players"] == p]
             for s in range(p):
                 k = sum(1 for g in sub if s in g["winners"])
                 k2 = sum(1 for g in rest if s in g["winners"])
-                fig = _rate(k, len(sub))
-                fig.update(
-                    players=p,
-                    seat=s,
-                    others_rate=_r(k2 / len(rest)) if rest else None,
-                    p_value=_r(two_proportion_p_value(k, len(sub), k2, len(rest)), 6),
-                )
+                fig: ChoiceSeatRate = {
+                    **_rate(k, len(sub)),
+                    "players": p,
+                    "seat": s,
+                    "others_rate": _r(k2 / len(rest)) if rest else None,
+                    "p_value": _r(two_proportion_p_value(k, len(sub), k2, len(rest)), 6),
+                }
                 seats.append(fig)
         out.append(
             {
@@ -249,7 +278,7 @@ def start_choice_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> list[dic
     return out
 
 
-def fill_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def fill_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> FillFigures:
     """How full the map gets, the per-square heat map, unreached squares, set-aside tiles."""
     placeable = m.placeable_squares()
     n = len(games)
@@ -325,10 +354,10 @@ def _regions(squares: set[tuple[int, int]]) -> list[set[tuple[int, int]]]:
     return sorted(out, key=lambda c: (-len(c), min(c)))
 
 
-def feature_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def feature_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> FeatureFigures:
     """Large cities completed/connected, border features connected, ferries used, points by kind."""
     n = len(games)
-    cities = []
+    cities: list[LargeCityFigure] = []
     for cid, city in sorted(m.large_cities.items()):
         done = sum(1 for g in games if g["cities"].get(cid) == "completed")
         touched = sum(1 for g in games if g["cities"].get(cid) in ("completed", "connected"))
@@ -342,7 +371,7 @@ def feature_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any
             }
         )
     connected = Counter(tuple(b) for g in games for b in g["borders"])
-    borders = []
+    borders: list[BorderFigure] = []
     for edge, bf in sorted(m.border_features.items()):
         if str(bf.kind) == "field":
             continue
@@ -358,7 +387,7 @@ def feature_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> dict[str, Any
                 "connected": _rate(connected[key], n),
             }
         )
-    ferries = [
+    ferries: list[FerryFigure] = [
         {"id": fid, "used": _rate(sum(1 for g in games if fid in g["ferries"]), n)}
         for fid in sorted(m.ferries)
     ]
@@ -386,7 +415,7 @@ def _seat_points(games: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, fl
     return out
 
 
-def chip_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def chip_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) -> ChipFigures:
     """Map-Chips collected per game and per colour (``available`` false without chips)."""
     if result.rule_set == "none":
         why = (
@@ -446,16 +475,16 @@ def rule_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) 
     return out
 
 
-def _count_actions(games: Sequence[dict[str, Any]], *types: str) -> dict[str, Any]:
+def _count_actions(games: Sequence[dict[str, Any]], *types: str) -> Describe:
     return describe([sum(g["actions"].get(t, 0) for t in types) for g in games])
 
 
-def _events(games: Sequence[dict[str, Any]], kind: str, what: int = 0) -> dict[str, Any]:
+def _events(games: Sequence[dict[str, Any]], kind: str, what: int = 0) -> Describe:
     """``describe`` of a rule event kind per game: its count (``what=0``) or points (1)."""
     return describe([g["rule_events"].get(kind, [0, 0])[what] for g in games])
 
 
-def _summary_sum(games: Sequence[dict[str, Any]], rule: str, key: str) -> dict[str, Any]:
+def _summary_sum(games: Sequence[dict[str, Any]], rule: str, key: str) -> Describe:
     """``describe`` per game of a number (or the sum of a list of numbers) in the module's final
     state summary."""
     vals: list[float] = []
@@ -522,7 +551,7 @@ def _figure(m: MapDef, rule: str, spec: Figure, games: Sequence[dict[str, Any]])
     return _tally(games, spec.type, labels[spec.label])
 
 
-def length_figures(games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def length_figures(games: Sequence[dict[str, Any]]) -> LengthFigures:
     """Game length in turns (tile placements by players), per player count."""
     out: dict[str, Any] = {"all": describe([g["turns"] for g in games])}
     for p, gs in _by_players(games).items():
@@ -534,9 +563,9 @@ def length_figures(games: Sequence[dict[str, Any]]) -> dict[str, Any]:
 # -- warnings ------------------------------------------------------------------------------------
 
 
-def warnings(m: MapDef, report: dict[str, Any]) -> list[dict[str, Any]]:
+def warnings(m: MapDef, report: BalanceReport) -> list[ReportWarning]:
     """Figures that suggest a problem, each with a code, a sentence and the figures behind it."""
-    out: list[dict[str, Any]] = []
+    out: list[ReportWarning] = []
     # seat advantage: exact binomial test against 1/P, Bonferroni over every seat tested
     wins = report["wins"]
     tests = sum(len(v["seats"]) for v in wins.values())

@@ -13,9 +13,12 @@ from __future__ import annotations
 import html
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.report_types import BalanceReport, Rate
 
 Block = tuple[Any, ...]
 """``("h1"|"h2"|"p", text)``, ``("table", headers, rows)``, ``("img", file, alt)``,
@@ -32,13 +35,13 @@ def has_matplotlib() -> bool:
     return True
 
 
-def report_json(report: dict[str, Any]) -> str:
+def report_json(report: Mapping[str, Any]) -> str:
     """The report as deterministic JSON text."""
     return json.dumps(report, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def write_report(
-    report: dict[str, Any], out_dir: str | Path, *, charts: bool = True
+    report: BalanceReport, out_dir: str | Path, *, charts: bool = True
 ) -> dict[str, Path]:
     """Write the JSON, Markdown and HTML report (and PNG charts when possible) into ``out_dir``.
 
@@ -72,7 +75,7 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{x * 100:.1f}%"
 
 
-def _ci(fig: dict[str, Any]) -> str:
+def _ci(fig: Rate) -> str:
     return f"{fig['ci'][0] * 100:.0f}-{fig['ci'][1] * 100:.0f}%"
 
 
@@ -85,9 +88,17 @@ def _num(x: Any) -> str:
 
 
 def report_blocks(
-    report: dict[str, Any], images: dict[str, str], *, charts_wanted: bool = True
+    report: BalanceReport, images: dict[str, str], *, charts_wanted: bool = True
 ) -> list[Block]:
-    """The page as blocks (rendered to Markdown or HTML)."""
+    """The page as blocks (rendered to Markdown or HTML), section by section."""
+    b = _intro_blocks(report, images, charts_wanted)
+    for section in SECTIONS:
+        b += section(report, images)
+    return b
+
+
+def _intro_blocks(report: BalanceReport, images: dict[str, str], charts_wanted: bool) -> list[Block]:
+    """The title, what was played, how to get the same figures again, the charts note."""
     m = report["map"]
     run = report["run"]
     b: list[Block] = [("h1", f"Balance report: {m['name']}")]
@@ -126,12 +137,23 @@ def report_blocks(
                 else "Charts were not drawn.",
             )
         )
+    return b
+
+
+def _warnings_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """The warnings, then the overview chart."""
+    b: list[Block] = []
     b.append(("h2", "Warnings"))
     warns = report["warnings"]
     b.append(("list", [w["message"] for w in warns]) if warns else ("p", "None."))
     if "overview" in images:
         b.append(("img", images["overview"], "Scores, win rates, game length, points"))
-    # scores and wins
+    return b
+
+
+def _scores_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """Scores and win rate per seat, per player count."""
+    b: list[Block] = []
     b.append(("h2", "Scores and win rate per seat"))
     for p, sc in report["scores"].items():
         w = report["wins"][p]
@@ -166,7 +188,12 @@ def report_blocks(
                 rows,
             )
         )
-    # start squares
+    return b
+
+
+def _start_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """Each choice of start squares."""
+    b: list[Block] = []
     b.append(("h2", "Start squares"))
     rows = []
     for c in report["start_choices"]:
@@ -197,7 +224,12 @@ def report_blocks(
             rows,
         )
     )
-    # fill
+    return b
+
+
+def _fill_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """How full the map gets: share filled, heat map, unreached squares, set-aside tiles."""
+    b: list[Block] = []
     f = report["fill"]
     b.append(("h2", "How full the map gets"))
     b.append(
@@ -227,7 +259,12 @@ def report_blocks(
         shown = ", ".join(f"{t} x{n}" for t, n in by_tile[:15])
         more = f" and {len(by_tile) - 15} more tile types" if len(by_tile) > 15 else ""
         b.append(("p", f"Tiles set aside most often (times, all games): {shown}{more}."))
-    # features
+    return b
+
+
+def _features_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """Large cities, border features, ferries, points by kind (all and per seat)."""
+    b: list[Block] = []
     feat = report["features"]
     b.append(("h2", "Features"))
     if "features" in images:
@@ -300,7 +337,12 @@ def report_blocks(
                     ],
                 )
             )
-    # Map-Chips
+    return b
+
+
+def _chips_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """Map-Chips collected."""
+    b: list[Block] = []
     b.append(("h2", "Map-Chips"))
     chips = report["chips"]
     if not chips["available"]:
@@ -314,6 +356,13 @@ def report_blocks(
                 f"(by colour: {cols}).",
             )
         )
+    return b
+
+
+def _rules_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """The rule set's own figures (or why there are none)."""
+    b: list[Block] = []
+    run = report["run"]
     rules_fig = report["rules"]
     if rules_fig["played"]:
         rows = [[a, _num(v)] for a, v in rules_fig["actions_per_game"].items()]
@@ -349,7 +398,12 @@ def report_blocks(
         )
     elif rules_fig["rule_set"] != "none":
         b.append(("p", "Played with plain Maps rules (--rules off): no rule-set figures."))
-    # length
+    return b
+
+
+def _length_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """Game length in turns."""
+    b: list[Block] = []
     ln = report["length"]["all"]
     b.append(("h2", "Game length"))
     b.append(
@@ -360,6 +414,44 @@ def report_blocks(
         )
     )
     return b
+
+
+def _bots_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """Mixed tables: each bot's wins over the seats it played."""
+    bots = report.get("bots")
+    if not bots:
+        return []
+    return [
+        ("h2", "Bots at a mixed table"),
+        (
+            "p",
+            "Each game turns the table by one seat, so every bot plays every seat equally "
+            "often. A strong bot that wins far more than its share shows how much a better "
+            "player can get out of the map.",
+        ),
+        (
+            "table",
+            ["bot", "seats played", "wins", "wins per seat played"],
+            [
+                [f["bot"], str(f["seats_played"]), str(f["wins"]), _pct(f["rate_per_seat"])]
+                for f in bots
+            ],
+        ),
+    ]
+
+
+SECTIONS: tuple[Callable[[BalanceReport, dict[str, str]], list[Block]], ...] = (
+    _warnings_blocks,
+    _scores_blocks,
+    _bots_blocks,
+    _start_blocks,
+    _fill_blocks,
+    _features_blocks,
+    _chips_blocks,
+    _rules_blocks,
+    _length_blocks,
+)
+"""The report's sections after the introduction, in page order."""
 
 
 def _md_cell(text: str) -> str:
@@ -430,7 +522,7 @@ def to_html(blocks: Sequence[Block], *, title: str) -> str:
 # -- charts ----------------------------------------------------------------------------------------
 
 
-def draw_charts(report: dict[str, Any], out_dir: Path, *, dpi: int = 72) -> dict[str, Path]:
+def draw_charts(report: BalanceReport, out_dir: Path, *, dpi: int = 72) -> dict[str, Path]:
     """Draw the PNG charts (matplotlib, Agg backend); returns them by name."""
     import matplotlib
 
@@ -467,7 +559,7 @@ def _shrink_png(path: Path) -> None:
     small.save(path, "PNG", optimize=True)
 
 
-def _chart_overview(plt: Any, report: dict[str, Any]) -> Any:
+def _chart_overview(plt: Any, report: BalanceReport) -> Any:
     fig, axes = plt.subplots(2, 2, figsize=(9, 6.2), layout="constrained")
     ax = axes[0][0]
     labels, data = [], []
@@ -482,15 +574,18 @@ def _chart_overview(plt: Any, report: dict[str, Any]) -> Any:
     x = 0.0
     ticks, tick_labels = [], []
     for p, w in report["wins"].items():
-        for s in w["seats"]:
-            lo, hi = s["ci"]
-            ax.bar(x, s["rate"], color="#4c72b0")
+        for seat in w["seats"]:
+            lo, hi = seat["ci"]
+            ax.bar(x, seat["rate"], color="#4c72b0")
             ax.errorbar(
-                x, s["rate"], yerr=[[s["rate"] - lo], [hi - s["rate"]]], color="k", capsize=3
+                x, seat["rate"], yerr=[[seat["rate"] - lo], [hi - seat["rate"]]], color="k",
+                capsize=3,
             )
             ticks.append(x)
             tick_labels.append(
-                f"{p}p s{s['seat'] + 1}" if len(report["wins"]) > 1 else f"seat {s['seat'] + 1}"
+                f"{p}p s{seat['seat'] + 1}"
+                if len(report["wins"]) > 1
+                else f"seat {seat['seat'] + 1}"
             )
             x += 1
         ax.hlines(
@@ -522,7 +617,7 @@ def _grid(rows: list[list[float | None]]) -> Any:
     return [[math.nan if v is None else v for v in row] for row in rows]
 
 
-def _chart_heatmap(plt: Any, report: dict[str, Any]) -> Any:
+def _chart_heatmap(plt: Any, report: BalanceReport) -> Any:
     fill = report["fill"]
     w, h = report["map"]["width"], report["map"]["height"]
     aspect = h / max(1, w)
@@ -533,7 +628,8 @@ def _chart_heatmap(plt: Any, report: dict[str, Any]) -> Any:
     ):
         # the share is drawn on a fixed 0..1 scale so maps and runs compare at a glance
         limits = {"vmin": 0.0, "vmax": 1.0} if key == "built_rate" else {}
-        im = ax.imshow(_grid(fill[key]), cmap=cmap, interpolation="nearest", **limits)
+        grid = fill["built_rate"] if key == "built_rate" else fill["mean_placement"]
+        im = ax.imshow(_grid(grid), cmap=cmap, interpolation="nearest", **limits)
         ax.set_title(title)
         ax.set_xticks(range(0, w, 5))
         ax.set_yticks(range(0, h, 5))
@@ -554,9 +650,11 @@ def _chart_heatmap(plt: Any, report: dict[str, Any]) -> Any:
     return fig
 
 
-def _chart_features(plt: Any, report: dict[str, Any]) -> Any:
+def _chart_features(plt: Any, report: BalanceReport) -> Any:
     feat = report["features"]
-    items = [(c["name"], c["completed"], c["connected"]["rate"]) for c in feat["large_cities"]]
+    items: list[tuple[str, Rate, float | None]] = [
+        (c["name"], c["completed"], c["connected"]["rate"]) for c in feat["large_cities"]
+    ]
     items += [(f"ferry {f['id']}", f["used"], None) for f in feat["ferries"]]
     borders = feat["borders"]
     if not items and not borders:

@@ -62,6 +62,18 @@ class SimConfig:
     seed: int = 0
     mcts_iterations: int = 30
     """Iteration budget of the ``mcts`` bot (per move; small, so a batch stays affordable)."""
+    seats: tuple[str, ...] = ()
+    """A mixed table: the bot of each seat (e.g. ``("mcts", "greedy", "greedy", "greedy")``),
+    turned by one seat each game so every bot sits in every seat equally often (see
+    :meth:`bots_of`). Empty: ``bot`` in every seat."""
+    tile_pool: str | None = None
+    """Tile pool name (``GameOptions.tile_pool``); ``None``: the map's default."""
+    tile_count: int | None = None
+    """Tiles played (``GameOptions.tile_count``); ``None``: the map's recommendation."""
+    start_squares_used: int | None = None
+    """Start squares a game uses (the map's ``setup.start_squares_used`` when ``None``)."""
+    rule_options: tuple[tuple[str, Any], ...] = ()
+    """Options of the rule set (``GameOptions.rule_options``) as sorted ``(name, value)`` pairs."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.games, int) or self.games < 1:
@@ -72,10 +84,39 @@ class SimConfig:
             raise EngineError(f"bot: {self.bot!r} is not one of {', '.join(BOTS)}")
         if self.mcts_iterations < 1:
             raise EngineError(f"mcts_iterations: {self.mcts_iterations} is not positive")
+        for s in self.seats:
+            if s not in BOTS:
+                raise EngineError(f"seats: {s!r} is not one of {', '.join(BOTS)}")
+        if self.tile_count is not None and not 2 <= self.tile_count <= 1000:
+            raise EngineError(f"tile_count: {self.tile_count!r} is not in 2..1000")
+        if self.start_squares_used is not None and not 1 <= self.start_squares_used <= 6:
+            raise EngineError(f"start_squares_used: {self.start_squares_used!r} is not in 1..6")
+
+    def bots_of(self, index: int, players: int) -> list[str]:
+        """The bot name of each seat in game ``index``: ``seats`` (cut to the players, or filled
+        up with ``bot``) turned by one seat per game, so each bot sits in every seat."""
+        if not self.seats:
+            return [self.bot] * players
+        lineup = [*self.seats[:players], *[self.bot] * (players - len(self.seats))]
+        k = index % players
+        return lineup[-k:] + lineup[:-k] if k else lineup
+
+    def game_options(self, rule_set: str) -> Any:
+        """The :class:`engine.game.GameOptions` of this run's games."""
+        from engine.game import GameOptions
+
+        return GameOptions(
+            rule_set=rule_set,
+            tile_pool=self.tile_pool,
+            tile_count=self.tile_count,
+            rule_options=dict(self.rule_options),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["players"] = list(self.players)
+        d["seats"] = list(self.seats)
+        d["rule_options"] = dict(self.rule_options)
         return d
 
 
@@ -114,23 +155,44 @@ def rule_set_for(m: MapDef, rules: bool) -> tuple[str, str | None]:
     return name, None
 
 
-def new_game(m: MapDef, players: int, seed: int, rule_set: str) -> Game:
-    """The game a simulation plays for ``seed`` (the map's setup, start squares drawn by seed)."""
+def new_game(
+    m: MapDef, players: int, seed: int, rule_set: str, config: SimConfig | None = None
+) -> Game:
+    """The game a simulation plays for ``seed`` (the map's setup, start squares drawn by seed;
+    ``config``'s tile pool, tile count, start squares and rule options when given)."""
     from engine.game import Game, GameOptions
 
-    return Game(m, players=players, seed=seed, options=GameOptions(rule_set=rule_set))
+    if config is None:
+        return Game(m, players=players, seed=seed, options=GameOptions(rule_set=rule_set))
+    if config.start_squares_used is not None:
+        m = _with_start_squares(m, config.start_squares_used)
+    return Game(m, players=players, seed=seed, options=config.game_options(rule_set))
 
 
-def make_bots(config: SimConfig, players: int, seed: int) -> list[Any]:
-    """One bot per seat, each with its own seed derived from the game seed."""
+def _with_start_squares(m: MapDef, used: int) -> MapDef:
+    """``m`` with its setup's ``start_squares_used`` set to ``used`` (a shallow copy: cheap
+    enough per game, and the caller's map is left as it is)."""
+    import copy
+
+    if m.setup.start_squares_used == used:
+        return m
+    out = copy.copy(m)
+    out.setup = copy.copy(m.setup)
+    out.setup.start_squares_used = used
+    return out
+
+
+def make_bots(config: SimConfig, players: int, seed: int, index: int = 0) -> list[Any]:
+    """One bot per seat (see :meth:`SimConfig.bots_of`), each seeded from the game seed."""
     from engine.bots import make_bot
 
-    opts: dict[str, Any] = {}
-    if config.bot == "mcts":
-        opts["iterations"] = config.mcts_iterations
-    return [
-        make_bot(config.bot, seed=(seed * 7 + i + 1) % (1 << 62), **opts) for i in range(players)
-    ]
+    out = []
+    for i, name in enumerate(config.bots_of(index, players)):
+        opts: dict[str, Any] = {}
+        if name == "mcts":
+            opts["iterations"] = config.mcts_iterations
+        out.append(make_bot(name, seed=(seed * 7 + i + 1) % (1 << 62), **opts))
+    return out
 
 
 def _chip_state(game: Game) -> Any:
@@ -156,10 +218,10 @@ def play_one(m: MapDef, config: SimConfig, index: int, rule_set: str) -> dict[st
     """Play game ``index`` of a run to the end and return its facts."""
     seed = game_seed(config.seed, index)
     players = config.players[index % len(config.players)]
-    game = new_game(m, players, seed, rule_set)
+    game = new_game(m, players, seed, rule_set, config)
     chips = _chip_state(game)
     down_at_start = dict(chips.down) if chips is not None else {}
-    bots = make_bots(config, players, seed)
+    bots = make_bots(config, players, seed, index)
     guard = 0
     while not game.is_over():
         action = bots[game.to_move].choose(game)
@@ -168,7 +230,10 @@ def play_one(m: MapDef, config: SimConfig, index: int, rule_set: str) -> dict[st
         guard += 1
         if guard > 100_000:
             raise EngineError(f"game {index} (seed {seed}) is not over after {guard} actions")
-    return game_facts(game, index=index, seed=seed, chips_at_start=down_at_start)
+    facts = game_facts(game, index=index, seed=seed, chips_at_start=down_at_start)
+    if config.seats:
+        facts["bots"] = config.bots_of(index, players)
+    return facts
 
 
 def game_facts(
@@ -349,6 +414,7 @@ def simulate(
     cancel: CancelFn | None = None,
     context: str | None = None,
     processes: bool = False,
+    scheduler: str | None = None,
 ) -> SimResult:
     """Play ``config.games`` games of ``m`` and return their facts, in game order.
 
@@ -358,7 +424,9 @@ def simulate(
     default ``fork`` from a single-threaded process on Linux (fast), else ``spawn`` (forking a
     process with threads, e.g. the editor, can deadlock the child). ``processes``: play in worker
     processes even with one worker (a GUI must: games in its own interpreter hold the GIL and
-    freeze the UI).
+    freeze the UI). ``scheduler``: send the games to a Dask cluster instead (the ``cluster``
+    extra): a scheduler address (``tcp://HOST:8786``), or ``"local"`` for a local cluster of
+    ``workers`` processes; see :func:`engine.cluster.run_on_dask`.
     """
     rule_set, missing = rule_set_for(m, config.rules)
     k = default_workers() if workers is None else workers
@@ -366,7 +434,7 @@ def simulate(
         raise EngineError(f"workers: {k} is not a positive number")
     k = min(k, config.games)
     # set a first game up here: a map that cannot be played fails at once, with a clear error
-    new_game(m, config.players[0], game_seed(config.seed, 0), rule_set)
+    new_game(m, config.players[0], game_seed(config.seed, 0), rule_set, config)
     result = SimResult(config, m.id, rule_set, rules_missing=missing, workers=k)
     t0 = time.perf_counter()
     total = config.games
@@ -375,7 +443,16 @@ def simulate(
     def finished() -> list[dict[str, Any]]:
         return [done[i] for i in sorted(done)]
 
-    if k == 1 and not processes:
+    if scheduler is not None:
+        from engine.cluster import run_on_dask
+
+        result.workers = run_on_dask(
+            scheduler, m, config, rule_set, done,
+            workers=k, progress=progress, cancel=cancel,
+        )
+        if cancel is not None and len(done) < total:
+            raise Cancelled(finished())
+    elif k == 1 and not processes:
         for i in range(total):
             if cancel is not None and cancel():
                 raise Cancelled(finished())

@@ -1,12 +1,36 @@
-"""Monte-Carlo tree search (UCT at the root, random playouts) with an iteration or time budget.
+"""Information-set Monte-Carlo tree search (ISMCTS) with greedy-guided playouts.
 
-The root actions are first narrowed to the ``candidates`` best by the greedy evaluation
-(progressive pruning), so a small budget is spent on sensible moves.
+Hidden information: every iteration searches a *determinisation*, a copy of the game whose hidden
+draw pile (and whatever a rule set keeps face down) is re-dealt from what the bot cannot see
+(``Game.copy(shuffle=...)``). The bot never peeks at the real order.
 
-Each iteration copies the game with the hidden draw pile reshuffled (the bot never sees the real
-tile order), plays the chosen root action, then a random playout (random placement, a meeple
-half of the time) for ``playout_turns`` turns or to the end, and scores the result from the
-mover's view: 1 for a win, 0.5 for a tie, 0 for a loss, plus a small score-margin term.
+The tree (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012): one tree for the whole
+information set. A node's children are keyed by the action taken and, for a placing move, the tile
+that was placed, so one node holds the same position in every determinisation that reaches it.
+An action is *available* in a determinisation when it is legal there; selection is UCB1 with the
+availability count in place of the parent's visits. Every seat's decisions are in the tree, and
+rule-set actions (wine, island tiles, the Isle of Man, treats, upgrades, extra turns) are children
+like placing moves.
+
+Progressive widening: a node offers its moves in the order of the greedy evaluation
+(:func:`engine.bots.greedy_bot.placement_values` for placing moves) and lets a new child in only
+when ``widening * sqrt(visits)`` grows past the number it has, so a small budget goes to the moves
+a sensible player would consider first and more are tried as the node is visited more.
+
+Progressive bias: each child starts with the reward its greedy evaluation suggests, counted as
+``prior_visits`` visits, so a few noisy playouts do not pull the bot below the greedy bot; the
+search moves away from the greedy choice when the playouts say so.
+
+Playouts: epsilon-greedy (the greedy bot, a random action with probability ``epsilon``) for
+``playout_turns`` turns, then the position is judged by its projected scores: ``0.5 + 0.5 *
+tanh(margin / scale)`` for each seat (1, 0.5 or 0 with a small margin term when the game ended).
+
+Search reuse: after the bot moves, the subtree under the actions played since (its own and the
+other seats') is kept, so the next search starts with the statistics already gathered there.
+
+Budgets are iteration counts (deterministic: the same seed gives the same game on any machine);
+``seconds`` is there for interactive use. :func:`level_options` maps strength levels 1..10 onto
+budgets (``make_bot("mcts", level=5)``).
 """
 
 from __future__ import annotations
@@ -14,15 +38,73 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from engine.bots.base import register_bot
-from engine.bots.greedy_bot import evaluate
+from engine.bots.greedy_bot import GreedyBot, placement_values
+from engine.errors import EngineError
 from engine.moves import Move
 
 if TYPE_CHECKING:
+    from collections.abc import Hashable
+
     from engine.game import Game
     from engine.moves import Action
+
+DEFAULT_ITERATIONS = 60
+"""The default budget per move: strong against greedy within the target of 0.5 s CPU per move
+(see docs/bots.md for the measured figures)."""
+
+LEVELS: dict[int, dict[str, Any]] = {
+    1: {"iterations": 1, "playout_turns": 0, "blunder": 0.5},
+    2: {"iterations": 2, "playout_turns": 1, "blunder": 0.3},
+    3: {"iterations": 4, "playout_turns": 2, "blunder": 0.15},
+    4: {"iterations": 8, "playout_turns": 3},
+    5: {"iterations": 16, "playout_turns": 4},
+    6: {"iterations": 24, "playout_turns": 6},
+    7: {"iterations": 40, "playout_turns": 8},
+    8: {"iterations": DEFAULT_ITERATIONS},
+    9: {"iterations": 120},
+    10: {"iterations": 240},
+}
+"""Strength levels 1..10 as budgets (options of :class:`MCTSBot`; the rest default). Level 8 is
+the default bot; levels 1-3 search almost nothing and play a random move now and then
+(``blunder``), as a beginner would."""
+
+
+def level_options(level: int) -> dict[str, Any]:
+    """The :class:`MCTSBot` options of strength ``level`` (1..10)."""
+    if level not in LEVELS:
+        raise EngineError(f"strength level {level!r} is not one of 1..10")
+    return dict(LEVELS[level])
+
+
+def _key(game: Game, action: Action) -> Hashable:
+    """A child's key: the action, and for a placing move the tile placed (different tiles
+    lead to different positions)."""
+    if isinstance(action, Move):
+        return (game.current_tile, action)
+    try:
+        hash(action)
+    except TypeError:
+        return repr(action)
+    return action
+
+
+@dataclass(eq=False)
+class _Node:
+    player: int = -1
+    """The seat that took the action leading here (its reward is what this node collects)."""
+    visits: int = 0
+    total: float = 0.0
+    avail: int = 0
+    children: dict[Hashable, _Node] = field(default_factory=dict)
+    orders: dict[Hashable, list[tuple[Hashable, Action, float]]] = field(default_factory=dict)
+    """Position signature (phase, tile, seat) -> moves in greedy order with their prior
+    reward (from the greedy evaluation), computed once."""
+    prior: float = 0.5
+    """The prior reward of the action leading here (counted as ``prior_visits`` visits)."""
 
 
 def random_playout(game: Game, rng: random.Random, turns: int | None) -> None:
@@ -39,56 +121,204 @@ def random_playout(game: Game, rng: random.Random, turns: int | None) -> None:
 
 
 class MCTSBot:
-    """UCT over the root actions. Give ``iterations`` (deterministic) or ``seconds``."""
+    """ISMCTS with progressive widening, epsilon-greedy playouts and search reuse.
+
+    Give ``iterations`` (deterministic, the default) or ``seconds``, or a strength ``level``
+    1..10 (see :data:`LEVELS`).
+    """
 
     name = "mcts"
 
     def __init__(
         self,
-        iterations: int | None = 200,
+        iterations: int | None = None,
         seconds: float | None = None,
         seed: int | None = 0,
-        exploration: float = 1.0,
-        playout_turns: int | None = None,
-        margin_weight: float = 0.01,
-        candidates: int | None = 10,
+        exploration: float = 0.7,
+        playout_turns: int | None = 10,
+        epsilon: float = 0.1,
+        widening: float = 1.5,
+        scale: float = 12.0,
+        reuse: bool = True,
+        prior_visits: float = 3.0,
+        meeple_value: float = 1.0,
+        blunder: float = 0.0,
+        level: int | None = None,
+        candidates: int | None = None,
+        margin_weight: float | None = None,
     ) -> None:
+        del candidates, margin_weight  # options of the old flat bot, accepted for old callers
+        if level is not None:
+            opts = level_options(level)
+            iterations = opts.get("iterations", iterations)
+            playout_turns = opts.get("playout_turns", playout_turns)
+            epsilon = opts.get("epsilon", epsilon)
+            blunder = opts.get("blunder", blunder)
         if iterations is None and seconds is None:
-            iterations = 200
+            iterations = DEFAULT_ITERATIONS
+        if iterations is not None and iterations < 1:
+            raise EngineError(f"iterations: {iterations} is not positive")
         self.iterations = iterations
         self.seconds = seconds
         self.rng = random.Random(seed)
         self.exploration = exploration
         self.playout_turns = playout_turns
-        self.margin_weight = margin_weight
-        self.candidates = candidates
-        """Search only this many root actions, the best by the greedy evaluation (None: all)."""
+        self.epsilon = epsilon
+        self.widening = widening
+        self.scale = scale
+        self.reuse = reuse
+        self.prior_visits = prior_visits
+        self.blunder = blunder
+        self.meeple_value = meeple_value
+        """Points a meeple in supply is worth when a playout is judged before the end."""
+        """Chance of playing a random legal action instead of searching (weak levels)."""
+        """Weight of the greedy evaluation, as that many visits of each child (progressive bias)."""
+        self.policy = GreedyBot(seed=self.rng.randrange(1 << 30), samples=1)
+        """The playout policy (and the judge of rule-set choices inside playouts)."""
+        self._root: _Node | None = None
+        self._history: int = -1
+        """Length of the game's history when ``_root`` was searched (for reuse)."""
+        self.last_iterations = 0
+        """Iterations run by the last :meth:`choose` (0: a forced move)."""
 
-    def _reward(self, game: Game, player: int) -> float:
-        scores = game.projected_scores()
-        mine = scores[player]
-        best_other = max(s for i, s in enumerate(scores) if i != player)
-        base = 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
-        margin = max(-1.0, min(1.0, (mine - best_other) * self.margin_weight))
-        return base + margin * 0.5
+    # -- the tree ------------------------------------------------------------------------------
+
+    def _ordered(self, node: _Node, sim: Game) -> list[tuple[Hashable, Action, float]]:
+        """The moves of ``sim`` at ``node``, best greedy evaluation first, each with its prior
+        reward: 0.5 for the best, less by how many points the greedy evaluation loses (on the
+        scale of :meth:`_rewards`). Rule-set choices keep their order, all priors 0.5."""
+        from engine.game import Phase
+
+        sig = (sim.phase, sim.current_tile, sim.to_move)
+        got = node.orders.get(sig)
+        if got is not None:
+            return got
+        moves = sim.legal_moves().list()
+        priors = [0.5] * len(moves)
+        if sim.phase is Phase.PLACE and len(moves) > 1:
+            values = placement_values(sim, moves, sim.to_move, self.policy.meeple_value)
+            ranked = sorted(range(len(moves)), key=lambda k: -values[k])
+            top = values[ranked[0]]
+            moves = [moves[k] for k in ranked]
+            priors = [0.5 + 0.5 * math.tanh((values[k] - top) / self.scale) for k in ranked]
+        got = [(_key(sim, a), a, q) for a, q in zip(moves, priors, strict=True)]
+        node.orders[sig] = got
+        return got
+
+    def _select(self, node: _Node, sim: Game) -> tuple[Hashable, Action, float, bool]:
+        """The child to follow in ``sim``, its prior and whether it is new."""
+        ordered = self._ordered(node, sim)
+        allowed = max(1, int(self.widening * math.sqrt(node.visits + 1)))
+        children = node.children
+        # widening counts the children available here: those of other tiles (or of moves that
+        # are not legal in this determinisation) do not use up this position's budget
+        expanded = sum(1 for key, _a, _q in ordered if key in children)
+        best: tuple[Hashable, Action, float] | None = None
+        best_score = -math.inf
+        c = self.exploration
+        n0 = self.prior_visits
+        for rank, (key, action, prior) in enumerate(ordered):
+            child = children.get(key)
+            if child is None:
+                if rank < allowed and expanded < allowed:
+                    return key, action, prior, True
+                continue
+            child.avail += 1
+            n = child.visits + n0
+            score = (child.total + n0 * prior) / n + c * math.sqrt(math.log(child.avail + 1) / n)
+            if score > best_score:
+                best_score, best = score, (key, action, prior)
+        if best is None:  # nothing expanded is available here and widening is full: widen
+            key, action, prior = ordered[0]
+            return key, action, prior, True
+        return best[0], best[1], best[2], False
+
+    def _iterate(self, root: _Node, game: Game) -> None:
+        sim = game.copy(shuffle=self.rng)
+        node = root
+        path = [root]
+        while not sim.is_over():
+            mover = sim.to_move
+            key, action, prior, new = self._select(node, sim)
+            sim.apply(action)
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = _Node(player=mover, avail=1, prior=prior)
+            node = child
+            path.append(node)
+            if new:
+                break
+        self._playout(sim)
+        rewards = self._rewards(sim)
+        for n in path:
+            n.visits += 1
+            if n.player >= 0:
+                n.total += rewards[n.player]
+
+    def _playout(self, sim: Game) -> None:
+        turns = self.playout_turns
+        start = sim.turn
+        rng = self.rng
+        policy = self.policy
+        while not sim.is_over() and (turns is None or sim.turn - start < turns):
+            if rng.random() < self.epsilon:
+                sim.apply(rng.choice(sim.legal_moves().list()))
+            else:
+                sim.apply(policy.choose(sim))
+
+    def _rewards(self, sim: Game) -> list[float]:
+        """Each seat's reward: from its projected margin over the best other seat. Before the
+        end a meeple in supply counts ``meeple_value`` points: without it a short playout
+        rewards tying every meeple up in fields and long features, which the horizon never
+        sees pay back."""
+        over = sim.is_over()
+        scores: list[float] = list(sim.projected_scores())
+        if not over:
+            mv = self.meeple_value
+            scores = [s + mv * sim.supply[p] for p, s in enumerate(scores)]
+        out = []
+        for p, mine in enumerate(scores):
+            margin = mine - max(s for i, s in enumerate(scores) if i != p)
+            if over:
+                base = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+                out.append(0.9 * base + 0.1 * (0.5 + 0.5 * math.tanh(margin / self.scale)))
+            else:
+                out.append(0.5 + 0.5 * math.tanh(margin / self.scale))
+        return out
+
+    def _reused_root(self, game: Game) -> _Node:
+        """The subtree for ``game`` from the last search, if the actions since are in it."""
+        root = self._root
+        start = self._history
+        if not self.reuse or root is None or start < 0 or len(game.history) < start:
+            return _Node()
+        tiles = {sq: t for sq, t, _r in game.placed_tiles()}
+        node = root
+        for action in game.history[start:]:
+            if isinstance(action, Move):
+                key: Hashable = (tiles.get(action.square), action)
+            else:
+                try:
+                    hash(action)
+                    key = action
+                except TypeError:
+                    key = repr(action)
+            nxt = node.children.get(key)
+            if nxt is None:
+                return _Node()
+            node = nxt
+        node.player = -1
+        return node
 
     def choose(self, game: Game) -> Action:
         moves: list[Action] = game.legal_moves().list()
+        self.last_iterations = 0
         if len(moves) == 1:
             return moves[0]
-        me = game.to_move
-        if self.candidates is not None and len(moves) > self.candidates:
-            scored = []
-            view = game.copy(shuffle=self.rng)  # hidden information re-dealt: no peeking
-            for k, move in enumerate(moves):
-                view.push(move)
-                scored.append((evaluate(view, me), -k))
-                view.pop()
-            keep = sorted(range(len(moves)), key=lambda k: scored[k], reverse=True)
-            moves = [moves[k] for k in sorted(keep[: self.candidates])]
-        n = len(moves)
-        visits = [0] * n
-        totals = [0.0] * n
+        if self.blunder and self.rng.random() < self.blunder:
+            self._root = None
+            return self.rng.choice(moves)
+        root = self._reused_root(game)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         done = 0
         while True:
@@ -96,23 +326,24 @@ class MCTSBot:
                 break
             if deadline is not None and done >= 1 and time.perf_counter() >= deadline:
                 break
-            if done < n:
-                i = done  # try every action once first
-            else:
-                log_n = math.log(done)
-                c = self.exploration
-                i = max(
-                    range(n),
-                    key=lambda k: totals[k] / visits[k] + c * math.sqrt(log_n / visits[k]),
-                )
-            sim = game.copy(shuffle=self.rng)
-            sim.apply(moves[i])
-            random_playout(sim, self.rng, self.playout_turns)
-            visits[i] += 1
-            totals[i] += self._reward(sim, me)
+            self._iterate(root, game)
             done += 1
-        best = max(range(n), key=lambda k: (visits[k], totals[k] / max(visits[k], 1)))
-        return moves[best]
+        self.last_iterations = done
+        legal = {_key(game, a): a for a in moves}
+        n0 = self.prior_visits
+
+        def value(k: Hashable) -> tuple[float, int]:
+            c = root.children[k]
+            return ((c.total + n0 * c.prior) / (c.visits + n0), c.visits)
+
+        # the best mean (the greedy prior counted as prior_visits visits): with a few dozen
+        # noisy iterations, the most visited child is often just the first tried
+        best_key = max((k for k in root.children if k in legal), key=value, default=None)
+        if best_key is None:
+            return moves[0]
+        self._root = root
+        self._history = len(game.history)
+        return legal[best_key]
 
 
 register_bot("mcts")(MCTSBot)

@@ -4,6 +4,11 @@ Plays ``--games`` full games in parallel processes (all cores by default), shows
 stderr, and writes ``report.json`` (every figure), ``report.md`` and ``report.html`` (with PNG
 charts when matplotlib is installed) into ``--out``.
 
+``--compare A B`` plays two maps with the same settings and writes ``comparison.*`` (see
+:mod:`engine.compare`); ``--sweep NAME=V1,V2`` (repeatable) plays a grid of settings and writes
+``sweep.*`` (see :mod:`engine.sweep`); ``--seats`` sets a mixed table; ``--scheduler`` sends the
+games to a Dask cluster (:mod:`engine.cluster`).
+
 Exit codes: 0 report written; 2 unreadable map or bad arguments; 130 interrupted.
 """
 
@@ -11,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from typing import Any, TextIO
 
 from engine.errors import EngineError
@@ -24,7 +28,29 @@ def register(sub: Any) -> None:
         description="Play N full games of a map with bots (in parallel) and write a balance "
         "report: JSON with every figure, Markdown and HTML pages (PNG charts with matplotlib).",
     )
-    p.add_argument("map", metavar="MAP", help="map file (.json) or the name of a shipped map")
+    p.add_argument(
+        "map", metavar="MAP", nargs="?", help="map file (.json) or the name of a shipped map"
+    )
+    p.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A", "B"),
+        help="play two maps (or two versions of one) with the same settings and seed and write "
+        "one comparison report with significance tests and a verdict",
+    )
+    p.add_argument(
+        "--sweep",
+        action="append",
+        default=[],
+        metavar="NAME=V1,V2",
+        help="sweep a parameter (repeat for a grid): players, tile_count, tile_pool, "
+        "start_squares, bot, seats (mcts/greedy/greedy), rule.NAME (a rule-set option)",
+    )
+    p.add_argument(
+        "--seats",
+        metavar="BOT,BOT,...",
+        help="a mixed table, one bot per seat (e.g. mcts,greedy,greedy,greedy), rotated each game",
+    )
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument(
         "--players",
@@ -43,6 +69,12 @@ def register(sub: Any) -> None:
         help="play the map's Map-Chips rule set (default on)",
     )
     p.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play on a Dask cluster: its scheduler's address (tcp://HOST:8786), or 'local' for "
+        "a local cluster of --workers processes (needs the cluster extra; docs/cluster.md)",
+    )
     p.add_argument("--seed", type=int, default=0, help="run seed (same seed, same report)")
     p.add_argument("--out", default="balance-report", help="output folder (default balance-report)")
     p.add_argument("--no-charts", action="store_true", help="do not draw PNG charts")
@@ -51,30 +83,30 @@ def register(sub: Any) -> None:
 
 
 class ProgressBar:
-    """A plain-text progress bar on one line of ``stream`` (redrawn with ``\\r``)."""
+    """The run's progress as a tqdm bar on ``stream`` (stderr): games done, rate and ETA.
 
-    def __init__(self, total: int, stream: TextIO | None = None, width: int = 30) -> None:
-        self.total = total
-        self.stream = stream if stream is not None else sys.stderr
-        self.width = width
-        self.t0 = time.perf_counter()
-        self._last = -1.0
+    Called as ``progress(done, total)`` by :func:`engine.simulate.simulate`."""
+
+    def __init__(self, total: int, stream: TextIO | None = None) -> None:
+        from tqdm import tqdm
+
+        self.bar = tqdm(
+            total=total,
+            unit="game",
+            file=stream if stream is not None else sys.stderr,
+            mininterval=0.2,
+            dynamic_ncols=True,
+        )
 
     def __call__(self, done: int, total: int) -> None:
-        now = time.perf_counter()
-        if done < total and now - self._last < 0.2:
-            return  # at most 5 redraws a second
-        self._last = now
-        frac = done / total if total else 1.0
-        filled = int(self.width * frac)
-        elapsed = now - self.t0
-        rate = done / elapsed if elapsed > 0 else 0.0
-        eta = (total - done) / rate if rate > 0 else 0.0
-        bar = "#" * filled + "-" * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {done}/{total} games  {rate:.1f} games/s  eta {eta:.0f} s ")
+        if self.bar.total != total:
+            self.bar.total = total
+        self.bar.update(done - self.bar.n)
         if done >= total:
-            self.stream.write("\n")
-        self.stream.flush()
+            self.close()
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 def _parse_players(text: str) -> tuple[int, ...]:
@@ -100,7 +132,11 @@ def run(args: argparse.Namespace) -> int:
     from engine.simulate import Cancelled, SimConfig, simulate
 
     try:
-        m = _load(args.map)
+        if args.compare and (args.map or args.sweep):
+            raise EngineError("--compare A B takes no MAP and no --sweep")
+        if not args.compare and not args.map:
+            raise EngineError("give a MAP (or --compare A B)")
+        seats = tuple(t.strip() for t in args.seats.split(",") if t.strip()) if args.seats else ()
         config = SimConfig(
             games=args.games,
             players=_parse_players(args.players),
@@ -108,20 +144,31 @@ def run(args: argparse.Namespace) -> int:
             rules=args.rules == "on",
             seed=args.seed,
             mcts_iterations=args.mcts_iterations,
+            seats=seats,
         )
         if args.workers is not None and args.workers < 1:
             raise EngineError(f"--workers: {args.workers} is not a positive number")
+        if args.compare:
+            return _compare(args, config)
+        m = _load(args.map)
+        if args.sweep:
+            return _sweep(args, m, config)
     except (EngineError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     bar = None if args.quiet else ProgressBar(config.games)
     try:
-        result = simulate(m, config, workers=args.workers, progress=bar)
+        result = simulate(
+            m, config, workers=args.workers, progress=bar, scheduler=args.scheduler
+        )
     except Cancelled:  # pragma: no cover - no cancel callable from the command line
         return 130
     except EngineError as exc:
         print(f"\nerror: {args.map}: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if bar is not None:
+            bar.close()
     if result.rules_missing:
         print(
             f"warning: the engine has no {result.rules_missing!r} rule module; "
@@ -144,4 +191,74 @@ def run(args: argparse.Namespace) -> int:
     print(f"report: {files['markdown']}  {files['html']}  {files['json']}")
     if not args.no_charts and not has_matplotlib():
         print("charts need matplotlib: pip install 'carcassonne-maps-studio[report]'")
+    return 0
+
+
+def _play(args: argparse.Namespace, m: Any, config: Any, label: str = "") -> Any:
+    """Simulate with the run's workers or cluster and a progress bar (``label`` before it)."""
+    from engine.simulate import simulate
+
+    if label and not args.quiet:
+        print(label, file=sys.stderr)
+    bar = None if args.quiet else ProgressBar(config.games)
+    try:
+        result = simulate(m, config, workers=args.workers, progress=bar, scheduler=args.scheduler)
+    finally:
+        if bar is not None:
+            bar.close()
+    if result.rules_missing:
+        print(
+            f"warning: {m.id}: the engine has no {result.rules_missing!r} rule module; "
+            "played with plain Maps rules",
+            file=sys.stderr,
+        )
+    return result
+
+
+def _compare(args: argparse.Namespace, config: Any) -> int:
+    from engine.compare import compare_runs, write_comparison
+
+    name_a, name_b = args.compare
+    maps = []
+    for name in (name_a, name_b):
+        try:
+            maps.append(_load(name))
+        except (EngineError, OSError) as exc:
+            raise EngineError(f"{name}: {exc}") from None
+    results = [
+        _play(args, m, config, f"{side}: {name}")
+        for side, name, m in zip("AB", (name_a, name_b), maps, strict=True)
+    ]
+    labels = (_label(name_a), _label(name_b))
+    cmp = compare_runs(maps[0], results[0], maps[1], results[1], labels=labels)
+    files = write_comparison(
+        cmp, results[0].games, results[1].games, args.out, charts=not args.no_charts
+    )
+    print(f"verdict: {cmp['headline']}")
+    print(f"comparison: {files['markdown']}  {files['html']}  {files['json']}")
+    return 0
+
+
+def _label(name: str) -> str:
+    from pathlib import Path
+
+    return Path(name).stem if name.endswith(".json") else name
+
+
+def _sweep(args: argparse.Namespace, m: Any, config: Any) -> int:
+    from engine.sweep import parse_sweep, sweep, write_sweep
+
+    axes = parse_sweep(args.sweep)
+
+    def on_point(k: int, total: int, point: dict[str, Any]) -> None:
+        if not args.quiet:
+            text = ", ".join(f"{n}={v}" for n, v in point.items())
+            print(f"point {k + 1}/{total}: {text}", file=sys.stderr)
+
+    def play(c: Any) -> Any:
+        return _play(args, m, c)
+
+    report = sweep(m, config, axes, run=play, on_point=on_point)
+    files = write_sweep(report, args.out, charts=not args.no_charts)
+    print(f"sweep: {files['markdown']}  {files['html']}  {files['json']}")
     return 0

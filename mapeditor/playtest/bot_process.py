@@ -26,8 +26,8 @@ def make_bot(kind: str, strength: int, seed: int) -> Any:
     from engine.bots import make_bot as engine_bot
 
     if kind == "mcts":
-        s = max(1, min(10, strength))
-        return engine_bot("mcts", iterations=25 * s, playout_turns=4 + 2 * s, seed=seed)
+        # strength levels 1..10 are the engine's (engine.bots.mcts_bot.LEVELS, docs/bots.md)
+        return engine_bot("mcts", level=max(1, min(10, strength)), seed=seed)
     return engine_bot(kind, seed=seed)
 
 

@@ -42,6 +42,13 @@ BOT_KINDS: dict[str, str] = {
 }
 """Seat kinds and their labels."""
 
+STRENGTH_TIP = (
+    "Monte-Carlo bot strength: 1-3 play loosely, like a beginner; 4-7 search more and more; "
+    "8 is the default bot (beats the greedy bot in most games); 9-10 think longer still. "
+    "See docs/bots.md for each level's win rates."
+)
+"""The strength box's tooltip: what the levels mean."""
+
 DEFAULT_COLOURS = ("#d7301f", "#2b6cc4", "#2e9b43", "#f2c618", "#262626", "#9a9a9a")
 """Meeple colours of the default player names (Red, Blue, Green, Yellow, Black, Grey)."""
 
@@ -57,7 +64,7 @@ class Seat:
     kind: str = "human"
     """``human``, ``random``, ``greedy`` or ``mcts``."""
     strength: int = 3
-    """Monte-Carlo strength 1..10 (more iterations and longer playouts)."""
+    """Monte-Carlo strength level 1..10 (:data:`engine.bots.mcts_bot.LEVELS`)."""
 
     @property
     def is_bot(self) -> bool:
@@ -159,6 +166,7 @@ class _SeatRow:
         self.strength.setRange(1, 10)
         self.strength.setValue(seat.strength)
         self.strength.setPrefix("strength ")
+        self.strength.setToolTip(STRENGTH_TIP)
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self.widgets: list[QWidget] = [self.name, self.colour_button, self.kind, self.strength]
         for col, w in enumerate(self.widgets):

@@ -1,5 +1,9 @@
 """Map > Balance report…: batch playtests of the open map, with charts and a heat map on the map.
 
+Three kinds of run: a report on the map; a comparison with another map file (two versions of a
+map: :mod:`engine.compare`, with significance tests and a verdict); a sweep over a grid of
+settings (:mod:`engine.sweep`). A mixed table (one bot per seat) works with all three.
+
 The games run in worker processes (:func:`engine.simulate.simulate` with ``processes=True``, so
 the UI's interpreter never plays and stays responsive); a Python thread only waits for them and
 forwards progress through queued signals. Cancelling the progress dialog terminates the workers.
@@ -24,6 +28,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QMessageBox,
     QProgressDialog,
     QPushButton,
@@ -36,10 +41,20 @@ from PySide6.QtWidgets import (
 )
 
 from engine.balance import balance_report
+from engine.compare import compare_runs, comparison_blocks, draw_comparison_charts, write_comparison
+from engine.errors import EngineError
 from engine.mapdef import MapDef
 from engine.report import draw_charts, has_matplotlib, report_blocks, to_html, write_report
+from engine.report_types import BalanceReport
 from engine.simulate import BOTS, Cancelled, SimConfig, default_workers, simulate
+from engine.sweep import draw_sweep_charts, grid, parse_sweep, sweep, sweep_blocks, write_sweep
 from mapeditor.painting import SQUARE, PaintOptions, map_rect, paint_map
+
+RUN_KINDS = {
+    "report": "Report on this map",
+    "compare": "Compare with another map…",
+    "sweep": "Sweep settings",
+}
 
 HEAT_MODES = {
     "often": "How often each square is built",
@@ -62,7 +77,7 @@ def _heat_colour(t: float, alpha: int = 150) -> QColor:
     return QColor(255, int(255 - 200 * u), int(40 - 20 * u), alpha)
 
 
-def paint_heat(painter: QPainter, m: MapDef, report: dict[str, Any], mode: str = "often") -> None:
+def paint_heat(painter: QPainter, m: MapDef, report: BalanceReport, mode: str = "often") -> None:
     """Draw the map and, over it, a translucent square per placeable square: how often it was
     built (``often``: share of games) or how early (``early``: mean placement, early = red)."""
     paint_map(painter, m, PaintOptions(labels=True))
@@ -90,7 +105,7 @@ def paint_heat(painter: QPainter, m: MapDef, report: dict[str, Any], mode: str =
 
 
 def render_heat(
-    m: MapDef, report: dict[str, Any], mode: str = "often", scale: float = 0.5
+    m: MapDef, report: BalanceReport, mode: str = "often", scale: float = 0.5
 ) -> QImage:
     """The heat map as an image (``scale`` pixels per scene unit)."""
     rect = map_rect(m)
@@ -116,12 +131,12 @@ class HeatMapView(QWidget):
     def __init__(self, m: MapDef, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.map = m
-        self.report: dict[str, Any] | None = None
+        self.report: BalanceReport | None = None
         self.mode = "often"
         self.setMinimumSize(QSize(240, 200))
         self.setMouseTracking(True)  # tooltips with each square's figures
 
-    def set_report(self, report: dict[str, Any] | None, mode: str | None = None) -> None:
+    def set_report(self, report: BalanceReport | None, mode: str | None = None) -> None:
         self.report = report
         if mode is not None:
             self.mode = mode
@@ -194,7 +209,7 @@ class BalanceDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"Balance report: {m.name or m.id}")
         self.map = m
-        self.report: dict[str, Any] | None = None
+        self.report: BalanceReport | None = None
         self.progress: QProgressDialog | None = None
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
@@ -216,9 +231,37 @@ class BalanceDialog(QDialog):
         self.workers = QSpinBox(minimum=1, maximum=max(1, os.cpu_count() or 1))
         self.workers.setValue(default_workers())
         self.seed = QSpinBox(minimum=0, maximum=2_000_000_000, value=0)
+        self.kind = QComboBox()
+        self.kind.setObjectName("balance_run_kind")
+        for key, label in RUN_KINDS.items():
+            self.kind.addItem(label, key)
+        self.map_b: MapDef | None = None
+        self.map_b_button = QPushButton("Choose map B…")
+        self.map_b_button.setToolTip(
+            "The other version of this map (a .json map file): both are played with the same "
+            "settings and seed, and the report says which is fairer, with p-values"
+        )
+        self.map_b_button.clicked.connect(self._choose_map_b)
+        self.sweep_text = QLineEdit()
+        self.sweep_text.setPlaceholderText("players=2,3,4; tile_count=60,80")
+        self.sweep_text.setToolTip(
+            "Parameters and their values, separated by ';': players, tile_count, tile_pool, "
+            "start_squares, bot, seats (mcts/greedy/greedy), rule.NAME (a rule-set option). "
+            "Several parameters make a grid; each point plays the number of games above."
+        )
+        self.seats = QLineEdit()
+        self.seats.setPlaceholderText("every seat: the bot above")
+        self.seats.setToolTip(
+            "A mixed table, one bot per seat, e.g. mcts,greedy,greedy,greedy: the table turns by "
+            "one seat each game, so every bot plays every seat"
+        )
+        form.addRow("Run", self.kind)
+        form.addRow("Map B", self.map_b_button)
+        form.addRow("Sweep", self.sweep_text)
         form.addRow("Games", self.games)
         form.addRow("Players", self.players)
         form.addRow("Bot", self.bot)
+        form.addRow("Mixed table", self.seats)
         form.addRow("Rules", self.rules)
         form.addRow("Worker processes", self.workers)
         form.addRow("Seed", self.seed)
@@ -265,18 +308,88 @@ class BalanceDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self.tabs, 1)
         layout.addWidget(buttons)
-        self.resize(900, 700)
+        self.resize(900, 760)
+        self.kind.currentIndexChanged.connect(self._kind_changed)
+        self._kind_changed()
+        self.comparison: dict[str, Any] | None = None
+        self.sweep_report: dict[str, Any] | None = None
+        self._shown: tuple[str, Any] | None = None
+        """What the pages show and Save writes: ``(kind, data)``."""
 
     # -- running ----------------------------------------------------------------------------------
 
     def config(self) -> SimConfig:
+        """The run's settings (raises :class:`EngineError` for a bad mixed table)."""
+        seats = tuple(t.strip() for t in self.seats.text().split(",") if t.strip())
         return SimConfig(
             games=self.games.value(),
             players=(self.players.value(),),
             bot=self.bot.currentText(),
             rules=self.rules.isChecked(),
             seed=self.seed.value(),
+            seats=seats,
         )
+
+    def run_kind(self) -> str:
+        return str(self.kind.currentData())
+
+    def _kind_changed(self, _index: int = 0) -> None:
+        kind = self.run_kind()
+        self.map_b_button.setEnabled(kind == "compare")
+        self.sweep_text.setEnabled(kind == "sweep")
+
+    def _choose_map_b(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Map B", "", "Maps (*.json)")
+        if path:
+            self.set_map_b(path)
+
+    def set_map_b(self, path: str | Path) -> bool:
+        """Load map B of a comparison; a map that cannot be read is reported and not taken."""
+        from engine.mapio import load_map
+
+        try:
+            self.map_b = load_map(Path(path))
+        except (EngineError, OSError) as exc:
+            QMessageBox.warning(self, "Balance report", f"Cannot use {path} as map B:\n{exc}")
+            return False
+        self.map_b_button.setText(f"{Path(path).name} ({self.map_b.name or self.map_b.id})")
+        return True
+
+    def _job(self, config: SimConfig) -> tuple[Any, int]:
+        """What the waiting thread runs, ``job(sim) -> (kind, data)`` with ``sim(map, config,
+        offset)`` playing one run, and the games it plays in all."""
+        kind = self.run_kind()
+        m = self.map
+        if kind == "compare":
+            b = self.map_b
+            if b is None:
+                raise EngineError("choose map B (the map to compare with) first")
+
+            def compare_job(sim: Any) -> tuple[str, Any]:
+                ra = sim(m, config, 0)
+                rb = sim(b, config, config.games)
+                return "compare", (ra, rb)
+
+            return compare_job, 2 * config.games
+        if kind == "sweep":
+            items = [t for t in self.sweep_text.text().split(";") if t.strip()]
+            if not items:
+                raise EngineError("give at least one parameter to sweep, e.g. players=2,3,4")
+            axes = parse_sweep(items)
+            points = len(grid(axes))
+
+            def sweep_job(sim: Any) -> tuple[str, Any]:
+                done = [0]
+
+                def run(c: SimConfig) -> Any:
+                    result = sim(m, c, done[0] * config.games)
+                    done[0] += 1
+                    return result
+
+                return "sweep", sweep(m, config, axes, run=run)
+
+            return sweep_job, points * config.games
+        return (lambda sim: ("report", sim(m, config, 0))), config.games
 
     def _heat_mode_changed(self, _index: int) -> None:
         mode = self.heat_mode.currentData()
@@ -290,9 +403,14 @@ class BalanceDialog(QDialog):
         """Start the run; a modal progress dialog shows it and can cancel it."""
         if self.is_running():
             return
-        config = self.config()
+        try:
+            config = self.config()
+            job, total = self._job(config)
+        except EngineError as exc:
+            QMessageBox.warning(self, "Balance report", str(exc))
+            return
         self._cancel = threading.Event()
-        self.progress = QProgressDialog("Playing games…", "Cancel", 0, config.games, self)
+        self.progress = QProgressDialog("Playing games…", "Cancel", 0, total, self)
         self.progress.setWindowTitle("Balance report")
         self.progress.setWindowModality(Qt.WindowModality.WindowModal)
         self.progress.setMinimumDuration(0)
@@ -301,21 +419,23 @@ class BalanceDialog(QDialog):
         self.progress.canceled.connect(self.cancel)
         self.progress.setValue(0)
         self.run_button.setEnabled(False)
-        self.status.setText(f"Playing {config.games} games…")
-        m, workers, relay, cancel = self.map, self.workers.value(), self._relay, self._cancel
+        self.status.setText(f"Playing {total} games…")
+        workers, relay, cancel = self.workers.value(), self._relay, self._cancel
+
+        def sim(m: MapDef, c: SimConfig, offset: int) -> Any:
+            return simulate(
+                m,
+                c,
+                workers=workers,
+                processes=True,
+                context="spawn",  # never fork a process with Qt threads
+                progress=lambda d, _t: relay.progress.emit(offset + d, total),
+                cancel=cancel.is_set,
+            )
 
         def work() -> None:
             try:
-                result = simulate(
-                    m,
-                    config,
-                    workers=workers,
-                    processes=True,
-                    context="spawn",  # never fork a process with Qt threads
-                    progress=lambda d, t: relay.progress.emit(d, t),
-                    cancel=cancel.is_set,
-                )
-                relay.finished.emit(result)
+                relay.finished.emit(job(sim))
             except Cancelled:
                 relay.failed.emit("cancelled")
             except Exception as exc:  # noqa: BLE001 - shown to the user, never a crash
@@ -352,8 +472,20 @@ class BalanceDialog(QDialog):
         self.run_ended.emit("failed")
         QMessageBox.warning(self, "Balance report", f"The simulation failed:\n{message}")
 
-    def _on_finished(self, result: Any) -> None:
+    def _on_finished(self, outcome: tuple[str, Any]) -> None:
         self._close_progress()
+        kind, result = outcome
+        if kind == "compare":
+            self.show_comparison(*result)
+            assert self.comparison is not None
+            self.status.setText(f"Verdict: {self.comparison['headline']}")
+            self.run_ended.emit("done")
+            return
+        if kind == "sweep":
+            self.show_sweep(result)
+            self.status.setText(f"Sweep of {len(result['rows'])} settings done.")
+            self.run_ended.emit("done")
+            return
         self.show_report(balance_report(self.map, result))
         per = len(result.games) / result.seconds / result.workers if result.seconds else 0.0
         warn = len(self.report["warnings"]) if self.report else 0
@@ -365,11 +497,8 @@ class BalanceDialog(QDialog):
 
     # -- showing ---------------------------------------------------------------------------------
 
-    def show_report(self, report: dict[str, Any]) -> None:
-        """Show ``report``: heat map, charts (with matplotlib) and the figures page."""
-        self.report = report
-        self.save_button.setEnabled(True)
-        self.heat.set_report(report, self.heat_mode.currentData())
+    def _show_charts(self, draw: Any) -> dict[str, str]:
+        """Replace the Charts page with what ``draw(folder)`` draws (PNG files by name)."""
         while self.charts_layout.count():
             item = self.charts_layout.takeAt(0)
             widget = item.widget() if item is not None else None
@@ -378,7 +507,7 @@ class BalanceDialog(QDialog):
         images: dict[str, str] = {}
         if has_matplotlib():
             out = Path(self._charts_dir.name)
-            for name, path in draw_charts(report, out).items():
+            for name, path in draw(out).items():
                 label = QLabel()
                 label.setPixmap(QPixmap(str(path)))
                 label.setObjectName(f"chart-{name}")
@@ -389,20 +518,65 @@ class BalanceDialog(QDialog):
                 QLabel("Charts need matplotlib: pip install 'carcassonne-maps-studio[report]'")
             )
         self.charts_layout.addStretch(1)
+        return images
+
+    def show_report(self, report: BalanceReport) -> None:
+        """Show ``report``: heat map, charts (with matplotlib) and the figures page."""
+        self.report = report
+        self._shown = ("report", report)
+        self.save_button.setEnabled(True)
+        self.heat.set_report(report, self.heat_mode.currentData())
+        images = self._show_charts(lambda out: draw_charts(report, out))
         self.summary.setHtml(to_html(report_blocks(report, images), title="Balance report"))
 
+    def show_comparison(self, a: Any, b: Any) -> None:
+        """Show the comparison of runs ``a`` (this map) and ``b`` (map B): verdict and tables on
+        the Figures page, its charts, and this map's heat map."""
+        assert self.map_b is not None
+        cmp = compare_runs(self.map, a, self.map_b, b, labels=("A: this map", "B: " + (
+            self.map_b.name or self.map_b.id)))
+        self.comparison = cmp
+        self._shown = ("compare", (cmp, a.games, b.games))
+        self.report = balance_report(self.map, a)
+        self.heat.set_report(self.report, self.heat_mode.currentData())
+        self.save_button.setEnabled(True)
+        images = self._show_charts(lambda out: draw_comparison_charts(cmp, a.games, b.games, out))
+        self.summary.setHtml(to_html(comparison_blocks(cmp, images), title="Balance comparison"))
+        self.tabs.setCurrentIndex(2)
+
+    def show_sweep(self, report: dict[str, Any]) -> None:
+        """Show a sweep: its table and a chart per parameter."""
+        self.sweep_report = report
+        self._shown = ("sweep", report)
+        self.save_button.setEnabled(True)
+        self.heat.set_report(None)
+        images = self._show_charts(lambda out: draw_sweep_charts(report, out))
+        self.summary.setHtml(to_html(sweep_blocks(report, images), title="Balance sweep"))
+        self.tabs.setCurrentIndex(2)
+
     def _save(self) -> None:
-        if self.report is None:
+        if self._shown is None:
             return
         folder = QFileDialog.getExistingDirectory(self, "Save the balance report in")
         if not folder:
             return
         try:
-            files = write_report(self.report, folder)
+            files = self.save_to(folder)
         except OSError as exc:
             QMessageBox.warning(self, "Balance report", f"Cannot write the report:\n{exc}")
             return
         self.status.setText(f"Saved {files['markdown']}")
+
+    def save_to(self, folder: str | Path) -> dict[str, Path]:
+        """Write what is shown (report, comparison or sweep) into ``folder``."""
+        assert self._shown is not None
+        kind, data = self._shown
+        if kind == "compare":
+            cmp, a, b = data
+            return write_comparison(cmp, a, b, folder)
+        if kind == "sweep":
+            return write_sweep(data, folder)
+        return write_report(data, folder)
 
     def done(self, result: int) -> None:  # noqa: D401 - Qt override
         """Closing the dialog stops a run still going."""

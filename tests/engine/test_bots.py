@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from _game_helpers import make_map
 
 from engine.bots import make_bot, play_game
 from engine.bots.greedy_bot import GreedyBot
-from engine.bots.mcts_bot import MCTSBot
+from engine.bots.mcts_bot import MCTSBot, level_options
 from engine.errors import EngineError
 from engine.game import Game, GameOptions
 from engine.mapio import load_map
@@ -80,3 +82,69 @@ def test_mcts_with_a_time_budget_returns_a_legal_move() -> None:
     g = Game(None, seed=2)
     move = MCTSBot(iterations=None, seconds=0.0, seed=1).choose(g)  # at least one iteration
     assert move in g.legal_moves()
+
+
+def test_mcts_same_seed_same_choices() -> None:
+    g = Game(None, seed=4)
+    a = MCTSBot(iterations=20, seed=9).choose(g)
+    b = MCTSBot(iterations=20, seed=9).choose(g)
+    assert a == b
+
+
+def test_mcts_builds_a_real_tree_and_reuses_it_between_moves() -> None:
+    from engine.bots.mcts_bot import _Node
+
+    g = Game(None, seed=5)
+    bot = MCTSBot(iterations=40, seed=2, playout_turns=2)
+    other = make_bot("greedy", seed=1)
+    first = bot.choose(g)
+    tile = g.current_tile
+    g.play(first)
+    root = bot._root
+    assert root is not None and root.visits == 40
+
+    def depth(n: _Node) -> int:
+        return 1 + max((depth(c) for c in n.children.values()), default=0)
+
+    assert depth(root) >= 3  # my move, the other seat's reply, and below
+    # the other seat draws a tile the search tried and plays its most visited reply there
+    mine = root.children[(tile, first)]
+    (tile, reply), node = max(mine.children.items(), key=lambda kv: kv[1].visits)
+    g.set_current_tile(tile)
+    g.play(reply)
+    reused = bot._reused_root(g)
+    assert reused is node and reused.visits > 0  # the statistics under both moves are kept
+    before = reused.visits
+    g.play(bot.choose(g))
+    assert bot._root is reused and reused.visits == before + 40
+    # a position the tree never saw starts afresh
+    other = make_bot("greedy", seed=1)
+    g.play(other.choose(g))
+    g.play(other.choose(g))
+    assert bot._reused_root(Game(None, seed=99)).visits == 0
+
+
+def test_mcts_widens_progressively() -> None:
+    g = Game(None, seed=6)
+    bot = MCTSBot(iterations=30, seed=1, playout_turns=1, widening=1.0)
+    bot.choose(g)
+    assert bot._root is not None
+    assert 2 <= len(bot._root.children) <= int(math.sqrt(31)) + 1 < g.legal_moves().count()
+
+
+@pytest.mark.parametrize("level", [1, 5, 10])
+def test_mcts_strength_levels(level: int) -> None:
+    bot = make_bot("mcts", level=level, seed=1)
+    assert bot.iterations == level_options(level)["iterations"]  # type: ignore[attr-defined]
+    g = Game(None, seed=3)
+    assert bot.choose(g) in g.legal_moves()
+    with pytest.raises(EngineError, match="strength level 11"):
+        make_bot("mcts", level=11)
+
+
+def test_mcts_plays_deutschland_with_its_rule_actions() -> None:
+    m = load_map(bundled_map("deutschland"))
+    g = Game(m, players=2, seed=3, options=GameOptions(rule_set="deutschland"))
+    bots = [MCTSBot(iterations=3, playout_turns=1, seed=1), make_bot("greedy", seed=2)]
+    play_game(g, bots)  # play() checks every action
+    assert g.is_over()

@@ -236,7 +236,7 @@ def test_cli_writes_the_report(tmp_path: Path, capsys) -> None:
     assert code == 0
     captured = capsys.readouterr()
     assert "3 games" in captured.out
-    assert "3/3 games" in captured.err  # the progress bar
+    assert "3/3" in captured.err and "game/s" in captured.err  # the tqdm progress bar
     data = json.loads((out / "report.json").read_text())
     assert data["run"]["games_played"] == 3
     assert data["run"]["seed"] == 4

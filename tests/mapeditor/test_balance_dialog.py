@@ -111,3 +111,80 @@ def test_closing_the_dialog_stops_a_run(qtbot, small) -> None:
     qtbot.waitUntil(lambda: not dialog.is_running(), timeout=20_000)
     assert other_children() == []
     assert dialog.report is None
+
+
+def test_compare_with_another_map_shows_a_verdict_and_saves(qtbot, small, tmp_path) -> None:
+    import json
+
+    from mapeditor.widgets.balance_dialog import RUN_KINDS
+
+    data = json.loads(bundled_map("example-small").read_text())
+    data["start_squares"] = data["start_squares"][:2]
+    b_path = tmp_path / "two-starts.json"
+    b_path.write_text(json.dumps(data))
+    dialog = BalanceDialog(small)
+    qtbot.addWidget(dialog)
+    dialog.kind.setCurrentIndex(list(RUN_KINDS).index("compare"))
+    assert dialog.map_b_button.isEnabled() and not dialog.sweep_text.isEnabled()
+    assert not dialog.set_map_b(tmp_path / "missing.json")  # told, not taken
+    assert dialog.map_b is None
+    assert dialog.set_map_b(b_path)
+    dialog.games.setValue(4)
+    dialog.bot.setCurrentText("random")
+    dialog.workers.setValue(1)
+    with qtbot.waitSignal(dialog.run_ended, timeout=120_000) as blocker:
+        dialog.start()
+        assert dialog.progress is not None and dialog.progress.maximum() == 8
+    assert blocker.args == ["done"]
+    cmp = dialog.comparison
+    assert cmp is not None and cmp["a"]["games"] == cmp["b"]["games"] == 4
+    assert dialog.status.text() == f"Verdict: {cmp['headline']}"
+    assert "Balance comparison" in dialog.summary.toPlainText()
+    assert dialog.heat.report is dialog.report  # this map's heat map
+    files = dialog.save_to(tmp_path / "saved")
+    assert files["json"].name == "comparison.json" and files["html"].exists()
+
+
+def test_sweep_and_mixed_table(qtbot, small, tmp_path) -> None:
+    from mapeditor.widgets.balance_dialog import RUN_KINDS
+
+    dialog = BalanceDialog(small)
+    qtbot.addWidget(dialog)
+    dialog.kind.setCurrentIndex(list(RUN_KINDS).index("sweep"))
+    dialog.games.setValue(2)
+    dialog.bot.setCurrentText("random")
+    dialog.workers.setValue(1)
+    dialog.seats.setText("greedy, random")
+    dialog.sweep_text.setText("players=2,3; tile_count=30")
+    with qtbot.waitSignal(dialog.run_ended, timeout=120_000) as blocker:
+        dialog.start()
+        assert dialog.progress is not None and dialog.progress.maximum() == 4
+    assert blocker.args == ["done"]
+    rep = dialog.sweep_report
+    assert rep is not None and [r["point"] for r in rep["rows"]] == [
+        {"players": 2, "tile_count": 30}, {"players": 3, "tile_count": 30}]
+    assert rep["run"]["seats"] == ["greedy", "random"]
+    assert "Balance sweep" in dialog.summary.toPlainText()
+    assert dialog.save_to(tmp_path / "sw")["json"].name == "sweep.json"
+
+
+def test_bad_settings_are_told_before_anything_runs(qtbot, small, monkeypatch) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from mapeditor.widgets.balance_dialog import RUN_KINDS
+
+    told: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text: told.append(text))
+    dialog = BalanceDialog(small)
+    qtbot.addWidget(dialog)
+    dialog.kind.setCurrentIndex(list(RUN_KINDS).index("compare"))
+    dialog.start()
+    dialog.kind.setCurrentIndex(list(RUN_KINDS).index("sweep"))
+    dialog.sweep_text.setText("colour=red")
+    dialog.start()
+    dialog.kind.setCurrentIndex(list(RUN_KINDS).index("report"))
+    dialog.seats.setText("greedy,clever")
+    dialog.start()
+    assert [t.split(":")[0].split(" (")[0] for t in told] == [
+        "choose map B", "--sweep 'colour=red'", "seats"]
+    assert not dialog.is_running() and dialog.progress is None

@@ -1,0 +1,179 @@
+"""Head-to-head benchmark: the MCTS bot against greedy (or random), seats alternated.
+
+Prints, per table, the games won by the MCTS bot with a 95 % Wilson interval, the ties, and the
+CPU time (``time.process_time``, one core) per MCTS move. Tables: ``classic`` (no map, 72 base
+tiles, 2 players) and ``deutschland`` (the bundled map with its Map-Chips rules).
+
+Run: ``python benchmarks/bench_bots.py --games 200 --table classic``
+     ``python benchmarks/bench_bots.py --levels --games 20``  (the strength-level table)
+
+Game ``i`` uses seed ``i`` (``--first`` shifts it); the MCTS bot sits in seat ``i % 2``. Budgets
+are iteration counts, so a run reproduces exactly. ``--until HH:MM`` stops starting new games
+after that wall-clock time (UTC) and reports what was played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import math
+import sys
+import time
+from typing import Any
+
+from engine.bots import make_bot
+from engine.game import Game, GameOptions
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion ``wins / n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def new_table(table: str, seed: int) -> Game:
+    if table == "classic":
+        return Game(None, players=2, seed=seed)
+    from engine.mapio import load_map
+    from engine.resources import bundled_map
+    from engine.simulate import rule_set_for
+
+    m = load_map(bundled_map(table))
+    rule_set, _ = rule_set_for(m, True)
+    return Game(m, players=2, seed=seed, options=GameOptions(rule_set=rule_set))
+
+
+def play(table: str, seed: int, mcts_seat: int, opponent: str, mcts_opts: dict[str, Any]):
+    """One game; returns (mcts result 1/0.5/0, mcts CPU seconds, mcts moves searched, scores)."""
+    game = new_table(table, seed)
+    bots: list[Any] = [None, None]
+    bots[mcts_seat] = make_bot("mcts", seed=seed * 2 + 1, **mcts_opts)
+    bots[1 - mcts_seat] = make_bot(opponent, seed=seed * 2 + 2)
+    cpu = 0.0
+    searched = 0
+    while not game.is_over():
+        bot = bots[game.to_move]
+        if game.to_move == mcts_seat:
+            t0 = time.process_time()
+            action = bot.choose(game)
+            cpu += time.process_time() - t0
+            searched += 1 if bot.last_iterations else 0
+        else:
+            action = bot.choose(game)
+        game.apply(action)
+    s = game.scores
+    mine, theirs = s[mcts_seat], s[1 - mcts_seat]
+    result = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+    return result, cpu, searched, s
+
+
+def _one(job: tuple[str, int, str, dict[str, Any], Any]) -> tuple[int, Any]:
+    table, i, opponent, mcts_opts, until = job
+    if until is not None and _dt.datetime.now(_dt.UTC).time() >= until:
+        return i, None
+    return i, play(table, i, i % 2, opponent, mcts_opts)
+
+
+def run(
+    table: str,
+    games: int,
+    opponent: str,
+    mcts_opts: dict[str, Any],
+    first: int,
+    until: Any,
+    jobs: int = 1,
+) -> dict[str, Any]:
+    wins = ties = played = 0
+    cpu = 0.0
+    moves = 0
+    todo = [(table, i, opponent, mcts_opts, until) for i in range(first, first + games)]
+    pool = None
+    if jobs > 1:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(jobs)
+        outcomes: Any = pool.imap_unordered(_one, todo)
+    else:
+        outcomes = map(_one, todo)
+    for i, got in outcomes:
+        if got is None:
+            continue
+        r, c, k, s = got
+        played += 1
+        wins += r == 1.0
+        ties += r == 0.5
+        cpu += c
+        moves += k
+        print(f"  game {i} seat {i % 2} scores {s} result {r} cpu/move "
+              f"{c / max(k, 1):.3f}", flush=True)
+    if pool is not None:
+        pool.close()
+        pool.join()
+    lo, hi = wilson(wins, played)
+    return {
+        "table": table, "opponent": opponent, "games": played, "wins": wins, "ties": ties,
+        "rate": wins / max(played, 1), "lo": lo, "hi": hi, "cpu_per_move": cpu / max(moves, 1),
+    }
+
+
+def line(r: dict[str, Any], label: str = "") -> str:
+    return (
+        f"{label}{r['table']:12} vs {r['opponent']:6} {r['wins']:4d}/{r['games']:<4d} won "
+        f"= {100 * r['rate']:5.1f} % (95 % interval {100 * r['lo']:.1f}-{100 * r['hi']:.1f} %), "
+        f"{r['ties']} ties, {r['cpu_per_move']:.3f} s CPU per MCTS move"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--table", choices=["classic", "deutschland"], action="append")
+    ap.add_argument("--opponent", choices=["greedy", "random"], default="greedy")
+    ap.add_argument("--iterations", type=int, default=None, help="MCTS budget (default: bot's)")
+    ap.add_argument("--level", type=int, default=None, help="MCTS strength level 1..10")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="another MCTS option (number), e.g. --set prior_visits=5")
+    ap.add_argument("--levels", action="store_true", help="every level vs greedy and random")
+    ap.add_argument("--first", type=int, default=0, help="seed of the first game")
+    ap.add_argument("--until", default=None, help="HH:MM UTC: start no game after that")
+    ap.add_argument("--jobs", type=int, default=1, help="games in parallel processes")
+    args = ap.parse_args()
+    until = _dt.time.fromisoformat(args.until) if args.until else None
+    tables = args.table or ["classic", "deutschland"]
+    if args.levels:
+        print("level | table | vs greedy | vs random | CPU s/move")
+        for level in range(1, 11):
+            for table in tables:
+                g = run(table, args.games, "greedy", {"level": level}, args.first, until, args.jobs)
+                r = run(table, args.games, "random", {"level": level}, args.first, until, args.jobs)
+                print(
+                    f"| {level} | {table} | {100 * g['rate']:.0f} % ({g['wins']}/{g['games']}) "
+                    f"| {100 * r['rate']:.0f} % ({r['wins']}/{r['games']}) "
+                    f"| {max(g['cpu_per_move'], r['cpu_per_move']):.3f} |",
+                    flush=True,
+                )
+        return
+    opts: dict[str, Any] = {}
+    if args.iterations is not None:
+        opts["iterations"] = args.iterations
+    if args.level is not None:
+        opts["level"] = args.level
+    for item in args.set:
+        name, _, value = item.partition("=")
+        opts[name] = float(value) if "." in value else int(value)
+    results = [
+        run(t, args.games, args.opponent, opts, args.first, until, args.jobs) for t in tables
+    ]
+    print(f"MCTS options {opts or 'default'}:")
+    for r in results:
+        print(line(r))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

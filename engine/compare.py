@@ -1,0 +1,590 @@
+"""Compare two balance runs (two versions of a map, or of its rules) with significance tests.
+
+:func:`compare_runs` takes the facts of two runs played with the same settings and seed (see
+:func:`engine.simulate.simulate`) and returns one JSON-able comparison: seat fairness, the spread of
+start-square choices, fill, features, rule figures and scores side by side, each difference with
+the p-value of a test (:mod:`scipy.stats`) and a plain verdict such as
+"B is fairer to seat 1 (p = 0.01)".
+
+Tests: win shares per seat, Fisher's exact test on the 2x2 table (wins and other games in A and
+B); per-game numbers (scores, fill, points by kind, rule events), the two-sided Mann-Whitney U
+test; fairness within a run, the chi-square goodness-of-fit of the seats' wins against equal
+shares; whether the start-square choice matters, the chi-square test of independence of the
+choice and the first seat's win. A difference is called one when ``p < ALPHA``; many figures are
+compared at once, so a p just under 0.05 is weak evidence (the verdicts are sorted by p).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.mapdef import MapDef
+    from engine.simulate import SimResult
+
+COMPARE_FORMAT = "carcassonne-balance-comparison"
+COMPARE_VERSION = 1
+ALPHA = 0.05
+"""A difference with a p-value below this is reported as one (and gets a verdict)."""
+
+Facts = dict[str, Any]
+
+
+def _r(x: float, digits: int = 4) -> float:
+    return round(float(x), digits)
+
+
+def _p(x: float) -> float:
+    return 1.0 if math.isnan(x) else _r(x, 6)
+
+
+def p_text(p: float) -> str:
+    """``p = 0.01``, ``p < 0.001``."""
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.01 else f"p = {p:.2f}"
+
+
+def fisher_p(k1: int, n1: int, k2: int, n2: int) -> float:
+    """Two-sided Fisher exact test that two proportions ``k1/n1`` and ``k2/n2`` are equal."""
+    from scipy.stats import fisher_exact
+
+    if n1 <= 0 or n2 <= 0:
+        return 1.0
+    return float(fisher_exact([[k1, n1 - k1], [k2, n2 - k2]]).pvalue)
+
+
+def mann_whitney_p(a: Sequence[float], b: Sequence[float]) -> float:
+    """Two-sided Mann-Whitney U test that the two samples come from one distribution."""
+    from scipy.stats import mannwhitneyu
+
+    if not a or not b or (len(set(a)) == 1 and set(a) == set(b)):
+        return 1.0
+    return float(mannwhitneyu(a, b, alternative="two-sided").pvalue)
+
+
+def evenness_p(wins: Sequence[int]) -> float:
+    """Chi-square goodness-of-fit of the seats' win counts against equal shares."""
+    from scipy.stats import chisquare
+
+    if sum(wins) == 0 or len(wins) < 2:
+        return 1.0
+    return float(chisquare(wins).pvalue)
+
+
+def independence_p(table: Sequence[Sequence[int]]) -> float:
+    """Chi-square test of independence of a contingency table (rows: groups)."""
+    from scipy.stats import chi2_contingency
+
+    rows = [list(r) for r in table if sum(r) > 0]
+    cols = [j for j in range(len(rows[0]) if rows else 0) if any(r[j] for r in rows)]
+    if len(rows) < 2 or len(cols) < 2:
+        return 1.0
+    return float(chi2_contingency([[r[j] for j in cols] for r in rows]).pvalue)
+
+
+def _mean(xs: Sequence[float]) -> float | None:
+    return _r(statistics.fmean(xs)) if xs else None
+
+
+def _numbers(
+    label: str, a: Sequence[float], b: Sequence[float], *, unit: str = "", higher: str = ""
+) -> dict[str, Any]:
+    """A per-game number side by side: means, medians and the Mann-Whitney p."""
+    return {
+        "figure": label,
+        "a_mean": _mean(a),
+        "b_mean": _mean(b),
+        "a_median": _r(statistics.median(a)) if a else None,
+        "b_median": _r(statistics.median(b)) if b else None,
+        "p_value": _p(mann_whitney_p(a, b)),
+        "unit": unit,
+        "higher": higher,
+    }
+
+
+def _by_players(games: Sequence[Facts]) -> dict[int, list[Facts]]:
+    out: dict[int, list[Facts]] = {}
+    for g in games:
+        out.setdefault(g["players"], []).append(g)
+    return dict(sorted(out.items()))
+
+
+# -- the figures ---------------------------------------------------------------------------------
+
+
+def seat_figures(a: Sequence[Facts], b: Sequence[Facts]) -> list[dict[str, Any]]:
+    """Per player count and seat: win shares in A and B, the fair share, Fisher's p; and per
+    player count how even the seats are in each run (chi-square p)."""
+    out = []
+    ga, gb = _by_players(a), _by_players(b)
+    for p in sorted(set(ga) & set(gb)):
+        xa, xb = ga[p], gb[p]
+        wa = Counter(s for g in xa for s in g["winners"])
+        wb = Counter(s for g in xb for s in g["winners"])
+        seats = []
+        for s in range(p):
+            seats.append(
+                {
+                    "seat": s,
+                    "a_wins": wa[s],
+                    "b_wins": wb[s],
+                    "a_rate": _r(wa[s] / len(xa)),
+                    "b_rate": _r(wb[s] / len(xb)),
+                    "p_value": _p(fisher_p(wa[s], len(xa), wb[s], len(xb))),
+                }
+            )
+        out.append(
+            {
+                "players": p,
+                "a_games": len(xa),
+                "b_games": len(xb),
+                "fair": _r(1 / p),
+                "a_evenness_p": _p(evenness_p([wa[s] for s in range(p)])),
+                "b_evenness_p": _p(evenness_p([wb[s] for s in range(p)])),
+                "seats": seats,
+            }
+        )
+    return out
+
+
+def _choice(g: Facts) -> str:
+    return " + ".join(f"{x},{y}" for x, y in sorted((x, y) for x, y in g["start"]))
+
+
+def start_spread(games: Sequence[Facts]) -> dict[str, Any]:
+    """How the start-square choices of one run spread: choices seen, games per choice, the range
+    of the first seat's win rate and of the mean score over choices, and whether the choice
+    matters for the first seat's win (chi-square p)."""
+    groups: dict[str, list[Facts]] = {}
+    for g in games:
+        groups.setdefault(_choice(g), []).append(g)
+    rates = {k: sum(1 for g in v if 0 in g["winners"]) / len(v) for k, v in groups.items()}
+    means = {k: statistics.fmean(s for g in v for s in g["scores"]) for k, v in groups.items()}
+    table = [
+        [sum(1 for g in v if 0 in g["winners"]), sum(1 for g in v if 0 not in g["winners"])]
+        for v in groups.values()
+    ]
+    return {
+        "choices": len(groups),
+        "games_min": min((len(v) for v in groups.values()), default=0),
+        "games_max": max((len(v) for v in groups.values()), default=0),
+        "seat0_rate_min": _r(min(rates.values(), default=0.0)),
+        "seat0_rate_max": _r(max(rates.values(), default=0.0)),
+        "mean_score_min": _r(min(means.values(), default=0.0)),
+        "mean_score_max": _r(max(means.values(), default=0.0)),
+        "matters_p": _p(independence_p(table)),
+    }
+
+
+def _fill(m: MapDef | None, g: Facts) -> float:
+    squares = len(m.placeable_squares()) if m is not None else 0
+    return len(g["placed"]) / squares if squares else float(len(g["placed"]))
+
+
+def _keys(a: Sequence[Facts], b: Sequence[Facts], field: str) -> list[str]:
+    return sorted({k for g in (*a, *b) for k in g.get(field, {})})
+
+
+def feature_figures(a: Sequence[Facts], b: Sequence[Facts]) -> list[dict[str, Any]]:
+    """Points per game by kind (cities, roads, ...), large cities completed per game."""
+    out = [
+        _numbers(
+            f"{kind} points per game",
+            [g["points"].get(kind, 0) for g in a],
+            [g["points"].get(kind, 0) for g in b],
+        )
+        for kind in _keys(a, b, "points")
+    ]
+
+    def completed(g: Facts) -> int:
+        return sum(1 for v in g.get("cities", {}).values() if v == "completed")
+
+    if any(g.get("cities") for g in (*a, *b)):
+        out.append(
+            _numbers(
+                "large cities completed per game", [completed(g) for g in a], [completed(g) for g in b]
+            )
+        )
+    return out
+
+
+def rule_figures(a: Sequence[Facts], b: Sequence[Facts]) -> list[dict[str, Any]]:
+    """Rule-set events (count per game, points per game) and rule actions per game."""
+    out = []
+    for kind in _keys(a, b, "rule_events"):
+        for what, label in ((0, "times"), (1, "points")):
+            out.append(
+                _numbers(
+                    f"{kind} {label} per game",
+                    [g["rule_events"].get(kind, [0, 0])[what] for g in a],
+                    [g["rule_events"].get(kind, [0, 0])[what] for g in b],
+                )
+            )
+    for kind in _keys(a, b, "actions"):
+        out.append(
+            _numbers(
+                f"'{kind}' actions per game",
+                [g["actions"].get(kind, 0) for g in a],
+                [g["actions"].get(kind, 0) for g in b],
+            )
+        )
+    return out
+
+
+def bot_figures(games: Sequence[Facts]) -> list[dict[str, Any]]:
+    """Mixed tables: win share of each bot (games where it sat, ties count as wins)."""
+    played: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    for g in games:
+        bots = g.get("bots")
+        if not bots:
+            continue
+        for s, name in enumerate(bots):
+            played[name] += 1
+            won[name] += s in g["winners"]
+    out = []
+    for name in sorted(played):
+        seats = sum(1 for g in games if g.get("bots") and name in g["bots"])
+        out.append(
+            {
+                "bot": name,
+                "seats_played": played[name],
+                "wins": won[name],
+                "rate_per_seat": _r(won[name] / played[name]),
+                "games": seats,
+            }
+        )
+    return out
+
+
+# -- verdicts ------------------------------------------------------------------------------------
+
+
+def verdicts(cmp: dict[str, Any], alpha: float = ALPHA) -> list[dict[str, Any]]:
+    """Plain sentences for every difference with ``p < alpha``, strongest evidence first."""
+    out: list[dict[str, Any]] = []
+    for block in cmp["seats"]:
+        fair = block["fair"]
+        for s in block["seats"]:
+            p = s["p_value"]
+            if p >= alpha:
+                continue
+            da, db = abs(s["a_rate"] - fair), abs(s["b_rate"] - fair)
+            who = "B" if db < da else "A"
+            out.append(
+                {
+                    "p_value": p,
+                    "text": f"{who} is fairer to seat {s['seat'] + 1} ({p_text(p)}): "
+                    f"it wins {s['a_rate'] * 100:.0f} % of {block['players']}-player games in A, "
+                    f"{s['b_rate'] * 100:.0f} % in B (fair: {fair * 100:.0f} %).",
+                }
+            )
+    for section in ("scores", "fill", "features", "rules"):
+        for f in cmp[section]:
+            p = f["p_value"]
+            if p >= alpha or f["a_mean"] is None or f["b_mean"] is None:
+                continue
+            more = "more" if f["b_mean"] > f["a_mean"] else "less"
+            unit = f" {f['unit']}" if f["unit"] else ""
+            out.append(
+                {
+                    "p_value": p,
+                    "text": f"B has {more} {f['figure']} ({p_text(p)}): mean "
+                    f"{_fmt(f['a_mean'])}{unit} in A, {_fmt(f['b_mean'])}{unit} in B.",
+                }
+            )
+    a, b = cmp["start_spread"]["a"], cmp["start_spread"]["b"]
+    for side, s in (("A", a), ("B", b)):
+        if s["matters_p"] < alpha:
+            out.append(
+                {
+                    "p_value": s["matters_p"],
+                    "text": f"In {side} the start-square choice matters for seat 1 "
+                    f"({p_text(s['matters_p'])}): it wins {s['seat0_rate_min'] * 100:.0f}-"
+                    f"{s['seat0_rate_max'] * 100:.0f} % depending on the choice.",
+                }
+            )
+    out.sort(key=lambda v: v["p_value"])
+    return out
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.2f}".rstrip("0").rstrip(".")
+
+
+def headline(cmp: dict[str, Any]) -> str:
+    """One sentence: the strongest difference, or that none was found."""
+    found = cmp["verdicts"]
+    if not found:
+        games = cmp["run"]["games"]
+        return (
+            f"No difference between A and B at p < {ALPHA} in {games} games each: "
+            "more games may still find a small one."
+        )
+    return found[0]["text"]
+
+
+# -- the comparison -------------------------------------------------------------------------------
+
+
+def compare_runs(
+    a_map: MapDef, a: SimResult, b_map: MapDef, b: SimResult, *, labels: tuple[str, str] = ("", "")
+) -> dict[str, Any]:
+    """Every figure of the comparison of run ``a`` (map ``a_map``) with run ``b``."""
+    ga, gb = a.games, b.games
+    cmp: dict[str, Any] = {
+        "format": COMPARE_FORMAT,
+        "format_version": COMPARE_VERSION,
+        "a": {"label": labels[0] or a_map.id, "map": a_map.id, "name": a_map.name,
+              "rule_set_played": a.rule_set, "games": len(ga)},
+        "b": {"label": labels[1] or b_map.id, "map": b_map.id, "name": b_map.name,
+              "rule_set_played": b.rule_set, "games": len(gb)},
+        "run": {**a.config.to_dict(), "b_config": b.config.to_dict()},
+        "alpha": ALPHA,
+    }
+    cmp["seats"] = seat_figures(ga, gb)
+    cmp["start_spread"] = {"a": start_spread(ga), "b": start_spread(gb)}
+    cmp["scores"] = [
+        _numbers("score per seat", [s for g in ga for s in g["scores"]],
+                 [s for g in gb for s in g["scores"]], unit="points"),
+        _numbers("winning score", [max(g["scores"]) for g in ga], [max(g["scores"]) for g in gb],
+                 unit="points"),
+        _numbers("winning margin", [_margin(g["scores"]) for g in ga],
+                 [_margin(g["scores"]) for g in gb], unit="points"),
+        _numbers("turns", [g["turns"] for g in ga], [g["turns"] for g in gb]),
+    ]
+    cmp["fill"] = [
+        _numbers("fill", [_r(_fill(a_map, g)) for g in ga], [_r(_fill(b_map, g)) for g in gb]),
+        _numbers("set-aside tiles per game", [len(g["set_aside"]) for g in ga],
+                 [len(g["set_aside"]) for g in gb]),
+    ]
+    cmp["features"] = feature_figures(ga, gb)
+    cmp["rules"] = rule_figures(ga, gb)
+    cmp["bots"] = {"a": bot_figures(ga), "b": bot_figures(gb)}
+    cmp["verdicts"] = verdicts(cmp)
+    cmp["headline"] = headline(cmp)
+    return cmp
+
+
+def _margin(scores: Sequence[int]) -> int:
+    top = sorted(scores, reverse=True)
+    return top[0] - top[1] if len(top) > 1 else top[0]
+
+
+# -- the page -------------------------------------------------------------------------------------
+
+
+def comparison_blocks(cmp: dict[str, Any], images: dict[str, str]) -> list[tuple[Any, ...]]:
+    """The comparison page as report blocks (see :mod:`engine.report`)."""
+    a, b = cmp["a"], cmp["b"]
+    run = cmp["run"]
+    out: list[tuple[Any, ...]] = [
+        ("h1", f"Balance comparison: {a['label']} (A) and {b['label']} (B)"),
+        (
+            "p",
+            f"A: map `{a['map']}` ({a['name']}), rules '{a['rule_set_played']}', {a['games']} "
+            f"games. B: map `{b['map']}` ({b['name']}), rules '{b['rule_set_played']}', "
+            f"{b['games']} games. Same settings and seed for both: players "
+            f"{','.join(map(str, run['players']))}, "
+            f"bot {'/'.join(run['seats']) if run['seats'] else run['bot']}, seed {run['seed']}.",
+        ),
+        ("h2", "Verdict"),
+        ("p", f"**{cmp['headline']}**"),
+    ]
+    if len(cmp["verdicts"]) > 1:
+        out.append(("list", [v["text"] for v in cmp["verdicts"][1:]]))
+    out.append(
+        (
+            "p",
+            f"Each difference is tested (scipy.stats; Fisher's exact test for win shares, "
+            f"Mann-Whitney U for per-game numbers) and called one at p < {cmp['alpha']}. Many "
+            "figures are compared at once: treat a p near the threshold as a hint, not proof.",
+        )
+    )
+    out.append(("h2", "Seat fairness"))
+    if "seats" in images:
+        out.append(("img", images["seats"], "win share per seat, A and B"))
+    rows = []
+    for block in cmp["seats"]:
+        for s in block["seats"]:
+            rows.append(
+                [
+                    str(block["players"]),
+                    str(s["seat"] + 1),
+                    f"{s['a_rate'] * 100:.1f}% ({s['a_wins']}/{block['a_games']})",
+                    f"{s['b_rate'] * 100:.1f}% ({s['b_wins']}/{block['b_games']})",
+                    f"{block['fair'] * 100:.0f}%",
+                    p_text(s["p_value"]),
+                ]
+            )
+    out.append(("table", ["players", "seat", "A wins", "B wins", "fair", "A vs B"], rows))
+    even = [
+        f"{blk['players']} players: seats even in A {p_text(blk['a_evenness_p'])}, "
+        f"in B {p_text(blk['b_evenness_p'])} (chi-square against equal shares)"
+        for blk in cmp["seats"]
+    ]
+    out.append(("list", even))
+    out.append(("h2", "Start-square choices"))
+    sa, sb = cmp["start_spread"]["a"], cmp["start_spread"]["b"]
+    rows = [
+        ["choices seen", str(sa["choices"]), str(sb["choices"])],
+        ["games per choice", f"{sa['games_min']}-{sa['games_max']}",
+         f"{sb['games_min']}-{sb['games_max']}"],
+        ["seat 1 win rate over choices", f"{sa['seat0_rate_min'] * 100:.0f}-"
+         f"{sa['seat0_rate_max'] * 100:.0f}%", f"{sb['seat0_rate_min'] * 100:.0f}-"
+         f"{sb['seat0_rate_max'] * 100:.0f}%"],
+        ["mean score over choices", f"{_fmt(sa['mean_score_min'])}-{_fmt(sa['mean_score_max'])}",
+         f"{_fmt(sb['mean_score_min'])}-{_fmt(sb['mean_score_max'])}"],
+        ["does the choice matter for seat 1?", p_text(sa["matters_p"]), p_text(sb["matters_p"])],
+    ]
+    out.append(("table", ["", "A", "B"], rows))
+    for title, section, img in (
+        ("Scores", "scores", "scores"),
+        ("Fill", "fill", None),
+        ("Features", "features", None),
+        ("Rule figures", "rules", None),
+    ):
+        figs = cmp[section]
+        out.append(("h2", title))
+        if img and img in images:
+            out.append(("img", images[img], "score distributions, A and B"))
+        if not figs:
+            out.append(("p", "Nothing to compare."))
+            continue
+        out.append(
+            (
+                "table",
+                ["figure", "A mean", "B mean", "A median", "B median", "difference"],
+                [
+                    [
+                        f["figure"],
+                        _cell(f["a_mean"]),
+                        _cell(f["b_mean"]),
+                        _cell(f["a_median"]),
+                        _cell(f["b_median"]),
+                        ("**" if f["p_value"] < cmp["alpha"] else "")
+                        + p_text(f["p_value"])
+                        + ("**" if f["p_value"] < cmp["alpha"] else ""),
+                    ]
+                    for f in figs
+                ],
+            )
+        )
+    if cmp["bots"]["a"] or cmp["bots"]["b"]:
+        out.append(("h2", "Bots at mixed tables"))
+        rows = [
+            [side, f["bot"], f"{f['rate_per_seat'] * 100:.1f}%", f"{f['wins']}/{f['seats_played']}"]
+            for side in ("a", "b")
+            for f in cmp["bots"][side]
+        ]
+        out.append(("table", ["run", "bot", "wins per seat played", "wins"], rows))
+    return out
+
+
+def _cell(x: float | None) -> str:
+    return "-" if x is None else _fmt(x)
+
+
+def draw_comparison_charts(
+    cmp: dict[str, Any], a: Sequence[Facts], b: Sequence[Facts], out_dir: Path, *, dpi: int = 72
+) -> dict[str, Path]:
+    """Win share per seat (grouped bars) and the score distributions (box plots) of A and B."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    from engine.report import _shrink_png
+
+    files: dict[str, Path] = {}
+    charts: list[tuple[str, Callable[[], Any]]] = [
+        ("seats", lambda: _chart_seats(plt, cmp)),
+        ("scores", lambda: _chart_scores(plt, cmp, a, b)),
+    ]
+    with plt.rc_context({"font.size": 8, "axes.titlesize": 9}):
+        for name, draw in charts:
+            fig = draw()
+            path = out_dir / f"{name}.png"
+            fig.savefig(path, dpi=dpi, metadata={"Software": None})
+            plt.close(fig)
+            _shrink_png(path)
+            files[name] = path
+    return files
+
+
+def _chart_seats(plt: Any, cmp: dict[str, Any]) -> Any:
+    blocks = cmp["seats"]
+    fig, axes = plt.subplots(1, max(1, len(blocks)), figsize=(3.2 * max(1, len(blocks)), 2.6),
+                             squeeze=False)
+    for ax, blk in zip(axes[0], blocks, strict=False):
+        seats = [s["seat"] + 1 for s in blk["seats"]]
+        xs = range(len(seats))
+        ax.bar([x - 0.2 for x in xs], [s["a_rate"] for s in blk["seats"]], 0.4, label="A")
+        ax.bar([x + 0.2 for x in xs], [s["b_rate"] for s in blk["seats"]], 0.4, label="B")
+        ax.axhline(blk["fair"], color="k", lw=0.8, ls="--")
+        ax.set_xticks(list(xs), [str(s) for s in seats])
+        ax.set_xlabel("seat")
+        ax.set_ylabel("win share")
+        ax.set_title(f"{blk['players']} players")
+        ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def _chart_scores(plt: Any, cmp: dict[str, Any], a: Sequence[Facts], b: Sequence[Facts]) -> Any:
+    fig, ax = plt.subplots(figsize=(4.5, 2.6))
+    data = [[s for g in a for s in g["scores"]], [s for g in b for s in g["scores"]],
+            [max(g["scores"]) for g in a], [max(g["scores"]) for g in b]]
+    ax.boxplot(data)
+    ax.set_xticks([1, 2, 3, 4], ["A score", "B score", "A winner", "B winner"])
+    ax.set_ylabel("points")
+    fig.tight_layout()
+    return fig
+
+
+def write_comparison(
+    cmp: dict[str, Any],
+    a: Sequence[Facts],
+    b: Sequence[Facts],
+    out_dir: str | Path,
+    *,
+    charts: bool = True,
+) -> dict[str, Path]:
+    """Write ``comparison.json``, ``comparison.md``, ``comparison.html`` (and PNG charts)."""
+    from engine.report import has_matplotlib, report_json, to_html, to_markdown
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    files: dict[str, Path] = {}
+    path = out / "comparison.json"
+    path.write_text(report_json(cmp), encoding="utf-8")
+    files["json"] = path
+    images: dict[str, str] = {}
+    if charts and has_matplotlib():
+        for name, p in draw_comparison_charts(cmp, a, b, out).items():
+            files[f"chart:{name}"] = p
+            images[name] = p.name
+    blocks = comparison_blocks(cmp, images)
+    md = out / "comparison.md"
+    md.write_text(to_markdown(blocks), encoding="utf-8")
+    files["markdown"] = md
+    page = out / "comparison.html"
+    title = f"Balance comparison: {cmp['a']['label']} and {cmp['b']['label']}"
+    page.write_text(to_html(blocks, title=title), encoding="utf-8")
+    files["html"] = page
+    return files
+
+
+__all__ = [
+    "ALPHA",
+    "compare_runs",
+    "comparison_blocks",
+    "fisher_p",
+    "mann_whitney_p",
+    "verdicts",
+    "write_comparison",
+]

@@ -1,0 +1,333 @@
+"""Sweep a map's balance over a grid of parameters: one run per grid point, one report.
+
+Parameters (``NAME=V1,V2,...``; several give the grid of every combination):
+
+* ``players``: players per game (2-6);
+* ``tile_count``: tiles played; ``tile_pool``: the tile pool's name;
+* ``start_squares``: start squares used per game (``setup.start_squares_used``);
+* ``bot``: the bot of every seat; ``seats``: a mixed table such as ``mcts/greedy/greedy``;
+* ``rule.NAME``: an option of the map's rule set (``GameOptions.rule_options``), such as
+  ``rule.wine_limit=round,turn`` on a France map. Numbers in a rule set's options (points of a
+  wine, ...) sweep the same way once the rule set takes them as options.
+
+Every grid point plays ``config.games`` games with the same seed, so points differ only by the
+parameter. :func:`sweep` returns the rows (one per point: win share per seat with the evenness
+p-value, scores, fill, turns, set-aside tiles, rule events); :func:`write_sweep` writes
+``sweep.json``, ``sweep.md``, ``sweep.html`` and one PNG chart per parameter (figures averaged
+over the other parameters' values).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import statistics
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from engine.mapdef import MapDef
+    from engine.simulate import SimConfig, SimResult
+
+SWEEP_FORMAT = "carcassonne-balance-sweep"
+SWEEP_VERSION = 1
+MAX_POINTS = 200
+"""A bound on the grid (every point is a whole run)."""
+
+PARAMETERS = ("players", "tile_count", "tile_pool", "start_squares", "bot", "seats")
+
+
+def _value(name: str, text: str) -> Any:
+    text = text.strip()
+    if name in ("players", "tile_count", "start_squares"):
+        try:
+            return int(text)
+        except ValueError:
+            raise EngineError(f"sweep {name}: {text!r} is not a whole number") from None
+    if name == "seats":
+        return tuple(t.strip() for t in text.split("/") if t.strip())
+    if name.startswith("rule."):
+        for conv in (int, float):
+            try:
+                return conv(text)
+            except ValueError:
+                pass
+        return {"true": True, "false": False}.get(text.lower(), text)
+    return text
+
+
+def parse_sweep(items: Sequence[str]) -> dict[str, list[Any]]:
+    """``["players=2,3,4", "rule.wine_limit=round,turn"]`` -> the grid's axes."""
+    axes: dict[str, list[Any]] = {}
+    for item in items:
+        name, sep, values = item.partition("=")
+        name = name.strip()
+        if not sep or not values.strip():
+            raise EngineError(f"--sweep {item!r}: write NAME=V1,V2,... (e.g. players=2,3,4)")
+        if name not in PARAMETERS and not (name.startswith("rule.") and len(name) > 5):
+            raise EngineError(
+                f"--sweep {item!r}: unknown parameter {name!r}; known: "
+                f"{', '.join(PARAMETERS)}, rule.NAME"
+            )
+        if name in axes:
+            raise EngineError(f"--sweep: parameter {name!r} given twice")
+        axes[name] = [_value(name, v) for v in values.split(",") if v.strip()]
+    points = 1
+    for vals in axes.values():
+        points *= len(vals)
+    if points > MAX_POINTS:
+        raise EngineError(f"--sweep: {points} grid points; at most {MAX_POINTS}")
+    return axes
+
+
+def config_at(base: SimConfig, point: dict[str, Any]) -> SimConfig:
+    """``base`` with the parameters of one grid point."""
+    changes: dict[str, Any] = {}
+    rule_options = dict(base.rule_options)
+    for name, value in point.items():
+        if name == "players":
+            changes["players"] = (value,)
+        elif name == "start_squares":
+            changes["start_squares_used"] = value
+        elif name.startswith("rule."):
+            rule_options[name[5:]] = value
+        else:
+            changes[name] = value
+    if rule_options:
+        changes["rule_options"] = tuple(sorted(rule_options.items()))
+    return dataclasses.replace(base, **changes)
+
+
+def grid(axes: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    names = list(axes)
+    return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*axes.values())]
+
+
+def point_row(m: MapDef, point: dict[str, Any], result: SimResult) -> dict[str, Any]:
+    """The figures of one grid point's run."""
+    from engine.compare import evenness_p
+
+    games = result.games
+    n = len(games)
+    players = max(g["players"] for g in games)
+    wins = Counter(s for g in games for s in g["winners"])
+    squares = max(1, len(m.placeable_squares()))
+    events: Counter[str] = Counter()
+    for g in games:
+        for kind, (count, _pts) in g["rule_events"].items():
+            events[kind] += count
+    return {
+        "point": {k: list(v) if isinstance(v, tuple) else v for k, v in point.items()},
+        "games": n,
+        "rule_set_played": result.rule_set,
+        "seat_win_rates": [round(wins[s] / n, 4) for s in range(players)],
+        "evenness_p": round(evenness_p([wins[s] for s in range(players)]), 6),
+        "mean_score": round(statistics.fmean(s for g in games for s in g["scores"]), 3),
+        "mean_winning_score": round(statistics.fmean(max(g["scores"]) for g in games), 3),
+        "mean_fill": round(statistics.fmean(len(g["placed"]) / squares for g in games), 4),
+        "mean_turns": round(statistics.fmean(g["turns"] for g in games), 2),
+        "mean_set_aside": round(statistics.fmean(len(g["set_aside"]) for g in games), 3),
+        "rule_events_per_game": {k: round(v / n, 3) for k, v in sorted(events.items())},
+    }
+
+
+def sweep(
+    m: MapDef,
+    base: SimConfig,
+    axes: dict[str, list[Any]],
+    *,
+    run: Callable[[SimConfig], SimResult] | None = None,
+    on_point: Callable[[int, int, dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Play every grid point of ``axes`` (see :func:`parse_sweep`) and return the sweep report.
+
+    ``run(config)`` plays one point (default: :func:`engine.simulate.simulate` on every core);
+    ``on_point(k, total, point)`` is called before point ``k``."""
+    from engine.simulate import simulate
+
+    if run is None:
+
+        def run(config: SimConfig) -> SimResult:
+            return simulate(m, config)
+
+    points = grid(axes)
+    rows = []
+    for k, point in enumerate(points):
+        if on_point is not None:
+            on_point(k, len(points), point)
+        rows.append(point_row(m, point, run(config_at(base, point))))
+    return {
+        "format": SWEEP_FORMAT,
+        "format_version": SWEEP_VERSION,
+        "map": {"id": m.id, "name": m.name},
+        "run": base.to_dict(),
+        "axes": {k: [list(v) if isinstance(v, tuple) else v for v in vals]
+                 for k, vals in axes.items()},
+        "rows": rows,
+    }
+
+
+# -- the page -------------------------------------------------------------------------------------
+
+
+def _label(v: Any) -> str:
+    return "/".join(map(str, v)) if isinstance(v, list) else str(v)
+
+
+def marginals(report: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    """The rows' figures averaged per value of parameter ``name`` (over the other axes)."""
+    out = []
+    for value in report["axes"][name]:
+        rows = [r for r in report["rows"] if r["point"][name] == value]
+        width = max(len(r["seat_win_rates"]) for r in rows)
+        out.append(
+            {
+                "value": value,
+                "seat_win_rates": [
+                    statistics.fmean(r["seat_win_rates"][s] for r in rows
+                                     if s < len(r["seat_win_rates"]))
+                    for s in range(width)
+                ],
+                "mean_score": statistics.fmean(r["mean_score"] for r in rows),
+                "mean_winning_score": statistics.fmean(r["mean_winning_score"] for r in rows),
+                "mean_fill": statistics.fmean(r["mean_fill"] for r in rows),
+            }
+        )
+    return out
+
+
+def sweep_blocks(report: dict[str, Any], images: dict[str, str]) -> list[tuple[Any, ...]]:
+    from engine.compare import p_text
+
+    run = report["run"]
+    names = list(report["axes"])
+    out: list[tuple[Any, ...]] = [
+        ("h1", f"Balance sweep: {report['map']['name']}"),
+        (
+            "p",
+            f"Map `{report['map']['id']}`, {run['games']} games per grid point, seed "
+            f"{run['seed']}, bot {'/'.join(run['seats']) if run['seats'] else run['bot']}; "
+            f"parameters: {', '.join(f'{k} = ' + ', '.join(map(_label, v)) for k, v in report['axes'].items())}.",
+        ),
+        ("h2", "Every grid point"),
+    ]
+    rows = []
+    for r in report["rows"]:
+        rates = " / ".join(f"{x * 100:.0f}%" for x in r["seat_win_rates"])
+        events = ", ".join(f"{k} {v:g}" for k, v in r["rule_events_per_game"].items()) or "-"
+        rows.append(
+            [*(_label(r["point"][n]) for n in names), str(r["games"]), rates,
+             p_text(r["evenness_p"]), f"{r['mean_score']:.1f}", f"{r['mean_winning_score']:.1f}",
+             f"{r['mean_fill'] * 100:.0f}%", f"{r['mean_turns']:.0f}", f"{r['mean_set_aside']:.1f}",
+             events]
+        )
+    out.append(
+        (
+            "table",
+            [*names, "games", "wins per seat", "seats even?", "mean score", "winning score",
+             "fill", "turns", "set aside", "rule events per game"],
+            rows,
+        )
+    )
+    out.append(
+        (
+            "p",
+            "\"Seats even?\" is the chi-square test of the seats' wins against equal shares: a "
+            "small p says the seats are not equally likely to win at that point.",
+        )
+    )
+    for name in names:
+        out.append(("h2", f"By {name}"))
+        if name in images:
+            out.append(("img", images[name], f"figures by {name}"))
+        out.append(
+            (
+                "table",
+                [name, "wins per seat", "mean score", "winning score", "fill"],
+                [
+                    [_label(mg["value"]), " / ".join(f"{x * 100:.0f}%" for x in mg["seat_win_rates"]),
+                     f"{mg['mean_score']:.1f}", f"{mg['mean_winning_score']:.1f}",
+                     f"{mg['mean_fill'] * 100:.0f}%"]
+                    for mg in marginals(report, name)
+                ],
+            )
+        )
+    return out
+
+
+def draw_sweep_charts(report: dict[str, Any], out_dir: Path, *, dpi: int = 72) -> dict[str, Path]:
+    """One PNG per parameter: win share per seat, scores and fill against its values."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    from engine.report import _shrink_png
+
+    files: dict[str, Path] = {}
+    with plt.rc_context({"font.size": 8, "axes.titlesize": 9}):
+        for name in report["axes"]:
+            margs = marginals(report, name)
+            labels = [_label(mg["value"]) for mg in margs]
+            xs = list(range(len(labels)))
+            fig, axes = plt.subplots(1, 3, figsize=(9, 2.6))
+            width = max(len(mg["seat_win_rates"]) for mg in margs)
+            for s in range(width):
+                axes[0].plot(
+                    xs,
+                    [mg["seat_win_rates"][s] if s < len(mg["seat_win_rates"]) else float("nan")
+                     for mg in margs],
+                    marker="o",
+                    label=f"seat {s + 1}",
+                )
+            axes[0].set_title("win share per seat")
+            axes[0].legend(fontsize=6)
+            axes[1].plot(xs, [mg["mean_score"] for mg in margs], marker="o", label="mean")
+            axes[1].plot(xs, [mg["mean_winning_score"] for mg in margs], marker="o",
+                         label="winner")
+            axes[1].set_title("score")
+            axes[1].legend(fontsize=6)
+            axes[2].plot(xs, [mg["mean_fill"] for mg in margs], marker="o")
+            axes[2].set_title("fill")
+            for ax in axes:
+                ax.set_xticks(xs, labels)
+                ax.set_xlabel(name)
+            fig.tight_layout()
+            path = out_dir / f"sweep-{name.replace('.', '-')}.png"
+            fig.savefig(path, dpi=dpi, metadata={"Software": None})
+            plt.close(fig)
+            _shrink_png(path)
+            files[name] = path
+    return files
+
+
+def write_sweep(report: dict[str, Any], out_dir: str | Path, *, charts: bool = True) -> dict[str, Path]:
+    """Write ``sweep.json``, ``sweep.md``, ``sweep.html`` (and a PNG chart per parameter)."""
+    from engine.report import has_matplotlib, report_json, to_html, to_markdown
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    files: dict[str, Path] = {}
+    path = out / "sweep.json"
+    path.write_text(report_json(report), encoding="utf-8")
+    files["json"] = path
+    images: dict[str, str] = {}
+    if charts and has_matplotlib():
+        for name, p in draw_sweep_charts(report, out).items():
+            files[f"chart:{name}"] = p
+            images[name] = p.name
+    blocks = sweep_blocks(report, images)
+    md = out / "sweep.md"
+    md.write_text(to_markdown(blocks), encoding="utf-8")
+    files["markdown"] = md
+    page = out / "sweep.html"
+    page.write_text(to_html(blocks, title=f"Balance sweep: {report['map']['name']}"), "utf-8")
+    files["html"] = page
+    return files
+
+
+__all__ = ["PARAMETERS", "config_at", "parse_sweep", "sweep", "write_sweep"]

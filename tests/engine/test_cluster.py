@@ -1,0 +1,122 @@
+"""Simulations on a real Dask cluster: a scheduler and two workers started on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.balance import balance_report
+from engine.errors import EngineError
+from engine.mapio import load_map
+from engine.report import report_json
+from engine.resources import bundled_map
+from engine.simulate import SimConfig, simulate
+
+pytest.importorskip("distributed")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _start(args: list[str], log: Path) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", *args], stdout=out, stderr=subprocess.STDOUT, env=env
+        )
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
+    """A scheduler and two worker processes (no nanny: a killed worker stays dead)."""
+    sched_file = tmp_path / "scheduler.json"
+    procs = [
+        _start(
+            ["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+             "--dashboard-address", "127.0.0.1:0", "--scheduler-file", str(sched_file)],
+            tmp_path / "scheduler.log",
+        )
+    ]
+    try:
+        deadline = time.monotonic() + 60
+        while not sched_file.exists():
+            if time.monotonic() > deadline or procs[0].poll() is not None:
+                pytest.fail("the scheduler did not start: " + (tmp_path / "scheduler.log").read_text())
+            time.sleep(0.1)
+        address = json.loads(sched_file.read_text())["address"]
+        workers = [
+            _start(
+                ["distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
+                 "--host", "127.0.0.1", "--no-dashboard", "--name", f"w{k}"],
+                tmp_path / f"worker{k}.log",
+            )
+            for k in range(2)
+        ]
+        procs += workers
+        from distributed import Client
+
+        with Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address, workers
+    finally:
+        for p in reversed(procs):
+            if p.poll() is None:
+                p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def _report(games_config: SimConfig, **kw: object) -> str:
+    m = load_map(bundled_map("example-small"))
+    return report_json(balance_report(m, simulate(m, games_config, **kw)))  # type: ignore[arg-type]
+
+
+def test_cluster_report_equals_a_local_run_and_survives_a_dead_worker(
+    cluster: tuple[str, list[subprocess.Popen[bytes]]],
+) -> None:
+    address, workers = cluster
+    config = SimConfig(games=40, players=(2, 3), bot="greedy", seed=17)
+    local = _report(config, workers=1)
+    seen: list[int] = []
+    assert _report(config, scheduler=address, progress=lambda d, t: seen.append(d)) == local
+    assert seen[-1] == 40 and seen == sorted(seen)  # the progress bar keeps working
+
+    # kill one worker while its games are in flight: the scheduler gives them to the other
+    killed: list[int] = []
+
+    def kill_one(done: int, total: int) -> None:
+        if not killed:
+            os.kill(workers[0].pid, signal.SIGKILL)
+            killed.append(done)
+
+    assert _report(config, scheduler=address, progress=kill_one) == local
+    assert killed and killed[0] < 40
+    workers[0].wait(timeout=20)
+    assert workers[0].returncode is not None
+
+
+def test_a_local_dask_cluster_gives_the_same_facts() -> None:
+    m = load_map(bundled_map("example-small"))
+    config = SimConfig(games=5, bot="random", seed=3)
+    assert simulate(m, config, workers=2, scheduler="local").games == simulate(
+        m, config, workers=1
+    ).games
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.cluster
+
+    monkeypatch.setattr(engine.cluster, "CONNECT_TIMEOUT", "2s")
+    m = load_map(bundled_map("example-small"))
+    with pytest.raises(EngineError, match="scheduler tcp://127.0.0.1:9"):
+        simulate(m, SimConfig(games=2, bot="random"), scheduler="tcp://127.0.0.1:9")
