@@ -17,8 +17,9 @@ A map's printed parts are static per map (:class:`MapLayout`) and shared by ever
 
 from __future__ import annotations
 
-from collections.abc import KeysView, Sequence
+from collections.abc import Container, Iterator, KeysView, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple
 
 from engine.errors import EngineError
@@ -103,6 +104,7 @@ class OrientedTile:
         "dense",
         "heads",
         "dense_cities",
+        "plain_names",
     )
 
     def __init__(self, tile: TileType, rotation: int) -> None:
@@ -184,6 +186,10 @@ class OrientedTile:
             tuple(sorted({self.dense[c] for c in cs})) for cs in self.cities
         )
         """For a field segment, the ``dense`` indices of the city segments it touches."""
+        self.plain_names: tuple[str, ...] = tuple(
+            name for name, k in zip(self.names, self.kinds, strict=True) if k != FIELD
+        )
+        """Canonical meeple locations that are not fields (farmers off)."""
 
     def segment_at(self, location: str) -> int | None:
         """The segment a meeple location names, or ``None``."""
@@ -192,6 +198,34 @@ class OrientedTile:
     def location_of(self, segment: int) -> str:
         """The canonical meeple location of ``segment``."""
         return self.names[segment]
+
+
+def _free_locations(
+    o: OrientedTile, side_roots: Sequence[int], half_roots: Sequence[int], meeples: Container[int]
+) -> list[str]:
+    """The canonical locations of ``o`` whose feature, once placed against these roots (-1:
+    none), would carry no meeple (``meeples``: the roots that have one)."""
+    joined: list[set[int]] = []
+    for i, kind in enumerate(o.kinds):
+        if kind == FIELD:
+            joined.append({half_roots[h] for h in o.halves[i] if half_roots[h] >= 0})
+        elif kind == MONASTERY:
+            joined.append(set())
+        else:
+            joined.append({side_roots[x] for x in o.sides[i] if side_roots[x] >= 0})
+    # segments that share a joined feature become one feature: pool their roots (to a
+    # fixpoint; a tile has at most a handful of segments)
+    n = len(joined)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(n):
+            for k in range(i + 1, n):
+                a, b = joined[i], joined[k]
+                if a and b and a != b and not a.isdisjoint(b):
+                    joined[i] = joined[k] = a | b
+                    changed = True
+    return [name for name, i in o.locations if not any(r in meeples for r in joined[i])]
 
 
 class CompiledTiles:
@@ -204,6 +238,25 @@ class CompiledTiles:
             for tid, t in tileset.types.items()
         }
         self._fit: dict[str, dict[str, tuple[int, ...]]] = {tid: {} for tid in self.oriented}
+        self._options: dict[tuple[str, int, tuple[int, ...]], tuple[str, ...]] = {}
+        """(tile, rotation, contact pattern) -> free meeple locations (see pattern_options)."""
+
+    def pattern_options(
+        self, tile_id: str, rotation: int, pattern: tuple[int, ...]
+    ) -> tuple[str, ...]:
+        """The free meeple locations of ``tile_id`` at ``rotation`` on a square with this
+        :meth:`Board.contact_pattern` (cached: a game meets a few thousand patterns)."""
+        key = (tile_id, rotation, pattern)
+        cache = self._options
+        names = cache.get(key)
+        if names is None:
+            if len(cache) > 200_000:  # bound the memory of very long runs
+                cache.clear()
+            roots = [p >> 1 if p >= 0 else -1 for p in pattern]
+            occupied = {p >> 1 for p in pattern if p >= 0 and p & 1}
+            o = self.oriented[tile_id][rotation // 90]
+            names = cache[key] = tuple(_free_locations(o, roots[:4], roots[4:], occupied))
+        return names
 
     def fits(self, tile_id: str, pattern: str) -> tuple[int, ...]:
         """Rotations of ``tile_id`` whose edges match ``pattern`` (``?`` matches anything)."""
@@ -613,6 +666,41 @@ class Board:
                         append((sq, r))
         return out
 
+    def placement_groups(
+        self, tile_id: str
+    ) -> Iterator[tuple[dict[Square, None], tuple[int, ...]]]:
+        """The frontier squares that share a pattern, with the rotations of ``tile_id`` that fit
+        it (none skipped): :meth:`placements` is each square with each of its rotations, in
+        this order. The square dicts are the board's own: read them, do not keep them."""
+        compiled = self.compiled
+        cache = compiled._fit[tile_id]
+        for p, squares in self._groups.items():
+            if not squares:
+                continue
+            rots = cache.get(p)
+            if rots is None:
+                rots = compiled.fits(tile_id, p)
+            if rots:
+                yield squares, rots
+
+    def placement_count(self, tile_id: str) -> int:
+        """``len(placements(tile_id))`` without building the list."""
+        return sum(len(squares) * len(rots) for squares, rots in self.placement_groups(tile_id))
+
+    def placement_at(self, tile_id: str, i: int) -> tuple[Square, int]:
+        """``placements(tile_id)[i]`` without building the list."""
+        if i < 0:
+            i += self.placement_count(tile_id)
+        if i >= 0:
+            for squares, rots in self.placement_groups(tile_id):
+                n = len(rots)
+                size = len(squares) * n
+                if i < size:
+                    k, r = divmod(i, n)
+                    return next(islice(squares, k, None)), rots[r]
+                i -= size
+        raise IndexError("placement index out of range")
+
     def has_placement(self, tile_id: str) -> bool:
         """Whether ``tile_id`` fits anywhere on the frontier."""
         compiled = self.compiled
@@ -731,6 +819,44 @@ class Board:
         )
         return side_roots, half_roots, occupied
 
+    def contact_pattern(self, square: Square) -> tuple[int, ...] | None:
+        """What decides the meeple options of every tile on the empty ``square``, with the
+        features made anonymous: for each side then each half-edge (as :meth:`contacts`), -1
+        (no feature) or ``2 * label + has_meeple``, features labelled in order of appearance.
+        ``None`` when no feature touched has a meeple (every location is free). Equal patterns
+        give equal options, so options are cached per tile, rotation and pattern."""
+        meeples = self.features.meeples
+        if not meeples:
+            return None
+        roots = [-1] * 12
+        for s, side in enumerate(self._sides(square)):
+            tag = side[0]
+            if tag == _SIDE_TILE:
+                roots[s] = side[1]
+                roots[4 + 2 * s], roots[5 + 2 * s] = side[2]
+            elif tag == _SIDE_JOIN:
+                roots[s] = side[1]
+        labels: dict[int, int] = {}
+        occupied = False
+        out: list[int] = []
+        for r in roots:
+            if r < 0:
+                out.append(-1)
+                continue
+            lab = labels.get(r)
+            if lab is None:
+                lab = labels[r] = len(labels)
+            if r in meeples:
+                occupied = True
+                out.append(2 * lab + 1)
+            else:
+                out.append(2 * lab)
+        return tuple(out) if occupied else None
+
+    def touches_meeple(self, square: Square) -> bool:
+        """Whether a feature that a tile on the empty ``square`` would join has a meeple."""
+        return self.contact_pattern(square) is not None
+
     def meeple_options(
         self,
         square: Square,
@@ -749,30 +875,15 @@ class Board:
         meeples = self.features.meeples
         if not meeples:
             return list(o.names)
-        side_roots, half_roots, occupied = contacts or self.contacts(square)
-        if not occupied:
+        if contacts is not None:
+            side_roots, half_roots, occupied = contacts
+            if not occupied:
+                return list(o.names)
+            return _free_locations(o, side_roots, half_roots, meeples)
+        pattern = self.contact_pattern(square)
+        if pattern is None:
             return list(o.names)
-        joined: list[set[int]] = []
-        for i, kind in enumerate(o.kinds):
-            if kind == FIELD:
-                joined.append({half_roots[h] for h in o.halves[i] if half_roots[h] >= 0})
-            elif kind == MONASTERY:
-                joined.append(set())
-            else:
-                joined.append({side_roots[x] for x in o.sides[i] if side_roots[x] >= 0})
-        # segments that share a joined feature become one feature: pool their roots (to a
-        # fixpoint; a tile has at most a handful of segments)
-        n = len(joined)
-        changed = True
-        while changed:
-            changed = False
-            for i in range(n):
-                for k in range(i + 1, n):
-                    a, b = joined[i], joined[k]
-                    if a and b and a != b and not a.isdisjoint(b):
-                        joined[i] = joined[k] = a | b
-                        changed = True
-        return [name for name, i in o.locations if not any(r in meeples for r in joined[i])]
+        return list(self.compiled.pattern_options(tile_id, rotation, pattern))
 
     def _printed_node(self, square: Square, s: int, h: tuple) -> int:
         if h[0] == H_CITY:
