@@ -368,6 +368,25 @@ class MapLayout:
                 self.static_req[sq] = pattern
 
 
+def map_layout(m: MapDef, options: MapOptions) -> MapLayout:
+    """The :class:`MapLayout` of ``m`` under ``options``, built once per map object (see
+    :mod:`engine.mapcache`); boards only read it."""
+    from engine.mapcache import derived
+
+    tables = derived(m)
+    key = (
+        "board.MapLayout",
+        options.large_city_connect,
+        options.large_city_road_tile,
+        options.fields_touch_large_city,
+        options.gated_islands,
+    )
+    layout = tables.get(key)
+    if layout is None:
+        layout = tables[key] = MapLayout(m, options)
+    return layout
+
+
 # -- the board ----------------------------------------------------------------------------------
 
 
@@ -438,7 +457,7 @@ class Board:
         self.map = m
         self.tileset = tileset
         self.compiled = compiled(tileset)
-        self.layout: MapLayout | None = MapLayout(m, options or MapOptions()) if m else None
+        self.layout: MapLayout | None = map_layout(m, options or MapOptions()) if m else None
         self.tiles: dict[Square, OrientedTile] = {}
         """Placed tiles by square."""
         self.nodes: dict[Square, tuple[int, ...]] = {}
