@@ -38,12 +38,14 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from engine.errors import EngineError
 from engine.geometry import Square, orthogonal_neighbours
 from engine.mapdef import MapDef, RuleSet
+
+if TYPE_CHECKING:  # numpy is imported where used: commands that need none start faster
+    import numpy as np
 
 __all__ = [
     "RULE_CODES",
@@ -468,6 +470,8 @@ def feasibility(
 
 def _sorted_array(squares: Iterable[Square]) -> np.ndarray:
     """Squares as a float (n, 2) array in sorted order (so float sums never depend on set order)."""
+    import numpy as np
+
     arr = np.array(list(squares), dtype=np.int64).reshape(-1, 2)
     arr = arr[np.lexsort((arr[:, 1], arr[:, 0]))]
     return arr.astype(np.float64)
@@ -480,6 +484,8 @@ def _placeable_array(m: MapDef) -> np.ndarray:
 
 def _nearest_sq(points: np.ndarray, chips: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For every point: the squared distance to its nearest chip and that chip's index."""
+    import numpy as np
+
     # Float32 is exact here (integer coordinates) and halves the memory traffic.
     points = points.astype(np.float32)
     chips = chips.astype(np.float32)
@@ -604,6 +610,8 @@ def _best_candidate(
     board: _Board, count: int, rng: random.Random, tries: int
 ) -> list[tuple[int, int]] | None:
     """Mitchell's best-candidate sampling; ``None`` if free squares run out first."""
+    import numpy as np
+
     h, width = board.shape
     block = board.block
     free = [i for i, b in enumerate(block) if b == 0]  # ascending
@@ -633,6 +641,8 @@ def _spread_subset(
     board: _Board, pool: list[tuple[int, int]], count: int, rng: random.Random
 ) -> list[tuple[int, int]]:
     """Farthest-point selection of ``count`` of ``pool`` (an independent set, so always valid)."""
+    import numpy as np
+
     coords = np.array(pool, dtype=np.float64)
     nearest = np.full(len(pool), np.inf)
     picked = [rng.randrange(len(pool))]
@@ -651,6 +661,8 @@ def _lloyd(
     board: _Board, chosen: list[tuple[int, int]], points: np.ndarray, passes: int
 ) -> list[tuple[int, int]]:
     """Move each chip to the free cell nearest its Voronoi centroid while the cost improves."""
+    import numpy as np
+
     # Points in board cell coordinates (column, row).
     pts = points - np.array([board.x0, board.y0], dtype=np.float64)
     current = list(chosen)
