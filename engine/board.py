@@ -34,6 +34,7 @@ SIDE_NAMES = ("N", "E", "S", "W")
 HALF_NAMES = ("NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR")
 INNER_FIELD = "I"
 """Meeple location of a field that touches no edge (some I&C / T&B tiles have one)."""
+_FIELD_NAMES = frozenset((*HALF_NAMES, INNER_FIELD))
 MONASTERY_LOCATION = "C"
 DELTAS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 _SIDE_ENUM = (Side.N, Side.E, Side.S, Side.W)
@@ -240,6 +241,11 @@ class CompiledTiles:
         self._fit: dict[str, dict[str, tuple[int, ...]]] = {tid: {} for tid in self.oriented}
         self._options: dict[tuple[str, int, tuple[int, ...]], tuple[str, ...]] = {}
         """(tile, rotation, contact pattern) -> free meeple locations (see pattern_options)."""
+        self._moves: dict[
+            tuple[str, tuple[int, ...], tuple[int, ...], bool],
+            tuple[tuple[tuple[str, ...], ...], int],
+        ] = {}
+        """See :meth:`move_options`."""
 
     def pattern_options(
         self, tile_id: str, rotation: int, pattern: tuple[int, ...]
@@ -257,6 +263,29 @@ class CompiledTiles:
             o = self.oriented[tile_id][rotation // 90]
             names = cache[key] = tuple(_free_locations(o, roots[:4], roots[4:], occupied))
         return names
+
+    def move_options(
+        self, tile_id: str, rotations: tuple[int, ...], pattern: tuple[int, ...], farmers: bool
+    ) -> tuple[tuple[tuple[str, ...], ...], int]:
+        """For each of ``rotations``, the free meeple locations of ``tile_id`` on a square with
+        this contact pattern (fields left out unless ``farmers``), and the number of moves
+        they make (each rotation with no meeple, plus one per location). Cached."""
+        key = (tile_id, rotations, pattern, farmers)
+        cache = self._moves
+        out = cache.get(key)
+        if out is None:
+            if len(cache) > 200_000:
+                cache.clear()
+            own = tuple(
+                tuple(
+                    loc
+                    for loc in self.pattern_options(tile_id, r, pattern)
+                    if farmers or loc not in _FIELD_NAMES
+                )
+                for r in rotations
+            )
+            out = cache[key] = (own, len(rotations) + sum(len(names) for names in own))
+        return out
 
     def fits(self, tile_id: str, pattern: str) -> tuple[int, ...]:
         """Rotations of ``tile_id`` whose edges match ``pattern`` (``?`` matches anything)."""
@@ -692,15 +721,14 @@ class Board:
         it (none skipped): :meth:`placements` is each square with each of its rotations, in
         this order. The square dicts are the board's own: read them, do not keep them."""
         compiled = self.compiled
-        cache = compiled._fit[tile_id]
+        get = compiled._fit[tile_id].get
         for p, squares in self._groups.items():
-            if not squares:
-                continue
-            rots = cache.get(p)
-            if rots is None:
-                rots = compiled.fits(tile_id, p)
-            if rots:
-                yield squares, rots
+            if squares:
+                rots = get(p)
+                if rots is None:
+                    rots = compiled.fits(tile_id, p)
+                if rots:
+                    yield squares, rots
 
     def placement_count(self, tile_id: str) -> int:
         """``len(placements(tile_id))`` without building the list."""
@@ -848,29 +876,51 @@ class Board:
         if not meeples:
             return None
         roots = [-1] * 12
-        for s, side in enumerate(self._sides(square)):
-            tag = side[0]
-            if tag == _SIDE_TILE:
-                roots[s] = side[1]
-                roots[4 + 2 * s], roots[5 + 2 * s] = side[2]
-            elif tag == _SIDE_JOIN:
-                roots[s] = side[1]
+        layout = self.layout
+        if layout is not None and square in layout.handlers:
+            for s, side in enumerate(self._sides(square)):
+                tag = side[0]
+                if tag == _SIDE_TILE:
+                    roots[s] = side[1]
+                    roots[4 + 2 * s], roots[5 + 2 * s] = side[2]
+                elif tag == _SIDE_JOIN:
+                    roots[s] = side[1]
+        else:  # only tiles around: read them directly (the hot path of move counting)
+            parent = self.features.parent
+            tiles = self.tiles
+            all_nodes = self.nodes
+            x, y = square
+            for s in range(4):
+                dx, dy = DELTAS[s]
+                q = (x + dx, y + dy)
+                other = tiles.get(q)
+                if other is None:
+                    continue
+                qnodes = all_nodes[q]
+                k = other.side_seg[(s + 2) & 3]
+                if k >= 0:
+                    r = qnodes[k]
+                    while parent[r] != r:
+                        r = parent[r]
+                    roots[s] = r
+                half_seg = other.half_seg
+                k = half_seg[_PARTNER[2 * s]]
+                if k >= 0:
+                    r = qnodes[k]
+                    while parent[r] != r:
+                        r = parent[r]
+                    roots[4 + 2 * s] = r
+                k = half_seg[_PARTNER[2 * s + 1]]
+                if k >= 0:
+                    r = qnodes[k]
+                    while parent[r] != r:
+                        r = parent[r]
+                    roots[5 + 2 * s] = r
+        if meeples.keys().isdisjoint(roots):  # -1 is never a key
+            return None
         labels: dict[int, int] = {}
-        occupied = False
-        out: list[int] = []
-        for r in roots:
-            if r < 0:
-                out.append(-1)
-                continue
-            lab = labels.get(r)
-            if lab is None:
-                lab = labels[r] = len(labels)
-            if r in meeples:
-                occupied = True
-                out.append(2 * lab + 1)
-            else:
-                out.append(2 * lab)
-        return tuple(out) if occupied else None
+        label = labels.setdefault
+        return tuple(-1 if r < 0 else 2 * label(r, len(labels)) + (r in meeples) for r in roots)
 
     def touches_meeple(self, square: Square) -> bool:
         """Whether a feature that a tile on the empty ``square`` would join has a meeple."""

@@ -23,7 +23,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from itertools import islice
+from itertools import accumulate, islice
 from typing import Any, NamedTuple
 
 from engine.board import (
@@ -187,15 +187,16 @@ class LegalMoveGenerator:
         if g.phase is not Phase.PLACE:
             return None
         board = g.board
+        meeples = board.features.meeples
+        # the objects themselves, not their ids: held here, they cannot be reused by others
         key = (
             len(g.history),
             g.current_tile,
-            id(board),
-            id(board._front),
+            board._front,
             len(board.order),
             g.supply[g.to_move],
-            id(board.features.meeples),
-            len(board.features.meeples),
+            meeples,
+            len(meeples),
         )
         if key != self._key or self._index is None:
             self._index = g._move_index()
@@ -271,6 +272,10 @@ _Block = tuple[
     "Sequence[Square] | dict[Square, None]", tuple[int, ...], tuple[tuple[str, ...], ...], int
 ]
 """(squares, rotations, meeple locations per rotation, moves per square) of a move index."""
+
+
+_NO_LOCS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(((),) * n for n in range(5))
+"""No meeple location for each of n rotations."""
 
 
 class _MoveIndex:
@@ -848,10 +853,15 @@ class Game:
         board = self.board
         index = _MoveIndex()
         oriented = board.compiled.oriented[tile]
-        no_locs: tuple[str, ...] = ()
-        if self.supply[self.to_move] <= 0:
-            for squares, rots in board.placement_groups(tile):
-                index.add(squares, rots, (no_locs,) * len(rots), len(rots))
+        if self.supply[self.to_move] <= 0:  # no meeple to place: one move per placement
+            blocks = [
+                (squares, rots, _NO_LOCS[len(rots)], len(rots))
+                for squares, rots in board.placement_groups(tile)
+            ]
+            sizes = [b[3] * len(b[0]) for b in blocks]
+            index.blocks = blocks
+            index.starts = [0, *accumulate(sizes)][:-1] if sizes else []
+            index.total = sum(sizes)
             return index
         farmers = self.options.farmers
         plain_locs = tuple(
@@ -859,12 +869,17 @@ class Game:
             for r in range(0, 360, 90)
         )
         pattern_of = board.contact_pattern if board.features.meeples else None
-        pattern_options = board.compiled.pattern_options
+        move_options = board.compiled.move_options
+        starts = index.starts
+        blocks = index.blocks
+        total = 0
         for squares, rots in board.placement_groups(tile):
             locs = tuple(plain_locs[r // 90] for r in rots)
             per_square = len(rots) + sum(len(names) for names in locs)
             if pattern_of is None:
-                index.add(squares, rots, locs, per_square)
+                starts.append(total)
+                blocks.append((squares, rots, locs, per_square))
+                total += per_square * len(squares)
                 continue
             run: list[Square] = []
             for sq in squares:
@@ -873,19 +888,19 @@ class Game:
                     run.append(sq)
                     continue
                 if run:
-                    index.add(run, rots, locs, per_square)
+                    starts.append(total)
+                    blocks.append((run, rots, locs, per_square))
+                    total += per_square * len(run)
                     run = []
-                own = tuple(
-                    tuple(
-                        loc
-                        for loc in pattern_options(tile, r, pattern)
-                        if farmers or loc not in _FIELD_LOCATIONS
-                    )
-                    for r in rots
-                )
-                index.add((sq,), rots, own, len(rots) + sum(len(names) for names in own))
+                own, n = move_options(tile, rots, pattern, farmers)
+                starts.append(total)
+                blocks.append(((sq,), rots, own, n))
+                total += n
             if run:
-                index.add(run, rots, locs, per_square)
+                starts.append(total)
+                blocks.append((run, rots, locs, per_square))
+                total += per_square * len(run)
+        index.total = total
         return index
 
     def _has_moves(self) -> bool:
