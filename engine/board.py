@@ -105,7 +105,6 @@ class OrientedTile:
         "dense",
         "heads",
         "dense_cities",
-        "plain_names",
     )
 
     def __init__(self, tile: TileType, rotation: int) -> None:
@@ -187,10 +186,6 @@ class OrientedTile:
             tuple(sorted({self.dense[c] for c in cs})) for cs in self.cities
         )
         """For a field segment, the ``dense`` indices of the city segments it touches."""
-        self.plain_names: tuple[str, ...] = tuple(
-            name for name, k in zip(self.names, self.kinds, strict=True) if k != FIELD
-        )
-        """Canonical meeple locations that are not fields (farmers off)."""
 
     def segment_at(self, location: str) -> int | None:
         """The segment a meeple location names, or ``None``."""
@@ -268,8 +263,9 @@ class CompiledTiles:
         self, tile_id: str, rotations: tuple[int, ...], pattern: tuple[int, ...], farmers: bool
     ) -> tuple[tuple[tuple[str, ...], ...], int]:
         """For each of ``rotations``, the free meeple locations of ``tile_id`` on a square with
-        this contact pattern (fields left out unless ``farmers``), and the number of moves
-        they make (each rotation with no meeple, plus one per location). Cached."""
+        this contact pattern (``()``: no meeple nearby, every location free; fields left out
+        unless ``farmers``), and the number of moves they make (each rotation with no meeple,
+        plus one per location). Cached."""
         key = (tile_id, rotations, pattern, farmers)
         cache = self._moves
         out = cache.get(key)
@@ -279,7 +275,11 @@ class CompiledTiles:
             own = tuple(
                 tuple(
                     loc
-                    for loc in self.pattern_options(tile_id, r, pattern)
+                    for loc in (
+                        self.pattern_options(tile_id, r, pattern)
+                        if pattern
+                        else self.oriented[tile_id][r // 90].names
+                    )
                     if farmers or loc not in _FIELD_NAMES
                 )
                 for r in rotations
@@ -514,6 +514,10 @@ class Board:
         self._log: list[tuple] | None = None
         """The undo log while a trial is open (:meth:`begin_trial`), shared with the features."""
         self._side_cache: dict[Square, tuple[tuple, ...]] = {}
+        self._contact_src: dict[Square, tuple[int, ...]] = {}
+        """Empty square -> the 12 feature nodes of :meth:`contact_pattern` (side then half-edge
+        order, -1: none): the nodes, not their roots, so an entry only goes stale when a tile
+        is placed next to the square (:meth:`place` drops those) or a trial is undone."""
         """:meth:`_sides` of empty squares since the last change (moves listed, then judged)."""
         if self.layout is not None:
             self._make_printed_nodes()
@@ -579,6 +583,7 @@ class Board:
         b.opened_ferries = self.opened_ferries.copy()
         b._log = None
         b._side_cache = self._side_cache  # read-only until either board changes (then replaced)
+        b._contact_src = {}
         return b
 
     # -- trials -------------------------------------------------------------------------------
@@ -644,6 +649,7 @@ class Board:
         self._groups = mark.groups
         self._owned = set()
         self._side_cache = {}
+        self._contact_src = {}
         f.meeples = mark.meeples
         if mark.log_len == 0:
             self._log = f.log = None
@@ -875,52 +881,54 @@ class Board:
         meeples = self.features.meeples
         if not meeples:
             return None
-        roots = [-1] * 12
-        layout = self.layout
-        if layout is not None and square in layout.handlers:
-            for s, side in enumerate(self._sides(square)):
-                tag = side[0]
-                if tag == _SIDE_TILE:
-                    roots[s] = side[1]
-                    roots[4 + 2 * s], roots[5 + 2 * s] = side[2]
-                elif tag == _SIDE_JOIN:
-                    roots[s] = side[1]
-        else:  # only tiles around: read them directly (the hot path of move counting)
-            parent = self.features.parent
-            tiles = self.tiles
-            all_nodes = self.nodes
-            x, y = square
-            for s in range(4):
-                dx, dy = DELTAS[s]
-                q = (x + dx, y + dy)
-                other = tiles.get(q)
-                if other is None:
-                    continue
-                qnodes = all_nodes[q]
-                k = other.side_seg[(s + 2) & 3]
-                if k >= 0:
-                    r = qnodes[k]
-                    while parent[r] != r:
-                        r = parent[r]
-                    roots[s] = r
-                half_seg = other.half_seg
-                k = half_seg[_PARTNER[2 * s]]
-                if k >= 0:
-                    r = qnodes[k]
-                    while parent[r] != r:
-                        r = parent[r]
-                    roots[4 + 2 * s] = r
-                k = half_seg[_PARTNER[2 * s + 1]]
-                if k >= 0:
-                    r = qnodes[k]
-                    while parent[r] != r:
-                        r = parent[r]
-                    roots[5 + 2 * s] = r
+        nodes = self._contact_src.get(square)
+        if nodes is None:
+            nodes = self._contact_src[square] = self._contact_nodes(square)
+        parent = self.features.parent
+        roots = []
+        for r in nodes:
+            if r >= 0:
+                while parent[r] != r:
+                    r = parent[r]
+            roots.append(r)
         if meeples.keys().isdisjoint(roots):  # -1 is never a key
             return None
         labels: dict[int, int] = {}
         label = labels.setdefault
         return tuple(-1 if r < 0 else 2 * label(r, len(labels)) + (r in meeples) for r in roots)
+
+    def _contact_nodes(self, square: Square) -> tuple[int, ...]:
+        """The feature nodes (not roots) that a tile on the empty ``square`` would join: for
+        each side, then each half-edge; -1 where nothing is joined (see :meth:`_sides`)."""
+        nodes = [-1] * 12
+        tiles = self.tiles
+        all_nodes = self.nodes
+        layout = self.layout
+        hs = layout.handlers.get(square) if layout is not None else None
+        x, y = square
+        for s in range(4):
+            h = hs[s] if hs is not None else None
+            if h is not None and h[0] != H_NORMAL:
+                kind_h = h[0]
+                if kind_h == H_FERRY or (kind_h == H_CITY and h[2] != "F"):
+                    nodes[s] = self._printed_node(square, s, h)
+                continue
+            dx, dy = DELTAS[s]
+            q = (x + dx, y + dy)
+            other = tiles.get(q)
+            if other is None:
+                continue
+            qnodes = all_nodes[q]
+            k = other.side_seg[(s + 2) & 3]
+            if k >= 0:
+                nodes[s] = qnodes[k]
+            k = other.half_seg[_PARTNER[2 * s]]
+            if k >= 0:
+                nodes[4 + 2 * s] = qnodes[k]
+            k = other.half_seg[_PARTNER[2 * s + 1]]
+            if k >= 0:
+                nodes[5 + 2 * s] = qnodes[k]
+        return tuple(nodes)
 
     def touches_meeple(self, square: Square) -> bool:
         """Whether a feature that a tile on the empty ``square`` would join has a meeple."""
@@ -987,6 +995,13 @@ class Board:
         log = self._log  # a trial is open: record what changes (see end_trial)
         self._side_cache = {}
         x, y = square
+        src = self._contact_src
+        if src:
+            src.pop(square, None)
+            src.pop((x, y - 1), None)
+            src.pop((x + 1, y), None)
+            src.pop((x, y + 1), None)
+            src.pop((x - 1, y), None)
         # 1. a node per segment
         key = frozenset((square,))
         nodes: list[int] = []

@@ -852,7 +852,6 @@ class Game:
         assert tile is not None
         board = self.board
         index = _MoveIndex()
-        oriented = board.compiled.oriented[tile]
         if self.supply[self.to_move] <= 0:  # no meeple to place: one move per placement
             blocks = [
                 (squares, rots, _NO_LOCS[len(rots)], len(rots))
@@ -864,18 +863,13 @@ class Game:
             index.total = sum(sizes)
             return index
         farmers = self.options.farmers
-        plain_locs = tuple(
-            oriented[r // 90].names if farmers else oriented[r // 90].plain_names
-            for r in range(0, 360, 90)
-        )
         pattern_of = board.contact_pattern if board.features.meeples else None
         move_options = board.compiled.move_options
         starts = index.starts
         blocks = index.blocks
         total = 0
         for squares, rots in board.placement_groups(tile):
-            locs = tuple(plain_locs[r // 90] for r in rots)
-            per_square = len(rots) + sum(len(names) for names in locs)
+            locs, per_square = move_options(tile, rots, (), farmers)
             if pattern_of is None:
                 starts.append(total)
                 blocks.append((squares, rots, locs, per_square))
