@@ -17,8 +17,9 @@ A map's printed parts are static per map (:class:`MapLayout`) and shared by ever
 
 from __future__ import annotations
 
-from collections.abc import KeysView, Sequence
+from collections.abc import Container, Iterator, KeysView, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.errors import EngineError
@@ -33,6 +34,7 @@ SIDE_NAMES = ("N", "E", "S", "W")
 HALF_NAMES = ("NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR")
 INNER_FIELD = "I"
 """Meeple location of a field that touches no edge (some I&C / T&B tiles have one)."""
+_FIELD_NAMES = frozenset((*HALF_NAMES, INNER_FIELD))
 MONASTERY_LOCATION = "C"
 DELTAS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 _SIDE_ENUM = (Side.N, Side.E, Side.S, Side.W)
@@ -194,6 +196,34 @@ class OrientedTile:
         return self.names[segment]
 
 
+def _free_locations(
+    o: OrientedTile, side_roots: Sequence[int], half_roots: Sequence[int], meeples: Container[int]
+) -> list[str]:
+    """The canonical locations of ``o`` whose feature, once placed against these roots (-1:
+    none), would carry no meeple (``meeples``: the roots that have one)."""
+    joined: list[set[int]] = []
+    for i, kind in enumerate(o.kinds):
+        if kind == FIELD:
+            joined.append({half_roots[h] for h in o.halves[i] if half_roots[h] >= 0})
+        elif kind == MONASTERY:
+            joined.append(set())
+        else:
+            joined.append({side_roots[x] for x in o.sides[i] if side_roots[x] >= 0})
+    # segments that share a joined feature become one feature: pool their roots (to a
+    # fixpoint; a tile has at most a handful of segments)
+    n = len(joined)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(n):
+            for k in range(i + 1, n):
+                a, b = joined[i], joined[k]
+                if a and b and a != b and not a.isdisjoint(b):
+                    joined[i] = joined[k] = a | b
+                    changed = True
+    return [name for name, i in o.locations if not any(r in meeples for r in joined[i])]
+
+
 class CompiledTiles:
     """Every tile type of a tile set at every rotation, plus the cache of fitting rotations."""
 
@@ -204,6 +234,58 @@ class CompiledTiles:
             for tid, t in tileset.types.items()
         }
         self._fit: dict[str, dict[str, tuple[int, ...]]] = {tid: {} for tid in self.oriented}
+        self._options: dict[tuple[str, int, tuple[int, ...]], tuple[str, ...]] = {}
+        """(tile, rotation, contact pattern) -> free meeple locations (see pattern_options)."""
+        self._moves: dict[
+            tuple[str, tuple[int, ...], tuple[int, ...], bool],
+            tuple[tuple[tuple[str, ...], ...], int],
+        ] = {}
+        """See :meth:`move_options`."""
+
+    def pattern_options(
+        self, tile_id: str, rotation: int, pattern: tuple[int, ...]
+    ) -> tuple[str, ...]:
+        """The free meeple locations of ``tile_id`` at ``rotation`` on a square with this
+        :meth:`Board.contact_pattern` (cached: a game meets a few thousand patterns)."""
+        key = (tile_id, rotation, pattern)
+        cache = self._options
+        names = cache.get(key)
+        if names is None:
+            if len(cache) > 200_000:  # bound the memory of very long runs
+                cache.clear()
+            roots = [p >> 1 if p >= 0 else -1 for p in pattern]
+            occupied = {p >> 1 for p in pattern if p >= 0 and p & 1}
+            o = self.oriented[tile_id][rotation // 90]
+            names = cache[key] = tuple(_free_locations(o, roots[:4], roots[4:], occupied))
+        return names
+
+    def move_options(
+        self, tile_id: str, rotations: tuple[int, ...], pattern: tuple[int, ...], farmers: bool
+    ) -> tuple[tuple[tuple[str, ...], ...], int]:
+        """For each of ``rotations``, the free meeple locations of ``tile_id`` on a square with
+        this contact pattern (``()``: no meeple nearby, every location free; fields left out
+        unless ``farmers``), and the number of moves they make (each rotation with no meeple,
+        plus one per location). Cached."""
+        key = (tile_id, rotations, pattern, farmers)
+        cache = self._moves
+        out = cache.get(key)
+        if out is None:
+            if len(cache) > 200_000:
+                cache.clear()
+            own = tuple(
+                tuple(
+                    loc
+                    for loc in (
+                        self.pattern_options(tile_id, r, pattern)
+                        if pattern
+                        else self.oriented[tile_id][r // 90].names
+                    )
+                    if farmers or loc not in _FIELD_NAMES
+                )
+                for r in rotations
+            )
+            out = cache[key] = (own, len(rotations) + sum(len(names) for names in own))
+        return out
 
     def fits(self, tile_id: str, pattern: str) -> tuple[int, ...]:
         """Rotations of ``tile_id`` whose edges match ``pattern`` (``?`` matches anything)."""
@@ -315,6 +397,25 @@ class MapLayout:
                 self.static_req[sq] = pattern
 
 
+def map_layout(m: MapDef, options: MapOptions) -> MapLayout:
+    """The :class:`MapLayout` of ``m`` under ``options``, built once per map object (see
+    :mod:`engine.mapcache`); boards only read it."""
+    from engine.mapcache import derived
+
+    tables = derived(m)
+    key = (
+        "board.MapLayout",
+        options.large_city_connect,
+        options.large_city_road_tile,
+        options.fields_touch_large_city,
+        options.gated_islands,
+    )
+    layout = tables.get(key)
+    if layout is None:
+        layout = tables[key] = MapLayout(m, options)
+    return layout
+
+
 # -- the board ----------------------------------------------------------------------------------
 
 
@@ -385,7 +486,7 @@ class Board:
         self.map = m
         self.tileset = tileset
         self.compiled = compiled(tileset)
-        self.layout: MapLayout | None = MapLayout(m, options or MapOptions()) if m else None
+        self.layout: MapLayout | None = map_layout(m, options or MapOptions()) if m else None
         self.tiles: dict[Square, OrientedTile] = {}
         """Placed tiles by square."""
         self.nodes: dict[Square, tuple[int, ...]] = {}
@@ -413,6 +514,10 @@ class Board:
         self._log: list[tuple[Any, ...]] | None = None
         """The undo log while a trial is open (:meth:`begin_trial`), shared with the features."""
         self._side_cache: dict[Square, tuple[tuple[Any, ...], ...]] = {}
+        self._contact_src: dict[Square, tuple[int, ...]] = {}
+        """Empty square -> the 12 feature nodes of :meth:`contact_pattern` (side then half-edge
+        order, -1: none): the nodes, not their roots, so an entry only goes stale when a tile
+        is placed next to the square (:meth:`place` drops those) or a trial is undone."""
         """:meth:`_sides` of empty squares since the last change (moves listed, then judged)."""
         if self.layout is not None:
             self._make_printed_nodes()
@@ -478,6 +583,7 @@ class Board:
         b.opened_ferries = self.opened_ferries.copy()
         b._log = None
         b._side_cache = self._side_cache  # read-only until either board changes (then replaced)
+        b._contact_src = {}
         return b
 
     # -- trials -------------------------------------------------------------------------------
@@ -543,6 +649,7 @@ class Board:
         self._groups = mark.groups
         self._owned = set()
         self._side_cache = {}
+        self._contact_src = {}
         f.meeples = mark.meeples
         if mark.log_len == 0:
             self._log = f.log = None
@@ -612,6 +719,40 @@ class Board:
                     for r in rots:
                         append((sq, r))
         return out
+
+    def placement_groups(
+        self, tile_id: str
+    ) -> Iterator[tuple[dict[Square, None], tuple[int, ...]]]:
+        """The frontier squares that share a pattern, with the rotations of ``tile_id`` that fit
+        it (none skipped): :meth:`placements` is each square with each of its rotations, in
+        this order. The square dicts are the board's own: read them, do not keep them."""
+        compiled = self.compiled
+        get = compiled._fit[tile_id].get
+        for p, squares in self._groups.items():
+            if squares:
+                rots = get(p)
+                if rots is None:
+                    rots = compiled.fits(tile_id, p)
+                if rots:
+                    yield squares, rots
+
+    def placement_count(self, tile_id: str) -> int:
+        """``len(placements(tile_id))`` without building the list."""
+        return sum(len(squares) * len(rots) for squares, rots in self.placement_groups(tile_id))
+
+    def placement_at(self, tile_id: str, i: int) -> tuple[Square, int]:
+        """``placements(tile_id)[i]`` without building the list."""
+        if i < 0:
+            i += self.placement_count(tile_id)
+        if i >= 0:
+            for squares, rots in self.placement_groups(tile_id):
+                n = len(rots)
+                size = len(squares) * n
+                if i < size:
+                    k, r = divmod(i, n)
+                    return next(islice(squares, k, None)), rots[r]
+                i -= size
+        raise IndexError("placement index out of range")
 
     def has_placement(self, tile_id: str) -> bool:
         """Whether ``tile_id`` fits anywhere on the frontier."""
@@ -731,6 +872,68 @@ class Board:
         )
         return side_roots, half_roots, occupied
 
+    def contact_pattern(self, square: Square) -> tuple[int, ...] | None:
+        """What decides the meeple options of every tile on the empty ``square``, with the
+        features made anonymous: for each side then each half-edge (as :meth:`contacts`), -1
+        (no feature) or ``2 * label + has_meeple``, features labelled in order of appearance.
+        ``None`` when no feature touched has a meeple (every location is free). Equal patterns
+        give equal options, so options are cached per tile, rotation and pattern."""
+        meeples = self.features.meeples
+        if not meeples:
+            return None
+        nodes = self._contact_src.get(square)
+        if nodes is None:
+            nodes = self._contact_src[square] = self._contact_nodes(square)
+        parent = self.features.parent
+        roots = []
+        for r in nodes:
+            if r >= 0:
+                while parent[r] != r:
+                    r = parent[r]
+            roots.append(r)
+        if meeples.keys().isdisjoint(roots):  # -1 is never a key
+            return None
+        labels: dict[int, int] = {}
+        label = labels.setdefault
+        return tuple(-1 if r < 0 else 2 * label(r, len(labels)) + (r in meeples) for r in roots)
+
+    def _contact_nodes(self, square: Square) -> tuple[int, ...]:
+        """The feature nodes (not roots) that a tile on the empty ``square`` would join: for
+        each side, then each half-edge; -1 where nothing is joined (see :meth:`_sides`)."""
+        nodes = [-1] * 12
+        tiles = self.tiles
+        all_nodes = self.nodes
+        layout = self.layout
+        hs = layout.handlers.get(square) if layout is not None else None
+        x, y = square
+        for s in range(4):
+            h = hs[s] if hs is not None else None
+            if h is not None and h[0] != H_NORMAL:
+                kind_h = h[0]
+                if kind_h == H_FERRY or (kind_h == H_CITY and h[2] != "F"):
+                    nodes[s] = self._printed_node(square, s, h)
+                continue
+            dx, dy = DELTAS[s]
+            q = (x + dx, y + dy)
+            other = tiles.get(q)
+            if other is None:
+                continue
+            qnodes = all_nodes[q]
+            k = other.side_seg[(s + 2) & 3]
+            if k >= 0:
+                nodes[s] = qnodes[k]
+            k = other.half_seg[_PARTNER[2 * s]]
+            if k >= 0:
+                nodes[4 + 2 * s] = qnodes[k]
+            k = other.half_seg[_PARTNER[2 * s + 1]]
+            if k >= 0:
+                nodes[5 + 2 * s] = qnodes[k]
+        return tuple(nodes)
+
+    def touches_meeple(self, square: Square) -> bool:
+        """Whether a feature that a tile on the empty ``square`` would join has a meeple."""
+        return self.contact_pattern(square) is not None
+
     def meeple_options(
         self,
         square: Square,
@@ -749,30 +952,15 @@ class Board:
         meeples = self.features.meeples
         if not meeples:
             return list(o.names)
-        side_roots, half_roots, occupied = contacts or self.contacts(square)
-        if not occupied:
+        if contacts is not None:
+            side_roots, half_roots, occupied = contacts
+            if not occupied:
+                return list(o.names)
+            return _free_locations(o, side_roots, half_roots, meeples)
+        pattern = self.contact_pattern(square)
+        if pattern is None:
             return list(o.names)
-        joined: list[set[int]] = []
-        for i, kind in enumerate(o.kinds):
-            if kind == FIELD:
-                joined.append({half_roots[h] for h in o.halves[i] if half_roots[h] >= 0})
-            elif kind == MONASTERY:
-                joined.append(set())
-            else:
-                joined.append({side_roots[x] for x in o.sides[i] if side_roots[x] >= 0})
-        # segments that share a joined feature become one feature: pool their roots (to a
-        # fixpoint; a tile has at most a handful of segments)
-        n = len(joined)
-        changed = True
-        while changed:
-            changed = False
-            for i in range(n):
-                for k in range(i + 1, n):
-                    a, b = joined[i], joined[k]
-                    if a and b and a != b and not a.isdisjoint(b):
-                        joined[i] = joined[k] = a | b
-                        changed = True
-        return [name for name, i in o.locations if not any(r in meeples for r in joined[i])]
+        return list(self.compiled.pattern_options(tile_id, rotation, pattern))
 
     def _printed_node(self, square: Square, s: int, h: tuple[Any, ...]) -> int:
         if h[0] == H_CITY:
@@ -808,6 +996,13 @@ class Board:
         log = self._log  # a trial is open: record what changes (see end_trial)
         self._side_cache = {}
         x, y = square
+        src = self._contact_src
+        if src:
+            src.pop(square, None)
+            src.pop((x, y - 1), None)
+            src.pop((x + 1, y), None)
+            src.pop((x, y + 1), None)
+            src.pop((x - 1, y), None)
         # 1. a node per segment
         key = frozenset((square,))
         nodes: list[int] = []

@@ -41,14 +41,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from engine.errors import EngineError
 from engine.geometry import Square, orthogonal_neighbours
 from engine.mapdef import MapDef
 
 if TYPE_CHECKING:
     from engine.rules.spec import ChipLayout
+
+if TYPE_CHECKING:  # numpy is imported where used: commands that need none start faster
+    import numpy as np
 
 __all__ = [
     "RULE_CODES",
@@ -496,6 +497,8 @@ def feasibility(
 
 def _sorted_array(squares: Iterable[Square]) -> np.ndarray:
     """Squares as a float (n, 2) array in sorted order (so float sums never depend on set order)."""
+    import numpy as np
+
     arr = np.array(list(squares), dtype=np.int64).reshape(-1, 2)
     arr = arr[np.lexsort((arr[:, 1], arr[:, 0]))]
     return arr.astype(np.float64)
@@ -508,6 +511,8 @@ def _placeable_array(m: MapDef) -> np.ndarray:
 
 def _nearest_sq(points: np.ndarray, chips: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For every point: the squared distance to its nearest chip and that chip's index."""
+    import numpy as np
+
     # Float32 is exact here (integer coordinates) and halves the memory traffic.
     points = points.astype(np.float32)
     chips = chips.astype(np.float32)
@@ -551,33 +556,53 @@ def evenness(m: MapDef, layout: Iterable[Square]) -> float:
 
 _LLOYD_LIMIT = 2_000_000  # chips x placeable squares above which Lloyd passes are skipped
 _BLOCKED = 1 << 20  # block count of a square that is not allowed: never free
-_CROSS = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=np.int32)
 
 
 class _Board:
     """The allowed squares' bounding box as a grid of block counts (chips at or next to a cell).
 
     A cell is free for a chip when its count is 0. Padded by one cell so the cross of a chip
-    never leaves the array.
+    never leaves the grid. Plain Python lists: the grids are a few hundred cells and the
+    generator touches a handful of cells per step, where numpy's per-call cost dominates.
     """
 
     def __init__(self, allowed: Iterable[Square]) -> None:
-        arr = np.array(sorted(allowed), dtype=np.int64).reshape(-1, 2)
-        self.x0 = int(arr[:, 0].min()) - 1 if len(arr) else 0
-        self.y0 = int(arr[:, 1].min()) - 1 if len(arr) else 0
-        w = int(arr[:, 0].max()) - self.x0 + 2 if len(arr) else 1
-        h = int(arr[:, 1].max()) - self.y0 + 2 if len(arr) else 1
-        self.block = np.full((h, w), _BLOCKED, dtype=np.int32)
-        self.block[arr[:, 1] - self.y0, arr[:, 0] - self.x0] = 0
-        self.ys, self.xs = np.mgrid[0:h, 0:w].astype(np.float64)
+        cells = sorted(allowed)
+        if cells:
+            self.x0 = min(x for x, _ in cells) - 1
+            self.y0 = min(y for _, y in cells) - 1
+            w = max(x for x, _ in cells) - self.x0 + 2
+            h = max(y for _, y in cells) - self.y0 + 2
+        else:
+            self.x0 = self.y0 = 0
+            w = h = 1
+        self.shape = (h, w)
+        self.block = [_BLOCKED] * (w * h)
+        """Block count of each cell, row-major (``block[r * width + c]``)."""
+        for x, y in cells:
+            self.block[(y - self.y0) * w + (x - self.x0)] = 0
 
     def place(self, cell: tuple[int, int]) -> None:
         r, c = cell
-        self.block[r - 1 : r + 2, c - 1 : c + 2] += _CROSS
+        w = self.shape[1]
+        i = r * w + c
+        block = self.block
+        block[i - w] += 1
+        block[i - 1] += 1
+        block[i] += 1
+        block[i + 1] += 1
+        block[i + w] += 1
 
     def remove(self, cell: tuple[int, int]) -> None:
         r, c = cell
-        self.block[r - 1 : r + 2, c - 1 : c + 2] -= _CROSS
+        w = self.shape[1]
+        i = r * w + c
+        block = self.block
+        block[i - w] -= 1
+        block[i - 1] -= 1
+        block[i] -= 1
+        block[i + 1] -= 1
+        block[i + w] -= 1
 
     def square(self, cell: tuple[int, int]) -> Square:
         return (cell[1] + self.x0, cell[0] + self.y0)
@@ -586,38 +611,56 @@ class _Board:
         return (square[1] - self.y0, square[0] - self.x0)
 
     def nearest_free(self, tx: float, ty: float, radius: int) -> tuple[int, int] | None:
-        """The free cell nearest to board point (tx, ty) within ``radius`` cells, if any."""
-        h, w = self.block.shape
+        """The free cell nearest to board point (tx, ty) within ``radius`` cells, if any (the
+        first in row-major order on a tie)."""
+        h, w = self.shape
         r0, r1 = max(0, int(ty) - radius), min(h, int(ty) + radius + 2)
         c0, c1 = max(0, int(tx) - radius), min(w, int(tx) + radius + 2)
-        window = self.block[r0:r1, c0:c1]
-        dist = (self.xs[r0:r1, c0:c1] - tx) ** 2 + (self.ys[r0:r1, c0:c1] - ty) ** 2
-        dist[window != 0] = np.inf
-        flat = int(np.argmin(dist))
-        if not np.isfinite(dist.flat[flat]):
-            return None
-        r, c = divmod(flat, c1 - c0)
-        return (r0 + r, c0 + c)
+        block = self.block
+        best = math.inf
+        found: tuple[int, int] | None = None
+        for r in range(r0, r1):
+            dy = r - ty
+            dy2 = dy * dy
+            row = r * w
+            for c in range(c0, c1):
+                if block[row + c] == 0:
+                    dx = c - tx
+                    d = dx * dx + dy2
+                    if d < best:
+                        best = d
+                        found = (r, c)
+        return found
 
 
 def _best_candidate(
     board: _Board, count: int, rng: random.Random, tries: int
 ) -> list[tuple[int, int]] | None:
     """Mitchell's best-candidate sampling; ``None`` if free squares run out first."""
-    nearest = np.full(board.block.shape, np.inf)
-    width = board.block.shape[1]
+    import numpy as np
+
+    h, width = board.shape
+    block = board.block
+    free = [i for i, b in enumerate(block) if b == 0]  # ascending
+    rows, cols = np.divmod(np.arange(h * width, dtype=np.float64), width)
+    nearest = np.full(h * width, np.inf)  # squared distance to the nearest chip so far
     chosen: list[tuple[int, int]] = []
     for _ in range(count):
-        free = np.flatnonzero(board.block == 0)
-        if len(free) == 0:
+        if not free:
             return None
-        picks = [int(free[rng.randrange(len(free))]) for _ in range(min(tries, len(free)))]
-        flat = max(picks, key=lambda i: (nearest.flat[i], -i))
+        n = len(free)
+        picks = [free[rng.randrange(n)] for _ in range(min(tries, n))]
+        # the farthest from the chips so far, the lowest index on a tie
+        vals = nearest[picks].tolist()
+        flat = max(zip(vals, picks, strict=True), key=lambda vi: (vi[0], -vi[1]))[1]
         cell = divmod(flat, width)
         chosen.append(cell)
         board.place(cell)
+        for j in (flat - width, flat - 1, flat, flat + 1, flat + width):
+            if block[j] == 1:  # was free
+                free.remove(j)
         r, c = cell
-        np.minimum(nearest, (board.xs - c) ** 2 + (board.ys - r) ** 2, out=nearest)
+        np.minimum(nearest, (cols - c) ** 2 + (rows - r) ** 2, out=nearest)
     return chosen
 
 
@@ -625,6 +668,8 @@ def _spread_subset(
     board: _Board, pool: list[tuple[int, int]], count: int, rng: random.Random
 ) -> list[tuple[int, int]]:
     """Farthest-point selection of ``count`` of ``pool`` (an independent set, so always valid)."""
+    import numpy as np
+
     coords = np.array(pool, dtype=np.float64)
     nearest = np.full(len(pool), np.inf)
     picked = [rng.randrange(len(pool))]
@@ -643,6 +688,8 @@ def _lloyd(
     board: _Board, chosen: list[tuple[int, int]], points: np.ndarray, passes: int
 ) -> list[tuple[int, int]]:
     """Move each chip to the free cell nearest its Voronoi centroid while the cost improves."""
+    import numpy as np
+
     # Points in board cell coordinates (column, row).
     pts = points - np.array([board.x0, board.y0], dtype=np.float64)
     current = list(chosen)
@@ -698,7 +745,13 @@ def generate_layout(
     """
     if count < 0:
         raise EngineError(f"chip count must be >= 0, got {count}")
-    allowed = allowed_squares(m, used_starts, reading)
+    from engine.mapcache import derived
+
+    tables = derived(m)
+    key = ("chips.allowed", frozenset(map(tuple, used_starts)), ChipReading(reading))
+    allowed = tables.get(key)
+    if allowed is None:
+        allowed = tables[key] = frozenset(allowed_squares(m, key[1], reading))
     if count == 0:
         return []
     rng = random.Random(seed)
@@ -716,7 +769,9 @@ def generate_layout(
             )
         board = _Board(allowed)
         chosen = _spread_subset(board, [board.cell(sq) for sq in mis], count, rng)
-    points = _placeable_array(m)
+    points = tables.get("chips.placeable")
+    if points is None:
+        points = tables["chips.placeable"] = _placeable_array(m)
     # Dense layouts are shaped by the no-two-adjacent rule, not by spreading: skip the costly
     # passes when chips x points gets large (bounded time for big counts).
     if len(points) and count * len(points) <= _LLOYD_LIMIT:

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from bisect import bisect_right
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from itertools import accumulate, islice
 from typing import Any, NamedTuple
 
 from engine.board import (
@@ -162,46 +164,170 @@ class Outcome:
     winners: tuple[int, ...]
 
 
-class _View:
-    """A lazy, python-chess-like view: iterate, ``in``, ``count()``, ``len()``, ``bool()``."""
+class LegalMoveGenerator:
+    """The legal actions of a game now, as python-chess's ``LegalMoveGenerator``: a live view
+    (it reads the game each time it is asked) that iterates, tests ``in``, counts, lists and
+    indexes. ``len()`` and ``view[i]`` are the ``list()`` order without building the list, so
+    ``rng.choice(game.legal_moves())`` picks what ``rng.choice(game.legal_moves().list())``
+    picks for the same RNG state, at a fraction of the cost (placing: the moves are counted
+    per square and rotation, and only the one drawn is built)."""
 
-    def __init__(
-        self,
-        gen: Callable[[], Iterator[Any]],
-        check: Callable[[object], bool],
-        as_list: Callable[[], list[Any]] | None = None,
-        nonempty: Callable[[], object] | None = None,
-    ) -> None:
-        self._gen = gen
-        self._check = check
-        self._as_list = as_list
-        self._nonempty = nonempty
+    __slots__ = ("_game", "_key", "_index")
 
-    def __iter__(self) -> Iterator[Any]:
-        return self._gen()
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._key: tuple[Any, ...] | None = None
+        self._index: _MoveIndex | None = None
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._game._list_moves())
 
     def __contains__(self, item: object) -> bool:
-        return self._check(item)
-
-    def count(self) -> int:
-        if self._as_list is not None:
-            return len(self._as_list())
-        return sum(1 for _ in self._gen())
-
-    def list(self) -> list[Any]:
-        """Every item, as a new list."""
-        return self._as_list() if self._as_list is not None else list(self._gen())
+        return self._game.is_legal(item)
 
     def __bool__(self) -> bool:
-        if self._nonempty is not None:
-            return bool(self._nonempty())
-        return any(True for _ in self._gen())
+        return self._game._has_moves()
+
+    def list(self) -> list[Action]:
+        """Every legal action, as a new list (placing: by square, rotation, then meeple)."""
+        return self._game._list_moves()
+
+    def _indexed(self) -> _MoveIndex | None:
+        """The move index of the current placement turn (``None`` in other phases), cached
+        while the game stays where it was."""
+        g = self._game
+        if g.phase is not Phase.PLACE:
+            return None
+        board = g.board
+        meeples = board.features.meeples
+        # the objects themselves, not their ids: held here, they cannot be reused by others
+        key = (
+            len(g.history),
+            g.current_tile,
+            board._front,
+            len(board.order),
+            g.supply[g.to_move],
+            meeples,
+            len(meeples),
+        )
+        if key != self._key or self._index is None:
+            self._index = g._move_index()
+            self._key = key
+        return self._index
+
+    def count(self) -> int:
+        index = self._indexed()
+        if index is None:
+            return len(self._game._list_moves())
+        return index.total
+
+    __len__ = count
+
+    def __getitem__(self, i: int) -> Action:
+        index = self._indexed()
+        if index is None:
+            return self._game._list_moves()[i]
+        return index.move(i)
 
     def __repr__(self) -> str:
-        items = list(self._gen())
+        items = self.list()
         shown = ", ".join(str(i) for i in items[:8])
         more = f", ... ({len(items)} in all)" if len(items) > 8 else ""
-        return f"<legal: {shown}{more}>"
+        return f"<LegalMoveGenerator: {shown}{more}>"
+
+
+class LegalPlacementGenerator:
+    """The legal :class:`Placement` s of the current tile (no meeple choice): a live view like
+    :class:`LegalMoveGenerator` (iterate, ``in``, ``len()``, ``count()``, ``list()``, ``[i]``;
+    ``len()`` and ``[i]`` without building the list)."""
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def __iter__(self) -> Iterator[Placement]:
+        return iter(self._game._placement_list())
+
+    def __contains__(self, item: object) -> bool:
+        return self._game._placement_check(item)
+
+    def __bool__(self) -> bool:
+        return self._game._has_placement()
+
+    def list(self) -> list[Placement]:
+        """Every legal placement, as a new list."""
+        return self._game._placement_list()
+
+    def count(self) -> int:
+        g = self._game
+        if g.phase is not Phase.PLACE or g.current_tile is None:
+            return 0
+        return g.board.placement_count(g.current_tile)
+
+    __len__ = count
+
+    def __getitem__(self, i: int) -> Placement:
+        g = self._game
+        if g.phase is not Phase.PLACE or g.current_tile is None:
+            raise IndexError("no placement now")
+        return tuple.__new__(Placement, g.board.placement_at(g.current_tile, i))
+
+    def __repr__(self) -> str:
+        items = self.list()
+        shown = ", ".join(str(i) for i in items[:8])
+        more = f", ... ({len(items)} in all)" if len(items) > 8 else ""
+        return f"<LegalPlacementGenerator: {shown}{more}>"
+
+
+_Block = tuple[
+    "Sequence[Square] | dict[Square, None]", tuple[int, ...], tuple[tuple[str, ...], ...], int
+]
+"""(squares, rotations, meeple locations per rotation, moves per square) of a move index."""
+
+
+_NO_LOCS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(((),) * n for n in range(5))
+"""No meeple location for each of n rotations."""
+
+
+class _MoveIndex:
+    """The moves of one placement turn, counted by blocks without being built: a block is a
+    run of squares that share a pattern (so the same rotations) and whose moves differ only in
+    the square (no meeple choice restricted by a neighbour), or one square on its own."""
+
+    __slots__ = ("starts", "blocks", "total")
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.blocks: list[_Block] = []
+        self.total = 0
+
+    def add(
+        self,
+        squares: Sequence[Square] | dict[Square, None],
+        rots: tuple[int, ...],
+        locs: tuple[tuple[str, ...], ...],
+        per_square: int,
+    ) -> None:
+        self.starts.append(self.total)
+        self.blocks.append((squares, rots, locs, per_square))
+        self.total += per_square * len(squares)
+
+    def move(self, i: int) -> Move:
+        total = self.total
+        if i < 0:
+            i += total
+        if not 0 <= i < total:
+            raise IndexError("legal move index out of range")
+        b = bisect_right(self.starts, i) - 1
+        squares, rots, locs, per_square = self.blocks[b]
+        k, rem = divmod(i - self.starts[b], per_square)
+        sq = next(islice(squares, k, None)) if type(squares) is dict else squares[k]  # type: ignore[index]
+        for rot, names in zip(rots, locs, strict=True):
+            if rem <= len(names):
+                return tuple.__new__(Move, (sq, rot, names[rem - 1] if rem else None))
+            rem -= len(names) + 1
+        raise AssertionError("unreachable: per_square counts every move")
 
 
 class Meeple(NamedTuple):
@@ -708,8 +834,57 @@ class Game:
             return acts
         return []
 
-    def _gen_moves(self) -> Iterator[Action]:
-        return iter(self._list_moves())
+    def _move_index(self) -> _MoveIndex:
+        """The moves of this placement turn counted in :meth:`_list_moves` order (blocks of
+        squares whose moves differ only in the square; only the one drawn gets built)."""
+        tile = self.current_tile
+        assert tile is not None
+        board = self.board
+        index = _MoveIndex()
+        if self.supply[self.to_move] <= 0:  # no meeple to place: one move per placement
+            blocks = [
+                (squares, rots, _NO_LOCS[len(rots)], len(rots))
+                for squares, rots in board.placement_groups(tile)
+            ]
+            sizes = [b[3] * len(b[0]) for b in blocks]
+            index.blocks = blocks
+            index.starts = [0, *accumulate(sizes)][:-1] if sizes else []
+            index.total = sum(sizes)
+            return index
+        farmers = self.options.farmers
+        pattern_of = board.contact_pattern if board.features.meeples else None
+        move_options = board.compiled.move_options
+        starts = index.starts
+        blocks = index.blocks
+        total = 0
+        for squares, rots in board.placement_groups(tile):
+            locs, per_square = move_options(tile, rots, (), farmers)
+            if pattern_of is None:
+                starts.append(total)
+                blocks.append((squares, rots, locs, per_square))
+                total += per_square * len(squares)
+                continue
+            run: list[Square] = []
+            for sq in squares:
+                pattern = pattern_of(sq)
+                if pattern is None:
+                    run.append(sq)
+                    continue
+                if run:
+                    starts.append(total)
+                    blocks.append((run, rots, locs, per_square))
+                    total += per_square * len(run)
+                    run = []
+                own, n = move_options(tile, rots, pattern, farmers)
+                starts.append(total)
+                blocks.append(((sq,), rots, own, n))
+                total += n
+            if run:
+                starts.append(total)
+                blocks.append((run, rots, locs, per_square))
+                total += per_square * len(run)
+        index.total = total
+        return index
 
     def _has_moves(self) -> bool:
         if self.phase is Phase.PLACE:
@@ -724,24 +899,20 @@ class Game:
         """The active rule module called ``name`` (``None`` if not in play)."""
         return next((r for r in self.rules if r.name == name), None)
 
-    def legal_moves(self) -> _View:
-        """Every legal action now: a lazy view (iterate, ``in``, ``count()``, ``bool()``)."""
-        return _View(self._gen_moves, self.is_legal, self._list_moves, self._has_moves)
+    def legal_moves(self) -> LegalMoveGenerator:
+        """Every legal action now: a live view (iterate, ``in``, ``len()``, ``count()``,
+        ``list()``, ``bool()``, ``[i]``; see :class:`LegalMoveGenerator`)."""
+        return LegalMoveGenerator(self)
 
-    def legal_placements(self) -> _View:
+    def legal_placements(self) -> LegalPlacementGenerator:
         """Every legal :class:`Placement` of the current tile (no meeple choice)."""
-        return _View(
-            self._placement_gen, self._placement_check, self._placement_list, self._has_placement
-        )
+        return LegalPlacementGenerator(self)
 
     def _placement_list(self) -> list[Placement]:
         if self.phase is Phase.PLACE and self.current_tile is not None:
             new = tuple.__new__
             return [new(Placement, p) for p in self.board.placements(self.current_tile)]
         return []
-
-    def _placement_gen(self) -> Iterator[Placement]:
-        return iter(self._placement_list())
 
     def _placement_check(self, p: object) -> bool:
         return (
@@ -1082,6 +1253,8 @@ __all__ = [
     "MONASTERY_LOCATION",
     "Game",
     "GameOptions",
+    "LegalMoveGenerator",
+    "LegalPlacementGenerator",
     "Meeple",
     "Outcome",
     "Phase",

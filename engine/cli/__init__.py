@@ -13,13 +13,15 @@ import sys
 COMMANDS = ["validate", "info", "chips", "replay", "new_from_country", "simulate", "grid"]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or only of ``command`` (a name of ``COMMANDS``: the other
+    commands' modules are not imported, which keeps start-up short)."""
     parser = argparse.ArgumentParser(
         prog="python -m engine",
         description="Carcassonne Maps engine: validate maps, lay out chips, replay games.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
+    for name in [command] if command in COMMANDS else COMMANDS:
         try:
             module = importlib.import_module(f"engine.cli.{name}")
         except ModuleNotFoundError as exc:
@@ -31,8 +33,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args_in = sys.argv[1:] if argv is None else argv
+    first = args_in[0] if args_in else None
+    parser = build_parser(first if first in COMMANDS else None)
+    args = parser.parse_args(args_in)
     try:
         return int(args.func(args))
     except BrokenPipeError:

@@ -14,6 +14,7 @@ from engine.errors import EngineError
 from engine.game import Game, GameOptions
 from engine.mapio import load_map
 from engine.resources import bundled_map
+from engine.rules.context import RuleContext
 
 
 @pytest.mark.parametrize("name", ["random", "greedy"])
@@ -110,7 +111,7 @@ def test_mcts_builds_a_real_tree_and_reuses_it_between_moves() -> None:
     # the other seat draws a tile the search tried and plays its most visited reply there
     mine = root.children[(tile, first)]
     (tile, reply), node = max(mine.children.items(), key=lambda kv: kv[1].visits)
-    g.set_current_tile(tile)
+    RuleContext.of(g).set_current_tile(tile)  # the test deals the tile the search tried
     g.play(reply)
     reused = bot._reused_root(g)
     assert reused is node and reused.visits > 0  # the statistics under both moves are kept

@@ -1,0 +1,48 @@
+"""One timed batch of random games for :mod:`benchmarks.bench_ab` (runs in either checkout).
+
+``python benchmarks/ab_games.py SCENARIO GAMES SEED`` prints ``seconds setup_seconds digest``.
+``SCENARIO``: ``classic`` (2 players, 72 base tiles, farmers) or ``deutschland`` (4 players,
+Map-Chips on). Every action is uniform over ``legal_moves()``, drawn with ``rng.choice`` (on the
+view itself where it is a sequence, else on its list: the same action for the same RNG state).
+The digest is of the actions played, so the two checkouts can be shown to play the same games.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import sys
+import time
+
+
+def main() -> None:
+    scenario, games, seed0 = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    from engine.game import Game
+    from engine.mapio import load_map
+    from engine.resources import bundled_map
+
+    if scenario == "classic":
+        m, players = None, 2
+    else:
+        m, players = load_map(bundled_map("deutschland")), 4
+    Game(m, players=players, seed=10**6)  # warm-up: tile tables compiled once
+    probe = Game(m, players=players, seed=0).legal_moves()
+    as_sequence = hasattr(probe, "__getitem__") and hasattr(probe, "__len__")
+    digest = hashlib.sha256()
+    setup = 0.0
+    start = time.process_time()
+    for i in range(games):
+        t0 = time.process_time()
+        g = Game(m, players=players, seed=seed0 + i)
+        setup += time.process_time() - t0
+        rng = random.Random(seed0 + i)
+        while not g.is_over():
+            moves = g.legal_moves()
+            action = rng.choice(moves if as_sequence else moves.list())
+            g.apply(action)
+            digest.update(repr(action).encode())
+    print(f"{time.process_time() - start:.6f} {setup:.6f} {digest.hexdigest()[:16]}")
+
+
+if __name__ == "__main__":
+    main()

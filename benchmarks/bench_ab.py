@@ -1,0 +1,141 @@
+"""A/B speed of this checkout against the baseline commit, side by side in one run.
+
+``python benchmarks/bench_ab.py [--base a46416a] [--rounds 7] [--only classic,deutschland,...]``
+
+The baseline is checked out into a temporary git worktree (removed at the end) and the two
+are run alternately, round after round, each in a fresh process, so that the load of a shared
+machine falls on both alike. Game batches time CPU (``time.process_time``) inside the process;
+whole-process figures are wall time. Each line prints the median of both and their ratio
+(baseline / this checkout: above 1 means this checkout is faster), plus the minima.
+
+Cases:
+
+- ``classic``: random games on the classic table (2 players, 72 base tiles, farmers), every
+  action uniform over ``legal_moves()`` (``benchmarks/ab_games.py``);
+- ``deutschland``: the same on the Deutschland map, 4 players, Map-Chips on; also prints the
+  share of set-up (``Game(...)``) in a game;
+- ``startup``: the whole process ``python -m engine validate maps/deutschland.json``;
+- ``validate60`` / ``validate400``: ``validate_map`` of a generated all-land map with 4 start
+  squares and 6 large cities (``benchmarks/bench_validate.py``'s map) of that size.
+
+Both checkouts play the same seeded games: the game batches print a digest of the actions
+played, and a differing digest is reported as an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+GAMES = {"classic": 120, "deutschland": 40}
+
+VALIDATE = """
+import sys, time
+sys.argv = ["bench_validate", "--runs", "1"]
+import benchmarks.bench_validate as bv
+bv.SIZE = {size}
+m = bv.big_map()
+from engine.validation import validate_map
+validate_map(bv.big_map()) if {size} <= 60 else None
+t = time.process_time()
+validate_map(m)
+print(time.process_time() - t)
+"""
+
+
+def _run(tree: Path, args: list[str]) -> str:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    out = subprocess.run(
+        [sys.executable, *args], cwd=tree, env=env, capture_output=True, text=True, check=False
+    )
+    if out.returncode:
+        raise SystemExit(f"{tree}: {' '.join(args)} failed:\n{out.stderr}")
+    return out.stdout.strip()
+
+
+def measure(case: str, tree: Path, round_no: int) -> tuple[float, float, str]:
+    """(seconds, set-up seconds, digest) of one run of ``case`` in ``tree``."""
+    if case in GAMES:
+        script = str(HERE / "ab_games.py")
+        secs, setup, digest = _run(tree, [script, case, str(GAMES[case]), str(round_no)]).split()
+        return float(secs), float(setup), digest
+    if case == "startup":
+        t = time.perf_counter()
+        _run(tree, ["-m", "engine", "validate", "maps/deutschland.json"])
+        return time.perf_counter() - t, 0.0, ""
+    if case.startswith("validate"):
+        size = int(case[len("validate") :])
+        # bench_validate.py of this checkout builds the map for both (the baseline has it too)
+        code = VALIDATE.format(size=size)
+        env = dict(os.environ, PYTHONPATH=f"{tree}{os.pathsep}{REPO}")
+        out = subprocess.run(
+            [sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True
+        )
+        if out.returncode:
+            raise SystemExit(f"{tree}: validate {size} failed:\n{out.stderr}")
+        return float(out.stdout.split()[-1]), 0.0, ""
+    raise SystemExit(f"unknown case {case!r}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--base", default="a46416a", help="baseline commit (default a46416a)")
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument(
+        "--only",
+        default="classic,deutschland,startup,validate60,validate400",
+        help="comma-separated cases",
+    )
+    args = ap.parse_args()
+    cases = args.only.split(",")
+    tmp = Path(tempfile.mkdtemp(prefix="bench-ab-"))
+    base = tmp / "base"
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", "-q", str(base), args.base], cwd=REPO, check=True
+    )
+    failed = False
+    try:
+        for case in cases:
+            rounds = args.rounds if case != "validate400" else max(2, args.rounds // 3)
+            runs: dict[str, list[tuple[float, float, str]]] = {"base": [], "new": []}
+            for r in range(rounds):
+                for name, tree in (("base", base), ("new", REPO)):
+                    runs[name].append(measure(case, tree, r))
+            b = [s for s, _, _ in runs["base"]]
+            n = [s for s, _, _ in runs["new"]]
+            mb, mn = statistics.median(b), statistics.median(n)
+            unit = "games/s" if case in GAMES else "s"
+            if case in GAMES:
+                fb, fn = GAMES[case] / mb, GAMES[case] / mn
+            else:
+                fb, fn = mb, mn
+            print(
+                f"{case:12s} base {fb:8.3f} {unit}  new {fn:8.3f} {unit}  "
+                f"ratio {mb / mn:5.2f}x (min: {min(b) / min(n):5.2f}x, {rounds} rounds)"
+            )
+            if case in GAMES:
+                setup = statistics.median(s / t for t, s, _ in runs["new"])
+                setup_b = statistics.median(s / t for t, s, _ in runs["base"])
+                print(f"{'':12s} set-up share of a game: base {setup_b:.1%}, new {setup:.1%}")
+                if {d for _, _, d in runs["base"]} != {d for _, _, d in runs["new"]}:
+                    print(f"{'':12s} ERROR: the two checkouts played different games")
+                    failed = True
+            sys.stdout.flush()
+    finally:
+        subprocess.run(
+            ["git", "worktree", "remove", "--force", str(base)], cwd=REPO, check=False
+        )
+        subprocess.run(["git", "worktree", "prune"], cwd=REPO, check=False)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

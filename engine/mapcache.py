@@ -1,0 +1,60 @@
+"""What games derive from a map, computed once per map object and reused by later games.
+
+Setting up a game on a map needs tables that depend only on the map: the board's
+:class:`~engine.board.MapLayout`, the squares a Map-Chip may take, the placeable squares as an
+array. Building them is most of a game's set-up (a random game on Deutschland is ~15 ms; the
+layout alone was ~2 ms), so :func:`derived` keeps them per :class:`~engine.mapdef.MapDef` object.
+
+A map is meant to be left alone while games are made from it (the editor hands games a
+snapshot). An edit made anyway is noticed when it changes the size of any part of the map or
+its set of land squares, which covers every edit command of the editor; after any other
+in-place change, call :func:`forget` (or give the game ``m.copy()``).
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from engine.mapdef import MapDef
+
+_CACHE: dict[int, tuple[weakref.ref[MapDef], tuple[Any, ...], dict[Any, Any]]] = {}
+
+
+def _guard(m: MapDef) -> tuple[Any, ...]:
+    return (
+        m.width,
+        m.height,
+        m.rule_set,
+        repr(m.setup),
+        hash(frozenset(m.land)),
+        len(m.land),
+        len(m.waves),
+        len(m.start_squares),
+        len(m.towns),
+        len(m.large_cities),
+        len(m.border_features),
+        len(m.ferries),
+        len(m.islands),
+        len(m.chip_squares),
+        len(m.tracks),
+        m.isle_of_man,
+    )
+
+
+def derived(m: MapDef) -> dict[Any, Any]:
+    """The cache of tables derived from ``m`` (empty at first, or after ``m`` changed): keys
+    are chosen by the modules that fill it."""
+    key = id(m)
+    guard = _guard(m)
+    entry = _CACHE.get(key)
+    if entry is not None and entry[0]() is m and entry[1] == guard:
+        return entry[2]
+    tables: dict[Any, Any] = {}
+    _CACHE[key] = (weakref.ref(m, lambda _r, k=key, c=_CACHE: c.pop(k, None)), guard, tables)
+    return tables
+
+
+def forget(m: MapDef) -> None:
+    """Drop what was derived from ``m`` (after changing it in place)."""
+    _CACHE.pop(id(m), None)

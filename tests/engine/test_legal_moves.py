@@ -1,0 +1,87 @@
+"""The public legal-move views: ``Game.legal_moves()`` and ``Game.legal_placements()``.
+
+``len(view)`` and ``view[i]`` count and index the moves without building them; they must give
+exactly ``view.list()`` (same moves, same order) in every phase and every board situation met
+in real games, which is what lets ``rng.choice(view)`` replace ``rng.choice(view.list())``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.game import Game, GameOptions, LegalMoveGenerator, LegalPlacementGenerator
+from engine.mapio import load_map
+from engine.moves import Move, Placement
+from engine.resources import bundled_map
+
+
+def _check_views(g: Game) -> None:
+    view = g.legal_moves()
+    moves = view.list()
+    assert len(view) == view.count() == len(moves)
+    assert [view[i] for i in range(len(moves))] == moves
+    if moves:
+        assert view[-1] == moves[-1]
+        assert bool(view)
+    with pytest.raises(IndexError):
+        view[len(moves)]
+    assert list(view) == moves
+    placements = g.legal_placements()
+    plist = placements.list()
+    assert len(placements) == len(plist)
+    assert [placements[i] for i in range(len(plist))] == plist
+
+
+@pytest.mark.parametrize(
+    ("map_name", "players", "options"),
+    [
+        (None, 2, {}),
+        (None, 3, {"farmers": False}),
+        (None, 4, {"meeples": 1}),
+        ("deutschland", 4, {}),
+        ("great-britain", 3, {}),
+        ("iberica", 2, {}),
+    ],
+)
+def test_len_and_index_equal_the_list_through_whole_games(
+    map_name: str | None, players: int, options: dict[str, object]
+) -> None:
+    m = load_map(bundled_map(map_name)) if map_name else None
+    for seed in range(2):
+        g = Game(m, players=players, seed=seed, options=GameOptions(**options))
+        rng = random.Random(seed)
+        while not g.is_over():
+            _check_views(g)
+            g.apply(rng.choice(g.legal_moves()))
+        _check_views(g)  # over: nothing
+        assert len(g.legal_moves()) == 0
+
+
+def test_a_held_view_follows_the_game() -> None:
+    g = Game(None, players=2, seed=4)
+    view = g.legal_moves()
+    first = len(view)
+    g.push(view[0])
+    assert view.list() == g.legal_moves().list()
+    assert len(view) == len(view.list())
+    g.pop()
+    assert len(view) == first
+    # a change made outside play (a meeple taken from the supply) is seen too
+    g.supply[g.to_move] = 0
+    assert len(view) == len(view.list()) == len(g.legal_placements())
+    assert all(m.meeple is None for m in view)
+
+
+def test_views_are_public_types_with_membership() -> None:
+    g = Game(None, players=2, seed=1)
+    moves = g.legal_moves()
+    placements = g.legal_placements()
+    assert isinstance(moves, LegalMoveGenerator)
+    assert isinstance(placements, LegalPlacementGenerator)
+    move = moves[0]
+    assert move in moves
+    assert Move((99, 99), 0, None) not in moves
+    assert Placement(move.square, move.rotation) in placements
+    assert "LegalMoveGenerator" in repr(moves)
