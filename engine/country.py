@@ -676,6 +676,8 @@ CITY_NAMES_NOTE = (
 _DISTRICT_WORDS = ("kreis ", "district", "bezirk", "arrondissement", "stadtteil", "borough")
 DISTRICT_KM = 12.0
 """A city this close to a bigger candidate, and much smaller, is one of its districts."""
+SUBURB_KM = 30.0
+"""A city this close to a candidate more than ten times bigger is its suburb (Ostia for Rome)."""
 
 
 def is_district(name: str) -> bool:
@@ -722,8 +724,14 @@ def city_candidates(
             notes.append(f"{city.name}: a city of {city.country}, left out")
             continue
         px, py = proj.project(clon, clat)
-        close = [p for x, y, p in kept_km if math.hypot(float(px) - x, float(py) - y) < DISTRICT_KM]
-        if is_district(city.name) or (close and max(close) > 3 * city.population):
+        dist = [(math.hypot(float(px) - x, float(py) - y), p) for x, y, p in kept_km]
+        near = [p for d, p in dist if d < DISTRICT_KM]
+        suburb = [p for d, p in dist if d < SUBURB_KM]
+        if (
+            is_district(city.name)
+            or (near and max(near) > 3 * city.population)
+            or (suburb and max(suburb) > 10 * city.population)
+        ):
             notes.append(f"{city.name}: a district of a bigger city, left out")
             continue
         fx, fy = proj.grid_point(clon, clat)

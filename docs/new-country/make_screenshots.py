@@ -122,7 +122,7 @@ def main() -> int:
             actions.place_border_feature(doc, place, kind)
         except Exception as exc:  # noqa: BLE001 - a screenshot script reports and goes on
             print(f"{place}: {exc}")
-    # 5. A tile pool that fits the squares (the validator asks for it).
+    # 5. The tile pool already follows the size; set it again in case the squares changed.
     lo, hi = default_tile_pool(len(doc.map.placeable_squares()))
     change_attribute(doc, "setup.tile_pool_min", lo, "Tile pool")
     change_attribute(doc, "setup.tile_pool_max", hi, "Tile pool")

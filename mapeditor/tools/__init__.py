@@ -8,6 +8,7 @@ from mapeditor.tools.city import LargeCityTool
 from mapeditor.tools.ferry import FerryTool
 from mapeditor.tools.fill import FloodFillTool, RectFillTool
 from mapeditor.tools.island import IslandTool
+from mapeditor.tools.land_border import LandBorderTool
 from mapeditor.tools.marks import (
     ChipSquareTool,
     IsleOfManTool,
@@ -29,6 +30,7 @@ ALL_TOOLS: tuple[type[Tool], ...] = (
     TownTool,
     LargeCityTool,
     BorderFeatureTool,
+    LandBorderTool,
     FerryTool,
     IslandTool,
     WaveTool,

@@ -91,6 +91,7 @@ def test_city_candidates_are_cleaned() -> None:
         if note == CITY_NAMES_NOTE:
             continue
         assert "moved to" in note or "left out" in note or "island" in note
+    assert not any(n.startswith("Acilia") for n in by_name)  # a suburb of Rome
     assert by_name["Venice"].square != by_name["Padua"].square  # neither lost silently
     assert any(n.startswith("Venice: square") and "moved to" in n for n in it.notes)
 

@@ -154,3 +154,29 @@ def test_suggested_ferries_are_labelled_with_nearby_places(qapp) -> None:
     dialog = country_menu.FerriesDialog(ferries, None, m)
     labels = [dialog.list.item(i).text() for i in range(dialog.list.count())]
     assert any(text.count("T ") == 1 for text in labels)  # the island town T
+
+
+def test_land_border_tool_drags_clouds_and_the_ferry_tool_keeps_to_the_sea(make_editor) -> None:
+    from mapeditor.tools import FerryTool, LandBorderTool
+    from tests.mapeditor._editor_input import click, drag, edge_point, square_point
+
+    m = MapDef(id="b", name="B", width=12, height=10)
+    m.land = {(x, y) for x in range(1, 4) for y in range(1, 4)} | {(8, 2)}
+    m.start_squares[(1, 1)] = StartSquare("A")
+    window = make_editor(m)
+    window.set_tool(LandBorderTool)
+    run = [Edge(3, 1, Side.E), Edge(3, 2, Side.E), Edge(3, 3, Side.E)]
+    drag(window, [edge_point(window, e) for e in run])
+    assert window.document.map.land_borders == set(run)
+    window.document.undo_stack.undo()  # one stroke, one undo step
+    assert window.document.map.land_borders == set()
+    window.document.undo_stack.redo()
+    click(window, edge_point(window, Edge(3, 2, Side.E)))  # back to sea
+    assert window.document.map.land_borders == {Edge(3, 1, Side.E), Edge(3, 3, Side.E)}
+    window.set_tool(FerryTool)
+    land_border, island = Edge(3, 1, Side.E), Edge(8, 2, Side.W)
+    drag(window, [edge_point(window, land_border), square_point(window, (5, 1)), edge_point(window, island)])
+    assert not window.document.map.ferries  # not from a land border
+    sea = Edge(3, 2, Side.E)
+    drag(window, [edge_point(window, sea), square_point(window, (5, 2)), edge_point(window, island)])
+    assert [(f.a, f.b) for f in window.document.map.ferries.values()] == [(sea, island)]
