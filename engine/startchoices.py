@@ -108,9 +108,14 @@ def worst_choice(
     reading: ChipReading | str = ChipReading.OPEN_SIDES,
     *,
     budget: int = WORK_BUDGET,
+    enough: int | None = None,
 ) -> WorstCase | None:
     """The choice of ``m.setup.start_squares_used`` start squares that fits the fewest chips
-    (see the module docstring); ``None`` if the map has fewer start squares than that."""
+    (see the module docstring); ``None`` if the map has fewer start squares than that.
+
+    ``enough``: if every choice is proved to fit at least this many chips before any search (the
+    floor), stop there: the answer then has ``exact=False`` and ``lower_bound`` the floor.
+    """
     starts = sorted(m.start_squares)
     n, k = len(starts), m.setup.start_squares_used
     if not 0 <= k <= n:
@@ -122,6 +127,11 @@ def worst_choice(
     every = frozenset().union(*removals.values()) if removals else frozenset()
     f = _Evaluator(candidates, candidates - every)
     floor = f(every)  # no choice fits fewer
+    if enough is not None and floor >= enough and total > 1:
+        first = tuple(sorted(starts[:k]))
+        return WorstCase(
+            first, f(frozenset().union(*(removals[s] for s in first))), floor, False, total
+        )
     # Starts that remove nothing never matter: a worst choice uses as many of the others as it
     # can, the ones removing the most squares first (good choices early, strong bounds).
     useful = sorted((s for s in starts if removals[s]), key=lambda s: (-len(removals[s]), s))
