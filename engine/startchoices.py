@@ -24,6 +24,7 @@ still returns an exact witness choice and a proved lower bound for every choice
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -178,9 +179,39 @@ def worst_choice(
     )
 
 
+def first_choices(m: MapDef, limit: int = ENUMERATE_UP_TO) -> list[tuple[Square, ...]]:
+    """The first ``limit`` choices of :func:`engine.chips.start_choices`, without building the
+    others (a list of every choice of 20 of 40 start squares would never be finished)."""
+    k = m.setup.start_squares_used
+    starts = sorted(m.start_squares)
+    if not 0 <= k <= len(starts):
+        return []
+    return list(itertools.islice(itertools.combinations(starts, k), limit))
+
+
+def chip_proof(
+    m: MapDef, reading: ChipReading | str = ChipReading.OPEN_SIDES
+) -> dict[tuple[Square, ...], int]:
+    """Most chips that fit per choice of used start squares: every choice when there are at most
+    :data:`ENUMERATE_UP_TO`, otherwise the worst choice only (:func:`worst_choice`)."""
+    every = every_choice(m, reading)
+    if every is not None:
+        return every
+    worst = worst_choice(m, reading)
+    return {} if worst is None else {worst.choice: worst.chips}
+
+
 def removal_squares(m: MapDef, choice: Iterable[Square]) -> set[Square]:
     """Squares next to the used start squares of ``choice`` (what a choice takes from chips)."""
     return {n for s in choice for n in orthogonal_neighbours(s)}
 
 
-__all__ = ["ENUMERATE_UP_TO", "WORK_BUDGET", "WorstCase", "every_choice", "worst_choice"]
+__all__ = [
+    "ENUMERATE_UP_TO",
+    "WORK_BUDGET",
+    "WorstCase",
+    "chip_proof",
+    "every_choice",
+    "first_choices",
+    "worst_choice",
+]
