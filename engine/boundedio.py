@@ -190,6 +190,11 @@ def unstorable(data: Any) -> tuple[str, str] | None:
     ``None`` if every value can be written back. Iterative: any depth."""
     import math
 
+    try:  # in C, fast on large data; the walk below only runs to name the culprit
+        json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        return None
+    except (ValueError, UnicodeEncodeError, RecursionError):
+        pass
     stack: list[tuple[Any, str]] = [(data, "$")]
     while stack:
         value, path = stack.pop()

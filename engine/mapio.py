@@ -225,24 +225,27 @@ def _schema_message(error: Any) -> str:
     return message
 
 
-_ELEMENT_LISTS = (
-    "start_squares",
-    "towns",
-    "large_cities",
-    "border_features",
-    "ferries",
-    "islands",
-    "waves",
-    "chip_squares",
-    "tracks",
-)
-_NESTED_LISTS = {"large_cities": ("squares", "edges"), "islands": ("squares",)}
+_PER_SQUARE = ("start_squares", "towns", "waves", "chip_squares", "large_cities", "islands")
+_PER_EDGE = ("border_features", "ferries")
+_NESTED_LISTS = {
+    "large_cities": (("squares", "square"), ("edges", "edge")),
+    "islands": (("squares", "square"),),
+}
 
 
-def element_bound(width: int, height: int) -> int:
-    """Most entries any element list (or all cities' or islands' squares and edges together) may
-    hold on a ``width`` x ``height`` grid: one per square edge (a square has 4), plus slack."""
-    return 4 * width * height + 2 * (width + height) + 16
+def element_bounds(width: int, height: int) -> dict[str, int]:
+    """Most entries each element list may hold on a ``width`` x ``height`` grid: one per square
+    (start squares, towns, waves, chip squares, large cities, islands, tracks; and the squares of
+    all large cities or all islands together), one per edge between squares (border features,
+    ferries), one per square side (the edges of all large cities together). More entries can only
+    be repeats. Elements may lie just off the grid (the validator reports them), so each bound
+    also counts a ring of squares around it, plus a little slack for tiny grids."""
+    squares = width * height + 2 * (width + height) + 64
+    edges = 2 * squares + width + height
+    bounds = {key: squares for key in _PER_SQUARE}
+    bounds.update({key: edges for key in _PER_EDGE})
+    bounds.update({"tracks": squares, "square": squares, "edge": 4 * squares})
+    return bounds
 
 
 def _check_counts(data: dict[str, Any], source: str) -> None:
@@ -254,44 +257,79 @@ def _check_counts(data: dict[str, Any], source: str) -> None:
             v = grid.get(key)
             if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= _MAX_GRID:
                 size[i] = v
-    bound = element_bound(size[0], size[1])
-    for key in _ELEMENT_LISTS:
+    bounds = element_bounds(size[0], size[1])
+    grid_text = f"a {size[0]}x{size[1]} grid"
+    for key in (*_PER_SQUARE, *_PER_EDGE, "tracks"):
         items = data.get(key)
         if not isinstance(items, list):
             continue
-        if len(items) > bound:
+        if len(items) > bounds[key]:
             raise MapFormatError(
-                f"{len(items)} entries, more than a {size[0]}x{size[1]} grid can hold "
-                f"(at most {bound})",
+                f"{len(items)} entries, more than {grid_text} can hold (at most {bounds[key]})",
                 source=source,
                 path=f"$.{key}",
             )
-        for sub in _NESTED_LISTS.get(key, ()):
+        for sub, kind in _NESTED_LISTS.get(key, ()):
             total = sum(
                 len(it[sub])
                 for it in items
                 if isinstance(it, dict) and isinstance(it.get(sub), list)
             )
-            if total > bound:
+            if total > bounds[kind]:
                 raise MapFormatError(
-                    f"{total} {sub} in all {key} together, more than a {size[0]}x{size[1]} grid "
-                    f"can hold (at most {bound})",
+                    f"{total} {sub} in all {key} together, more than {grid_text} can hold "
+                    f"(at most {bounds[kind]})",
                     source=source,
                     path=f"$.{key}",
                 )
 
 
-def _subschema(schema: dict[str, Any], path: list[str | int]) -> dict[str, Any] | None:
-    """The schema of the value at ``path`` (object properties and array items only)."""
-    node: Any = schema
-    for part in path:
-        if not isinstance(node, dict):
-            return None
-        if isinstance(part, int):
-            node = node.get("items")
-        else:
-            node = (node.get("properties") or {}).get(part)
-    return node if isinstance(node, dict) else None
+_Check = Callable[[Any], "tuple[list[str | int], float] | None"]
+
+
+def _integer_checker(schema: Any) -> _Check | None:
+    """A function finding the first float in an integer field of data shaped like ``schema``
+    (``None`` if ``schema`` has no integer field below it). Built once from the schema, it walks
+    only where integers live and builds a path only for what it finds."""
+    if not isinstance(schema, dict):
+        return None
+    if schema.get("type") == "integer":
+
+        def check_int(value: Any) -> tuple[list[str | int], float] | None:
+            return ([], value) if type(value) is float else None
+
+        return check_int
+    props = {
+        k: c
+        for k, c in ((k, _integer_checker(v)) for k, v in schema.get("properties", {}).items())
+        if c is not None
+    }
+    items = _integer_checker(schema.get("items"))
+    if not props and items is None:
+        return None
+
+    def check(value: Any) -> tuple[list[str | int], float] | None:
+        if isinstance(value, dict) and props:
+            for key, sub in props.items():
+                if key in value:
+                    found = sub(value[key])
+                    if found is not None:
+                        return [key, *found[0]], found[1]
+        elif isinstance(value, list) and items is not None:
+            for i, item in enumerate(value):
+                found = items(item)
+                if found is not None:
+                    return [i, *found[0]], found[1]
+        return None
+
+    return check
+
+
+@cache
+def _integers_of_schema() -> _Check:
+    checker = _integer_checker(_schema())
+    assert checker is not None  # the grid size is an integer
+    return checker
 
 
 def _json_path(path: list[str | int]) -> str:
@@ -300,22 +338,21 @@ def _json_path(path: list[str | int]) -> str:
 
 def _check_integers(data: dict[str, Any], source: str) -> None:
     """Refuse a non-integer number (3.0, -0.0) in an integer field, naming the field."""
-    stack: list[tuple[Any, list[str | int]]] = [(v, [k]) for k, v in data.items() if k != "editor"]
-    schema = _schema()
-    while stack:
-        value, path = stack.pop()
-        if isinstance(value, dict):
-            stack.extend((v, [*path, k]) for k, v in value.items())
-        elif isinstance(value, list):
-            stack.extend((v, [*path, i]) for i, v in enumerate(value))
-        elif isinstance(value, float):
-            sub = _subschema(schema, path)
-            if sub is not None and sub.get("type") == "integer":
-                raise MapFormatError(
-                    f"{value!r} is not an integer (write it without a decimal point)",
-                    source=source,
-                    path=_json_path(path),
-                )
+    found = _integers_of_schema()(data)
+    if found is not None:
+        path, value = found
+        raise MapFormatError(
+            f"{value!r} is not an integer (write it without a decimal point)",
+            source=source,
+            path=_json_path(path),
+        )
+
+
+def _check_storable(data: Any, source: str) -> None:
+    """Refuse what JSON in UTF-8 cannot hold (1e999, a lone surrogate), naming the field."""
+    bad = boundedio.unstorable(data)
+    if bad is not None:
+        raise MapFormatError(bad[1], source=source, path=bad[0])
 
 
 def _schema_check(data: Any, source: str) -> None:
@@ -323,9 +360,7 @@ def _schema_check(data: Any, source: str) -> None:
 
     if isinstance(data, dict):
         _check_counts(data, source)
-        bad = boundedio.unstorable(data)
-        if bad is not None:
-            raise MapFormatError(bad[1], source=source, path=bad[0])
+        _check_storable(data, source)
         _check_integers(data, source)
         fast = _fast_validator()
         if fast is not None:
@@ -474,10 +509,23 @@ def _load_issue(code: str, message: str, squares: Iterable[Square] = (), **where
 class _Builder:
     """Converts a schema-valid version-1 dict into a MapDef, noting duplicates (kept last)."""
 
+    MAX_NOTED = 50
+    """Duplicates noted one by one; the rest are counted in one last issue."""
+
     def __init__(self) -> None:
         self.issues: list[Issue] = []
+        self.unnoted = 0
+
+    def _noted(self) -> bool:
+        """Whether another duplicate may get its own issue (else it is only counted)."""
+        if len(self.issues) < self.MAX_NOTED:
+            return True
+        self.unnoted += 1
+        return False
 
     def _dup_square(self, what: str, square: Square) -> None:
+        if not self._noted():
+            return
         self.issues.append(
             _load_issue(
                 "duplicate-square",
@@ -487,6 +535,8 @@ class _Builder:
         )
 
     def _dup_edge(self, what: str, edge: Edge) -> None:
+        if not self._noted():
+            return
         self.issues.append(
             _load_issue(
                 "duplicate-edge",
@@ -496,6 +546,8 @@ class _Builder:
         )
 
     def _dup_id(self, what: str, ident: object) -> None:
+        if not self._noted():
+            return
         self.issues.append(
             _load_issue(
                 "duplicate-id",
@@ -613,6 +665,13 @@ class _Builder:
         iom = d.get("isle_of_man")
         m.isle_of_man = None if iom is None else (iom["x"], iom["y"])
         m.editor = d.get("editor", {})
+        if self.unnoted:
+            self.issues.append(
+                _load_issue(
+                    "duplicate-square",
+                    f"and {self.unnoted} more repeated entries (the last of each is kept)",
+                )
+            )
         return m
 
 

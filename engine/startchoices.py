@@ -24,6 +24,7 @@ still returns an exact witness choice and a proved lower bound for every choice
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -108,9 +109,14 @@ def worst_choice(
     reading: ChipReading | str = ChipReading.OPEN_SIDES,
     *,
     budget: int = WORK_BUDGET,
+    enough: int | None = None,
 ) -> WorstCase | None:
     """The choice of ``m.setup.start_squares_used`` start squares that fits the fewest chips
-    (see the module docstring); ``None`` if the map has fewer start squares than that."""
+    (see the module docstring); ``None`` if the map has fewer start squares than that.
+
+    ``enough``: if every choice is proved to fit at least this many chips before any search (the
+    floor), stop there: the answer then has ``exact=False`` and ``lower_bound`` the floor.
+    """
     starts = sorted(m.start_squares)
     n, k = len(starts), m.setup.start_squares_used
     if not 0 <= k <= n:
@@ -122,6 +128,11 @@ def worst_choice(
     every = frozenset().union(*removals.values()) if removals else frozenset()
     f = _Evaluator(candidates, candidates - every)
     floor = f(every)  # no choice fits fewer
+    if enough is not None and floor >= enough and total > 1:
+        first = tuple(sorted(starts[:k]))
+        return WorstCase(
+            first, f(frozenset().union(*(removals[s] for s in first))), floor, False, total
+        )
     # Starts that remove nothing never matter: a worst choice uses as many of the others as it
     # can, the ones removing the most squares first (good choices early, strong bounds).
     useful = sorted((s for s in starts if removals[s]), key=lambda s: (-len(removals[s]), s))
@@ -168,9 +179,39 @@ def worst_choice(
     )
 
 
+def first_choices(m: MapDef, limit: int = ENUMERATE_UP_TO) -> list[tuple[Square, ...]]:
+    """The first ``limit`` choices of :func:`engine.chips.start_choices`, without building the
+    others (a list of every choice of 20 of 40 start squares would never be finished)."""
+    k = m.setup.start_squares_used
+    starts = sorted(m.start_squares)
+    if not 0 <= k <= len(starts):
+        return []
+    return list(itertools.islice(itertools.combinations(starts, k), limit))
+
+
+def chip_proof(
+    m: MapDef, reading: ChipReading | str = ChipReading.OPEN_SIDES
+) -> dict[tuple[Square, ...], int]:
+    """Most chips that fit per choice of used start squares: every choice when there are at most
+    :data:`ENUMERATE_UP_TO`, otherwise the worst choice only (:func:`worst_choice`)."""
+    every = every_choice(m, reading)
+    if every is not None:
+        return every
+    worst = worst_choice(m, reading)
+    return {} if worst is None else {worst.choice: worst.chips}
+
+
 def removal_squares(m: MapDef, choice: Iterable[Square]) -> set[Square]:
     """Squares next to the used start squares of ``choice`` (what a choice takes from chips)."""
     return {n for s in choice for n in orthogonal_neighbours(s)}
 
 
-__all__ = ["ENUMERATE_UP_TO", "WORK_BUDGET", "WorstCase", "every_choice", "worst_choice"]
+__all__ = [
+    "ENUMERATE_UP_TO",
+    "WORK_BUDGET",
+    "WorstCase",
+    "chip_proof",
+    "every_choice",
+    "first_choices",
+    "worst_choice",
+]

@@ -915,7 +915,7 @@ def _check_chips(c: _Ctx) -> None:
                     squares=choice,
                 )
         return
-    worst = worst_choice(m, reading)
+    worst = worst_choice(m, reading, enough=m.setup.chip_count)
     if worst is None or worst.lower_bound >= m.setup.chip_count:
         return
     if worst.chips < m.setup.chip_count:

@@ -17,11 +17,11 @@ from engine.chips import (
     evenness,
     generate_layout,
     max_chips,
-    start_choices,
 )
 from engine.errors import EngineError
 from engine.geometry import Square
 from engine.mapdef import MapDef, RuleSet
+from engine.startchoices import first_choices
 
 LEGEND = (
     "o chip   # chip allowed   : no chip here   S used start   s unused start   T town   "
@@ -59,7 +59,7 @@ class _UsageError(Exception):
 
 def _resolve_starts(m: MapDef, text: str | None) -> tuple[Square, ...]:
     if text is None:
-        choices = start_choices(m)
+        choices = first_choices(m, 1)  # not all of them: C(40, 20) would never end
         return choices[0] if choices else tuple(sorted(m.start_squares))
     valid = ", ".join(sorted({s.name for s in m.start_squares.values()})) or "none"
     chosen: list[Square] = []

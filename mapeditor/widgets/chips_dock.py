@@ -14,11 +14,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.chips import ChipReading, evenness, feasibility, generate_layout, start_choices
+from engine.chips import ChipReading, evenness, generate_layout
 from engine.errors import EngineError
 from engine.geometry import Square
 from engine.rules.base import map_rules
 from engine.rules.spec import ChipLayout, LayoutKind
+from engine.startchoices import chip_proof, first_choices
 from mapeditor import offload
 from mapeditor.document import MapDocument
 
@@ -109,7 +110,7 @@ class ChipsDock(QWidget):
         self.starts.blockSignals(True)
         self.starts.clear()
         try:
-            choices = start_choices(m)
+            choices = first_choices(m)  # never every one of C(40, 20) choices
         except EngineError:
             choices = []
         for choice in choices:
@@ -128,7 +129,7 @@ class ChipsDock(QWidget):
         # the exact proof is a matching per start choice: seconds on a 200x200 map, so it runs
         # in the helper process, never on the UI thread or beside it
         offload.run_to_signal(
-            feasibility,
+            chip_proof,
             (m.copy(), self.reading.currentData()),
             self._signals.done,
             self._generation,

@@ -61,9 +61,9 @@ def test_sixteen_choose_eight_is_exact_and_forty_choose_twenty_ends() -> None:
 
 
 def test_validation_reports_the_worst_choice_or_the_proved_bound() -> None:
-    m = random_map(1, 40, 40, 40, 20)
+    m = random_map(1, 12, 12, 40, 20)  # 1.4e11 choices; about 25 chips fit
     worst = worst_choice(m)
-    assert worst is not None
+    assert worst is not None and not worst.exact and worst.lower_bound < worst.chips <= 30
     m.setup.chip_count = worst.chips + 1  # the witness choice is short: an exact error
     found = [i for i in validate_map(m) if i.code == "chips-infeasible"]
     assert len(found) == 1 and f"at most {worst.chips} chips" in found[0].message
@@ -71,10 +71,9 @@ def test_validation_reports_the_worst_choice_or_the_proved_bound() -> None:
     m.setup.chip_count = worst.lower_bound  # proved for every choice: nothing to say
     codes = {i.code for i in validate_map(m)}
     assert not {"chips-infeasible", "chips-unproved"} & codes
-    if not worst.exact:
-        m.setup.chip_count = worst.chips  # between the bound and the witness: a warning
-        found = [i for i in validate_map(m) if i.code == "chips-unproved"]
-        assert len(found) == 1 and f"at least {worst.lower_bound} chips" in found[0].message
+    m.setup.chip_count = worst.chips  # between the bound and the witness: a warning
+    found = [i for i in validate_map(m) if i.code == "chips-unproved"]
+    assert len(found) == 1 and f"at least {worst.lower_bound} chips" in found[0].message
 
 
 def test_more_chips_than_the_box_holds_is_an_error() -> None:
@@ -85,3 +84,12 @@ def test_more_chips_than_the_box_holds_is_an_error() -> None:
     assert len(found) == 1 and "31" in found[0].message
     m.setup.chip_count = 30
     assert "setup-chip-count" not in {i.code for i in validate_map(m)}
+
+
+def test_a_floor_above_the_need_ends_the_search_at_once() -> None:
+    m = random_map(1, 40, 40, 40, 20)
+    full = worst_choice(m)
+    assert full is not None
+    quick = worst_choice(m, enough=full.lower_bound)
+    assert quick is not None and quick.lower_bound == full.lower_bound and not quick.exact
+    assert quick.chips >= quick.lower_bound

@@ -162,3 +162,30 @@ def test_channels_do_not_wait_for_each_other(qtbot) -> None:
     qtbot.waitUntil(lambda: got_fast == {1: "fast"}, timeout=25_000)
     assert not got_slow
     offload.shutdown()
+
+
+def test_the_chips_dock_on_forty_start_squares_lists_a_few_and_proves_the_worst(
+    make_editor, qtbot
+) -> None:
+    """40 start squares, 20 used: 1.4e11 choices. The dock lists the first ones (it used to
+    build every choice on the UI thread) and shows the worst choice's exact count."""
+    import random
+
+    from engine.mapdef import MapDef, RuleSet, StartSquare
+    from engine.startchoices import ENUMERATE_UP_TO, worst_choice
+
+    rng = random.Random(1)
+    m = MapDef("t", "T", 12, 12)
+    m.rule_set = RuleSet.FRANCE
+    m.land = {(x, y) for x in range(12) for y in range(12) if rng.random() < 0.85}
+    for sq in rng.sample(sorted(m.land), 40):
+        m.start_squares[sq] = StartSquare("s")
+    m.setup.start_squares_used = 20
+    window = make_editor(m)
+    dock = window.chips
+    dock.show()
+    dock.refresh()
+    assert dock.starts.count() == ENUMERATE_UP_TO
+    qtbot.waitUntil(lambda: "needs" in dock.feasible.text(), timeout=60_000)
+    worst = worst_choice(m)
+    assert worst is not None and f": {worst.chips}<br>" in dock.feasible.text()
