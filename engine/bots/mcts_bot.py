@@ -103,8 +103,15 @@ class _Node:
     orders: dict[Hashable, list[tuple[Hashable, Action, float]]] = field(default_factory=dict)
     """Position signature (phase, tile, seat) -> moves in greedy order with their prior
     reward (from the greedy evaluation), computed once."""
-    prior: float = 0.5
-    """The prior reward of the action leading here (counted as ``prior_visits`` visits)."""
+    prior: float = 0.0
+    """How much worse than the best move the greedy evaluation judges the action leading here,
+    on the reward scale (0 for the best, negative for the others)."""
+    sums: list[float] | None = None
+    """Every seat's rewards summed over the iterations through this node."""
+
+    def mean(self, player: int) -> float:
+        """The mean reward of ``player`` over the iterations through here (0.5 before any)."""
+        return self.sums[player] / self.visits if self.sums and self.visits else 0.5
 
 
 def random_playout(game: Game, rng: random.Random, turns: int | None) -> None:
@@ -184,9 +191,9 @@ class MCTSBot:
     # -- the tree ------------------------------------------------------------------------------
 
     def _ordered(self, node: _Node, sim: Game) -> list[tuple[Hashable, Action, float]]:
-        """The moves of ``sim`` at ``node``, best greedy evaluation first, each with its prior
-        reward: 0.5 for the best, less by how many points the greedy evaluation loses (on the
-        scale of :meth:`_rewards`). Rule-set choices keep their order, all priors 0.5."""
+        """The moves of ``sim`` at ``node``, best greedy evaluation first, each with its prior:
+        0 for the best, less by how many points the greedy evaluation loses (on the scale of
+        :meth:`_rewards`). Rule-set choices keep their order, all priors 0."""
         from engine.game import Phase
 
         sig = (sim.phase, sim.current_tile, sim.to_move)
@@ -194,13 +201,13 @@ class MCTSBot:
         if got is not None:
             return got
         moves = sim.legal_moves().list()
-        priors = [0.5] * len(moves)
+        priors = [0.0] * len(moves)
         if sim.phase is Phase.PLACE and len(moves) > 1:
             values = placement_values(sim, moves, sim.to_move, self.policy.meeple_value)
             ranked = sorted(range(len(moves)), key=lambda k: -values[k])
             top = values[ranked[0]]
             moves = [moves[k] for k in ranked]
-            priors = [0.5 + 0.5 * math.tanh((values[k] - top) / self.scale) for k in ranked]
+            priors = [0.5 * math.tanh((values[k] - top) / self.scale) for k in ranked]
         got = [(_key(sim, a), a, q) for a, q in zip(moves, priors, strict=True)]
         node.orders[sig] = got
         return got
@@ -217,6 +224,9 @@ class MCTSBot:
         best_score = -math.inf
         c = self.exploration
         n0 = self.prior_visits
+        # priors are relative to how the mover fares here so far: an absolute prior (say 0.5)
+        # would make the least visited child look best whenever the mover is losing
+        base = node.mean(sim.to_move)
         for rank, (key, action, prior) in enumerate(ordered):
             child = children.get(key)
             if child is None:
@@ -225,7 +235,8 @@ class MCTSBot:
                 continue
             child.avail += 1
             n = child.visits + n0
-            score = (child.total + n0 * prior) / n + c * math.sqrt(math.log(child.avail + 1) / n)
+            q = (child.total + n0 * (base + prior)) / n
+            score = q + c * math.sqrt(math.log(child.avail + 1) / n)
             if score > best_score:
                 best_score, best = score, (key, action, prior)
         if best is None:  # nothing expanded is available here and widening is full: widen
@@ -254,6 +265,11 @@ class MCTSBot:
             n.visits += 1
             if n.player >= 0:
                 n.total += rewards[n.player]
+            if n.sums is None:
+                n.sums = list(rewards)
+            else:
+                for p, r in enumerate(rewards):
+                    n.sums[p] += r
 
     def _playout(self, sim: Game) -> None:
         turns = self.playout_turns
@@ -331,10 +347,11 @@ class MCTSBot:
         self.last_iterations = done
         legal = {_key(game, a): a for a in moves}
         n0 = self.prior_visits
+        base = root.mean(game.to_move)
 
         def value(k: Hashable) -> tuple[float, int]:
             c = root.children[k]
-            return ((c.total + n0 * c.prior) / (c.visits + n0), c.visits)
+            return ((c.total + n0 * (base + c.prior)) / (c.visits + n0), c.visits)
 
         # the best mean (the greedy prior counted as prior_visits visits): with a few dozen
         # noisy iterations, the most visited child is often just the first tried
