@@ -14,7 +14,8 @@ Cases:
   action uniform over ``legal_moves()`` (``benchmarks/ab_games.py``);
 - ``deutschland``: the same on the Deutschland map, 4 players, Map-Chips on; also prints the
   share of set-up (``Game(...)``) in a game;
-- ``startup``: the whole process ``python -m engine validate maps/deutschland.json``;
+- ``startup``: the whole process ``python -m engine validate maps/deutschland.json`` (wall
+  time, and its CPU time, which the load of other processes disturbs less);
 - ``validate60`` / ``validate400``: ``validate_map`` of a generated all-land map with 4 start
   squares and 6 large cities (``benchmarks/bench_validate.py``'s map) of that size.
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -68,9 +70,13 @@ def measure(case: str, tree: Path, round_no: int) -> tuple[float, float, str]:
         secs, setup, digest = _run(tree, [script, case, str(GAMES[case]), str(round_no)]).split()
         return float(secs), float(setup), digest
     if case == "startup":
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         _run(tree, ["-m", "engine", "validate", "maps/deutschland.json"])
-        return time.perf_counter() - t, 0.0, ""
+        wall = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return wall, cpu, ""
     if case.startswith("validate"):
         size = int(case[len("validate") :])
         # bench_validate.py of this checkout builds the map for both (the baseline has it too)
@@ -121,6 +127,10 @@ def main() -> int:
                 f"{case:12s} base {fb:8.3f} {unit}  new {fn:8.3f} {unit}  "
                 f"ratio {mb / mn:5.2f}x (min: {min(b) / min(n):5.2f}x, {rounds} rounds)"
             )
+            if case == "startup":
+                cb = statistics.median(c for _, c, _ in runs["base"])
+                cn = statistics.median(c for _, c, _ in runs["new"])
+                print(f"{'':12s} CPU time of the process: base {cb:.3f} s, new {cn:.3f} s")
             if case in GAMES:
                 setup = statistics.median(s / t for t, s, _ in runs["new"])
                 setup_b = statistics.median(s / t for t, s, _ in runs["base"])

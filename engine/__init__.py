@@ -51,6 +51,8 @@ _LAZY: dict[str, str] = {
     "GameOptions": "engine.game",
     "Phase": "engine.game",
     "Outcome": "engine.game",
+    "LegalMoveGenerator": "engine.game",
+    "LegalPlacementGenerator": "engine.game",
     "Move": "engine.moves",
     "Placement": "engine.moves",
     "Pass": "engine.moves",

@@ -566,6 +566,11 @@ class _Board:
     generator touches a handful of cells per step, where numpy's per-call cost dominates.
     """
 
+    def copy(self) -> _Board:
+        b = _Board.__new__(_Board)
+        b.x0, b.y0, b.shape, b.block = self.x0, self.y0, self.shape, self.block[:]
+        return b
+
     def __init__(self, allowed: Iterable[Square]) -> None:
         cells = sorted(allowed)
         if cells:
@@ -613,23 +618,31 @@ class _Board:
     def nearest_free(self, tx: float, ty: float, radius: int) -> tuple[int, int] | None:
         """The free cell nearest to board point (tx, ty) within ``radius`` cells, if any (the
         first in row-major order on a tie)."""
+        tx, ty = float(tx), float(ty)  # numpy scalars would make each step ~5x slower
         h, w = self.shape
         r0, r1 = max(0, int(ty) - radius), min(h, int(ty) + radius + 2)
         c0, c1 = max(0, int(tx) - radius), min(w, int(tx) + radius + 2)
         block = self.block
         best = math.inf
         found: tuple[int, int] | None = None
+        # row-major scan keeping the first strict minimum; rows and the columns right of tx
+        # that cannot beat it are skipped (their distance only grows)
         for r in range(r0, r1):
             dy = r - ty
             dy2 = dy * dy
+            if dy2 >= best:
+                continue
             row = r * w
             for c in range(c0, c1):
+                dx = c - tx
+                d = dx * dx + dy2
+                if d >= best:
+                    if dx > 0:
+                        break
+                    continue
                 if block[row + c] == 0:
-                    dx = c - tx
-                    d = dx * dx + dy2
-                    if d < best:
-                        best = d
-                        found = (r, c)
+                    best = d
+                    found = (r, c)
         return found
 
 
@@ -645,14 +658,20 @@ def _best_candidate(
     rows, cols = np.divmod(np.arange(h * width, dtype=np.float64), width)
     nearest = np.full(h * width, np.inf)  # squared distance to the nearest chip so far
     chosen: list[tuple[int, int]] = []
+    randbelow = rng._randbelow  # type: ignore[attr-defined]
     for _ in range(count):
         if not free:
             return None
         n = len(free)
-        picks = [free[rng.randrange(n)] for _ in range(min(tries, n))]
+        # rng.randrange(n) is rng._randbelow(n) (the same draws), without its argument checks
+        picks = [free[randbelow(n)] for _ in range(min(tries, n))]
         # the farthest from the chips so far, the lowest index on a tie
         vals = nearest[picks].tolist()
-        flat = max(zip(vals, picks, strict=True), key=lambda vi: (vi[0], -vi[1]))[1]
+        flat = picks[0]
+        far = vals[0]
+        for v, i in zip(vals, picks, strict=True):
+            if v > far or (v == far and i < flat):
+                far, flat = v, i
         cell = divmod(flat, width)
         chosen.append(cell)
         board.place(cell)
@@ -757,7 +776,10 @@ def generate_layout(
     rng = random.Random(seed)
     chosen = None
     if len(allowed) >= count:
-        board = _Board(allowed)
+        template = tables.get((key, "board"))
+        if template is None:
+            template = tables[(key, "board")] = _Board(allowed)
+        board = template.copy()
         chosen = _best_candidate(board, count, rng, tries)
     if chosen is None:
         # Sampling got stuck (dense request): start from an exact maximum independent set.
