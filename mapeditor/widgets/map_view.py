@@ -44,15 +44,37 @@ class MapView(QGraphicsView):
 
     # -- zoom ---------------------------------------------------------------------------------
 
-    def zoom(self, factor: float) -> None:
+    zoomChanged = Signal(float)
+    """The scale changed (1.0 = one scene unit per pixel)."""
+
+    def zoom(self, factor: float, around: QPointF | None = None) -> None:
+        """Scale by ``factor``, keeping the scene point under viewport point ``around`` in place
+        (default: the view's centre)."""
         self._keep_fitted = False
         current = self.transform().m11()
         factor = max(self.MIN_SCALE / current, min(self.MAX_SCALE / current, factor))
+        if around is None:
+            around = QPointF(self.viewport().rect().center())
+        anchor = self.mapToScene(around.toPoint())
+        # Scale without Qt's anchor (it follows QCursor, which synthetic and tablet input don't
+        # move), then scroll the anchored scene point back under ``around``.
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
         self.scale(factor, factor)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        moved = self.mapFromScene(anchor) - around.toPoint()
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + moved.x())
+        self.verticalScrollBar().setValue(self.verticalScrollBar().value() + moved.y())
+        self.zoomChanged.emit(self.transform().m11())
+
+    @property
+    def zoom_percent(self) -> int:
+        """The scale as a percentage of the map's natural size (one scene unit per pixel)."""
+        return round(self.transform().m11() * 100)
 
     def fit(self) -> None:
         self.fitInView(map_rect(self.map_scene.document.map), Qt.AspectRatioMode.KeepAspectRatio)
         self._keep_fitted = True
+        self.zoomChanged.emit(self.transform().m11())
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
@@ -62,7 +84,7 @@ class MapView(QGraphicsView):
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt's name
         steps = event.angleDelta().y() / 120
         if steps:
-            self.zoom(self.ZOOM_STEP**steps)
+            self.zoom(self.ZOOM_STEP**steps, around=event.position())
         event.accept()
 
     # -- pan and tool input ----------------------------------------------------------------------
@@ -115,6 +137,9 @@ class MapView(QGraphicsView):
         self.map_scene.overlay.update()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        # QGraphicsView records the cursor's scene position here: AnchorUnderMouse (wheel zoom
+        # around the cursor) needs it. The scene has no interactive items, so nothing else reacts.
+        super().mouseMoveEvent(event)
         if self._panning:
             delta = event.position() - self._pan_from
             self._pan_from = event.position()
