@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import (
@@ -32,9 +32,14 @@ from mapeditor.tools import ALL_TOOLS, Tool
 from mapeditor.tools.select import delete_selection
 from mapeditor.widgets.balance_dialog import add_balance_report_action
 from mapeditor.widgets.chips_dock import ChipsDock
+from mapeditor.widgets.country_menu import new_map_from_country
+from mapeditor.widgets.export_dialog import export_dialog
 from mapeditor.widgets.map_scene import MapScene
 from mapeditor.widgets.map_view import MapView
+from mapeditor.widgets.neighbour_names_item import NeighbourNamesItem
+from mapeditor.widgets.printing import print_map
 from mapeditor.widgets.properties_dock import PropertiesDock
+from mapeditor.widgets.underlay_dock import UnderlayDock
 from mapeditor.widgets.validation_panel import ValidationPanel
 
 AUTOSAVE_MS = 2 * 60 * 1000
@@ -107,7 +112,9 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self._where)
         self.statusBar().addPermanentWidget(self.zoom_label)
         self.view.hovered.connect(self._on_hover)
-        self.view.zoomChanged.connect(lambda _s: self.zoom_label.setText(f"{self.view.zoom_percent}%"))
+        self.view.zoomChanged.connect(
+            lambda _s: self.zoom_label.setText(f"{self.view.zoom_percent}%")
+        )
         self._autosave = QTimer(self)
         self._autosave.setInterval(AUTOSAVE_MS)
         self._autosave.timeout.connect(self.autosave)
@@ -115,12 +122,7 @@ class MainWindow(QMainWindow):
         self._bind_document()
         self.set_tool(ALL_TOOLS[1])  # the land brush
         self.resize(1280, 860)
-        # Extension point: export/print, underlay and "New map from country…" add their menu
-        # entries here (see mapeditor.widgets.extras.install_extras).
-        with contextlib.suppress(ImportError):
-            from mapeditor.widgets.extras import install_extras
-
-            install_extras(self)
+        self._install_parts()
 
     # -- construction ------------------------------------------------------------------------------
 
@@ -241,6 +243,60 @@ class MainWindow(QMainWindow):
             tools_menu.addAction(action)
         self.menus = {"File": file_menu, "Edit": edit_menu, "View": view_menu, "Map": map_menu}
         self._refresh_recent()
+
+    def _install_parts(self) -> None:
+        """File ▸ New map from country…, Export, Print…, View ▸ Underlay and neighbour names."""
+        file_menu = self.menus["File"]
+        first = file_menu.actions()[2] if len(file_menu.actions()) > 2 else None  # after New, Open
+        country = QAction("New map from &country…", self)
+        country.triggered.connect(lambda: new_map_from_country(self))
+        file_menu.insertAction(first, country)
+        export_menu = file_menu.addMenu("&Export")
+        for label, suffix in (
+            ("PNG image…", "png"),
+            ("SVG drawing…", "svg"),
+            ("PDF, true scale…", "pdf"),
+        ):
+            action = export_menu.addAction(label)
+            action.triggered.connect(lambda _c=False, s=suffix: export_dialog(self, s))
+        print_action = QAction("&Print…", self)
+        print_action.setShortcut("Ctrl+P")
+        print_action.triggered.connect(lambda: print_map(self))
+        file_menu.insertAction(file_menu.actions()[-1], print_action)
+        self.extras_actions = {"country": country, "print": print_action}
+        dock_widget = UnderlayDock(self)
+        dock = QDockWidget("Underlay", self)
+        dock.setObjectName("dock-underlay")
+        dock.setWidget(dock_widget)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        dock.hide()
+        self.docks["Underlay"] = dock
+        self.menus["View"].addAction(dock.toggleViewAction())
+        self.underlay = dock_widget
+        names = NeighbourNamesItem(self.document)
+        self.scene.addItem(names)
+
+        bound: list[MapDocument] = []
+
+        def bind(_stack: object = None) -> None:
+            # The window swaps documents (New, Open, New map from country): follow the current one.
+            document = self.document
+            if (bound and bound[-1] is document) or not shiboken6.isValid(document):
+                return
+            bound[:] = [document]
+            names.set_document(document)
+            for slot in (names.refresh, dock_widget.refresh):
+                document.squaresChanged.connect(slot)
+                document.mapReplaced.connect(slot)
+            dock_widget.refresh()
+
+        bind()
+        self.undo_group.activeStackChanged.connect(bind)
+        show_names = self.menus["View"].addAction("Neighbour names (from the country import)")
+        show_names.setCheckable(True)
+        show_names.setChecked(True)
+        show_names.toggled.connect(names.setVisible)
+        self.neighbour_names = names
 
     # -- document ------------------------------------------------------------------------------
 

@@ -1,0 +1,207 @@
+"""The Underlay dock: a scan under the grid to trace, its opacity and two-click alignment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, QObject, QPointF, Qt
+from PySide6.QtGui import QPixmap, QTransform
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFileDialog,
+    QGraphicsPixmapItem,
+    QInputDialog,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QSlider,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mapeditor.commands import change_entries
+from mapeditor.document import ABSENT
+from mapeditor.painting import SQUARE
+from mapeditor.underlay import (
+    EDITOR_KEY,
+    Underlay,
+    UnderlayError,
+    align_two_points,
+    fit_width,
+    resolve_image_path,
+    storable_path,
+    underlay_of,
+)
+
+if TYPE_CHECKING:
+    from mapeditor.widgets.main_window import MainWindow
+
+
+class UnderlayDock(QWidget):
+    """Load a scan under the grid, set its opacity, show/hide it, align it with two clicks."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window_ = window
+        self.item = QGraphicsPixmapItem()
+        # Above the (opaque) map chunks and translucent, below the tool/issue overlay.
+        self.item.setZValue(5)
+        self.item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        window.scene.addItem(self.item)
+        self._pixmap_path: str | None = None
+        self.load_button = QPushButton("Load image…")
+        self.visible = QCheckBox("Show")
+        self.opacity = QSlider(Qt.Orientation.Horizontal)
+        self.opacity.setRange(0, 100)
+        self.align_button = QPushButton("Align… (click two square corners)")
+        self.status = QLabel("No underlay.")
+        self.status.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        for w in (
+            self.load_button,
+            self.visible,
+            QLabel("Opacity"),
+            self.opacity,
+            self.align_button,
+            self.status,
+        ):
+            layout.addWidget(w)
+        layout.addStretch(1)
+        self.load_button.clicked.connect(self.load_dialog)
+        self.visible.toggled.connect(lambda on: self._change(visible=on))
+        self.opacity.sliderReleased.connect(
+            lambda: self._change(opacity=self.opacity.value() / 100)
+        )
+        self.align_button.clicked.connect(self.start_alignment)
+        self._clicks: list[QPointF] = []
+        self._filter = _ClickCatcher(self)
+        self.refresh()  # install_extras connects it to the current document's changes
+
+    @property
+    def underlay(self) -> Underlay | None:
+        try:
+            return underlay_of(self.window_.document.map.editor)
+        except UnderlayError:
+            return None
+
+    def set_underlay(self, underlay: Underlay | None, text: str = "Change underlay") -> None:
+        doc = self.window_.document
+        value: Any = ABSENT if underlay is None else underlay.to_dict()
+        change_entries(doc, "editor", {EDITOR_KEY: value}, text)
+        self.refresh()
+
+    def _change(self, **changes: Any) -> None:
+        current = self.underlay
+        if current is not None:
+            self.set_underlay(current.with_(**changes))
+
+    def load_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            "Underlay image",
+            str(Path.home()),
+            "Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff)",
+        )
+        if path:
+            self.load(Path(path))
+
+    def load(self, image: Path) -> None:
+        pixmap = QPixmap(str(image))
+        if pixmap.isNull():
+            QMessageBox.critical(self, "Underlay", f"{image}: not an image Qt can read")
+            return
+        m = self.window_.document.map
+        stored = storable_path(image, self.window_.document.path)
+        self.set_underlay(
+            Underlay(stored, 0.5, True, fit_width((pixmap.width(), pixmap.height()), m.width)),
+            "Load underlay",
+        )
+
+    def refresh(self, *_args: object) -> None:
+        underlay = self.underlay
+        if underlay is None:
+            self.item.setVisible(False)
+            self.status.setText("No underlay. Load a scan or photo of a printed map to trace it.")
+            return
+        path = str(resolve_image_path(underlay.path, self.window_.document.path))
+        if path != self._pixmap_path:
+            self.item.setPixmap(QPixmap(path))
+            self._pixmap_path = path
+        m11, m12, m21, m22, dx, dy = underlay.transform
+        # The transform maps image pixels to squares; the scene has SQUARE units per square.
+        self.item.setTransform(
+            QTransform(
+                m11 * SQUARE, m12 * SQUARE, m21 * SQUARE, m22 * SQUARE, dx * SQUARE, dy * SQUARE
+            )
+        )
+        self.item.setOpacity(underlay.opacity)
+        self.item.setVisible(underlay.visible)
+        for widget, value in ((self.visible, underlay.visible),):
+            widget.blockSignals(True)
+            widget.setChecked(value)
+            widget.blockSignals(False)
+        self.opacity.setValue(round(underlay.opacity * 100))
+        self.status.setText(f"{Path(underlay.path).name}")
+
+    def start_alignment(self) -> None:
+        if self.underlay is None:
+            self.status.setText("Load an image first.")
+            return
+        self._clicks = []
+        self.window_.view.viewport().installEventFilter(self._filter)
+        self.status.setText("Click the first known square corner on the image…")
+
+    def clicked(self, scene_point: QPointF) -> None:
+        self._clicks.append(scene_point)
+        if len(self._clicks) < 2:
+            self.status.setText("…and now a second one, far from the first.")
+            return
+        self.window_.view.viewport().removeEventFilter(self._filter)
+        corners = []
+        for i in range(1, len(self._clicks) + 1):
+            text, ok = QInputDialog.getText(
+                self,
+                "Align underlay",
+                f"Corner {i}: which square corner is it? (x, y of the grid line crossing)",
+            )
+            if not ok:
+                self.status.setText("Alignment cancelled.")
+                return
+            try:
+                x, y = (float(v) for v in text.replace(",", " ").split())
+            except ValueError:
+                self.status.setText(f"Not a corner: {text!r} (give two numbers).")
+                return
+            corners.append((x, y))
+        self.align(self._clicks, corners)
+
+    def align(self, scene_points: list[QPointF], corners: list[tuple[float, float]]) -> None:
+        """Align so the two clicked image points land on the two given square corners."""
+        inverse, _ok = self.item.sceneTransform().inverted()
+        image_points = [inverse.map(p) for p in scene_points]
+        try:
+            transform = align_two_points(
+                (
+                    (image_points[0].x(), image_points[0].y()),
+                    (image_points[1].x(), image_points[1].y()),
+                ),
+                (corners[0], corners[1]),
+            )
+        except UnderlayError as exc:
+            self.status.setText(str(exc))
+            return
+        self._change(transform=transform.transform)
+
+
+class _ClickCatcher(QObject):
+    def __init__(self, dock: UnderlayDock) -> None:
+        super().__init__(dock)
+        self._dock = dock
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.MouseButtonPress:
+            view = self._dock.window_.view
+            self._dock.clicked(view.mapToScene(event.position().toPoint()))  # type: ignore[attr-defined]
+            return True
+        return False
