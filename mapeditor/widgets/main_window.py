@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSpinBox,
+    QStackedWidget,
+    QToolBar,
     QUndoView,
     QWidget,
 )
@@ -25,7 +27,7 @@ from engine.errors import EngineError, MapFormatError
 from engine.geometry import Edge, Square
 from engine.mapdef import MapDef
 from engine.mapio import save_map
-from engine.resources import bundled_map
+from engine.resources import maps_dir
 from mapeditor.document import MapDocument
 from mapeditor.painting import square_rect
 from mapeditor.tools import ALL_TOOLS, Tool
@@ -34,11 +36,13 @@ from mapeditor.widgets.balance_dialog import add_balance_report_action
 from mapeditor.widgets.chips_dock import ChipsDock
 from mapeditor.widgets.country_menu import new_map_from_country
 from mapeditor.widgets.export_dialog import export_dialog
+from mapeditor.widgets.help_menu import add_help_menu
 from mapeditor.widgets.map_scene import MapScene
 from mapeditor.widgets.map_view import MapView
 from mapeditor.widgets.neighbour_names_item import NeighbourNamesItem
 from mapeditor.widgets.printing import print_map
 from mapeditor.widgets.properties_dock import PropertiesDock
+from mapeditor.widgets.start_page import StartPage
 from mapeditor.widgets.underlay_dock import UnderlayDock
 from mapeditor.widgets.validation_panel import ValidationPanel
 
@@ -56,6 +60,20 @@ def recovery_dir() -> Path:
 def recovery_path(path: Path | None, m: MapDef) -> Path:
     stem = path.stem if path else f"untitled-{m.id or 'map'}"
     return recovery_dir() / f"{stem}.autosave.json"
+
+
+def documents_dir() -> Path:
+    """The user's documents folder (where a new map is saved by default)."""
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(base) if base else Path.home()
+
+
+def is_shipped(path: Path) -> bool:
+    """Whether ``path`` is one of the maps shipped with the program (never written in place)."""
+    try:
+        return path.resolve().parent == maps_dir().resolve()
+    except OSError:
+        return False
 
 
 def blank_map(width: int, height: int) -> MapDef:
@@ -97,7 +115,16 @@ class MainWindow(QMainWindow):
         self.undo_group.setActiveStack(self.document.undo_stack)
         self.scene = MapScene(self.document, self)
         self.view = MapView(self.scene, self)
-        self.setCentralWidget(self.view)
+        # A window opened without a map shows the start page until a map is created or opened.
+        self.start_page = StartPage()
+        self.start_page.new_requested.connect(self.new_map)
+        self.start_page.country_requested.connect(lambda: new_map_from_country(self))
+        self.start_page.open_requested.connect(self.open_dialog)
+        self.start_page.path_chosen.connect(self._open_from_start_page)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.start_page)
+        self.pages.addWidget(self.view)
+        self.setCentralWidget(self.pages)
         self.tools: dict[type[Tool], Tool] = {}
         self.tool_actions: dict[type[Tool], QAction] = {}
         self.menus: dict[str, object] = {}
@@ -123,6 +150,7 @@ class MainWindow(QMainWindow):
         self.set_tool(ALL_TOOLS[1])  # the land brush
         self.resize(1280, 860)
         self._install_parts()
+        self._show_start_page(document is None)
 
     # -- construction ------------------------------------------------------------------------------
 
@@ -130,6 +158,7 @@ class MainWindow(QMainWindow):
         self.validation = ValidationPanel(self.document)
         self.validation.activated.connect(self.centre_on)
         self.validation.validated.connect(self._show_markers)
+        self.validation.map_issue_activated.connect(self._show_map_properties)
         self.properties = PropertiesDock(self.document)
         self.chips = ChipsDock(self.document)
         self.chips.layoutChanged.connect(self.scene.set_chips)
@@ -241,7 +270,15 @@ class MainWindow(QMainWindow):
         tools_menu = bar.addMenu("&Tools")
         for action in self.tool_actions.values():
             tools_menu.addAction(action)
-        self.menus = {"File": file_menu, "Edit": edit_menu, "View": view_menu, "Map": map_menu}
+        help_menu = bar.addMenu("&Help")
+        self.help_actions = add_help_menu(self, help_menu, self._listed_actions())
+        self.menus = {
+            "File": file_menu,
+            "Edit": edit_menu,
+            "View": view_menu,
+            "Map": map_menu,
+            "Help": help_menu,
+        }
         self._refresh_recent()
 
     def _install_parts(self) -> None:
@@ -298,6 +335,19 @@ class MainWindow(QMainWindow):
         show_names.toggled.connect(names.setVisible)
         self.neighbour_names = names
 
+    def _show_start_page(self, on: bool) -> None:
+        """The start page replaces the canvas; docks and tool bars wait until a map is open."""
+        self.pages.setCurrentWidget(self.start_page if on else self.view)
+        if on:
+            self._docks_shown = [d for d in self.docks.values() if d.isVisibleTo(self)]
+        bars = self.findChildren(QToolBar)
+        for widget in [*bars, *getattr(self, "_docks_shown", [])]:
+            widget.setVisible(not on)
+
+    def _listed_actions(self) -> list[QAction]:
+        """The actions the shortcut sheet lists (read when it is shown: menus are complete)."""
+        return list(self.findChildren(QAction))
+
     # -- document ------------------------------------------------------------------------------
 
     def _bind_document(self) -> None:
@@ -321,6 +371,8 @@ class MainWindow(QMainWindow):
         self.undo_group.removeStack(old.undo_stack)
         self.scene.set_chips([])
         self._bind_document()
+        if self.pages.currentWidget() is self.start_page:
+            self._show_start_page(False)
         self.view.fit()
         old.deleteLater()
 
@@ -379,6 +431,12 @@ class MainWindow(QMainWindow):
             rect = rect.united(square_rect(sq))
         self.view.centerOn(rect.center())
 
+    def _show_map_properties(self, code: str) -> None:
+        dock = self.docks["Properties"]
+        dock.show()
+        dock.raise_()
+        self.properties.show_map_properties(code)
+
     def delete_selection(self) -> None:
         delete_selection(self.document)
 
@@ -427,10 +485,22 @@ class MainWindow(QMainWindow):
         except (MapFormatError, EngineError, OSError) as exc:
             QMessageBox.critical(self, "Cannot open map", str(exc))
             return False
+        if is_shipped(path):
+            # Never edit a shipped map in place: it opens as an untitled copy (Save asks where).
+            document.path = None
+            self.set_document(document)
+            self.statusBar().showMessage(
+                f"{path.name} is a shipped map: you edit a copy; Save asks where to keep it", 8000
+            )
+            return True
         self.set_document(document)
         self._add_recent(path)
         self.offer_recovery()
         return True
+
+    def _open_from_start_page(self, path: Path) -> None:
+        if self.pages.currentWidget() is self.start_page:  # a double click reports twice
+            self.open_path(path)
 
     def save(self) -> bool:
         if self.document.path is None:
@@ -511,7 +581,10 @@ class MainWindow(QMainWindow):
             event.ignore()
 
     def _last_dir(self) -> Path:
-        return Path(str(self.settings.value("last_dir", str(Path.home()))))
+        """Where file dialogs start: the last folder used, else the user's documents (never the
+        folder of the shipped maps)."""
+        last = Path(str(self.settings.value("last_dir", "") or documents_dir()))
+        return documents_dir() if is_shipped(last / "x.json") or not last.is_dir() else last
 
     def _recent(self) -> list[str]:
         value = self.settings.value("recent", [])
@@ -525,6 +598,7 @@ class MainWindow(QMainWindow):
         self._refresh_recent()
 
     def _refresh_recent(self) -> None:
+        self.start_page.set_recent(self._recent())
         self.recent_menu.clear()
         for p in self._recent():
             self.recent_menu.addAction(p, lambda p=p: self.open_path(Path(p)))
@@ -540,9 +614,9 @@ class MainWindow(QMainWindow):
 
 
 def open_editor(path: str | Path | None = None) -> MainWindow:
-    """A main window on ``path`` (default: the bundled map). Bad files leave an empty editor."""
+    """A main window on ``path``, or showing the start page. Bad files leave the start page."""
     window = MainWindow()
-    target = Path(path) if path is not None else bundled_map()
-    window.open_path(target, ask_save=False)
-    window.view.fit()
+    if path is not None:
+        window.open_path(Path(path), ask_save=False)
+        window.view.fit()
     return window
