@@ -139,6 +139,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self._where)
         self.statusBar().addPermanentWidget(self.zoom_label)
         self.view.hovered.connect(self._on_hover)
+        self.view.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.view.zoomChanged.connect(
             lambda _s: self.zoom_label.setText(f"{self.view.zoom_percent}%")
         )
@@ -195,10 +196,29 @@ class MainWindow(QMainWindow):
         self.save_action = self._action("&Save", self.save, S.Save)
         self.save_as_action = self._action("Save &As…", self.save_as, S.SaveAs)
         self.quit_action = self._action("&Quit", self.close, S.Quit)
-        self.undo_action = self.undo_group.createUndoAction(self, "&Undo")
-        self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
-        self.redo_action = self.undo_group.createRedoAction(self, "&Redo")
+        # Own actions, not QUndoGroup's: their text stays "Undo"/"Redo" (the command's name goes
+        # in the tooltip, so the tool bar never reflows), and they wait while a stroke is drawn.
+        self.undo_action = self._action("&Undo", lambda: self._undo_redo(undo=True), "Ctrl+Z")
+        self.redo_action = self._action("&Redo", lambda: self._undo_redo(undo=False))
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        for action, can, text, word in (
+            (
+                self.undo_action,
+                self.undo_group.canUndoChanged,
+                self.undo_group.undoTextChanged,
+                "Undo",
+            ),
+            (
+                self.redo_action,
+                self.undo_group.canRedoChanged,
+                self.undo_group.redoTextChanged,
+                "Redo",
+            ),
+        ):
+            can.connect(action.setEnabled)
+            text.connect(lambda t, a=action, w=word: a.setToolTip(f"{w} {t}".strip()))
+        self.undo_action.setEnabled(self.undo_group.canUndo())
+        self.redo_action.setEnabled(self.undo_group.canRedo())
         self.delete_action = self._action("&Delete selection", self.delete_selection, "Delete")
         self.zoom_in_action = self._action("Zoom &in", lambda: self.view.zoom(1.25), S.ZoomIn)
         self.zoom_out_action = self._action("Zoom &out", lambda: self.view.zoom(0.8), S.ZoomOut)
@@ -354,7 +374,17 @@ class MainWindow(QMainWindow):
         doc = self.document
         doc.fileChanged.connect(self._update_title)
         doc.selectionChanged.connect(self.scene.overlay.update)
+        doc.undo_stack.indexChanged.connect(self._drop_chip_layout)
         self._update_title()
+
+    def _drop_chip_layout(self, _index: int = 0) -> None:
+        """An edit (or undo) makes a shown chip layout stale: hide it rather than show a chip
+        on a square that may be water now."""
+        if self.scene.chips:
+            self.scene.set_chips([])
+            self.statusBar().showMessage(
+                "Chip layout hidden: the map changed (Chips ▸ Show layout draws it again)", 6000
+            )
 
     def set_document(self, document: MapDocument) -> None:
         """Show another map (New/Open/Recover); the old one must already be dealt with."""
@@ -430,6 +460,16 @@ class MainWindow(QMainWindow):
         for sq in squares:
             rect = rect.united(square_rect(sq))
         self.view.centerOn(rect.center())
+
+    def _undo_redo(self, *, undo: bool) -> None:
+        if self.view.stroke_active:
+            # Undoing half a stroke would split it in two undo steps: finish the drag first.
+            self.statusBar().showMessage("Release the mouse button (or press Esc) first", 3000)
+            return
+        if undo:
+            self.undo_group.undo()
+        else:
+            self.undo_group.redo()
 
     def _show_map_properties(self, code: str) -> None:
         dock = self.docks["Properties"]

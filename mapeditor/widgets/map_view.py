@@ -17,6 +17,8 @@ class MapView(QGraphicsView):
 
     hovered = Signal(object, object)
     """The square and edge under the cursor changed."""
+    notice = Signal(str)
+    """The tool explains why an event did nothing (for the status bar)."""
 
     ZOOM_STEP = 1.15
     MIN_SCALE, MAX_SCALE = 0.02, 8.0
@@ -89,7 +91,30 @@ class MapView(QGraphicsView):
 
     # -- pan and tool input ----------------------------------------------------------------------
 
+    @property
+    def stroke_active(self) -> bool:
+        """A tool drag is in progress (a mouse button went down on the map and is held)."""
+        return bool(self._button)
+
+    def cancel_stroke(self) -> bool:
+        """Esc: drop the drag in progress; the tool commits nothing on release."""
+        tool = self.map_scene.tool
+        if not self._button or tool is None:
+            return False
+        tool.cancel()
+        self._button = ""
+        self.map_scene.overlay.update()
+        return True
+
+    def _pass_notice(self) -> None:
+        tool = self.map_scene.tool
+        if tool is not None and tool.notice:
+            self.notice.emit(tool.notice)
+            tool.notice = ""
+
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() == Qt.Key.Key_Escape and self.cancel_stroke():
+            return
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space = True
             self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
@@ -134,6 +159,7 @@ class MapView(QGraphicsView):
         tool_event = self._tool_event("press", event, button)
         self._last = (tool_event.square, tool_event.edge)
         tool.press(tool_event)
+        self._pass_notice()
         self.map_scene.overlay.update()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
@@ -169,5 +195,6 @@ class MapView(QGraphicsView):
         tool = self.map_scene.tool
         if tool is not None and self._button:
             tool.release(self._tool_event("release", event, self._button))
+            self._pass_notice()
         self._button = ""
         self.map_scene.overlay.update()
