@@ -6,7 +6,14 @@ from pathlib import Path
 
 import shiboken6
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoGroup
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QGuiApplication,
+    QKeySequence,
+    QUndoGroup,
+)
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -29,8 +36,9 @@ from engine.mapdef import MapDef
 from engine.mapio import save_map
 from engine.resources import maps_dir
 from mapeditor.document import MapDocument
-from mapeditor.painting import square_rect
+from mapeditor.painting import LAYERS, square_rect
 from mapeditor.tools import ALL_TOOLS, Tool
+from mapeditor.tools.clipboard import copy_fragment, from_mime, paste, to_mime
 from mapeditor.tools.select import delete_selection
 from mapeditor.widgets.balance_dialog import add_balance_report_action
 from mapeditor.widgets.chips_dock import ChipsDock
@@ -40,6 +48,7 @@ from mapeditor.widgets.help_menu import add_help_menu
 from mapeditor.widgets.map_scene import MapScene
 from mapeditor.widgets.map_view import MapView
 from mapeditor.widgets.neighbour_names_item import NeighbourNamesItem
+from mapeditor.widgets.overview_dock import OverviewView
 from mapeditor.widgets.printing import print_map
 from mapeditor.widgets.properties_dock import PropertiesDock
 from mapeditor.widgets.start_page import StartPage
@@ -164,12 +173,14 @@ class MainWindow(QMainWindow):
         self.chips = ChipsDock(self.document)
         self.chips.layoutChanged.connect(self.scene.set_chips)
         self.undo_view = QUndoView(self.undo_group)
+        self.overview = OverviewView(self.scene, self.view)
         self.docks: dict[str, QDockWidget] = {}
         for title, widget, area in (
             ("Properties", self.properties, Qt.DockWidgetArea.RightDockWidgetArea),
             ("Validation", self.validation, Qt.DockWidgetArea.RightDockWidgetArea),
             ("Chips", self.chips, Qt.DockWidgetArea.LeftDockWidgetArea),
             ("History", self.undo_view, Qt.DockWidgetArea.LeftDockWidgetArea),
+            ("Overview", self.overview, Qt.DockWidgetArea.LeftDockWidgetArea),
         ):
             dock = QDockWidget(title, self)
             dock.setObjectName(f"dock-{title.lower()}")
@@ -220,6 +231,10 @@ class MainWindow(QMainWindow):
         self.undo_action.setEnabled(self.undo_group.canUndo())
         self.redo_action.setEnabled(self.undo_group.canRedo())
         self.delete_action = self._action("&Delete selection", self.delete_selection, "Delete")
+        self.cut_action = self._action("Cu&t", self.cut_selection, S.Cut)
+        self.copy_action = self._action("&Copy", self.copy_selection, S.Copy)
+        self.paste_action = self._action("&Paste", self.paste, S.Paste)
+        self.paste_action.setToolTip("Paste at the square under the cursor (Ctrl+V)")
         self.zoom_in_action = self._action("Zoom &in", lambda: self.view.zoom(1.25), S.ZoomIn)
         self.zoom_out_action = self._action("Zoom &out", lambda: self.view.zoom(0.8), S.ZoomOut)
         self.fit_action = self._action("&Fit to window", self.view.fit, "Ctrl+0")
@@ -270,7 +285,10 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit_menu = bar.addMenu("&Edit")
-        for action in (self.undo_action, self.redo_action, self.delete_action):
+        for action in (self.undo_action, self.redo_action):
+            edit_menu.addAction(action)
+        edit_menu.addSeparator()
+        for action in (self.cut_action, self.copy_action, self.paste_action, self.delete_action):
             edit_menu.addAction(action)
         view_menu = bar.addMenu("&View")
         for action in (
@@ -280,6 +298,7 @@ class MainWindow(QMainWindow):
             self.grid_action,
         ):
             view_menu.addAction(action)
+        self.layers_menu = view_menu.addMenu("&Layers")
         view_menu.addSeparator()
         for dock in self.docks.values():
             view_menu.addAction(dock.toggleViewAction())
@@ -353,7 +372,38 @@ class MainWindow(QMainWindow):
         show_names.setCheckable(True)
         show_names.setChecked(True)
         show_names.toggled.connect(names.setVisible)
+        self.show_names_action = show_names
         self.neighbour_names = names
+        self._build_layer_toggles()
+
+    def _build_layer_toggles(self) -> None:
+        """View ▸ Layers: one check box per drawing layer, the underlay and the grid."""
+        self.layer_actions: dict[str, QAction] = {}
+        for layer, title in LAYERS.items():
+            if layer == "grid":
+                action = self.grid_action  # Ctrl+G, also in the View menu itself
+            else:
+                action = self.layers_menu.addAction(title)
+                action.setCheckable(True)
+                action.setChecked(True)
+                action.toggled.connect(lambda on, name=layer: self._set_layer(name, on))
+            self.layer_actions[layer] = action
+        underlay = self.layers_menu.addAction("Underlay")
+        underlay.setCheckable(True)
+        underlay.setChecked(True)
+        underlay.toggled.connect(lambda on: self._set_layer("underlay", on))
+        self.layer_actions["underlay"] = underlay
+        self.layers_menu.addAction(self.grid_action)
+
+    def _set_layer(self, layer: str, on: bool) -> None:
+        if layer == "underlay":
+            self.underlay.shown_in_view = on
+            self.underlay.refresh()
+            return
+        self.scene.set_layer_visible(layer, on)
+        self.overview.render_map()
+        if layer == "labels":
+            self.neighbour_names.setVisible(on and self.show_names_action.isChecked())
 
     def _show_start_page(self, on: bool) -> None:
         """The start page replaces the canvas; docks and tool bars wait until a map is open."""
@@ -393,6 +443,7 @@ class MainWindow(QMainWindow):
         for tool in self.tools.values():
             tool.document = document
         self.scene.set_document(document)
+        self.overview.set_document(document)
         self.validation.set_document(document)
         self.properties.set_document(document)
         self.chips.set_document(document)
@@ -479,6 +530,46 @@ class MainWindow(QMainWindow):
 
     def delete_selection(self) -> None:
         delete_selection(self.document)
+
+    # -- clipboard -------------------------------------------------------------------------------
+
+    def copy_selection(self) -> bool:
+        """Put the selected squares and what is on them on the clipboard."""
+        squares = self.document.selection
+        if not squares:
+            self.statusBar().showMessage("Nothing selected: select squares first (V)", 4000)
+            return False
+        fragment = copy_fragment(self.document.map, set(squares))
+        QGuiApplication.clipboard().setMimeData(to_mime(fragment))
+        self.statusBar().showMessage(f"Copied {len(fragment.squares)} square(s)", 4000)
+        return True
+
+    def cut_selection(self) -> None:
+        if self.copy_selection():
+            delete_selection(self.document)
+
+    def paste(self) -> set[Square]:
+        """Paste the clipboard's squares at the square under the cursor (where they were copied
+        from when the cursor is not over the map). One undo step."""
+        try:
+            fragment = from_mime(QGuiApplication.clipboard().mimeData())
+        except MapFormatError as exc:
+            QMessageBox.warning(self, "Paste", str(exc))
+            return set()
+        if fragment is None:
+            self.statusBar().showMessage("The clipboard holds no map squares to paste", 4000)
+            return set()
+        m = self.document.map
+        at = fragment.origin
+        here = self.view.hovered_square
+        if self.view.underMouse() and here is not None and m.in_grid(here):
+            at = here
+        elif not m.in_grid(at):
+            at = (0, 0)
+        pasted = paste(self.document, fragment, at)
+        if pasted:
+            self.statusBar().showMessage(f"Pasted {len(pasted)} square(s) at {at}", 4000)
+        return pasted
 
     # -- files ---------------------------------------------------------------------------------
 

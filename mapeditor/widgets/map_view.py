@@ -92,6 +92,11 @@ class MapView(QGraphicsView):
     # -- pan and tool input ----------------------------------------------------------------------
 
     @property
+    def hovered_square(self) -> Square | None:
+        """The square the cursor was last over (``None`` before any move)."""
+        return self._last[0] if self._last is not None else None
+
+    @property
     def stroke_active(self) -> bool:
         """A tool drag is in progress (a mouse button went down on the map and is held)."""
         return bool(self._button)

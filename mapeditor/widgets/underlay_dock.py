@@ -50,6 +50,8 @@ class UnderlayDock(QWidget):
         self.item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         window.scene.addItem(self.item)
         self._pixmap_path: str | None = None
+        self.shown_in_view = True
+        """The View ▸ Layers toggle (a view setting; the document's "Show" is the map's)."""
         self.load_button = QPushButton("Load image…")
         self.visible = QCheckBox("Show")
         self.opacity = QSlider(Qt.Orientation.Horizontal)
@@ -136,7 +138,7 @@ class UnderlayDock(QWidget):
             )
         )
         self.item.setOpacity(underlay.opacity)
-        self.item.setVisible(underlay.visible)
+        self.item.setVisible(underlay.visible and self.shown_in_view)
         for widget, value in ((self.visible, underlay.visible),):
             widget.blockSignals(True)
             widget.setChecked(value)
