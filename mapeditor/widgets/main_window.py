@@ -49,7 +49,7 @@ from mapeditor.widgets.map_scene import MapScene
 from mapeditor.widgets.map_view import MapView
 from mapeditor.widgets.neighbour_names_item import NeighbourNamesItem
 from mapeditor.widgets.overview_dock import OverviewView
-from mapeditor.widgets.printing import print_map
+from mapeditor.widgets.printing import print_map, print_preview
 from mapeditor.widgets.properties_dock import PropertiesDock
 from mapeditor.widgets.start_page import StartPage
 from mapeditor.widgets.underlay_dock import UnderlayDock
@@ -339,7 +339,11 @@ class MainWindow(QMainWindow):
         print_action.setShortcut("Ctrl+P")
         print_action.triggered.connect(lambda: print_map(self))
         file_menu.insertAction(file_menu.actions()[-1], print_action)
-        self.extras_actions = {"country": country, "print": print_action}
+        preview_action = QAction("Print pre&view…", self)
+        preview_action.setShortcut("Ctrl+Shift+P")
+        preview_action.triggered.connect(lambda: print_preview(self))
+        file_menu.insertAction(print_action, preview_action)
+        self.extras_actions = {"country": country, "print": print_action, "preview": preview_action}
         dock_widget = UnderlayDock(self)
         dock = QDockWidget("Underlay", self)
         dock.setObjectName("dock-underlay")
