@@ -16,6 +16,7 @@ it runs without a display (``QT_QPA_PLATFORM=offscreen``) under a ``QGuiApplicat
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from collections.abc import Callable, Iterator
@@ -143,12 +144,19 @@ class PageLayout:
     rows: int
     cols: int
     tiles: tuple[PageTile, ...]
-    """Row by row, left to right."""
+    """Row by row, left to right (every cell of the grid, printed or not)."""
+    skipped: frozenset[str] = frozenset()
+    """Names of pages left out because they hold no map square (only sea or outside)."""
+
+    @property
+    def printed_tiles(self) -> tuple[PageTile, ...]:
+        """The pages printed, row by row."""
+        return tuple(t for t in self.tiles if t.name not in self.skipped)
 
     @property
     def page_count(self) -> int:
-        """Tile pages (the PDF adds one assembly overview page)."""
-        return len(self.tiles)
+        """Tile pages printed (the PDF adds one assembly overview page)."""
+        return len(self.tiles) - len(self.skipped)
 
     def tile(self, row: int, col: int) -> PageTile:
         return self.tiles[row * self.cols + col]
@@ -166,7 +174,9 @@ class PageLayout:
         for side, (dr, dc) in {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}.items():
             r, c = tile.row + dr, tile.col + dc
             if 0 <= r < self.rows and 0 <= c < self.cols:
-                out[side] = self.tile(r, c)
+                other = self.tile(r, c)
+                if other.name not in self.skipped:
+                    out[side] = other
         return out
 
 
@@ -411,9 +421,23 @@ _GREY = QColor(90, 90, 90)
 
 
 def layout_for(m: MapDef, *, paper: str = "A4", **kwargs: object) -> PageLayout:
-    """:func:`layout_pages` for a map at its true size, tiles snapped to whole squares."""
+    """:func:`layout_pages` for a map at its true size, tiles snapped to whole squares; pages
+    holding no map square (only sea or outside) are left out (:attr:`PageLayout.skipped`)."""
     sq = m.square_size_mm
-    return layout_pages(m.width * sq, m.height * sq, paper=paper, square_mm=sq, **kwargs)  # type: ignore[arg-type]
+    lay = layout_pages(m.width * sq, m.height * sq, paper=paper, square_mm=sq, **kwargs)  # type: ignore[arg-type]
+    skipped = frozenset(t.name for t in lay.tiles if not tile_squares(t, sq) & m.land)
+    if len(skipped) == len(lay.tiles):
+        skipped = frozenset()  # a map without squares still prints its grid
+    return dataclasses.replace(lay, skipped=skipped)
+
+
+def tile_squares(tile: PageTile, square_mm: float) -> set[tuple[int, int]]:
+    """The squares a page's part of the board covers (wholly or partly)."""
+    r = tile.map_rect
+    eps = 1e-6
+    xs = range(math.floor(r.x / square_mm + eps), math.ceil((r.x + r.w) / square_mm - eps))
+    ys = range(math.floor(r.y / square_mm + eps), math.ceil((r.y + r.h) / square_mm - eps))
+    return {(x, y) for y in ys for x in xs}
 
 
 def _font(painter: QPainter, size_mm: float, *, bold: bool = False) -> None:
@@ -527,9 +551,10 @@ def _paint_overview_page(painter: QPainter, m: MapDef, lay: PageLayout) -> None:
         bold=True,
     )
     sq = m.square_size_mm
+    left_out = f" ({len(lay.skipped)} of only sea left out)" if lay.skipped else ""
     info = (
-        f"{lay.cols}×{lay.rows} = {lay.page_count} pages of {lay.paper} {lay.orientation.value}"
-        f" after this one · board {lay.board_w_mm / 10:g} × {lay.board_h_mm / 10:g} cm"
+        f"{lay.page_count} pages of {lay.paper} {lay.orientation.value} after this one"
+        f"{left_out} · board {lay.board_w_mm / 10:g} × {lay.board_h_mm / 10:g} cm"
         f" · {m.width}×{m.height} squares of {sq:g} mm · print at 100 %"
     )
     _text(
@@ -552,7 +577,7 @@ def _paint_overview_page(painter: QPainter, m: MapDef, lay: PageLayout) -> None:
     painter.translate(ox, top)
     painter.setPen(QPen(QColor(200, 0, 40), 0.5))
     painter.setBrush(Qt.BrushStyle.NoBrush)
-    for t in lay.tiles:
+    for t in lay.printed_tiles:
         r = QRectF(t.map_rect.x * k, t.map_rect.y * k, t.map_rect.w * k, t.map_rect.h * k)
         painter.drawRect(r)
         size = min(12.0, max(2.5, min(r.width(), r.height()) / 3))
@@ -574,7 +599,7 @@ def pages(
     """One painting function per page, in print order (overview first)."""
     if overview:
         yield lambda p: _paint_overview_page(p, m, lay)
-    for tile in lay.tiles:
+    for tile in lay.printed_tiles:
         yield partial(_paint_tile_page, m=m, lay=lay, tile=tile)
 
 

@@ -11,6 +11,7 @@ it, so a large map can be repainted piece by piece (the editor draws it in chunk
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
@@ -29,6 +30,21 @@ COLOURS: dict[Colour, QColor] = {
     Colour.ORANGE: QColor("#e8891c"),
 }
 """The printed Map-Chips colours."""
+
+
+LAYERS: dict[str, str] = {
+    "land": "Land",
+    "large_cities": "Large cities",
+    "towns": "Towns and start squares",
+    "borders": "Border roads and cities",
+    "ferries": "Ferries",
+    "islands": "Islands and waves",
+    "chips": "Chip squares",
+    "tracks": "Tracks",
+    "labels": "Labels",
+    "grid": "Grid",
+}
+"""The map's drawing layers that can be hidden, and their names in the View menu."""
 
 
 @dataclass
@@ -50,6 +66,8 @@ class PaintOptions:
     grid_colour: QColor = field(default_factory=lambda: QColor(90, 100, 70, 140))
     frame: bool = True
     """A thin frame around the whole grid."""
+    hidden: frozenset[str] = frozenset()
+    """Layers (names from :data:`LAYERS`) not drawn: the editor's visibility toggles."""
 
 
 # -- small helpers -----------------------------------------------------------------------------
@@ -196,6 +214,11 @@ def paint_map(
     The painter's state is restored afterwards.
     """
     opts = options if options is not None else PaintOptions()
+    shown = LAYERS.keys() - opts.hidden
+    if opts.hidden:
+        opts = dataclasses.replace(
+            opts, grid=opts.grid and "grid" in shown, labels=opts.labels and "labels" in shown
+        )
     painter.save()
     try:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -211,17 +234,26 @@ def paint_map(
             return region is None or rect.intersects(region)
 
         xs, ys = _rows_cols(m, region)
-        _paint_ground(painter, m, opts, xs, ys, area)
-        _paint_clouds(painter, m, opts, visible)
-        _paint_islands(painter, m, visible)
-        _paint_tracks(painter, m, xs, ys, visible)
-        _paint_waves(painter, m, xs, ys)
+        _paint_ground(painter, m, opts, xs, ys, area, land="land" in shown)
+        if "land" in shown:
+            _paint_clouds(painter, m, opts, visible)
+        if "islands" in shown:
+            _paint_islands(painter, m, visible)
+        if "tracks" in shown:
+            _paint_tracks(painter, m, xs, ys, visible)
+        if "islands" in shown:
+            _paint_waves(painter, m, xs, ys)
         if opts.grid:
             _paint_grid(painter, m, opts, xs, ys)
-        _paint_cities(painter, m, opts, visible)
-        _paint_borders(painter, m, opts, visible)
-        _paint_ferries(painter, m, visible)
-        _paint_squares_marks(painter, m, opts, xs, ys)
+        if "large_cities" in shown:
+            _paint_cities(painter, m, opts, visible)
+        if "borders" in shown:
+            _paint_borders(painter, m, opts, visible)
+        if "ferries" in shown:
+            _paint_ferries(painter, m, visible)
+        _paint_squares_marks(
+            painter, m, opts, xs, ys, towns="towns" in shown, chips="chips" in shown
+        )
         if opts.frame:
             painter.setPen(QPen(QColor(40, 60, 80), 2.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -230,11 +262,11 @@ def paint_map(
         painter.restore()
 
 
-def _paint_ground(painter, m, opts, xs, ys, area) -> None:
+def _paint_ground(painter, m, opts, xs, ys, area, *, land: bool = True) -> None:
     painter.setPen(Qt.PenStyle.NoPen)
     if opts.background is not None:
         painter.fillRect(area, opts.background)
-    land = m.land
+    land = m.land if land else set()
     # Runs of land along each row: one rectangle per run instead of one per square.
     for y in ys:
         run_start = None
@@ -499,14 +531,16 @@ def _paint_ferries(painter, m, visible) -> None:
             _shield(painter, QLineF(a, b).center(), ferry.coats_of_arms)
 
 
-def _paint_squares_marks(painter, m, opts, xs, ys) -> None:
+def _paint_squares_marks(
+    painter, m, opts, xs, ys, *, towns: bool = True, chips: bool = True
+) -> None:
     red = QPen(QColor("#d1201b"), 5.0)
     red.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
     for y in ys:
         for x in xs:
             sq = (x, y)
             r = square_rect(sq)
-            start = m.start_squares.get(sq)
+            start = m.start_squares.get(sq) if towns else None
             if start is not None:
                 painter.setPen(red)
                 painter.setBrush(QColor("#f3e3c3"))
@@ -521,7 +555,7 @@ def _paint_squares_marks(painter, m, opts, xs, ys) -> None:
                         QColor("#7a0f0c"),
                         bold=True,
                     )
-            town = m.towns.get(sq)
+            town = m.towns.get(sq) if towns else None
             if town is not None:
                 # Start squares are towns: their red house and name already stand there, so only
                 # the grapes (and a different town name) are added.
@@ -534,7 +568,7 @@ def _paint_squares_marks(painter, m, opts, xs, ys) -> None:
                         painter.drawEllipse(QPointF(r.right() - 16 + dx, r.top() + 9 + dy), 4, 4)
                 if opts.labels and town.name and (start is None or start.name != town.name):
                     _text(painter, r.adjusted(2, 40, -2, -2), town.name, 10, QColor("#3a2a10"))
-            chip = m.chip_squares.get(sq)
+            chip = m.chip_squares.get(sq) if chips else None
             if chip is not None:
                 painter.setPen(QPen(COLOURS[chip].darker(160), 2))
                 painter.setBrush(Qt.BrushStyle.NoBrush)

@@ -42,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
             Seat("Green", "#2e9b43", "greedy"),
         ]
         w = PlaytestWindow(m, setup, pace_ms=0)
+        w.ask_to_keep_game = False  # a picture, not a game to keep
         w.resize(1500, 1000)
         w.show()
         turns = 24

@@ -95,6 +95,10 @@ class PlaytestWindow(QMainWindow):
         self.skip = False
         self.summary: QDialog | None = None
         self._waiting: int | None = None
+        self._saved_actions = 0
+        """How many actions the last save or load held (unsaved play is asked about)."""
+        self.ask_to_keep_game = True
+        """Ask before closing or replacing a game with unsaved human play (scripts turn it off)."""
         self.worker = BotWorker(self)
         self.worker.chosen.connect(self._bot_chose)
         self.worker.failed.connect(self._bot_failed)
@@ -221,8 +225,11 @@ class PlaytestWindow(QMainWindow):
         self, menu: QMenu, text: str, key: QKeySequence | QKeySequence.StandardKey
     ) -> QAction:
         a = QAction(text, self)
-        a.setShortcut(key)
-        menu.addAction(a)
+        if isinstance(key, QKeySequence.StandardKey):
+            a.setShortcuts(key)  # every binding: Close is Ctrl+W as well as Ctrl+F4
+        else:
+            a.setShortcut(key)  # type: ignore[arg-type]
+        menu.addAction(a)  # type: ignore[attr-defined]
         return a
 
     def _colours(self) -> list[QColor]:
@@ -240,6 +247,7 @@ class PlaytestWindow(QMainWindow):
         self._cancel_bot()
         self.game = game
         self.actors = actors
+        self._saved_actions = len(actors)
         self.rotation = 0
         self.pending = None
         self.skip = False
@@ -281,7 +289,35 @@ class PlaytestWindow(QMainWindow):
         self.seats = list(setup.seats)
         self._start(game, [])
 
+    def has_unsaved_play(self) -> bool:
+        """A game in progress, with a human seat, played on since it was started, saved or loaded.
+
+        A game of bots alone is not asked about: its seed replays it exactly."""
+        return (
+            not self.game.is_over()
+            and bool(self._humans())
+            and len(self.actors) > self._saved_actions
+        )
+
+    def keep_or_discard(self, doing: str) -> bool:
+        """Before ``doing`` throws the game away: ask to save it. ``False`` cancels the caller."""
+        if not self.ask_to_keep_game or not self.has_unsaved_play():
+            return True
+        B = QMessageBox.StandardButton
+        answer = QMessageBox.question(
+            self,
+            "Game in progress",
+            f"The game is not finished. Save the game record before you {doing}?",
+            B.Save | B.Discard | B.Cancel,
+            B.Save,
+        )
+        if answer == B.Save:
+            return self._save_dialog()
+        return answer == B.Discard
+
     def new_game_dialog(self) -> None:
+        if not self.keep_or_discard("start a new game"):
+            return
         dlg = SetupDialog(self.map, self.setup, self)
         if dlg.exec() == QDialog.DialogCode.Accepted:
             self.new_game(dlg.setup())
@@ -671,6 +707,7 @@ class PlaytestWindow(QMainWindow):
     def save_to(self, path: str | Path) -> None:
         """Save the game record (the map embedded) to ``path``."""
         save_record(self.game.record(), path)
+        self._saved_actions = len(self.actors)
         self.log.add_line(f"Saved to {path}")
 
     def load_from(self, path: str | Path) -> None:
@@ -703,17 +740,22 @@ class PlaytestWindow(QMainWindow):
             raise
         self.log.add_line(f"Loaded {path}")
 
-    def _save_dialog(self) -> None:
+    def _save_dialog(self) -> bool:
         path, _ = QFileDialog.getSaveFileName(
             self, "Save game", f"{self.map.id}-game.json", "Game records (*.json)"
         )
-        if path:
-            try:
-                self.save_to(path)
-            except OSError as exc:
-                QMessageBox.warning(self, "Save game", f"{path}: {exc.strerror or exc}")
+        if not path:
+            return False
+        try:
+            self.save_to(path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Save game", f"{path}: {exc.strerror or exc}")
+            return False
+        return True
 
     def _load_dialog(self) -> None:
+        if not self.keep_or_discard("load another game"):
+            return
         path, _ = QFileDialog.getOpenFileName(self, "Load game", "", "Game records (*.json)")
         if path:
             try:
@@ -769,6 +811,9 @@ class PlaytestWindow(QMainWindow):
         self.game_over.emit()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.keep_or_discard("close the window"):
+            event.ignore()
+            return
         if self.summary is not None:
             self.summary.close()  # a top-level dialog of its own: it would outlive the window
         self._cancel_bot()

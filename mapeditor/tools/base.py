@@ -45,6 +45,8 @@ class Tool:
     preview: set[Square] = field(default_factory=set)
     """Squares the scene highlights while the tool is in use."""
     preview_edges: list[Edge] = field(default_factory=list)
+    notice: str = ""
+    """Why the last event did nothing (the window shows it in the status bar, then clears it)."""
 
     @property
     def tooltip(self) -> str:
@@ -60,8 +62,17 @@ class Tool:
         """The mouse button went up."""
 
     def cancel(self) -> None:
+        """Drop a drag in progress (Esc, or another tool chosen): nothing is committed."""
         self.preview = set()
         self.preview_edges = []
+
+
+def not_land_notice(what: str, square: Square) -> str:
+    """The status-bar words for a click on water or outside the map with a land-only tool."""
+    return (
+        f"{what} go on map squares: ({square[0]}, {square[1]}) is water or outside the map. "
+        "Paint it with the Land brush (B) first."
+    )
 
 
 def line(a: Square, b: Square) -> list[Square]:

@@ -1,4 +1,4 @@
-"""Large cities: drag to paint a city's squares, click an outer edge to cycle what is printed."""
+"""Large cities: drag a rectangle of a city's squares, click an outer edge to cycle what is printed."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from engine.geometry import Square
 from engine.mapdef import EdgeKind, LargeCity
 from mapeditor.commands import change_entries
 from mapeditor.document import ABSENT
-from mapeditor.tools.base import Tool, ToolEvent, line, new_stroke_id
+from mapeditor.tools.base import Tool, ToolEvent, not_land_notice, rectangle
 
 _CYCLE = {
     EdgeKind.FIELD: EdgeKind.CITY,
@@ -23,12 +23,12 @@ class LargeCityTool(Tool):
     name = "Large city"
     shortcut = "L"
     hint = (
-        "Drag over map squares to draw a large city (starting on a city extends it); "
-        "Ctrl+click a city's outer edge to cycle field → city → road; right-click removes a square."
+        "Drag a rectangle over map squares to draw a large city (starting on a city extends it); "
+        "Esc cancels the drag; Ctrl+click a city's outer edge to cycle field → city → road; "
+        "right-click removes a square."
     )
-    _stroke: int = 0
+    _start: Square | None = None
     _city: str | None = None
-    _last: Square | None = None
 
     def press(self, event: ToolEvent) -> None:
         m = self.document.map
@@ -41,54 +41,58 @@ class LargeCityTool(Tool):
                 self._remove_square(hit, event.square)
             return
         if event.square not in m.land:
+            self.notice = not_land_notice("Large cities", event.square)
             return
-        self._stroke = new_stroke_id()
-        if hit is None:
+        self._start = event.square
+        self._city = hit.id if hit is not None else None
+        self.preview = self._squares(event.square)
+
+    def _squares(self, corner: Square) -> set[Square]:
+        """The map squares of the dragged rectangle that are free (or already this city's)."""
+        if self._start is None:
+            return set()
+        m = self.document.map
+        taken = m.city_squares()
+        return {
+            sq
+            for sq in rectangle(self._start, corner)
+            if sq in m.land and taken.get(sq, self._city) == self._city
+        }
+
+    def move(self, event: ToolEvent) -> None:
+        if self._start is not None and event.button != "":
+            self.preview = self._squares(event.square)
+
+    def release(self, event: ToolEvent) -> None:
+        if self._start is None:
+            return
+        squares = self._squares(event.square)
+        city_id, self._start, self._city = self._city, None, None
+        self.preview = set()
+        m = self.document.map
+        if not squares:
+            return
+        if city_id is None or city_id not in m.large_cities:
             n = 1
             while f"city-{n}" in m.large_cities:
                 n += 1
-            city = LargeCity(f"city-{n}", f"City {n}", {event.square})
-            change_entries(
-                self.document,
-                "large_cities",
-                {city.id: city},
-                "Draw large city",
-                merge_key=("city", self._stroke),
-            )
-            self._city = city.id
+            city = LargeCity(f"city-{n}", f"City {n}", squares)
+            change_entries(self.document, "large_cities", {city.id: city}, "Draw large city")
         else:
-            self._city = hit.id
-        self._last = event.square
-        self.document.select([event.square], city=self._city)
-
-    def move(self, event: ToolEvent) -> None:
-        if self._city is None or self._last is None or event.button == "":
-            return
-        m = self.document.map
-        city = m.large_cities.get(self._city)
-        if city is None:
-            return
-        taken = m.city_squares()
-        add = {
-            sq
-            for sq in line(self._last, event.square)
-            if sq in m.land and taken.get(sq, city.id) == city.id
-        }
-        self._last = event.square
-        if add - city.squares:
-            grown = dataclasses.replace(city, squares=city.squares | add)
+            city = m.large_cities[city_id]
+            if squares <= city.squares:
+                self.document.select([event.square], city=city.id)
+                return
+            grown = dataclasses.replace(city, squares=city.squares | squares)
             grown.edges = {e: k for e, k in city.edges.items() if e in set(grown.outer_edges())}
-            change_entries(
-                self.document,
-                "large_cities",
-                {city.id: grown},
-                "Draw large city",
-                merge_key=("city", self._stroke),
-            )
+            change_entries(self.document, "large_cities", {city.id: grown}, "Extend large city")
+            city = grown
+        self.document.select(sorted(city.squares), city=city.id)
 
-    def release(self, event: ToolEvent) -> None:
+    def cancel(self) -> None:
+        super().cancel()
+        self._start = None
         self._city = None
-        self._last = None
 
     def _remove_square(self, city: LargeCity, square: Square) -> None:
         rest = city.squares - {square}

@@ -21,9 +21,23 @@ class FerryTool(Tool):
         m = self.document.map
         return edge.square in m.land and m.faces_sea(edge)  # ferries cross the sea only
 
+    def _why_not(self, edge: Edge, which: str) -> str:
+        m = self.document.map
+        where = f"({edge.x}, {edge.y})"
+        if edge.square not in m.land:
+            problem = f"{where} is water or outside the map"
+        else:
+            problem = f"the {edge.side.value} side of {where} faces another map square"
+        return (
+            f"A ferry route must {which} on a coastal edge (a map square's side facing water): "
+            f"{problem}. Press on a map square near its coast and drag to another coast."
+        )
+
     def press(self, event: ToolEvent) -> None:
         self._start = event.edge if self._coastal(event.edge) else None
         self.preview_edges = [event.edge] if self._start else []
+        if self._start is None:
+            self.notice = self._why_not(event.edge, "start")
 
     def move(self, event: ToolEvent) -> None:
         ends = [self._start] if self._start else []
@@ -35,7 +49,12 @@ class FerryTool(Tool):
         start, self._start = self._start, None
         self.preview_edges = []
         end = event.edge
-        if start is None or not self._coastal(end) or end == start:
+        if start is None:
+            return
+        if not self._coastal(end):
+            self.notice = self._why_not(end, "end")
+            return
+        if end == start:
             return
         m = self.document.map
         n = 1

@@ -15,7 +15,7 @@ from mapeditor.tools.base import Tool, ToolEvent, rectangle
 class RectFillTool(Tool):
     name = "Rectangle fill"
     shortcut = "R"
-    hint = "Drag a rectangle of map squares; right-drag clears one."
+    hint = "Drag a rectangle of map squares; right-drag clears one; Esc cancels the drag."
     _start: Square | None = None
 
     def press(self, event: ToolEvent) -> None:
@@ -36,6 +36,10 @@ class RectFillTool(Tool):
         change_entries(self.document, "land", dict.fromkeys(squares, value), text)
         self._start = None
         self.preview = set()
+
+    def cancel(self) -> None:
+        super().cancel()
+        self._start = None
 
 
 def flood_region(m_land: set[Square], start: Square, width: int, height: int) -> set[Square]:

@@ -9,7 +9,7 @@ from engine.geometry import Square
 from engine.mapdef import Colour, Island, IslandRole, IslandSquare
 from mapeditor.commands import change_entries
 from mapeditor.document import ABSENT
-from mapeditor.tools.base import Tool, ToolEvent, line, new_stroke_id
+from mapeditor.tools.base import Tool, ToolEvent, line, new_stroke_id, not_land_notice
 
 _ROLES = [IslandRole.LAND, IslandRole.GATED, IslandRole.STACK]
 
@@ -49,6 +49,7 @@ class IslandTool(Tool):
                     change_entries(self.document, "islands", {island.id: ABSENT}, "Remove island")
             return
         if sq not in m.land:
+            self.notice = not_land_notice("Islands", sq)
             return
         if hit is None:
             n = 1

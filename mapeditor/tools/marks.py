@@ -9,7 +9,14 @@ from dataclasses import dataclass
 from engine.mapdef import Colour, StartSquare, Town, Track
 from mapeditor.commands import change_attribute, change_entries
 from mapeditor.document import ABSENT
-from mapeditor.tools.base import Tool, ToolEvent
+from mapeditor.tools.base import Tool, ToolEvent, not_land_notice
+
+_WHAT = {
+    "start_squares": "Start squares",
+    "towns": "Towns",
+    "waves": "Waves",
+    "chip_squares": "Chip squares",
+}
 
 
 def toggle_on_square(
@@ -18,6 +25,7 @@ def toggle_on_square(
     """Put ``make()`` on the clicked map square, or take away what is there (one undo step)."""
     m, sq = tool.document.map, event.square
     if sq not in m.land:
+        tool.notice = not_land_notice(_WHAT[attr], sq)
         return
     current = tool.document._entry(attr, sq)
     value = make()

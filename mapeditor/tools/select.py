@@ -143,6 +143,11 @@ class SelectTool(Tool):
         else:
             self.preview = set(rectangle(self._start, event.square))
 
+    def cancel(self) -> None:
+        super().cancel()
+        self._start = None
+        self._moving = False
+
     def release(self, event: ToolEvent) -> None:
         doc, start = self.document, self._start
         self._start = None

@@ -7,6 +7,7 @@ import functools
 from collections.abc import Callable
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import (
     QObject,
     QRunnable,
@@ -17,7 +18,14 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoGroup
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QGuiApplication,
+    QKeySequence,
+    QUndoGroup,
+)
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -29,6 +37,8 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QSpinBox,
+    QStackedWidget,
+    QToolBar,
     QUndoView,
     QWidget,
 )
@@ -36,17 +46,27 @@ from PySide6.QtWidgets import (
 from engine.errors import EngineError, MapFormatError
 from engine.geometry import Edge, Square
 from engine.mapdef import MapDef
-from engine.resources import bundled_map
+from engine.resources import maps_dir
 from mapeditor import recovery
 from mapeditor.document import MapDocument
-from mapeditor.painting import square_rect
+from mapeditor.painting import LAYERS, square_rect
 from mapeditor.tools import ALL_TOOLS, Tool
+from mapeditor.tools.clipboard import copy_fragment, from_mime, paste, to_mime
 from mapeditor.tools.select import delete_selection
 from mapeditor.widgets.balance_dialog import add_balance_report_action
 from mapeditor.widgets.chips_dock import ChipsDock
+from mapeditor.widgets.country_import import new_map_from_country
+from mapeditor.widgets.country_menu import install_country_menu
+from mapeditor.widgets.export_dialog import export_dialog
+from mapeditor.widgets.help_menu import add_help_menu
 from mapeditor.widgets.map_scene import MapScene
 from mapeditor.widgets.map_view import MapView
+from mapeditor.widgets.neighbour_names_item import NeighbourNamesItem
+from mapeditor.widgets.overview_dock import OverviewView
+from mapeditor.widgets.printing import print_map, print_preview
 from mapeditor.widgets.properties_dock import PropertiesDock
+from mapeditor.widgets.start_page import StartPage
+from mapeditor.widgets.underlay_dock import UnderlayDock
 from mapeditor.widgets.validation_panel import ValidationPanel
 
 AUTOSAVE_MS = 2 * 60 * 1000
@@ -64,6 +84,20 @@ def recovery_path(path: Path | None, untitled_id: str) -> Path:
     """The recovery slot of the map file ``path`` (keyed by its full path), or of an unsaved map
     (its own slot, ``untitled_id``): see :mod:`mapeditor.recovery`."""
     return recovery.slot(recovery_dir(), path, untitled_id)
+
+
+def documents_dir() -> Path:
+    """The user's documents folder (where a new map is saved by default)."""
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(base) if base else Path.home()
+
+
+def is_shipped(path: Path) -> bool:
+    """Whether ``path`` is one of the maps shipped with the program (never written in place)."""
+    try:
+        return path.resolve().parent == maps_dir().resolve()
+    except OSError:
+        return False
 
 
 def blank_map(width: int, height: int) -> MapDef:
@@ -110,7 +144,16 @@ class MainWindow(QMainWindow):
         self.undo_group.setActiveStack(self.document.undo_stack)
         self.scene = MapScene(self.document, self)
         self.view = MapView(self.scene, self)
-        self.setCentralWidget(self.view)
+        # A window opened without a map shows the start page until a map is created or opened.
+        self.start_page = StartPage()
+        self.start_page.new_requested.connect(self.new_map)
+        self.start_page.country_requested.connect(lambda: new_map_from_country(self))
+        self.start_page.open_requested.connect(self.open_dialog)
+        self.start_page.path_chosen.connect(self._open_from_start_page)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.start_page)
+        self.pages.addWidget(self.view)
+        self.setCentralWidget(self.pages)
         self.tools: dict[type[Tool], Tool] = {}
         self.tool_actions: dict[type[Tool], QAction] = {}
         self.menus: dict[str, QMenu] = {}
@@ -120,8 +163,15 @@ class MainWindow(QMainWindow):
         self._hint = QLabel()
         self._where = QLabel()
         self.statusBar().addWidget(self._hint, 1)
+        self.zoom_label = QLabel()
+        self.zoom_label.setToolTip("Zoom (100% = a square 64 pixels wide); Ctrl+0 fits the map")
         self.statusBar().addPermanentWidget(self._where)
+        self.statusBar().addPermanentWidget(self.zoom_label)
         self.view.hovered.connect(self._on_hover)
+        self.view.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.view.zoomChanged.connect(
+            lambda _s: self.zoom_label.setText(f"{self.view.zoom_percent}%")
+        )
         self._autosave = QTimer(self)
         self._autosave.setInterval(AUTOSAVE_MS)
         self._autosaving = False
@@ -132,15 +182,9 @@ class MainWindow(QMainWindow):
         self._bind_document()
         self.set_tool(ALL_TOOLS[1])  # the land brush
         self.resize(1280, 860)
-        # Extension point: export/print, underlay and "New map from country…" add their menu
-        # entries here (see mapeditor.widgets.extras.install_extras).
-        with contextlib.suppress(ImportError):
-            from mapeditor.widgets.extras import install_extras
-
-            install_extras(self)
-        from mapeditor.widgets.country_menu import install_country_menu
-
+        self._install_parts()
         install_country_menu(self)
+        self._show_start_page(document is None)
 
     # -- construction ------------------------------------------------------------------------------
 
@@ -148,16 +192,19 @@ class MainWindow(QMainWindow):
         self.validation = ValidationPanel(self.document)
         self.validation.activated.connect(self.centre_on)
         self.validation.validated.connect(self._show_markers)
+        self.validation.map_issue_activated.connect(self._show_map_properties)
         self.properties = PropertiesDock(self.document)
         self.chips = ChipsDock(self.document)
         self.chips.layoutChanged.connect(self.scene.set_chips)
         self.undo_view = QUndoView(self.undo_group)
+        self.overview = OverviewView(self.scene, self.view)
         self.docks: dict[str, QDockWidget] = {}
         for title, widget, area in (
             ("Properties", self.properties, Qt.DockWidgetArea.RightDockWidgetArea),
             ("Validation", self.validation, Qt.DockWidgetArea.RightDockWidgetArea),
             ("Chips", self.chips, Qt.DockWidgetArea.LeftDockWidgetArea),
             ("History", self.undo_view, Qt.DockWidgetArea.LeftDockWidgetArea),
+            ("Overview", self.overview, Qt.DockWidgetArea.LeftDockWidgetArea),
         ):
             dock = QDockWidget(title, self)
             dock.setObjectName(f"dock-{title.lower()}")
@@ -188,11 +235,34 @@ class MainWindow(QMainWindow):
         self.save_action = self._action("&Save", self.save, S.Save)
         self.save_as_action = self._action("Save &As…", self.save_as, S.SaveAs)
         self.quit_action = self._action("&Quit", self.close, S.Quit)
-        self.undo_action = self.undo_group.createUndoAction(self, "&Undo")
-        self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
-        self.redo_action = self.undo_group.createRedoAction(self, "&Redo")
+        # Own actions, not QUndoGroup's: their text stays "Undo"/"Redo" (the command's name goes
+        # in the tooltip, so the tool bar never reflows), and they wait while a stroke is drawn.
+        self.undo_action = self._action("&Undo", lambda: self._undo_redo(undo=True), "Ctrl+Z")
+        self.redo_action = self._action("&Redo", lambda: self._undo_redo(undo=False))
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        for action, can, text, word in (
+            (
+                self.undo_action,
+                self.undo_group.canUndoChanged,
+                self.undo_group.undoTextChanged,
+                "Undo",
+            ),
+            (
+                self.redo_action,
+                self.undo_group.canRedoChanged,
+                self.undo_group.redoTextChanged,
+                "Redo",
+            ),
+        ):
+            can.connect(action.setEnabled)
+            text.connect(lambda t, a=action, w=word: a.setToolTip(f"{w} {t}".strip()))
+        self.undo_action.setEnabled(self.undo_group.canUndo())
+        self.redo_action.setEnabled(self.undo_group.canRedo())
         self.delete_action = self._action("&Delete selection", self.delete_selection, "Delete")
+        self.cut_action = self._action("Cu&t", self.cut_selection, S.Cut)
+        self.copy_action = self._action("&Copy", self.copy_selection, S.Copy)
+        self.paste_action = self._action("&Paste", self.paste, S.Paste)
+        self.paste_action.setToolTip("Paste at the square under the cursor (Ctrl+V)")
         self.zoom_in_action = self._action("Zoom &in", lambda: self.view.zoom(1.25), S.ZoomIn)
         self.zoom_out_action = self._action("Zoom &out", lambda: self.view.zoom(0.8), S.ZoomOut)
         self.fit_action = self._action("&Fit to window", self.view.fit, "Ctrl+0")
@@ -243,7 +313,10 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit_menu = bar.addMenu("&Edit")
-        for action in (self.undo_action, self.redo_action, self.delete_action):
+        for action in (self.undo_action, self.redo_action):
+            edit_menu.addAction(action)
+        edit_menu.addSeparator()
+        for action in (self.cut_action, self.copy_action, self.paste_action, self.delete_action):
             edit_menu.addAction(action)
         view_menu = bar.addMenu("&View")
         for action in (
@@ -253,6 +326,7 @@ class MainWindow(QMainWindow):
             self.grid_action,
         ):
             view_menu.addAction(action)
+        self.layers_menu = view_menu.addMenu("&Layers")
         view_menu.addSeparator()
         for dock in self.docks.values():
             view_menu.addAction(dock.toggleViewAction())
@@ -263,8 +337,121 @@ class MainWindow(QMainWindow):
         tools_menu = bar.addMenu("&Tools")
         for action in self.tool_actions.values():
             tools_menu.addAction(action)
-        self.menus = {"File": file_menu, "Edit": edit_menu, "View": view_menu, "Map": map_menu}
+        help_menu = bar.addMenu("&Help")
+        self.help_actions = add_help_menu(self, help_menu, self._listed_actions())
+        self.menus = {
+            "File": file_menu,
+            "Edit": edit_menu,
+            "View": view_menu,
+            "Map": map_menu,
+            "Help": help_menu,
+        }
         self._refresh_recent()
+
+    def _install_parts(self) -> None:
+        """File ▸ New map from country…, Export, Print…, View ▸ Underlay and neighbour names."""
+        file_menu = self.menus["File"]
+        first = file_menu.actions()[2] if len(file_menu.actions()) > 2 else None  # after New, Open
+        country = QAction("New map from &country…", self)
+        country.triggered.connect(lambda: new_map_from_country(self))
+        if first is None:
+            file_menu.addAction(country)
+        else:
+            file_menu.insertAction(first, country)
+        export_menu = file_menu.addMenu("&Export")
+        for label, suffix in (
+            ("PNG image…", "png"),
+            ("SVG drawing…", "svg"),
+            ("PDF, true scale…", "pdf"),
+        ):
+            action = export_menu.addAction(label)
+            action.triggered.connect(lambda _c=False, s=suffix: export_dialog(self, s))
+        print_action = QAction("&Print…", self)
+        print_action.setShortcut("Ctrl+P")
+        print_action.triggered.connect(lambda: print_map(self))
+        file_menu.insertAction(file_menu.actions()[-1], print_action)
+        preview_action = QAction("Print pre&view…", self)
+        preview_action.setShortcut("Ctrl+Shift+P")
+        preview_action.triggered.connect(lambda: print_preview(self))
+        file_menu.insertAction(print_action, preview_action)
+        self.extras_actions = {"country": country, "print": print_action, "preview": preview_action}
+        dock_widget = UnderlayDock(self)
+        dock = QDockWidget("Underlay", self)
+        dock.setObjectName("dock-underlay")
+        dock.setWidget(dock_widget)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        dock.hide()
+        self.docks["Underlay"] = dock
+        self.menus["View"].addAction(dock.toggleViewAction())
+        self.underlay = dock_widget
+        names = NeighbourNamesItem(self.document)
+        self.scene.addItem(names)
+
+        bound: list[MapDocument] = []
+
+        def bind(_stack: object = None) -> None:
+            # The window swaps documents (New, Open, New map from country): follow the current one.
+            document = self.document
+            if (bound and bound[-1] is document) or not shiboken6.isValid(document):
+                return
+            bound[:] = [document]
+            names.set_document(document)
+            for slot in (names.refresh, dock_widget.refresh):
+                document.squaresChanged.connect(slot)
+                document.mapReplaced.connect(slot)
+            dock_widget.refresh()
+
+        bind()
+        self.undo_group.activeStackChanged.connect(bind)
+        show_names = self.menus["View"].addAction("Neighbour names (from the country import)")
+        show_names.setCheckable(True)
+        show_names.setChecked(True)
+        show_names.toggled.connect(names.setVisible)
+        self.show_names_action = show_names
+        self.neighbour_names = names
+        self._build_layer_toggles()
+
+    def _build_layer_toggles(self) -> None:
+        """View ▸ Layers: one check box per drawing layer, the underlay and the grid."""
+        self.layer_actions: dict[str, QAction] = {}
+        for layer, title in LAYERS.items():
+            if layer == "grid":
+                action = self.grid_action  # Ctrl+G, also in the View menu itself
+            else:
+                action = self.layers_menu.addAction(title)
+                action.setCheckable(True)
+                action.setChecked(True)
+                action.toggled.connect(lambda on, name=layer: self._set_layer(name, on))
+            self.layer_actions[layer] = action
+        underlay = self.layers_menu.addAction("Underlay")
+        underlay.setCheckable(True)
+        underlay.setChecked(True)
+        underlay.toggled.connect(lambda on: self._set_layer("underlay", on))
+        self.layer_actions["underlay"] = underlay
+        self.layers_menu.addAction(self.grid_action)
+
+    def _set_layer(self, layer: str, on: bool) -> None:
+        if layer == "underlay":
+            self.underlay.shown_in_view = on
+            self.underlay.refresh()
+            return
+        self.scene.set_layer_visible(layer, on)
+        self.overview.render_map()
+        if layer == "labels":
+            self.neighbour_names.setVisible(on and self.show_names_action.isChecked())
+
+    def _show_start_page(self, on: bool) -> None:
+        """The start page replaces the canvas; docks and tool bars wait until a map is open."""
+        self.pages.setCurrentWidget(self.start_page if on else self.view)
+        if on:
+            self._docks_shown = [d for d in self.docks.values() if d.isVisibleTo(self)]
+        bars = self.findChildren(QToolBar)
+        for widget in [*bars, *getattr(self, "_docks_shown", [])]:
+            widget.setVisible(not on)
+
+    def _listed_actions(self) -> list[QAction]:
+        """The actions the shortcut sheet lists (read when it is shown: menus are complete)."""
+        return list(self.findChildren(QAction))
 
     # -- document ------------------------------------------------------------------------------
 
@@ -272,7 +459,17 @@ class MainWindow(QMainWindow):
         doc = self.document
         doc.fileChanged.connect(self._update_title)
         doc.selectionChanged.connect(self.scene.overlay.update)
+        doc.undo_stack.indexChanged.connect(self._drop_chip_layout)
         self._update_title()
+
+    def _drop_chip_layout(self, _index: int = 0) -> None:
+        """An edit (or undo) makes a shown chip layout stale: hide it rather than show a chip
+        on a square that may be water now."""
+        if self.scene.chips:
+            self.scene.set_chips([])
+            self.statusBar().showMessage(
+                "Chip layout hidden: the map changed (Chips ▸ Show layout draws it again)", 6000
+            )
 
     def set_document(self, document: MapDocument) -> None:
         """Show another map (New/Open/Recover); the old one must already be dealt with."""
@@ -281,6 +478,7 @@ class MainWindow(QMainWindow):
         for tool in self.tools.values():
             tool.document = document
         self.scene.set_document(document)
+        self.overview.set_document(document)
         self.validation.set_document(document)
         self.properties.set_document(document)
         self.chips.set_document(document)
@@ -289,6 +487,8 @@ class MainWindow(QMainWindow):
         self.undo_group.removeStack(old.undo_stack)
         self.scene.set_chips([])
         self._bind_document()
+        if self.pages.currentWidget() is self.start_page:
+            self._show_start_page(False)
         self.view.fit()
         old.deleteLater()
 
@@ -347,8 +547,64 @@ class MainWindow(QMainWindow):
             rect = rect.united(square_rect(sq))
         self.view.centerOn(rect.center())
 
+    def _undo_redo(self, *, undo: bool) -> None:
+        if self.view.stroke_active:
+            # Undoing half a stroke would split it in two undo steps: finish the drag first.
+            self.statusBar().showMessage("Release the mouse button (or press Esc) first", 3000)
+            return
+        if undo:
+            self.undo_group.undo()
+        else:
+            self.undo_group.redo()
+
+    def _show_map_properties(self, code: str) -> None:
+        dock = self.docks["Properties"]
+        dock.show()
+        dock.raise_()
+        self.properties.show_map_properties(code)
+
     def delete_selection(self) -> None:
         delete_selection(self.document)
+
+    # -- clipboard -------------------------------------------------------------------------------
+
+    def copy_selection(self) -> bool:
+        """Put the selected squares and what is on them on the clipboard."""
+        squares = self.document.selection
+        if not squares:
+            self.statusBar().showMessage("Nothing selected: select squares first (V)", 4000)
+            return False
+        fragment = copy_fragment(self.document.map, set(squares))
+        QGuiApplication.clipboard().setMimeData(to_mime(fragment))
+        self.statusBar().showMessage(f"Copied {len(fragment.squares)} square(s)", 4000)
+        return True
+
+    def cut_selection(self) -> None:
+        if self.copy_selection():
+            delete_selection(self.document)
+
+    def paste(self) -> set[Square]:
+        """Paste the clipboard's squares at the square under the cursor (where they were copied
+        from when the cursor is not over the map). One undo step."""
+        try:
+            fragment = from_mime(QGuiApplication.clipboard().mimeData())
+        except MapFormatError as exc:
+            QMessageBox.warning(self, "Paste", str(exc))
+            return set()
+        if fragment is None:
+            self.statusBar().showMessage("The clipboard holds no map squares to paste", 4000)
+            return set()
+        m = self.document.map
+        at = fragment.origin
+        here = self.view.hovered_square
+        if self.view.underMouse() and here is not None and m.in_grid(here):
+            at = here
+        elif not m.in_grid(at):
+            at = (0, 0)
+        pasted = paste(self.document, fragment, at)
+        if pasted:
+            self.statusBar().showMessage(f"Pasted {len(pasted)} square(s) at {at}", 4000)
+        return pasted
 
     # -- files ---------------------------------------------------------------------------------
 
@@ -395,10 +651,22 @@ class MainWindow(QMainWindow):
         except (MapFormatError, EngineError, OSError) as exc:
             QMessageBox.critical(self, "Cannot open map", str(exc))
             return False
+        if is_shipped(path):
+            # Never edit a shipped map in place: it opens as an untitled copy (Save asks where).
+            document.path = None
+            self.set_document(document)
+            self.statusBar().showMessage(
+                f"{path.name} is a shipped map: you edit a copy; Save asks where to keep it", 8000
+            )
+            return True
         self.set_document(document)
         self._add_recent(path)
         self.offer_recovery()
         return True
+
+    def _open_from_start_page(self, path: Path) -> None:
+        if self.pages.currentWidget() is self.start_page:  # a double click reports twice
+            self.open_path(path)
 
     def save(self) -> bool:
         if self.document.path is None:
@@ -498,7 +766,10 @@ class MainWindow(QMainWindow):
             event.ignore()
 
     def _last_dir(self) -> Path:
-        return Path(str(self.settings.value("last_dir", str(Path.home()))))
+        """Where file dialogs start: the last folder used, else the user's documents (never the
+        folder of the shipped maps)."""
+        last = Path(str(self.settings.value("last_dir", "") or documents_dir()))
+        return documents_dir() if is_shipped(last / "x.json") or not last.is_dir() else last
 
     def _recent(self) -> list[str]:
         value = self.settings.value("recent", [])
@@ -514,6 +785,7 @@ class MainWindow(QMainWindow):
         self._refresh_recent()
 
     def _refresh_recent(self) -> None:
+        self.start_page.set_recent(self._recent())
         self.recent_menu.clear()
         for p in self._recent():
             self.recent_menu.addAction(p, functools.partial(self.open_path, Path(p)))
@@ -557,9 +829,9 @@ class _AutosaveJob(QRunnable):
 
 
 def open_editor(path: str | Path | None = None) -> MainWindow:
-    """A main window on ``path`` (default: the bundled map). Bad files leave an empty editor."""
+    """A main window on ``path``, or showing the start page. Bad files leave the start page."""
     window = MainWindow()
-    target = Path(path) if path is not None else bundled_map()
-    window.open_path(target, ask_save=False)
-    window.view.fit()
+    if path is not None:
+        window.open_path(Path(path), ask_save=False)
+        window.view.fit()
     return window

@@ -85,7 +85,7 @@ class OverlayItem(QGraphicsItem):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             for sq in squares:
                 painter.drawRect(square_rect(sq).adjusted(4, 4, -4, -4))
-        if s.chips:
+        if s.chips and s.layer_visible("chips"):
             painter.setPen(QPen(QColor(40, 40, 40), 2))
             painter.setBrush(QBrush(QColor(250, 250, 250, 220)))
             for sq in s.chips:
@@ -185,8 +185,16 @@ class MapScene(QGraphicsScene):
         self.overlay.update()
 
     def set_grid(self, on: bool) -> None:
-        self.options.grid = on
+        self.set_layer_visible("grid", on)
+
+    def set_layer_visible(self, layer: str, on: bool) -> None:
+        """Show or hide one of :data:`mapeditor.painting.LAYERS` (a view setting, not an edit)."""
+        hidden = self.options.hidden - {layer} if on else self.options.hidden | {layer}
+        self.options.hidden = frozenset(hidden)
         self.on_squares_changed(None)
+
+    def layer_visible(self, layer: str) -> bool:
+        return layer not in self.options.hidden
 
 
 def square_at(point: QPointF) -> Square:

@@ -17,6 +17,8 @@ class MapView(QGraphicsView):
 
     hovered = Signal(object, object)
     """The square and edge under the cursor changed."""
+    notice = Signal(str)
+    """The tool explains why an event did nothing (for the status bar)."""
 
     ZOOM_STEP = 1.15
     MIN_SCALE, MAX_SCALE = 0.02, 8.0
@@ -44,15 +46,37 @@ class MapView(QGraphicsView):
 
     # -- zoom ---------------------------------------------------------------------------------
 
-    def zoom(self, factor: float) -> None:
+    zoomChanged = Signal(float)
+    """The scale changed (1.0 = one scene unit per pixel)."""
+
+    def zoom(self, factor: float, around: QPointF | None = None) -> None:
+        """Scale by ``factor``, keeping the scene point under viewport point ``around`` in place
+        (default: the view's centre)."""
         self._keep_fitted = False
         current = self.transform().m11()
         factor = max(self.MIN_SCALE / current, min(self.MAX_SCALE / current, factor))
+        if around is None:
+            around = QPointF(self.viewport().rect().center())
+        anchor = self.mapToScene(around.toPoint())
+        # Scale without Qt's anchor (it follows QCursor, which synthetic and tablet input don't
+        # move), then scroll the anchored scene point back under ``around``.
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
         self.scale(factor, factor)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        moved = self.mapFromScene(anchor) - around.toPoint()
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + moved.x())
+        self.verticalScrollBar().setValue(self.verticalScrollBar().value() + moved.y())
+        self.zoomChanged.emit(self.transform().m11())
+
+    @property
+    def zoom_percent(self) -> int:
+        """The scale as a percentage of the map's natural size (one scene unit per pixel)."""
+        return round(self.transform().m11() * 100)
 
     def fit(self) -> None:
         self.fitInView(map_rect(self.map_scene.document.map), Qt.AspectRatioMode.KeepAspectRatio)
         self._keep_fitted = True
+        self.zoomChanged.emit(self.transform().m11())
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
@@ -62,12 +86,40 @@ class MapView(QGraphicsView):
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt's name
         steps = event.angleDelta().y() / 120
         if steps:
-            self.zoom(self.ZOOM_STEP**steps)
+            self.zoom(self.ZOOM_STEP**steps, around=event.position())
         event.accept()
 
     # -- pan and tool input ----------------------------------------------------------------------
 
+    @property
+    def hovered_square(self) -> Square | None:
+        """The square the cursor was last over (``None`` before any move)."""
+        return self._last[0] if self._last is not None else None
+
+    @property
+    def stroke_active(self) -> bool:
+        """A tool drag is in progress (a mouse button went down on the map and is held)."""
+        return bool(self._button)
+
+    def cancel_stroke(self) -> bool:
+        """Esc: drop the drag in progress; the tool commits nothing on release."""
+        tool = self.map_scene.tool
+        if not self._button or tool is None:
+            return False
+        tool.cancel()
+        self._button = ""
+        self.map_scene.overlay.update()
+        return True
+
+    def _pass_notice(self) -> None:
+        tool = self.map_scene.tool
+        if tool is not None and tool.notice:
+            self.notice.emit(tool.notice)
+            tool.notice = ""
+
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() == Qt.Key.Key_Escape and self.cancel_stroke():
+            return
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space = True
             self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
@@ -112,9 +164,13 @@ class MapView(QGraphicsView):
         tool_event = self._tool_event("press", event, button)
         self._last = (tool_event.square, tool_event.edge)
         tool.press(tool_event)
+        self._pass_notice()
         self.map_scene.overlay.update()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        # QGraphicsView records the cursor's scene position here: AnchorUnderMouse (wheel zoom
+        # around the cursor) needs it. The scene has no interactive items, so nothing else reacts.
+        super().mouseMoveEvent(event)
         if self._panning:
             delta = event.position() - self._pan_from
             self._pan_from = event.position()
@@ -144,5 +200,6 @@ class MapView(QGraphicsView):
         tool = self.map_scene.tool
         if tool is not None and self._button:
             tool.release(self._tool_event("release", event, self._button))
+            self._pass_notice()
         self._button = ""
         self.map_scene.overlay.update()

@@ -151,8 +151,35 @@ class PropertiesDock(QScrollArea):
         form.addRow("Grid", QLabel(f"{m.width} × {m.height} squares, {len(m.land)} map squares"))
         layout.addWidget(box)
         layout.addStretch(1)
+        self.map_box = box
+        self.map_fields: dict[str, QWidget] = {}
+        for row in range(form.rowCount()):
+            label = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+            field = form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+            if label is not None and field is not None and label.widget() is not None:
+                self.map_fields[label.widget().text()] = field.widget()
         del doc
         return root
+
+    def show_map_properties(self, code: str = "") -> QWidget:
+        """Bring the map's properties into view and focus the field an issue ``code`` is about
+        (the first field when none matches). Returns the focused field."""
+        self.document.select([])
+        self.rebuild()
+        words = {
+            "tile-pool": "Tile pool max",
+            "chip": "Chips laid out",
+            "start": "Start squares used",
+            "meeple": "Meeples per player",
+            "rule": "Map-Chips rules",
+            "id": "Id",
+            "name": "Name",
+        }
+        key = next((label for word, label in words.items() if word in code), "Id")
+        field = self.map_fields.get(key) or next(iter(self.map_fields.values()))
+        self.ensureWidgetVisible(field)
+        field.setFocus()
+        return field
 
     def _selection_box(self) -> QWidget:
         doc, m = self.document, self.document.map

@@ -36,6 +36,8 @@ class ValidationPanel(QWidget):
     """Lists the issues of the document's map; ``activated(set_of_squares)`` on click."""
 
     activated = Signal(object)
+    map_issue_activated = Signal(str)
+    """An issue about the map as a whole (no square) was clicked; carries its code."""
     validated = Signal()
     DELAY_MS = 250
 
@@ -64,6 +66,12 @@ class ValidationPanel(QWidget):
     def set_document(self, document: MapDocument) -> None:
         self.document = document
         document.squaresChanged.connect(self._on_changed)
+        # The previous map's issues (and their markers) go at once; answers still on their way
+        # for it are dropped by the generation check.
+        self._generation += 1
+        self.model.set_issues([])
+        self.summary.setText("Validating…")
+        self.validated.emit()
         self.schedule()
 
     def _on_changed(self, _squares: object) -> None:
@@ -97,6 +105,9 @@ class ValidationPanel(QWidget):
         issue: Issue = self.model.data(index, IssuesModel.IssueRole)
         where = issue.where
         squares = where_squares(self.document.map, where)
+        if not squares:
+            self.map_issue_activated.emit(issue.code)
+            return
         self.document.select(
             squares,
             edge=where.edges[0] if where.edges else None,

@@ -38,3 +38,24 @@ def click(
     window, point: QPoint, button=Qt.MouseButton.LeftButton, modifier=Qt.KeyboardModifier.NoModifier
 ) -> None:
     QTest.mouseClick(window.view.viewport(), button, modifier, point)
+
+
+def wheel(view, point: QPoint, notches: int) -> None:
+    """Turn the mouse wheel ``notches`` steps (positive: away from the user) over ``point``."""
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    viewport = view.viewport()
+    QTest.mouseMove(viewport, point)
+    for _ in range(abs(notches)):
+        event = QWheelEvent(
+            QPointF(point),
+            QPointF(viewport.mapToGlobal(point)),
+            QPoint(),
+            QPoint(0, 120 if notches > 0 else -120),
+            Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+            Qt.ScrollPhase.NoScrollPhase,
+            False,
+        )
+        QApplication.sendEvent(viewport, event)

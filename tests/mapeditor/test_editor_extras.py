@@ -12,7 +12,10 @@ from PySide6.QtPrintSupport import QPrinter
 from engine.mapdef import MapDef
 from mapeditor.painting import SQUARE
 from mapeditor.underlay import EDITOR_KEY
-from mapeditor.widgets.extras import NewFromCountryDialog, export_to, open_imported, print_map
+from mapeditor.widgets.country_import import open_imported
+from mapeditor.widgets.export_dialog import export_to
+from mapeditor.widgets.new_from_country import NewFromCountryDialog
+from mapeditor.widgets.printing import print_map
 
 
 def small_map() -> MapDef:
@@ -116,7 +119,7 @@ def test_print_tiles_for_the_paper_and_orientation_the_printer_has(
     from PySide6.QtGui import QPageLayout, QPageSize
 
     from mapeditor.export import layout_for
-    from mapeditor.widgets.extras import printer_layout
+    from mapeditor.widgets.printing import printer_layout
 
     m = MapDef("w", "Wide", 14, 5)  # 630 × 225 mm
     m.land = {(x, y) for x in range(14) for y in range(5)}

@@ -210,6 +210,7 @@ def test_svg_is_xml_with_the_true_size_in_mm(qapp, tmp_path: Path) -> None:
 def test_pdf_has_the_overview_plus_one_page_per_tile(qapp, tmp_path: Path) -> None:
     m = _board()
     m.width, m.height = 13, 17  # 585 × 765 mm: 4 × 3 A4 portrait pages
+    m.land = {(x, y) for x in range(13) for y in range(17)}  # land on every page
     out = tmp_path / "b.pdf"
     lay = export_pdf(m, out, paper="A4")
     data = out.read_bytes()
@@ -267,3 +268,31 @@ def test_printing_uses_the_same_pages(qapp, tmp_path: Path) -> None:
 def test_unwritable_destination_is_a_clear_error(qapp, tmp_path: Path) -> None:
     with pytest.raises(ExportError, match="does not exist"):
         export_pdf(_board(), tmp_path / "no" / "such" / "b.pdf")
+
+
+def test_pages_of_only_sea_are_left_out_of_the_pdf(qapp, tmp_path: Path) -> None:
+    m = _board()
+    m.width, m.height = 13, 17  # 4 × 3 A4 portrait pages, land only in the top-left corner
+    lay = layout_for(m, paper="A4")
+    assert (lay.cols, lay.rows) == (4, 3)
+    assert lay.page_count == 2 and len(lay.skipped) == 10
+    a1, a2 = lay.printed_tiles
+    assert (a1.name, a2.name) == ("A1", "A2")
+    assert lay.neighbours(a1) == {"E": a2}  # no arrow to B1: it is not printed
+    out = tmp_path / "sparse.pdf"
+    export_pdf(m, out, paper="A4")
+    assert len(re.findall(rb"/Type\s*/Page(?!s)", out.read_bytes())) == 3  # overview, A1, A2
+
+
+def test_shipped_maps_print_no_page_without_a_map_square(qapp) -> None:
+    from engine.mapio import load_map
+    from engine.resources import shipped_maps
+    from mapeditor.export import tile_squares
+
+    for path in shipped_maps():
+        m = load_map(path)
+        lay = layout_for(m, paper="A4")
+        for tile in lay.printed_tiles:
+            assert tile_squares(tile, m.square_size_mm) & m.land, (path.name, tile.name)
+        covered = set().union(*(tile_squares(t, m.square_size_mm) for t in lay.printed_tiles))
+        assert m.land <= covered, path.name  # and every map square is still printed

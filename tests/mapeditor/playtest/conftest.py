@@ -19,7 +19,8 @@ def make_playtest(qtbot) -> Callable[..., PlaytestWindow]:
     def make(map_name: str = "example-small", setup: PlaytestSetup | None = None):
         m = load_map(bundled_map(map_name))
         w = PlaytestWindow(m, setup or small_setup(), pace_ms=0)
-        qtbot.addWidget(w)
+        # closed by qtbot after the test: no "save the game?" question waits for an answer
+        qtbot.addWidget(w, before_close_func=lambda w: setattr(w, "ask_to_keep_game", False))
         w.resize(1200, 800)
         w.show()
         qtbot.waitExposed(w)

@@ -1,0 +1,99 @@
+"""The start page shown when the editor opens without a map: new, open, recent, shipped maps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.resources import shipped_maps
+
+
+class StartPage(QWidget):
+    """Buttons for New, New map from country and Open; lists of recent files and shipped maps.
+
+    Shipped maps open as untitled copies (the window decides that, see ``MainWindow.open_path``).
+    """
+
+    new_requested = Signal()
+    country_requested = Signal()
+    open_requested = Signal()
+    path_chosen = Signal(object)
+    """A recent file or a shipped map was chosen (a :class:`~pathlib.Path`)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("start_page")
+        title = QLabel("<h1>Carcassonne Maps Studio</h1><p>Design and playtest maps.</p>")
+        buttons = QVBoxLayout()
+        self.new_button = QPushButton("New map…")
+        self.country_button = QPushButton("New map from country…")
+        self.open_button = QPushButton("Open…")
+        for button, signal in (
+            (self.new_button, self.new_requested),
+            (self.country_button, self.country_requested),
+            (self.open_button, self.open_requested),
+        ):
+            button.setMinimumHeight(36)
+            button.clicked.connect(signal.emit)
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        for button in (self.new_button, self.country_button, self.open_button):
+            button.setMinimumWidth(220)
+        self.recent = QListWidget()
+        self.recent.setObjectName("recent_list")
+        self.shipped = QListWidget()
+        self.shipped.setObjectName("shipped_list")
+        for stem_path in shipped_maps():
+            item = QListWidgetItem(stem_path.stem.replace("-", " ").title())
+            item.setData(Qt.ItemDataRole.UserRole, stem_path)
+            item.setToolTip(f"Opens a copy of {stem_path.name}; Save As keeps your version")
+            self.shipped.addItem(item)
+        for lst in (self.recent, self.shipped):
+            lst.setMinimumWidth(280)
+            lst.setMaximumWidth(420)
+            lst.itemActivated.connect(self._chosen)
+            lst.itemClicked.connect(self._chosen)
+        lists = QHBoxLayout()
+        for heading, lst in (
+            ("Open recent", self.recent),
+            ("Shipped maps (opened as untitled copies)", self.shipped),
+        ):
+            col = QVBoxLayout()
+            col.addWidget(QLabel(f"<b>{heading}</b>"))
+            col.addWidget(lst)
+            lists.addLayout(col, 1)
+        lists.addStretch(1)
+        row = QHBoxLayout()
+        row.addLayout(buttons)
+        row.addLayout(lists, 1)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(48, 32, 48, 32)
+        outer.addWidget(title)
+        outer.addLayout(row, 1)
+
+    def set_recent(self, paths: list[str]) -> None:
+        self.recent.clear()
+        for p in paths:
+            item = QListWidgetItem(Path(p).name)
+            item.setToolTip(p)
+            item.setData(Qt.ItemDataRole.UserRole, Path(p))
+            self.recent.addItem(item)
+        if not paths:
+            empty = QListWidgetItem("(no recent files)")
+            empty.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.recent.addItem(empty)
+
+    def _chosen(self, item: QListWidgetItem) -> None:
+        path = item.data(Qt.ItemDataRole.UserRole)
+        if path is not None:
+            self.path_chosen.emit(Path(path))
