@@ -136,7 +136,8 @@ class Rules:
         the current player at once for placing the current tile on ``square``, when that is
         all it would do that moves scores, meeples or supply and the turn's scoring would
         follow (no compulsory action). ``None`` (the default): it may do more, or cannot
-        tell; the bot then plays the placement out."""
+        tell; the bot then plays the placement out. The contract is checked for every rule
+        set by ``tests/engine/test_evaluator_contracts.py`` (docs/rule-sets.md "Evaluators")."""
         return None
 
     def meeple_placed(self, ctx: RuleContext, meeple_id: int) -> None:
