@@ -73,6 +73,7 @@ if TYPE_CHECKING:
     from engine.moves import Action
     from engine.rules.context import RuleContext
     from engine.scoring import ScoreEvent
+    from engine.validation import Issue
 
 
 class Rules:
@@ -105,6 +106,14 @@ class Rules:
     def check_map(cls, m: MapDef, issues: IssueSink) -> None:
         """Report what ``m`` lacks for this rule set, as located issues (codes from
         :attr:`issue_codes`). The general checks (grid, cities, reachability...) run anyway."""
+
+    @classmethod
+    def map_issues(cls, m: MapDef) -> list[Issue]:
+        """:meth:`check_map`'s findings for ``m`` as located :class:`~engine.validation.Issue`
+        objects (``validate_map`` reports them among all the others)."""
+        from engine.validation import rule_set_issues
+
+        return rule_set_issues(m, cls)
 
     def view(self, ctx: RuleContext) -> RuleView:
         """What the playtest shows of this rule set now, as plain data."""
