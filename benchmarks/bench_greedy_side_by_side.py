@@ -5,7 +5,8 @@ and plays the same greedy games in both checkouts, interleaved (base, new, new, 
 noise of a shared machine hits both alike. Each run is a fresh process (warm-up game first) that
 prints its seconds and the games' final scores.
 
-Two modes per map:
+Seconds are the CPU time of the run's process (``time.process_time``), so the load of other
+processes on a shared machine counts less. Two modes per map:
 
 * ``default``: each checkout's own defaults (this one plays the corrected rules: fields touch
   large cities, Great Britain players choose their set), so the games differ;
@@ -50,9 +51,9 @@ if same and "map_chips_prints" in {f.name for f in dataclasses.fields(GameOption
     S.new_game = new_game
 config = S.SimConfig(games=games, bot="greedy")
 S.play_one(m, config, 10_000, rule_set)  # warm-up: tile tables compile once
-t0 = time.perf_counter()
+t0 = time.process_time()
 scores = [S.play_one(m, config, i, rule_set)["scores"] for i in range(games)]
-print(time.perf_counter() - t0)
+print(time.process_time() - t0)
 print(scores)
 """
 

@@ -235,8 +235,8 @@ def check_layout(
 
     city_of = m.city_squares()
     stacks = m.stack_squares()
-    layout = _layout_of(m)
-    excluded = layout.excluded_squares(m) if layout is not None else set()
+    chip_layout = _layout_of(m)
+    excluded = chip_layout.excluded_squares(m) if chip_layout is not None else set()
     near_start = _near_starts(used)
     near_city = _near_city(m, reading)
     for sq in sorted(seen):
@@ -260,8 +260,8 @@ def check_layout(
             out.append(ChipViolation("chip-on-wave", sq, f"chip on {sq}: a wave square"))
         if sq in stacks:
             out.append(ChipViolation("chip-on-stack", sq, f"chip on {sq}: an island stack square"))
-        if sq in excluded and layout is not None:
-            code, label = layout.excluded_code, layout.excluded_label
+        if sq in excluded and chip_layout is not None:
+            code, label = chip_layout.excluded_code, chip_layout.excluded_label
             out.append(ChipViolation(code, sq, f"chip on {sq}: {label}"))
         if sq in near_start:
             starts = [m.start_squares[n].name for n in orthogonal_neighbours(sq) if n in used]

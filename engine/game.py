@@ -371,7 +371,11 @@ def _board_map(m: MapDef | None, opts: GameOptions) -> MapDef | None:
 
 
 class Game:
-    """One game. Create it from a map (``None`` for the classic board), players and a seed."""
+    """One game. Create it from a map (``None`` for the classic board), players and a seed.
+
+    Its public methods are the player API (``legal_moves``, ``play``, ``push``/``pop``,
+    ``copy``, ``projected_scores``...). Rule sets never call it: their hooks act through a
+    :class:`~engine.rules.context.RuleContext` (docs/rule-sets.md)."""
 
     def __init__(
         self,

@@ -1000,6 +1000,13 @@ def validate_map(
     return c.issues
 
 
+def rule_set_issues(m: MapDef, rules: Any) -> list[Issue]:
+    """Only what rule set class ``rules`` requires of ``m`` (``Rules.map_issues``)."""
+    c = _Ctx(m, lambda: None, "open_sides")
+    rules.check_map(m, c)
+    return c.issues
+
+
 def has_errors(issues: Iterable[Issue]) -> bool:
     """Whether any issue is an error."""
     return any(i.severity is Severity.ERROR for i in issues)
@@ -1016,5 +1023,6 @@ __all__ = [
     "land_outline",
     "land_parts",
     "reachable_squares",
+    "rule_set_issues",
     "validate_map",
 ]

@@ -73,6 +73,7 @@ if TYPE_CHECKING:
     from engine.moves import Action
     from engine.rules.context import RuleContext
     from engine.scoring import ScoreEvent
+    from engine.validation import Issue
 
 
 class Rules:
@@ -106,6 +107,14 @@ class Rules:
         """Report what ``m`` lacks for this rule set, as located issues (codes from
         :attr:`issue_codes`). The general checks (grid, cities, reachability...) run anyway."""
 
+    @classmethod
+    def map_issues(cls, m: MapDef) -> list[Issue]:
+        """:meth:`check_map`'s findings for ``m`` as located :class:`~engine.validation.Issue`
+        objects (``validate_map`` reports them among all the others)."""
+        from engine.validation import rule_set_issues
+
+        return rule_set_issues(m, cls)
+
     def view(self, ctx: RuleContext) -> RuleView:
         """What the playtest shows of this rule set now, as plain data."""
         return RuleView()
@@ -136,7 +145,8 @@ class Rules:
         the current player at once for placing the current tile on ``square``, when that is
         all it would do that moves scores, meeples or supply and the turn's scoring would
         follow (no compulsory action). ``None`` (the default): it may do more, or cannot
-        tell; the bot then plays the placement out."""
+        tell; the bot then plays the placement out. The contract is checked for every rule
+        set by ``tests/engine/test_evaluator_contracts.py`` (docs/rule-sets.md "Evaluators")."""
         return None
 
     def meeple_placed(self, ctx: RuleContext, meeple_id: int) -> None:

@@ -191,7 +191,7 @@ class ChipRules(Rules):
 
     Collecting (every sheet): "If you place a tile on a square with a chip you take the chip and
     get 1 or 2 points immediately. Then you place the chip face up in front of you." The points
-    are a ``chip`` :class:`~engine.scoring.ScoreEvent` (``game.award``).
+    are a ``chip`` :class:`~engine.scoring.ScoreEvent` (``ctx.award``).
     """
 
     chip_layout = ChipLayout(LayoutKind.RANDOM)

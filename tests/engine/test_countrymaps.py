@@ -1,6 +1,6 @@
 """The shipped maps: every file loads and validates; the five country maps carry what the rule
 sheets name, are sized for their tile pool, take their chips for every start choice, and are
-reproduced byte for byte by ``engine.mapbuild.countrymaps`` from the committed import results."""
+reproduced byte for byte by ``engine.countrymaps`` from the committed import results."""
 
 from __future__ import annotations
 
@@ -11,9 +11,7 @@ import pytest
 
 from engine.bots import make_bot, play_game
 from engine.chips import ChipReading, check_layout, feasibility, generate_layout, start_choices
-from engine.game import Game, GameOptions
-from engine.geometry import Edge, Side
-from engine.mapbuild.countrymaps import (
+from engine.countrymaps import (
     COUNTRIES,
     build_all,
     dumps_rasters,
@@ -23,6 +21,8 @@ from engine.mapbuild.countrymaps import (
     rasters_path,
     readme_table,
 )
+from engine.game import Game, GameOptions
+from engine.geometry import Edge, Side
 from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef, RuleSet
 from engine.mapio import load_map
 from engine.resources import bundled_map, shipped_maps
@@ -261,14 +261,13 @@ def test_full_random_bot_game_with_plain_maps_rules(cid: str, seed: int) -> None
     assert game.outcome() is not None
     assert game.tiles_left() == 0
     placed = set(game.board.tiles)
-    # Without Map-Chips the prints are ignored (RULES.md, corrections 2): waves and island
-    # stacks take tiles, so the board's own map says what is placeable.
-    assert m.placeable_squares() <= game.board.map.placeable_squares()
-    assert placed <= game.board.map.placeable_squares()
+    # without Map-Chips the prints are ignored (engine/RULES.md): Benelux waves and stacks too
+    placeable = set(game.board.layout.placeable)
+    assert placed <= placeable and m.placeable_squares() <= placeable
     # The whole recommended pool (capped by the 114 tiles of base+ic+tb) was played out...
     assert len(placed) + len(game.set_aside) == min(114, m.setup.tile_pool_max)
     # ...on a board with room to spare.
-    assert len(placed) < len(m.placeable_squares())
+    assert len(placed) < len(placeable)
 
 
 @pytest.mark.parametrize("cid", COUNTRY_IDS)

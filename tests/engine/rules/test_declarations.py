@@ -11,6 +11,7 @@ from _hint_checks import hint_violations, traced_games
 
 import engine.rules.base as rules_base
 from engine.game import Game, GameOptions
+from engine.mapdef import Colour
 from engine.mapio import load_map
 from engine.moves import Action
 from engine.resources import bundled_map
@@ -148,3 +149,16 @@ def test_the_six_places_hold_no_country_specific_code(path: str) -> None:
     # string literals naming a country in code (docstring prose aside)
     literals = re.findall(r"\"[a-z_]+\"", code)
     assert [lit for lit in literals if COUNTRY.search(lit)] == []
+
+
+def test_map_issues_are_located_issues() -> None:
+    from engine.mapdef import MapDef, Town
+    from engine.validation import Issue, Severity
+
+    m = MapDef(id="t", name="T", width=2, height=1, land={(0, 0), (1, 0)})
+    m.towns[(1, 0)] = Town("Dijon")
+    [issue] = FranceRules.map_issues(m)
+    assert isinstance(issue, Issue) and issue.severity is Severity.ERROR
+    assert (issue.code, issue.where.squares) == ("france-town-without-grape", ((1, 0),))
+    m.towns[(1, 0)] = Town("Dijon", grape=Colour.PURPLE)
+    assert FranceRules.map_issues(m) == []
