@@ -1,6 +1,6 @@
 """The shipped maps: every file loads and validates; the five country maps carry what the rule
 sheets name, are sized for their tile pool, take their chips for every start choice, and are
-reproduced byte for byte by ``engine.countrymaps`` from the committed import results."""
+reproduced byte for byte by ``engine.mapbuild.countrymaps`` from the committed import results."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import pytest
 
 from engine.bots import make_bot, play_game
 from engine.chips import ChipReading, check_layout, feasibility, generate_layout, start_choices
-from engine.countrymaps import (
+from engine.game import Game, GameOptions
+from engine.geometry import Edge, Side
+from engine.mapbuild.countrymaps import (
     COUNTRIES,
     build_all,
     dumps_rasters,
@@ -21,8 +23,6 @@ from engine.countrymaps import (
     rasters_path,
     readme_table,
 )
-from engine.game import Game, GameOptions
-from engine.geometry import Edge, Side
 from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef, RuleSet
 from engine.mapio import load_map
 from engine.resources import bundled_map, shipped_maps
