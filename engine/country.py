@@ -186,6 +186,13 @@ def _polygonal(geom: BaseGeometry, where: str) -> BaseGeometry:
     return polys[0] if len(polys) == 1 else MultiPolygon(polys)
 
 
+def _as_polygonal(geom: BaseGeometry, where: str) -> BaseGeometry:
+    """``geom`` itself when it is already a valid (Multi)Polygon, else :func:`_polygonal`."""
+    if isinstance(geom, Polygon | MultiPolygon) and not geom.is_empty and geom.is_valid:
+        return geom
+    return _polygonal(geom, where)
+
+
 def load_geojson(path: str | os.PathLike[str]) -> BaseGeometry:
     """The (Multi)Polygon of a GeoJSON file: every polygon of its features, merged.
 
@@ -550,7 +557,7 @@ def keep_parts(raster: Raster, outline: BaseGeometry, share: float = SMALL_PART_
     """Give every outline part that got no land square, and covers at least ``share`` of a
     square, the square it covers most (added to ``raster.land``). Returns one note per part kept
     or still left out (too small), so none vanishes silently."""
-    outline = _unwrap(_polygonal(outline, "outline"))
+    outline = _unwrap(_as_polygonal(outline, "outline"))
     proj = raster.projection
     size = proj.km
     notes: list[str] = []
@@ -703,7 +710,7 @@ def city_candidates(
     is left out or moved is said in ``notes``. Needs the geo extra.
     """
     coords, info = _cities()
-    outline = _unwrap(_polygonal(outline, "outline"))
+    outline = _unwrap(_as_polygonal(outline, "outline"))
     wanted = {c.upper() for c in countries if c}
     shapely.prepare(outline)
     lon, lat = coords[:, 0], coords[:, 1]
@@ -712,6 +719,9 @@ def city_candidates(
     inside = np.flatnonzero(hits)
     proj = raster.projection
     part_of_square, polys = _square_parts(outline, raster)
+    squares_of_part: dict[int, set[Square]] = {}
+    for sq, p in part_of_square.items():
+        squares_of_part.setdefault(p, set()).add(sq)
     tree = shapely.STRtree(polys)
     notes = notes if notes is not None else []
     out: list[CityCandidate] = []
@@ -740,7 +750,7 @@ def city_candidates(
         )
         hit = tree.query(point, predicate="within")
         part = int(hit[0]) if len(hit) else None
-        own = {sq for sq, p in part_of_square.items() if p == part} if part is not None else set()
+        own = squares_of_part.get(part, set()) if part is not None else set()
         sq = _nearest_square((fx, fy), own or raster.land, radius=3.0)
         if sq is None:
             notes.append(f"{city.name}: no map square on its land, left out")
@@ -778,12 +788,21 @@ def _square_parts(outline: BaseGeometry, raster: Raster) -> tuple[dict[Square, i
         proj.x0 + (xs + 1) * size,
         proj.y0 + (ys + 1) * size,
     )
+    if len(polys) == 1:
+        return dict.fromkeys(land, 0), polys
+    # Far below a square's size, as the raster does: the 1:10m coasts have many more vertices.
+    projected = [shapely.simplify(p, size / 200.0, preserve_topology=True) for p in projected]
     tree = shapely.STRtree(projected)
     box_i, poly_i = tree.query(boxes, predicate="intersects")
+    hits = np.bincount(box_i, minlength=len(land))
     best: dict[Square, tuple[float, int]] = {}
-    if len(box_i):
-        areas = shapely.area(shapely.intersection(boxes[box_i], np.asarray(projected)[poly_i]))
-        for b, p, a in zip(box_i, poly_i, areas, strict=True):
+    shared = hits[box_i] > 1  # only a square touching two parts needs the areas
+    for b, p in zip(box_i[~shared], poly_i[~shared], strict=True):
+        best[land[int(b)]] = (1.0, int(p))
+    if shared.any():
+        pieces = np.asarray(projected, dtype=object)[poly_i[shared]]
+        areas = shapely.area(shapely.intersection(boxes[box_i[shared]], pieces))
+        for b, p, a in zip(box_i[shared], poly_i[shared], areas, strict=True):
             sq = land[int(b)]
             if sq not in best or a > best[sq][0]:
                 best[sq] = (float(a), int(p))
@@ -797,7 +816,10 @@ def _nearest_square(
     ``radius`` of the point's own square centre; ties go to the smallest square."""
     fx, fy = point
     best: tuple[float, Square] | None = None
+    reach = radius + 1.5
     for cand in squares:
+        if abs(cand[0] + 0.5 - fx) > reach or abs(cand[1] + 0.5 - fy) > reach:
+            continue
         d = math.hypot(cand[0] + 0.5 - fx, cand[1] + 0.5 - fy)
         if d <= radius + 0.71 and (best is None or (d, cand) < best):
             best = (d, cand)
@@ -939,8 +961,11 @@ def land_border_edges(
     if not neighbours:
         return set()
     proj = raster.projection
-    own = _unwrap(_polygonal(own, "outline"))
-    ring = shapely.buffer(own.boundary, LAND_BORDER_TOLERANCE_DEG)
+    own = _unwrap(_as_polygonal(own, "outline"))
+    # Simplified far below the tolerance: buffering every vertex of a 1:10m coast is slow.
+    boundary = shapely.simplify(own.boundary, LAND_BORDER_TOLERANCE_DEG / 4)
+    ring = shapely.buffer(boundary, LAND_BORDER_TOLERANCE_DEG, quad_segs=2)
+    shapely.prepare(ring)
     size = proj.km
     out: set[Edge] = set()
     for name in sorted(set(neighbours.values())):
@@ -948,7 +973,10 @@ def land_border_edges(
             geom = _ne_geometry(_find_country(name).index)
         except GeoDataError:
             continue
-        shared = shapely.intersection(ring, geom)
+        near = shapely.simplify(
+            shapely.clip_by_rect(geom, *ring.bounds), LAND_BORDER_TOLERANCE_DEG / 4
+        )
+        shared = shapely.intersection(ring, near) if not near.is_empty else near
         if shared.is_empty:
             continue
         line = _project_split(proj, shared)

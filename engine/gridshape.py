@@ -29,14 +29,18 @@ from engine.mapdef import MapDef, Track
 __all__ = [
     "MAX_GRID",
     "POOL_RATIO",
+    "ANCHORS",
     "GridShapeError",
+    "Reshape",
     "SizeAdvice",
     "content_bounds",
+    "crop_arguments",
     "crop_to_content",
     "default_tile_pool",
     "reshape",
     "reshape_losses",
     "resize",
+    "resize_arguments",
     "shift",
     "size_advice",
     "target_squares",
@@ -44,6 +48,8 @@ __all__ = [
 
 MAX_GRID = 400
 """Largest grid side the map format accepts."""
+Reshape = tuple[int, int, int, int]
+"""``(width, height, dx, dy)``: the arguments of :func:`reshape`."""
 POOL_RATIO = 1.6
 """Placeable squares per tile of the middle of the tile pool, as on the shipped maps (1.5-1.7)."""
 TOO_MANY_RATIO = 3.0
@@ -217,24 +223,38 @@ def shift(m: MapDef, dx: int, dy: int) -> MapDef:
     return reshape(m, m.width, m.height, dx, dy)
 
 
+ANCHORS = ("nw", "n", "ne", "w", "c", "e", "sw", "s", "se")
+"""Which part of the old grid :func:`resize` keeps in place (``c``: the middle)."""
+
+
+def resize_arguments(m: MapDef, width: int, height: int, anchor: str = "nw") -> Reshape:
+    """The :func:`reshape` arguments of :func:`resize`."""
+    anchor = anchor.lower()
+    if anchor not in ANCHORS:
+        raise GridShapeError(f"unknown anchor {anchor!r} ({', '.join(ANCHORS)})")
+    dx = 0 if "w" in anchor else (width - m.width) if "e" in anchor else (width - m.width) // 2
+    dy = 0 if "n" in anchor else (height - m.height) if "s" in anchor else (height - m.height) // 2
+    return width, height, dx, dy
+
+
 def resize(m: MapDef, width: int, height: int, anchor: str = "nw") -> MapDef:
     """``m`` on a ``width`` x ``height`` grid; ``anchor`` (``nw``, ``n``, ``c``, ``se``, …) says
     which part of the old grid stays put (``c``: the content stays centred)."""
-    anchor = anchor.lower()
-    if anchor not in {"nw", "n", "ne", "w", "c", "e", "sw", "s", "se"}:
-        raise GridShapeError(f"unknown anchor {anchor!r} (nw, n, ne, w, c, e, sw, s, se)")
-    dx = 0 if "w" in anchor else (width - m.width) if "e" in anchor else (width - m.width) // 2
-    dy = 0 if "n" in anchor else (height - m.height) if "s" in anchor else (height - m.height) // 2
-    return reshape(m, width, height, dx, dy)
+    return reshape(m, *resize_arguments(m, width, height, anchor))
 
 
-def crop_to_content(m: MapDef, margin: int = 1) -> MapDef:
-    """``m`` cut down (or grown) to its content plus ``margin`` outside squares all round."""
+def crop_arguments(m: MapDef, margin: int = 1) -> Reshape:
+    """The :func:`reshape` arguments of :func:`crop_to_content`."""
     bounds = content_bounds(m)
     if bounds is None:
         raise GridShapeError("the map has no squares to crop to")
     x0, y0, x1, y1 = bounds
-    return reshape(m, x1 - x0 + 1 + 2 * margin, y1 - y0 + 1 + 2 * margin, margin - x0, margin - y0)
+    return x1 - x0 + 1 + 2 * margin, y1 - y0 + 1 + 2 * margin, margin - x0, margin - y0
+
+
+def crop_to_content(m: MapDef, margin: int = 1) -> MapDef:
+    """``m`` cut down (or grown) to its content plus ``margin`` outside squares all round."""
+    return reshape(m, *crop_arguments(m, margin))
 
 
 # -- size guidance ---------------------------------------------------------------------------------

@@ -238,7 +238,8 @@ CODES: dict[str, CodeInfo] = {
         E,
         "Placeable squares that no tile chain can reach from any start square (through "
         "placeable land, connected large cities and ferries; gated squares only by ferry).",
-        "Connect them by land or a ferry, or remove them.",
+        "Connect them by land or a ferry (the message names the shortest sea crossing), or "
+        "remove them.",
     ),
     "gated-without-ferry": CodeInfo(
         E,

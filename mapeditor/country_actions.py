@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine import gridshape
 from engine.geometry import Edge, Square
-from engine.gridshape import GridShapeError, content_bounds, reshape, reshape_losses
+from engine.gridshape import Reshape, reshape, reshape_losses
 from engine.islands import suggest_ferries
 from engine.mapdef import BorderFeature, EdgeKind, Ferry, Town
 from mapeditor.commands import ReplaceMap, change_entries
@@ -32,28 +33,14 @@ __all__ = [
     "suggested_ferries",
 ]
 
-Reshape = tuple[int, int, int, int]
-"""``(width, height, dx, dy)`` of :func:`engine.gridshape.reshape`."""
-
-
 def crop_arguments(document: MapDocument, margin: int = 1) -> Reshape:
     """The reshape that crops the map to its content plus ``margin`` squares."""
-    bounds = content_bounds(document.map)
-    if bounds is None:
-        raise GridShapeError("the map has no squares to crop to")
-    x0, y0, x1, y1 = bounds
-    return x1 - x0 + 1 + 2 * margin, y1 - y0 + 1 + 2 * margin, margin - x0, margin - y0
+    return gridshape.crop_arguments(document.map, margin)
 
 
 def resize_arguments(document: MapDocument, width: int, height: int, anchor: str = "nw") -> Reshape:
     """The reshape giving a ``width`` x ``height`` grid with ``anchor`` kept in place."""
-    m = document.map
-    anchor = anchor.lower()
-    if anchor not in {"nw", "n", "ne", "w", "c", "e", "sw", "s", "se"}:
-        raise GridShapeError(f"unknown anchor {anchor!r}")
-    dx = 0 if "w" in anchor else (width - m.width) if "e" in anchor else (width - m.width) // 2
-    dy = 0 if "n" in anchor else (height - m.height) if "s" in anchor else (height - m.height) // 2
-    return width, height, dx, dy
+    return gridshape.resize_arguments(document.map, width, height, anchor)
 
 
 def grid_losses(document: MapDocument, args: Reshape) -> list[str]:

@@ -46,24 +46,13 @@ def register(sub: Any) -> None:
 
 
 def _reshape_args(args: argparse.Namespace, m: MapDef) -> tuple[int, int, int, int]:
-    from engine.gridshape import GridShapeError, content_bounds
+    from engine.gridshape import crop_arguments, resize_arguments
 
     if args.command == "crop":
-        bounds = content_bounds(m)
-        if bounds is None:
-            raise GridShapeError("the map has no squares to crop to")
-        x0, y0, x1, y1 = bounds
-        k = args.margin
-        return x1 - x0 + 1 + 2 * k, y1 - y0 + 1 + 2 * k, k - x0, k - y0
+        return crop_arguments(m, args.margin)
     if args.command == "shift":
         return m.width, m.height, args.dx, args.dy
-    anchor = args.anchor.lower()
-    if anchor not in {"nw", "n", "ne", "w", "c", "e", "sw", "s", "se"}:
-        raise GridShapeError(f"unknown anchor {args.anchor!r} (nw, n, ne, w, c, e, sw, s, se)")
-    w, h = args.width, args.height
-    dx = 0 if "w" in anchor else (w - m.width) if "e" in anchor else (w - m.width) // 2
-    dy = 0 if "n" in anchor else (h - m.height) if "s" in anchor else (h - m.height) // 2
-    return w, h, dx, dy
+    return resize_arguments(m, args.width, args.height, args.anchor)
 
 
 def run(args: argparse.Namespace) -> int:

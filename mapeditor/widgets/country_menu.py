@@ -24,14 +24,13 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import EngineError
-from engine.gridshape import MAX_GRID
+from engine.gridshape import ANCHORS, MAX_GRID
 from engine.mapdef import EdgeKind, Ferry, MapDef
 from mapeditor import country_actions as actions
 
 if TYPE_CHECKING:
     from mapeditor.widgets.main_window import MainWindow
 
-ANCHORS = ("nw", "n", "ne", "w", "c", "e", "sw", "s", "se")
 
 
 def confirm_losses(parent: QWidget | None, title: str, losses: list[str]) -> bool:
