@@ -17,6 +17,7 @@ A map's printed parts are static per map (:class:`MapLayout`) and shared by ever
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Container, Iterator, KeysView, Sequence
 from dataclasses import dataclass
 from itertools import islice
@@ -343,7 +344,9 @@ class MapLayout:
     """Everything about a map the board needs, computed once and shared by board copies."""
 
     def __init__(self, m: MapDef, options: MapOptions) -> None:
-        self.map = m
+        # weak: layouts are cached per map (engine.mapcache), and the cache must not keep the
+        # map alive; every board that uses a layout holds its map
+        self._map = weakref.ref(m)
         self.options = options
         self.placeable: frozenset[Square] = frozenset(m.placeable_squares())
         self.gated: frozenset[Square] = (
@@ -395,6 +398,13 @@ class MapLayout:
             pattern = "".join(req)
             if pattern != _FREE:
                 self.static_req[sq] = pattern
+
+    @property
+    def map(self) -> MapDef:
+        """The map this layout was made from."""
+        m = self._map()
+        assert m is not None, "a MapLayout outlived its map"
+        return m
 
 
 def map_layout(m: MapDef, options: MapOptions) -> MapLayout:
