@@ -399,6 +399,19 @@ class MapLayout:
             if pattern != _FREE:
                 self.static_req[sq] = pattern
 
+    printed: (
+        tuple[
+            list[tuple[int, int, frozenset, int, str | None]],
+            dict[str, int],
+            dict[tuple[str, Square, int], int],
+            dict[str, int],
+            set[int],
+        ]
+        | None
+    ) = None
+    """The feature nodes of the printed parts (large cities, their road stubs, ferries) as
+    every new board makes them, filled in by the first board (see Board._make_printed_nodes)."""
+
     @property
     def map(self) -> MapDef:
         """The map this layout was made from."""
@@ -533,6 +546,25 @@ class Board:
             self._make_printed_nodes()
 
     def _make_printed_nodes(self) -> None:
+        layout = self.layout
+        assert layout is not None
+        printed = layout.printed
+        if printed is not None:  # the same nodes for every board of this layout: replay them
+            specs, self.city_node, self.stub_node, self.ferry_node, done = printed
+            f = self.features
+            for spec in specs:
+                f.new(*spec)
+            f.done.update(done)
+            return
+        self._build_printed_nodes()
+        f = self.features
+        specs = [
+            (f.kind[i], f.open[i], f.tiles[i], f.coa[i], f.label.get(i))
+            for i in range(len(f.parent))
+        ]
+        layout.printed = (specs, self.city_node, self.stub_node, self.ferry_node, set(f.done))
+
+    def _build_printed_nodes(self) -> None:
         layout = self.layout
         assert layout is not None
         m = layout.map
