@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -180,6 +181,7 @@ def main() -> int:
             ["git", "worktree", "remove", "--force", str(base)], cwd=REPO, check=False
         )
         subprocess.run(["git", "worktree", "prune"], cwd=REPO, check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
     return 1 if failed else 0
 
 
