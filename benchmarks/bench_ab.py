@@ -16,6 +16,8 @@ Cases:
   share of set-up (``Game(...)``) in a game;
 - ``startup``: the whole process ``python -m engine validate maps/deutschland.json`` (wall
   time, and its CPU time, which the load of other processes disturbs less);
+- ``greedy``: games of the greedy bot on Deutschland as the balance report plays them
+  (``engine.simulate.play_one``, 4 per round; the scores are compared like the digests);
 - ``validate60`` / ``validate400``: ``validate_map`` of a generated all-land map with 4 start
   squares and 6 large cities (``benchmarks/bench_validate.py``'s map) of that size.
 
@@ -28,6 +30,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -53,6 +56,34 @@ print(time.process_time() - t)
 """
 
 
+GREEDY_GAMES = 4
+GREEDY = """
+import hashlib, time
+from engine.mapio import load_map
+from engine.resources import bundled_map
+from engine.simulate import SimConfig, play_one, rule_set_for
+m = load_map(bundled_map("deutschland"))
+rule_set, _ = rule_set_for(m, True)
+config = SimConfig(games={games}, bot="greedy", seed=1)
+play_one(m, config, 10_000, rule_set)
+h = hashlib.sha256()
+t = time.process_time()
+for i in range({seed}, {seed} + {games}):
+    h.update(repr(play_one(m, config, i, rule_set)["scores"]).encode())
+print(time.process_time() - t, h.hexdigest()[:16])
+"""
+
+
+def _run_code(tree: Path, code: str) -> str:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True
+    )
+    if out.returncode:
+        raise SystemExit(f"{tree}: benchmark code failed:\n{out.stderr}")
+    return out.stdout.strip()
+
+
 def _run(tree: Path, args: list[str]) -> str:
     env = dict(os.environ, PYTHONPATH=str(tree))
     out = subprocess.run(
@@ -69,6 +100,10 @@ def measure(case: str, tree: Path, round_no: int) -> tuple[float, float, str]:
         script = str(HERE / "ab_games.py")
         secs, setup, digest = _run(tree, [script, case, str(GAMES[case]), str(round_no)]).split()
         return float(secs), float(setup), digest
+    if case == "greedy":
+        out = _run_code(tree, GREEDY.format(games=GREEDY_GAMES, seed=round_no * GREEDY_GAMES))
+        secs, digest = out.split()
+        return float(secs), 0.0, digest
     if case == "startup":
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
@@ -118,9 +153,10 @@ def main() -> int:
             b = [s for s, _, _ in runs["base"]]
             n = [s for s, _, _ in runs["new"]]
             mb, mn = statistics.median(b), statistics.median(n)
-            unit = "games/s" if case in GAMES else "s"
-            if case in GAMES:
-                fb, fn = GAMES[case] / mb, GAMES[case] / mn
+            per_run = GAMES.get(case, GREEDY_GAMES if case == "greedy" else 0)
+            unit = "games/s" if per_run else "s"
+            if per_run:
+                fb, fn = per_run / mb, per_run / mn
             else:
                 fb, fn = mb, mn
             print(
@@ -135,15 +171,17 @@ def main() -> int:
                 setup = statistics.median(s / t for t, s, _ in runs["new"])
                 setup_b = statistics.median(s / t for t, s, _ in runs["base"])
                 print(f"{'':12s} set-up share of a game: base {setup_b:.1%}, new {setup:.1%}")
-                if {d for _, _, d in runs["base"]} != {d for _, _, d in runs["new"]}:
-                    print(f"{'':12s} ERROR: the two checkouts played different games")
-                    failed = True
+            played = [{d for _, _, d in runs[k]} for k in ("base", "new")]
+            if per_run and played[0] != played[1]:
+                print(f"{'':12s} ERROR: the two checkouts played different games")
+                failed = True
             sys.stdout.flush()
     finally:
         subprocess.run(
             ["git", "worktree", "remove", "--force", str(base)], cwd=REPO, check=False
         )
         subprocess.run(["git", "worktree", "prune"], cwd=REPO, check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
     return 1 if failed else 0
 
 

@@ -17,6 +17,7 @@ A map's printed parts are static per map (:class:`MapLayout`) and shared by ever
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Container, Iterator, KeysView, Sequence
 from dataclasses import dataclass
 from itertools import islice
@@ -343,7 +344,9 @@ class MapLayout:
     """Everything about a map the board needs, computed once and shared by board copies."""
 
     def __init__(self, m: MapDef, options: MapOptions) -> None:
-        self.map = m
+        # weak: layouts are cached per map (engine.mapcache), and the cache must not keep the
+        # map alive; every board that uses a layout holds its map
+        self._map = weakref.ref(m)
         self.options = options
         self.placeable: frozenset[Square] = frozenset(m.placeable_squares())
         self.gated: frozenset[Square] = (
@@ -395,6 +398,26 @@ class MapLayout:
             pattern = "".join(req)
             if pattern != _FREE:
                 self.static_req[sq] = pattern
+
+    printed: (
+        tuple[
+            list[tuple[int, int, frozenset, int, str | None]],
+            dict[str, int],
+            dict[tuple[str, Square, int], int],
+            dict[str, int],
+            set[int],
+        ]
+        | None
+    ) = None
+    """The feature nodes of the printed parts (large cities, their road stubs, ferries) as
+    every new board makes them, filled in by the first board (see Board._make_printed_nodes)."""
+
+    @property
+    def map(self) -> MapDef:
+        """The map this layout was made from."""
+        m = self._map()
+        assert m is not None, "a MapLayout outlived its map"
+        return m
 
 
 def map_layout(m: MapDef, options: MapOptions) -> MapLayout:
@@ -523,6 +546,25 @@ class Board:
             self._make_printed_nodes()
 
     def _make_printed_nodes(self) -> None:
+        layout = self.layout
+        assert layout is not None
+        printed = layout.printed
+        if printed is not None:  # the same nodes for every board of this layout: replay them
+            specs, self.city_node, self.stub_node, self.ferry_node, done = printed
+            f = self.features
+            for spec in specs:
+                f.new(*spec)
+            f.done.update(done)
+            return
+        self._build_printed_nodes()
+        f = self.features
+        specs = [
+            (f.kind[i], f.open[i], f.tiles[i], f.coa[i], f.label.get(i))
+            for i in range(len(f.parent))
+        ]
+        layout.printed = (specs, self.city_node, self.stub_node, self.ferry_node, set(f.done))
+
+    def _build_printed_nodes(self) -> None:
         layout = self.layout
         assert layout is not None
         m = layout.map

@@ -767,10 +767,11 @@ def generate_layout(
     from engine.mapcache import derived
 
     tables = derived(m)
-    key = ("chips.allowed", frozenset(map(tuple, used_starts)), ChipReading(reading))
+    starts = frozenset((int(sq[0]), int(sq[1])) for sq in used_starts)
+    key = ("chips.allowed", starts, ChipReading(reading))
     allowed = tables.get(key)
     if allowed is None:
-        allowed = tables[key] = frozenset(allowed_squares(m, key[1], reading))
+        allowed = tables[key] = frozenset(allowed_squares(m, starts, reading))
     if count == 0:
         return []
     rng = random.Random(seed)

@@ -189,7 +189,8 @@ class LegalMoveGenerator:
         return self._game._has_moves()
 
     def list(self) -> list[Action]:
-        """Every legal action, as a new list (placing: by square, rotation, then meeple)."""
+        """Every legal action, as a new list (placing: each placement in the board's order,
+        first without a meeple, then with one on each free location)."""
         return self._game._list_moves()
 
     def _indexed(self) -> _MoveIndex | None:
@@ -302,17 +303,6 @@ class _MoveIndex:
         self.blocks: list[_Block] = []
         self.total = 0
 
-    def add(
-        self,
-        squares: Sequence[Square] | dict[Square, None],
-        rots: tuple[int, ...],
-        locs: tuple[tuple[str, ...], ...],
-        per_square: int,
-    ) -> None:
-        self.starts.append(self.total)
-        self.blocks.append((squares, rots, locs, per_square))
-        self.total += per_square * len(squares)
-
     def move(self, i: int) -> Move:
         total = self.total
         if i < 0:
@@ -322,7 +312,7 @@ class _MoveIndex:
         b = bisect_right(self.starts, i) - 1
         squares, rots, locs, per_square = self.blocks[b]
         k, rem = divmod(i - self.starts[b], per_square)
-        sq = next(islice(squares, k, None)) if type(squares) is dict else squares[k]  # type: ignore[index]
+        sq = next(islice(squares, k, None)) if isinstance(squares, dict) else squares[k]
         for rot, names in zip(rots, locs, strict=True):
             if rem <= len(names):
                 return tuple.__new__(Move, (sq, rot, names[rem - 1] if rem else None))
@@ -846,12 +836,12 @@ class Game:
         board = self.board
         index = _MoveIndex()
         if self.supply[self.to_move] <= 0:  # no meeple to place: one move per placement
-            blocks = [
+            only: list[_Block] = [
                 (squares, rots, _NO_LOCS[len(rots)], len(rots))
                 for squares, rots in board.placement_groups(tile)
             ]
-            sizes = [b[3] * len(b[0]) for b in blocks]
-            index.blocks = blocks
+            sizes = [b[3] * len(b[0]) for b in only]
+            index.blocks = only
             index.starts = [0, *accumulate(sizes)][:-1] if sizes else []
             index.total = sum(sizes)
             return index

@@ -51,7 +51,12 @@ def derived(m: MapDef) -> dict[Any, Any]:
     if entry is not None and entry[0]() is m and entry[1] == guard:
         return entry[2]
     tables: dict[Any, Any] = {}
-    _CACHE[key] = (weakref.ref(m, lambda _r, k=key, c=_CACHE: c.pop(k, None)), guard, tables)
+    cache = _CACHE  # bound now: the callback may run while the interpreter shuts down
+
+    def drop(_ref: weakref.ref[MapDef]) -> None:
+        cache.pop(key, None)
+
+    _CACHE[key] = (weakref.ref(m, drop), guard, tables)
     return tables
 
 

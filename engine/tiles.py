@@ -193,7 +193,8 @@ class TileSet:
     def full_pool(self, name: str = "base+ic+tb") -> list[str]:
         """Every tile of the named pool, one id per copy, in file order."""
         wanted = name.split("+")
-        unknown = [e for e in wanted if e not in self.expansions]
+        exps = self.expansions  # a scan of every type: once, not once per name
+        unknown = [e for e in wanted if e not in exps]
         if unknown or not name:
             raise TileSetError(
                 f"unknown tile pool {name!r}: {', '.join(unknown) or 'empty name'} is not an "
