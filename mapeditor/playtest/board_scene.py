@@ -26,8 +26,24 @@ from mapeditor.tile_painter import feature_anchor, meeple_path, tile_image
 
 MEEPLE = 0.34
 """Meeple size as a fraction of a square."""
-SPOT_RADIUS = 0.12
+SPOT_RADIUS = 0.16
 """Radius of a clickable meeple spot, as a fraction of a square."""
+
+MEEPLE_ROLES = {
+    "city": "Knight",
+    "road": "Thief",
+    "field": "Farmer",
+    "monastery": "Monk",
+}
+"""What a meeple on each kind of feature is called (the spot's label)."""
+
+
+def meeple_role(game: Game, tile_id: str, rotation: int, location: str) -> tuple[str, str]:
+    """``("Knight", "city")``: the meeple's name and the feature kind at ``location``."""
+    segment = game.board.oriented(tile_id, rotation).segment_at(location)
+    assert segment is not None, f"{tile_id} has no meeple location {location}"
+    kind = str(game.tileset[tile_id].segments[segment].kind)
+    return MEEPLE_ROLES.get(kind, kind.title()), kind
 
 
 def square_at(point: QPointF) -> Square:
@@ -257,6 +273,8 @@ class Overlay:
     spots: dict[str, QPointF] = field(default_factory=dict)
     """Meeple spots offered in the meeple step, by location."""
     spot_hover: str | None = None
+    spot_labels: dict[str, str] = field(default_factory=dict)
+    """The name shown at each meeple spot (``"Knight"``, ``"Farmer"``...)."""
     targets: dict[Square, str] = field(default_factory=dict)
     """Squares a rule action can be played on (clickable), with the action's label."""
 
@@ -272,6 +290,11 @@ class Overlay:
             self.spot_hover,
             tuple(sorted(self.targets)),
         )
+
+
+LEGAL_FILL = QColor(20, 170, 70, 120)
+LEGAL_EDGE = QColor("#0a6b2c")
+"""Squares where the tile fits as turned now: green fill, dark green edge inside a white one."""
 
 
 class _OverlayItem(QGraphicsItem):
@@ -296,12 +319,20 @@ class _OverlayItem(QGraphicsItem):
         if ov.pending is None:
             for sq, rots in ov.fits.items():
                 r = square_rect(sq).adjusted(3, 3, -3, -3)
-                legal_now = ov.rotation in rots
-                painter.setPen(
-                    QPen(QColor(255, 236, 110) if legal_now else QColor(255, 255, 255, 170), 2.5)
-                )
-                painter.setBrush(QColor(255, 240, 120, 70 if legal_now else 35))
-                painter.drawRoundedRect(r, 6, 6)
+                if ov.rotation in rots:
+                    # Fits as the tile is turned now: a strong fill and a double outline that
+                    # stand out on the pale map squares.
+                    painter.setPen(QPen(QColor("white"), 6))
+                    painter.setBrush(LEGAL_FILL)
+                    painter.drawRoundedRect(r, 6, 6)
+                    painter.setPen(QPen(LEGAL_EDGE, 3))
+                    painter.setBrush(Qt.BrushStyle.NoBrush)
+                    painter.drawRoundedRect(r, 6, 6)
+                else:
+                    # Fits turned another way: dashed, lighter.
+                    painter.setPen(QPen(LEGAL_EDGE, 2.5, Qt.PenStyle.DashLine))
+                    painter.setBrush(QColor(255, 255, 255, 70))
+                    painter.drawRoundedRect(r, 6, 6)
         for sq, _label in ov.targets.items():
             r = square_rect(sq).adjusted(6, 6, -6, -6)
             painter.setPen(QPen(QColor("#00b3b3"), 3, Qt.PenStyle.DashLine))
@@ -327,18 +358,30 @@ class _OverlayItem(QGraphicsItem):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(r.adjusted(1.5, 1.5, -1.5, -1.5))
             colour = bs.colour(game.to_move)
+            font = QFont("DejaVu Sans")
+            font.setPixelSize(9)
+            font.setBold(True)
+            painter.setFont(font)
             for loc, p in ov.spots.items():
                 rad = SPOT_RADIUS * SQUARE
                 hot = loc == ov.spot_hover
-                painter.setPen(QPen(QColor("white"), 2.0, Qt.PenStyle.SolidLine))
-                painter.setBrush(QColor(0, 0, 0, 110 if hot else 60))
+                painter.setPen(QPen(QColor("white"), 2.5, Qt.PenStyle.SolidLine))
+                painter.setBrush(QColor(0, 0, 0, 140 if hot else 90))
                 painter.drawEllipse(p, rad, rad)
                 if hot:
                     _draw_meeple(painter, p, colour, scale=0.9)
                 else:
-                    painter.setPen(QPen(colour.lighter(130), 2.0, Qt.PenStyle.DotLine))
+                    painter.setPen(QPen(colour.lighter(130), 2.0))
                     painter.setBrush(Qt.BrushStyle.NoBrush)
-                    painter.drawEllipse(p, rad * 0.6, rad * 0.6)
+                    painter.drawEllipse(p, rad * 0.62, rad * 0.62)
+                label = ov.spot_labels.get(loc)
+                if label:
+                    box = QRectF(p.x() - 22, p.y() + rad + 1, 44, 12)
+                    painter.setPen(Qt.PenStyle.NoPen)
+                    painter.setBrush(QColor(255, 255, 255, 235 if hot else 205))
+                    painter.drawRoundedRect(box, 3, 3)
+                    painter.setPen(QColor("black"))
+                    painter.drawText(box, Qt.AlignmentFlag.AlignCenter, label)
 
 
 class BoardScene(QGraphicsScene):
