@@ -34,8 +34,13 @@ from engine.game import Game, Phase
 from engine.mapdef import MapDef
 from engine.moves import Action, Draw, Move, Pass, Placement
 from engine.scoring import ScoreEvent
-from mapeditor.painting import square_rect
-from mapeditor.playtest.board_scene import BoardScene, meeple_role, meeple_spot
+from mapeditor.painting import SQUARE, square_rect
+from mapeditor.playtest.board_scene import (
+    BoardScene,
+    callout_positions,
+    meeple_role,
+    meeple_spot,
+)
 from mapeditor.playtest.board_view import BoardView
 from mapeditor.playtest.bot_worker import BotWorker
 from mapeditor.playtest.game_log import GameLog, describe_action
@@ -442,6 +447,7 @@ class PlaytestWindow(QMainWindow):
         self.scene.overlay.spot_labels = {
             loc: meeple_role(g, tile, placement.rotation, loc)[0] for loc in locations
         }
+        self.scene.overlay.callouts = callout_positions(placement.square, self.scene.overlay.spots)
         self.hint.setText("Place a meeple on a marked spot, or “No meeple”")
         self._refresh()
 
@@ -464,7 +470,7 @@ class PlaytestWindow(QMainWindow):
             if spot != ov.spot_hover:
                 ov.spot_hover = spot
                 self.scene.update_overlay(
-                    [square_rect(self.pending.square).adjusted(-30, -30, 30, 30)]
+                    [square_rect(self.pending.square).adjusted(-SQUARE, -SQUARE, SQUARE, SQUARE)]
                 )
                 text = self.spot_text(spot) if spot is not None else ""
                 self.view.viewport().setToolTip(text)
@@ -502,6 +508,7 @@ class PlaytestWindow(QMainWindow):
         if self.pending is None:
             ov.spots = {}
             ov.spot_labels = {}
+            ov.callouts = {}
             ov.spot_hover = None
         ov.fits = {}
         if human and g.phase is Phase.PLACE:

@@ -6,7 +6,7 @@ main view only repaints the frame.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt, QTimer
+from PySide6.QtCore import QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QWidget
 
@@ -35,7 +35,7 @@ class OverviewView(QGraphicsView):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         self.setBackgroundBrush(Qt.GlobalColor.darkGray)
-        self.setMinimumSize(160, 140)
+        self.setMinimumSize(120, 100)
         for bar in (main.horizontalScrollBar(), main.verticalScrollBar()):
             bar.valueChanged.connect(self.viewport().update)
         main.zoomChanged.connect(self.viewport().update)
@@ -67,6 +67,10 @@ class OverviewView(QGraphicsView):
         self.fit()
         self.viewport().update()
 
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        # QGraphicsView would ask for its scene's size; a dock beside the canvas wants little.
+        return QSize(220, 200)
+
     def fit(self) -> None:
         self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
 
@@ -86,7 +90,7 @@ class OverviewView(QGraphicsView):
         pen = QPen(QColor(220, 30, 30), 2)
         pen.setCosmetic(True)  # two pixels whatever the overview's scale
         painter.setPen(pen)
-        painter.setBrush(QColor(220, 30, 30, 30))
+        painter.setBrush(QColor(220, 30, 30, 14))
         painter.drawRect(self.shown_rect())
 
     def _go(self, event: QMouseEvent) -> None:

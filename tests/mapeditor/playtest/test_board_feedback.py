@@ -8,9 +8,9 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from engine.game import Phase
-from mapeditor.painting import square_rect
+from mapeditor.painting import SQUARE, square_rect
 from mapeditor.playtest import rule_view
-from mapeditor.playtest.board_scene import MEEPLE_ROLES
+from mapeditor.playtest.board_scene import MEEPLE_ROLES, callout_rect
 
 
 def _pixel(w, square):
@@ -52,13 +52,24 @@ def test_meeple_spots_are_labelled_and_named_on_hover(qtbot, make_playtest) -> N
     labels = w.scene.overlay.spot_labels
     assert set(labels) == set(g.meeple_locations(p))
     assert set(labels.values()) <= set(MEEPLE_ROLES.values())
-    loc, spot = next(iter(w.scene.overlay.spots.items()))
+    targets = w.scene.overlay.callouts
+    assert set(targets) == set(labels)
+    rects = [callout_rect(c) for c in targets.values()]
+    assert all(not a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1 :]), (
+        "labelled targets never overlap"
+    )
+    assert all(r.width() >= 0.9 * SQUARE for r in rects)  # large enough to hit
+    loc, spot = next(iter(targets.items()))
     pos = w.view.mapFromScene(spot)
     QTest.mouseMove(w.view.viewport(), pos + QPoint(4, 4))
     QTest.mouseMove(w.view.viewport(), pos)
     assert w.scene.overlay.spot_hover == loc
     assert w.hint.text().startswith(f"{labels[loc]} on the ")
     assert w.view.viewport().toolTip() == w.hint.text()
+    played = len(w.game.history)
+    QTest.mouseClick(w.view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    move = w.game.history[played]
+    assert move.meeple == loc  # the click on the target placed that meeple
 
 
 def test_player_names_are_not_cut_short_by_a_wide_chips_column(
