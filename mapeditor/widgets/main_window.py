@@ -37,6 +37,7 @@ from engine.mapio import save_map
 from engine.resources import maps_dir
 from mapeditor.document import MapDocument
 from mapeditor.painting import LAYERS, square_rect
+from mapeditor.playtest.launch import open_playtest
 from mapeditor.tools import ALL_TOOLS, Tool
 from mapeditor.tools.clipboard import copy_fragment, from_mime, paste, to_mime
 from mapeditor.tools.select import delete_selection
@@ -245,15 +246,9 @@ class MainWindow(QMainWindow):
             "&Validate now", lambda: self.validation.run_now(), "F5"
         )
         self.playtest_action = self._action("&Playtest…", self.playtest, "F9")
-        try:
-            import mapeditor.playtest.launch  # noqa: F401
-        except ImportError:
-            self.playtest_action.setEnabled(False)
-            self.playtest_action.setToolTip("Playtest needs the game window (mapeditor.playtest)")
-        else:
-            self.playtest_action.setToolTip(
-                "Play a test game of this map (refused while the map has errors) (F9)"
-            )
+        self.playtest_action.setToolTip(
+            "Play a test game of this map (refused while the map has errors) (F9)"
+        )
         group = QActionGroup(self)
         group.setExclusive(True)
         toolbar = self.addToolBar("Tools")
@@ -743,8 +738,6 @@ class MainWindow(QMainWindow):
 
     def playtest(self) -> None:
         """Hand a copy of the map (saved or not) to the game window; refused on errors."""
-        from mapeditor.playtest.launch import open_playtest
-
         self._playtest = open_playtest(self.document.snapshot(), self)
 
 
