@@ -412,6 +412,21 @@ class MainWindow(QMainWindow):
         bars = self.findChildren(QToolBar)
         for widget in [*bars, *getattr(self, "_docks_shown", [])]:
             widget.setVisible(not on)
+        # Nothing to edit, save or print on the start page (the blank map behind it is no map).
+        for action in (
+            *self.tool_actions.values(),
+            self.cut_action,
+            self.copy_action,
+            self.paste_action,
+            self.delete_action,
+            self.save_action,
+            self.save_as_action,
+            self.validate_action,
+            self.playtest_action,
+            *self.extras_actions.values(),
+        ):
+            action.setEnabled(not on)
+        self.extras_actions["country"].setEnabled(True)  # a way off the start page
 
     def _listed_actions(self) -> list[QAction]:
         """The actions the shortcut sheet lists (read when it is shown: menus are complete)."""
