@@ -7,9 +7,10 @@ main view only repaints the frame.
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen, QPixmap, QResizeEvent
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QWidget
 
+from engine.mapdef import MapDef
 from mapeditor.document import MapDocument
 from mapeditor.painting import SQUARE, map_rect, paint_map
 from mapeditor.widgets.map_scene import MapScene
@@ -17,6 +18,26 @@ from mapeditor.widgets.map_view import MapView
 
 PIXELS = 480
 """The longer side of the overview's picture of the map."""
+DETAILED_UP_TO = 3000
+"""Grids with more squares get one pixel per square (drawing them in full takes too long to
+redo after every edit: 0.3-1 s for 200×200)."""
+
+
+def square_image(m: MapDef) -> QImage:
+    """One pixel per square: sea, land, large cities, towns and start squares."""
+    image = QImage(m.width, m.height, QImage.Format.Format_RGB32)
+    image.fill(QColor("#a9cde0"))
+    for colour, squares in (
+        ("#d8e6b0", m.land),
+        ("#d9b382", (sq for city in m.large_cities.values() for sq in city.squares)),
+        ("#b0793a", m.towns),
+        ("#d1201b", m.start_squares),
+    ):
+        rgb = QColor(colour).rgb()
+        for x, y in squares:
+            if 0 <= x < m.width and 0 <= y < m.height:
+                image.setPixel(x, y, rgb)
+    return image
 
 
 class OverviewView(QGraphicsView):
@@ -41,7 +62,7 @@ class OverviewView(QGraphicsView):
         main.zoomChanged.connect(self.viewport().update)
         self._redraw = QTimer(self)
         self._redraw.setSingleShot(True)
-        self._redraw.setInterval(200)  # one picture after a burst of edits (a brush stroke)
+        self._redraw.setInterval(400)  # one picture after a burst of edits (a brush stroke)
         self._redraw.timeout.connect(self.render_map)
         self.set_document(scene.document)
 
@@ -54,15 +75,18 @@ class OverviewView(QGraphicsView):
         """Draw the map (with the main view's layer settings) into the overview's picture."""
         m = self.map_scene.document.map
         rect = map_rect(m)
-        scale = PIXELS / max(rect.width(), rect.height(), SQUARE)
-        self.picture = QPixmap(
-            max(1, round(rect.width() * scale)), max(1, round(rect.height() * scale))
-        )
-        self.picture.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(self.picture)
-        painter.scale(scale, scale)
-        paint_map(painter, m, self.map_scene.options)
-        painter.end()
+        if m.width * m.height > DETAILED_UP_TO:
+            self.picture = QPixmap.fromImage(square_image(m))
+        else:
+            scale = PIXELS / max(rect.width(), rect.height(), SQUARE)
+            self.picture = QPixmap(
+                max(1, round(rect.width() * scale)), max(1, round(rect.height() * scale))
+            )
+            self.picture.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(self.picture)
+            painter.scale(scale, scale)
+            paint_map(painter, m, self.map_scene.options)
+            painter.end()
         self.scene().setSceneRect(rect)
         self.fit()
         self.viewport().update()
