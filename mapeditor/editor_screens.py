@@ -10,12 +10,13 @@ import sys
 import time
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
 from engine.resources import bundled_map, shipped_maps
 
 
-def _settle(app: QApplication, seconds: float) -> None:
+def _settle(app: QCoreApplication, seconds: float) -> None:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         app.processEvents()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import shiboken6
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QSpinBox,
     QStackedWidget,
@@ -137,7 +139,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.pages)
         self.tools: dict[type[Tool], Tool] = {}
         self.tool_actions: dict[type[Tool], QAction] = {}
-        self.menus: dict[str, object] = {}
+        self.menus: dict[str, QMenu] = {}
         self._build_docks()
         self._build_actions()
         self._build_menus()
@@ -190,7 +192,11 @@ class MainWindow(QMainWindow):
             self.docks[title] = dock
 
     def _action(
-        self, text: str, slot, shortcut: str | QKeySequence | None = None, tip: str = ""
+        self,
+        text: str,
+        slot: Callable[..., object],
+        shortcut: str | QKeySequence | QKeySequence.StandardKey | None = None,
+        tip: str = "",
     ) -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
