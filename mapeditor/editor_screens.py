@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QStandardPaths
 from PySide6.QtWidgets import QApplication
 
 from engine.resources import bundled_map, shipped_maps
@@ -34,7 +34,11 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     names = args or [p.stem for p in shipped_maps()]
     app = QApplication.instance() or QApplication([])
+    # The user's own settings (recent files) stay out of the pictures.
+    QStandardPaths.setTestModeEnabled(True)
     start = open_editor()
+    start.settings.setValue("recent", [str(Path.home() / "maps" / "my-island.json")])
+    start._refresh_recent()
     start.resize(1500, 950)
     start.show()
     _settle(app, 0.5)

@@ -433,6 +433,12 @@ class MainWindow(QMainWindow):
         ):
             action.setEnabled(not on)
         self.extras_actions["country"].setEnabled(True)  # a way off the start page
+        tool = self.scene.tool
+        self._hint.setText(
+            "Create or open a map to start; shipped maps open as untitled copies."
+            if on
+            else (f"{tool.name}: {tool.hint}" if tool is not None else "")
+        )
 
     def _listed_actions(self) -> list[QAction]:
         """The actions the shortcut sheet lists (read when it is shown: menus are complete)."""

@@ -113,5 +113,5 @@ def test_the_start_page_offers_nothing_to_edit(qtbot) -> None:
     assert not window.paste_action.isEnabled() and not window.save_action.isEnabled()
     QTest.keyClick(window, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     assert not window.document.modified
-    _click_item(window.start_page.shipped, "Example Small")
+    _click_item(window.start_page.shipped, "Example (small)")
     assert window.paste_action.isEnabled() and window.save_action.isEnabled()
