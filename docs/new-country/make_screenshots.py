@@ -70,7 +70,7 @@ def main() -> int:
     from mapeditor.commands import change_attribute
     from mapeditor.document import ABSENT
     from mapeditor.widgets.country_menu import FerriesDialog
-    from mapeditor.widgets.extras import open_imported
+    from mapeditor.widgets.country_import import open_imported
     from mapeditor.widgets.main_window import MainWindow
     from mapeditor.widgets.new_from_country import NewFromCountryDialog
 

@@ -50,6 +50,7 @@ from engine.resources import maps_dir
 from mapeditor import recovery
 from mapeditor.document import MapDocument
 from mapeditor.painting import LAYERS, square_rect
+from mapeditor.playtest.launch import confirm_errors, open_playtest
 from mapeditor.tools import ALL_TOOLS, Tool
 from mapeditor.tools.clipboard import copy_fragment, from_mime, paste, to_mime
 from mapeditor.tools.select import delete_selection
@@ -273,15 +274,9 @@ class MainWindow(QMainWindow):
             "&Validate now", lambda: self.validation.run_now(), "F5"
         )
         self.playtest_action = self._action("&Playtest…", self.playtest, "F9")
-        try:
-            import mapeditor.playtest.launch  # noqa: F401
-        except ImportError:
-            self.playtest_action.setEnabled(False)
-            self.playtest_action.setToolTip("Playtest needs the game window (mapeditor.playtest)")
-        else:
-            self.playtest_action.setToolTip(
-                "Play a test game of this map (refused while the map has errors) (F9)"
-            )
+        self.playtest_action.setToolTip(
+            "Play a test game of this map (refused while the map has errors) (F9)"
+        )
         group = QActionGroup(self)
         group.setExclusive(True)
         toolbar = self.addToolBar("Tools")
@@ -448,6 +443,27 @@ class MainWindow(QMainWindow):
         bars = self.findChildren(QToolBar)
         for widget in [*bars, *getattr(self, "_docks_shown", [])]:
             widget.setVisible(not on)
+        # Nothing to edit, save or print on the start page (the blank map behind it is no map).
+        for action in (
+            *self.tool_actions.values(),
+            self.cut_action,
+            self.copy_action,
+            self.paste_action,
+            self.delete_action,
+            self.save_action,
+            self.save_as_action,
+            self.validate_action,
+            self.playtest_action,
+            *self.extras_actions.values(),
+        ):
+            action.setEnabled(not on)
+        self.extras_actions["country"].setEnabled(True)  # a way off the start page
+        tool = self.scene.tool
+        self._hint.setText(
+            "Create or open a map to start; shipped maps open as untitled copies."
+            if on
+            else (f"{tool.name}: {tool.hint}" if tool is not None else "")
+        )
 
     def _listed_actions(self) -> list[QAction]:
         """The actions the shortcut sheet lists (read when it is shown: menus are complete)."""
@@ -796,8 +812,6 @@ class MainWindow(QMainWindow):
     def playtest(self) -> None:
         """Hand a copy of the map (saved or not) to the game window. A map with errors is
         played after a confirmation listing them; refused only when the engine cannot play it."""
-        from mapeditor.playtest.launch import confirm_errors, open_playtest
-
         m = self.document.snapshot()
         ok = confirm_errors(m, self)
         self._playtest = open_playtest(m, self, allow_errors=True) if ok else None
