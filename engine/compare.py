@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.balance import _margin
+
 if TYPE_CHECKING:
     from engine.mapdef import MapDef
     from engine.simulate import SimResult
@@ -380,11 +382,6 @@ def compare_runs(
     cmp["verdicts"] = verdicts(cmp)
     cmp["headline"] = headline(cmp)
     return cmp
-
-
-def _margin(scores: Sequence[int]) -> int:
-    top = sorted(scores, reverse=True)
-    return top[0] - top[1] if len(top) > 1 else top[0]
 
 
 # -- the page -------------------------------------------------------------------------------------

@@ -114,19 +114,6 @@ class _Node:
         return self.sums[player] / self.visits if self.sums and self.visits else 0.5
 
 
-def random_playout(game: Game, rng: random.Random, turns: int | None) -> None:
-    """Play ``game`` on (unchecked, it is a copy) with a fast random policy."""
-    start = game.turn
-    while not game.is_over() and (turns is None or game.turn - start < turns):
-        placements = game.legal_placements().list()
-        if placements:
-            p = rng.choice(placements)
-            locs = game.meeple_locations(p) if rng.random() < 0.5 else []
-            game.apply(Move(p.square, p.rotation, rng.choice(locs) if locs else None))
-        else:
-            game.apply(rng.choice(game.legal_moves().list()))
-
-
 class MCTSBot:
     """ISMCTS with progressive widening, epsilon-greedy playouts and search reuse.
 
