@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.chips import (
@@ -72,7 +71,7 @@ class _Evaluator:
     The searches touch only the part of the grid they need, not all of ``V``.
     """
 
-    def __init__(self, candidates: set[Square], _smallest: set[Square] | None = None) -> None:
+    def __init__(self, candidates: set[Square]) -> None:
         self.candidates = candidates
         _, matching = _matching_size(candidates)
         self.mate: dict[Square, Square] = {}
@@ -173,8 +172,7 @@ def every_choice(
     reading = ChipReading(reading)
     candidates = _candidate_squares(m) - _near_city(m, reading)
     removals = _removals(m, candidates)
-    every = frozenset().union(*removals.values()) if removals else frozenset()
-    f = _Evaluator(candidates, candidates - every)
+    f = _Evaluator(candidates)
     return {c: f(frozenset().union(*(removals[s] for s in c))) for c in start_choices(m)}
 
 
@@ -201,7 +199,7 @@ def worst_choice(
     candidates = _candidate_squares(m) - _near_city(m, reading)
     removals = _removals(m, candidates)
     every = frozenset().union(*removals.values()) if removals else frozenset()
-    f = _Evaluator(candidates, candidates - every)
+    f = _Evaluator(candidates)
     floor = f(every)  # no choice fits fewer
     if enough is not None and floor >= enough and total > 1:
         first = tuple(sorted(starts[:k]))
@@ -274,11 +272,6 @@ def chip_proof(
         return every
     worst = worst_choice(m, reading)
     return {} if worst is None else {worst.choice: worst.chips}
-
-
-def removal_squares(m: MapDef, choice: Iterable[Square]) -> set[Square]:
-    """Squares next to the used start squares of ``choice`` (what a choice takes from chips)."""
-    return {n for s in choice for n in orthogonal_neighbours(s)}
 
 
 __all__ = [
