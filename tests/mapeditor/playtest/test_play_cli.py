@@ -76,7 +76,7 @@ def test_bad_input_exits_2_with_one_line(capsys) -> None:
     assert play_cli.main(["france", "--towns", "d"]) == 2
     assert "--towns: unknown variant(s) d" in capsys.readouterr().err
     assert play_cli.main(["france", "--load", "/nonexistent/game.json"]) == 2
-    assert "/nonexistent/game.json: cannot read" in capsys.readouterr().err
+    assert "/nonexistent/game.json: no such file" in capsys.readouterr().err
 
 
 def test_a_map_with_errors_is_refused_with_its_errors(tmp_path, capsys) -> None:
