@@ -202,9 +202,9 @@ def worst_choice(
     f = _Evaluator(candidates)
     floor = f(every)  # no choice fits fewer
     if enough is not None and floor >= enough and total > 1:
-        first = tuple(sorted(starts[:k]))
+        some = tuple(sorted(starts[:k]))
         return WorstCase(
-            first, f(frozenset().union(*(removals[s] for s in first))), floor, False, total
+            some, f(frozenset().union(*(removals[s] for s in some))), floor, False, total
         )
     # Starts that remove nothing never matter: a worst choice uses as many of the others as it
     # can, the ones removing the most squares first (good choices early, strong bounds).
