@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -176,6 +177,7 @@ class MainWindow(QMainWindow):
         self._autosave = QTimer(self)
         self._autosave.setInterval(AUTOSAVE_MS)
         self._autosaving = False
+        self._autosave_dropped = threading.Event()
         self._autosave_signals = _AutosaveSignals(self)
         self._autosave_signals.done.connect(self._autosave_finished)
         self._autosave.timeout.connect(self.autosave_in_background)
@@ -708,6 +710,7 @@ class MainWindow(QMainWindow):
         except (MapFormatError, EngineError, OSError) as exc:
             QMessageBox.critical(self, "Cannot save map", str(exc))
             return False
+        self._drop_autosave()
         recovery.remove(old_recovery, old_path)  # this document's own slot only
         self._add_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 4000)
@@ -735,7 +738,12 @@ class MainWindow(QMainWindow):
         job = _AutosaveJob(
             self.document.snapshot(), self._recovery(), self.document.path, self._autosave_signals
         )
+        self._autosave_dropped = job.dropped
         QThreadPool.globalInstance().start(job)
+
+    def _drop_autosave(self) -> None:
+        """The work is saved or discarded: a background autosave still writing deletes its file."""
+        self._autosave_dropped.set()
 
     def _autosave_finished(self, error: str | None) -> None:
         self._autosaving = False
@@ -776,6 +784,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         if self.maybe_save():
+            self._drop_autosave()
             recovery.remove(self._recovery(), self.document.path)
             event.accept()
         else:
@@ -831,11 +840,15 @@ class _AutosaveJob(QRunnable):
         super().__init__()
         self._args = (m, target, path)
         self._signals = signals
+        self.dropped = threading.Event()
+        """Set when the work was saved or discarded meanwhile: the file written is removed."""
 
     def run(self) -> None:
         error: str | None = None
         try:
             recovery.write(*self._args)
+            if self.dropped.is_set():
+                recovery.remove(self._args[1], self._args[2])
         except (MapFormatError, EngineError, OSError) as exc:
             error = str(exc)
         with contextlib.suppress(RuntimeError):  # the window was closed meanwhile

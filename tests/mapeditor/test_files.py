@@ -188,3 +188,24 @@ def test_background_autosave_writes_a_snapshot(make_editor, tmp_path, qtbot) -> 
     slot = mw.recovery_path(path, "")
     m = recovery.read(slot, path)
     assert m is not None and m.land == expected
+
+
+def test_a_background_autosave_finishing_after_a_save_leaves_no_recovery(
+    make_editor, tmp_path, monkeypatch
+) -> None:
+    from mapeditor import recovery
+    from mapeditor.widgets.main_window import _AutosaveJob
+
+    path = tmp_path / "work.json"
+    MapDocument(MapDef("t", "T", 8, 6)).save(path)
+    window = make_editor()
+    assert window.open_path(path, ask_save=False)
+    paint(window)
+    job = _AutosaveJob(
+        window.document.snapshot(), window._recovery(), path, window._autosave_signals
+    )
+    window._autosave_dropped = job.dropped
+    assert window._save_to(path)  # saved while the autosave job has not run yet
+    job.run()  # ...and now it writes
+    assert not window._recovery().exists()
+    assert recovery.read(window._recovery(), path) is None
