@@ -523,7 +523,7 @@ def _check_setup(c: _Ctx) -> None:
         )
     rules = map_rules(m.rule_set)
     sheet = rules.sheet_setup if rules is not None else None
-    if sheet is not None:
+    if rules is not None and sheet is not None:
         got = (len(m.start_squares), s.start_squares_used, s.chip_count)
         if got != (sheet.start_squares, sheet.start_squares_used, sheet.chips):
             c.warn(
