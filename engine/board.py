@@ -401,7 +401,7 @@ class MapLayout:
 
     printed: (
         tuple[
-            list[tuple[int, int, frozenset, int, str | None]],
+            list[tuple[int, int, frozenset[tuple[Any, ...]], int, str | None]],
             dict[str, int],
             dict[tuple[str, Square, int], int],
             dict[str, int],

@@ -53,16 +53,18 @@ def _client(scheduler: str, workers: int) -> tuple[Any, Any]:
 
         # worker processes are spawned: they must not re-run the caller's main script
         with _main_hidden(True):
-            cluster = LocalCluster(
+            # distributed's constructors carry no annotations (untyped in the library)
+            cluster = LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=workers,
                 threads_per_worker=1,
                 processes=True,
                 host="127.0.0.1",
                 dashboard_address=None,
             )
-        return Client(cluster), cluster
+        return Client(cluster), cluster  # type: ignore[no-untyped-call]  # untyped library
     try:
-        return Client(scheduler, timeout=CONNECT_TIMEOUT), None
+        # Client is unannotated in distributed (untyped library)
+        return Client(scheduler, timeout=CONNECT_TIMEOUT), None  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:
         raise EngineError(f"scheduler {scheduler}: cannot connect: {exc}") from None
 
@@ -112,7 +114,8 @@ def run_on_dask(
             )
             for idx in chunks(total, threads)
         ]
-        pending = as_completed(futures, with_results=False)
+        # as_completed is unannotated in distributed (untyped library)
+        pending = as_completed(futures, with_results=False)  # type: ignore[no-untyped-call]
         for fut in pending:
             if cancel is not None and cancel():
                 client.cancel(futures)

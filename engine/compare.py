@@ -339,7 +339,8 @@ def headline(cmp: dict[str, Any]) -> str:
             f"No difference between A and B at p < {ALPHA} in {games} games each: "
             "more games may still find a small one."
         )
-    return found[0]["text"]
+    text: str = found[0]["text"]
+    return text
 
 
 # -- the comparison -------------------------------------------------------------------------------

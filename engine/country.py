@@ -451,6 +451,16 @@ def _unwrap(outline: BaseGeometry) -> BaseGeometry:
     return shapely.transform(outline, fn)
 
 
+def _shifted(geom: BaseGeometry, dx: float) -> BaseGeometry:
+    """``geom`` moved ``dx`` degrees of longitude east."""
+
+    def fn(coords: np.ndarray) -> np.ndarray:
+        out: np.ndarray = coords + np.array([dx, 0.0])
+        return out
+
+    return shapely.transform(geom, fn)
+
+
 def rasterise(
     outline: BaseGeometry,
     *,
@@ -720,8 +730,8 @@ def city_candidates(
     proj = raster.projection
     part_of_square, polys = _square_parts(outline, raster)
     squares_of_part: dict[int, set[Square]] = {}
-    for sq, p in part_of_square.items():
-        squares_of_part.setdefault(p, set()).add(sq)
+    for square, p in part_of_square.items():
+        squares_of_part.setdefault(p, set()).add(square)
     tree = shapely.STRtree(polys)
     notes = notes if notes is not None else []
     out: list[CityCandidate] = []
@@ -922,7 +932,7 @@ def neighbours_along_border(
             continue  # the GeoJSON outline's own country
         parts = []
         for d in shifts:
-            moved = shapely.transform(geom, lambda xy, d=d: xy + np.array([d, 0.0]))
+            moved = _shifted(geom, d)
             part = shapely.intersection(moved, near)
             if not part.is_empty:
                 parts.append(part)
@@ -1095,7 +1105,9 @@ def import_country(
     if isinstance(source, BaseGeometry):
         outline = _polygonal(source, "outline")
         label = name or "Country"
-    elif isinstance(source, str | os.PathLike) and _is_geojson_path(source):
+    elif isinstance(source, os.PathLike) or (
+        isinstance(source, str) and _is_geojson_path(source)
+    ):
         outline = load_geojson(source)
         label = name or Path(source).stem
     else:

@@ -196,6 +196,12 @@ CODES: dict[str, CodeInfo] = {
         "A ferry endpoint is not on an edge of a map square facing the outside (the water).",
         "Move the endpoint to a coastline edge.",
     ),
+    "ferry-endpoint-on-land-border": CodeInfo(
+        E,
+        "A ferry endpoint is on an edge facing a land border (clouds): ferries cross only the "
+        "sea.",
+        "Move the endpoint to an edge facing the sea, or mark that edge as sea.",
+    ),
     "ferry-endpoints-coincide": CodeInfo(
         E, "Both endpoints of a ferry are on the same square.", "Move one endpoint."
     ),
@@ -523,7 +529,7 @@ def _check_setup(c: _Ctx) -> None:
         )
     rules = map_rules(m.rule_set)
     sheet = rules.sheet_setup if rules is not None else None
-    if sheet is not None:
+    if rules is not None and sheet is not None:
         got = (len(m.start_squares), s.start_squares_used, s.chip_count)
         if got != (sheet.start_squares, sheet.start_squares_used, sheet.chips):
             c.warn(
@@ -560,6 +566,13 @@ def _check_border_and_ferries(c: _Ctx) -> None:
                 c.err(
                     "ferry-endpoint-not-on-border",
                     f"ferry {fid!r} endpoint {e} is not on a map square edge facing the water",
+                    edges=[e],
+                    ferry=fid,
+                )
+            elif e in m.land_borders:
+                c.err(
+                    "ferry-endpoint-on-land-border",
+                    f"ferry {fid!r} endpoint {e} faces a land border (clouds), not the sea",
                     edges=[e],
                     ferry=fid,
                 )

@@ -266,12 +266,12 @@ def _paint_ground(painter, m, opts, xs, ys, area, *, land: bool = True) -> None:
     painter.setPen(Qt.PenStyle.NoPen)
     if opts.background is not None:
         painter.fillRect(area, opts.background)
-    land = m.land if land else set()
+    squares = m.land if land else set()
     # Runs of land along each row: one rectangle per run instead of one per square.
     for y in ys:
         run_start = None
         for x in (*xs, None):
-            if x is not None and (x, y) in land:
+            if x is not None and (x, y) in squares:
                 if run_start is None:
                     run_start = x
                 continue

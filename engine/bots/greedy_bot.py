@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.board import SIDE_JOIN as _SIDE_JOIN
 from engine.board import SIDE_TILE as _SIDE_TILE
@@ -186,7 +186,7 @@ class _Projection:
                     out[p] += pts
         return out
 
-    def quiet(self, square: tuple[int, int], sides: tuple[tuple, ...]) -> bool:
+    def quiet(self, square: tuple[int, int], sides: tuple[tuple[Any, ...], ...]) -> bool:
         """Whether a tile on ``square`` (whatever its rotation) joins no occupied feature and
         no city an occupied field touches, and no monk is next to it."""
         adds_of = self.adds_of
@@ -213,7 +213,7 @@ class _Projection:
         game: Game,
         square: tuple[int, int],
         rotation: int,
-        sides: tuple[tuple, ...],
+        sides: tuple[tuple[Any, ...], ...],
         points: int,
         locations: list[str | None],
         meeple_value: float,
@@ -310,7 +310,7 @@ class _Projection:
         supply = game.supply[me]
         adds_of = self.adds_of
         fields_of = self.fields_of
-        recount: dict[int, tuple] = {}
+        recount: dict[int, tuple[int, tuple[int, ...], list[tuple[int, int]]]] = {}
         for r in merged:
             adds = adds_of.get(r)
             if adds is not None:
@@ -368,7 +368,7 @@ def _feature_adds(game: Game, root: int) -> list[tuple[int, int]]:
 
 def _preview_inputs(
     game: Game, ctx: RuleContext, square: tuple[int, int]
-) -> tuple[tuple, int] | None:
+) -> tuple[tuple[tuple[Any, ...], ...], int] | None:
     """What :meth:`_Projection.preview_values` needs for ``square`` (its sides and the points
     the rule sets award for placing there), or ``None`` if it must be played out."""
     points = 0
@@ -381,19 +381,23 @@ def _preview_inputs(
     return None if sides is None else (sides, points)
 
 
+_Placement = tuple[tuple[int, int], int]
+"""A placement without its meeple: ``(square, rotation)``."""
+
+
 def _placement_groups(
-    game: Game, moves: list[Action]
-) -> tuple[dict[tuple, list[int]], list[tuple[list[int], tuple]]]:
+    game: Game, moves: list[Move]
+) -> tuple[dict[_Placement, list[int]], list[tuple[list[int], _Placement]]]:
     """The indices of ``moves`` by ``(square, rotation)`` (a placement and its meeple variants;
     the bare placement is always offered), and the *twins*: a symmetric tile's rotations that
     look the same (same shape, same meeple locations) play the same, so only the first is
     judged; each twin is ``(its indices, the (square, rotation) judged for it)``."""
-    groups: dict[tuple, list[int]] = {}
+    groups: dict[_Placement, list[int]] = {}
     for i, mv in enumerate(moves):
         groups.setdefault((mv[0], mv[1]), []).append(i)
     oriented = game.board.compiled.oriented[game.current_tile]  # type: ignore[index]
-    seen: dict[tuple, tuple] = {}
-    twins: list[tuple[list[int], tuple]] = []
+    seen: dict[tuple[tuple[int, int], object], _Placement] = {}
+    twins: list[tuple[list[int], _Placement]] = []
     for key in list(groups):
         sq, rot = key
         first = seen.setdefault((sq, oriented[rot // 90].shape), key)
@@ -402,6 +406,14 @@ def _placement_groups(
         ):
             twins.append((groups.pop(key), first))
     return groups, twins
+
+
+def _placing(moves: list[Action]) -> list[Move]:
+    """``moves``, all placing moves, typed as such (same order, so indices carry over)."""
+    placing = [mv for mv in moves if isinstance(mv, Move)]
+    if len(placing) != len(moves):
+        raise TypeError("placement_values judges placing moves only")
+    return placing
 
 
 def placement_values(game: Game, moves: list[Action], me: int, meeple_value: float) -> list[float]:
@@ -416,22 +428,23 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
     # placement is judged where its turn would end (Game.push_placement), no copy needed
     push = game.push_placement if plain else game.push
     projection = _Projection(game) if blind else None
+    placing = _placing(moves)
     values: list[float] = [0.0] * len(moves)
-    groups, twins = _placement_groups(game, moves)
+    groups, twins = _placement_groups(game, placing)
     # plain rules: most placements are judged from a preview, without placing the tile
-    previews: dict[tuple[int, int], tuple | None] = {}
+    previews: dict[tuple[int, int], tuple[tuple[tuple[Any, ...], ...], int] | None] = {}
     ctx = RuleContext.of(game)
     for (sq, rot), idxs in groups.items():
         if plain:
             assert projection is not None
-            known = previews.get(sq, False)
-            if known is False:
-                known = _preview_inputs(game, ctx, sq)
-                previews[sq] = known
+            if sq in previews:
+                known = previews[sq]
+            else:
+                known = previews[sq] = _preview_inputs(game, ctx, sq)
             if known is not None:
                 sides, points = known
                 got = projection.preview_values(
-                    game, sq, rot, sides, points, [moves[i][2] for i in idxs], meeple_value
+                    game, sq, rot, sides, points, [placing[i][2] for i in idxs], meeple_value
                 )
                 for i, value in zip(idxs, got, strict=True):
                     values[i] = value
@@ -448,7 +461,7 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
         shortcut = blind and game.phase is not Phase.OVER and game.phase is not Phase.ACTION
         later: list[int] = []
         for i in idxs:
-            loc = moves[i][2]
+            loc = placing[i][2]
             if loc is None:
                 values[i] = base
                 continue
@@ -461,9 +474,9 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
         for i in later:
             values[i] = _judge_pushed(game, moves[i], me, meeple_value)
     for idxs, first in twins:
-        by_location = {moves[i][2]: values[i] for i in groups[first]}
+        by_location = {placing[i][2]: values[i] for i in groups[first]}
         for i in idxs:
-            values[i] = by_location[moves[i][2]]
+            values[i] = by_location[placing[i][2]]
     return values
 
 

@@ -265,7 +265,7 @@ def load_design(path: Path) -> CountrySpec:
         raise DesignError(f"{path}: not a {DESIGN_FORMAT} file")
     if data.pop("format_version", None) != DESIGN_VERSION:
         raise DesignError(f"{path}: unsupported format_version")
-    spec = _build(CountrySpec, data, str(path))
+    spec: CountrySpec = _build(CountrySpec, data, str(path))
     if f"{spec.id}.json" != path.name:
         raise DesignError(f"{path}: id {spec.id!r} does not match the file name")
     return spec

@@ -100,8 +100,10 @@ class NewFromCountryDialog(QDialog):
             names = country_names()
             self._names = set(names)
             self.country.addItems(names)
-            self.country.completer().setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
-            self.country.completer().setFilterMode(Qt.MatchFlag.MatchContains)
+            completer = self.country.completer()
+            assert completer is not None  # an editable combo box always has one
+            completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+            completer.setFilterMode(Qt.MatchFlag.MatchContains)
             self.country.setCurrentText("Germany")
         else:
             self.country.setPlaceholderText("install the geo extra, or choose a GeoJSON file")

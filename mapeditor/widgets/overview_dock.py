@@ -6,7 +6,7 @@ main view only repaints the frame.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt, QTimer
+from PySide6.QtCore import QRect, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QWidget
 
@@ -106,11 +106,11 @@ class OverviewView(QGraphicsView):
         """The scene rectangle the main view shows."""
         return self.main.mapToScene(self.main.viewport().rect()).boundingRect()
 
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt's name
+    def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:  # noqa: N802 - Qt's name
         super().drawBackground(painter, rect)
         painter.drawPixmap(self.sceneRect(), self.picture, QRectF(self.picture.rect()))
 
-    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802
+    def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:  # noqa: N802
         pen = QPen(QColor(220, 30, 30), 2)
         pen.setCosmetic(True)  # two pixels whatever the overview's scale
         painter.setPen(pen)

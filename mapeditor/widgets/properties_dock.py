@@ -156,8 +156,10 @@ class PropertiesDock(QScrollArea):
         for row in range(form.rowCount()):
             label = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
             field = form.itemAt(row, QFormLayout.ItemRole.FieldRole)
-            if label is not None and field is not None and label.widget() is not None:
-                self.map_fields[label.widget().text()] = field.widget()
+            name = label.widget() if label is not None else None
+            widget = field.widget() if field is not None else None
+            if isinstance(name, QLabel) and widget is not None:
+                self.map_fields[name.text()] = widget
         del doc
         return root
 

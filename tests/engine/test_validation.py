@@ -262,6 +262,30 @@ def test_ferry_endpoint_not_on_border() -> None:
     assert "ferry-endpoint-not-on-border" not in codes(m)
 
 
+def test_ferry_endpoint_on_land_border() -> None:
+    m = base()
+    m.ferries["f"] = Ferry("f", Edge(0, 2, Side.W), Edge(7, 2, Side.E))
+    m.land_borders = {Edge(7, 2, Side.E), Edge(7, 3, Side.E)}
+    found = only(m, "ferry-endpoint-on-land-border")
+    assert [(i.severity, i.where.ferry, i.where.edges) for i in found] == [
+        (Severity.ERROR, "f", (Edge(7, 2, Side.E),))
+    ]
+    assert "'f'" in found[0].message and str(Edge(7, 2, Side.E)) in found[0].message
+    # the same ferry to an edge facing the sea is fine, and the sea edge is not flagged
+    m.ferries["f"] = Ferry("f", Edge(0, 2, Side.W), Edge(7, 4, Side.E))
+    assert "ferry-endpoint-on-land-border" not in codes(m)
+
+
+def test_shipped_ferries_cross_the_sea() -> None:
+    checked = 0
+    for path in shipped_maps():
+        m, _ = read_map(path)
+        if m.ferries and m.land_borders:  # France and Ibérica have both
+            checked += 1
+            assert "ferry-endpoint-on-land-border" not in codes(m), path.name
+    assert checked >= 2
+
+
 def test_ferry_endpoints_coincide() -> None:
     m = lake_map()
     m.ferries["f"] = Ferry("f", Edge(2, 2, Side.E), Edge(2, 2, Side.E))
