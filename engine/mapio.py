@@ -170,7 +170,8 @@ def _strict_validator_class(cls: Any) -> Any:
     checker = cls.TYPE_CHECKER.redefine(
         "integer", lambda _checker, v: isinstance(v, int) and not isinstance(v, bool)
     )
-    return jsonschema.validators.extend(cls, type_checker=checker)
+    # types-jsonschema leaves extend() unannotated
+    return jsonschema.validators.extend(cls, type_checker=checker)  # type: ignore[no-untyped-call]
 
 
 @cache
@@ -203,7 +204,7 @@ def _fast_validator() -> Callable[[Any], Any] | None:
         import fastjsonschema
     except ImportError:  # pragma: no cover - a dependency; jsonschema alone is just slower
         return None
-    return fastjsonschema.compile(_schema())  # type: ignore[no-any-return]
+    return fastjsonschema.compile(_schema())
 
 
 def short_repr(value: Any, limit: int = 60) -> str:

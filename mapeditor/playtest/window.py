@@ -260,8 +260,8 @@ class PlaytestWindow(QMainWindow):
         if isinstance(key, QKeySequence.StandardKey):
             a.setShortcuts(key)  # every binding: Close is Ctrl+W as well as Ctrl+F4
         else:
-            a.setShortcut(key)  # type: ignore[arg-type]
-        menu.addAction(a)  # type: ignore[attr-defined]
+            a.setShortcut(key)
+        menu.addAction(a)
         return a
 
     def _colours(self) -> list[QColor]:
