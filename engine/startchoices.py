@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from engine.chips import (
     ChipReading,
     _candidate_squares,
-    _matching_size,
+    _GridMatcher,
     _near_city,
     start_choices,
 )
@@ -63,20 +63,23 @@ class WorstCase:
 
 
 class _Evaluator:
-    """``f(X)`` for removed sets ``X``, each warm-started from the matching of the smallest graph."""
+    """``f(X)`` for removed sets ``X``, each warm-started from the matching of the smallest graph
+    (every start's squares removed)."""
 
-    def __init__(self, candidates: set[Square], smallest: set[Square]) -> None:
+    def __init__(self, candidates: set[Square], most_removed: frozenset[Square]) -> None:
         self.candidates = candidates
-        _, self.warm = _matching_size(smallest)
+        self.matcher = _GridMatcher(candidates)
+        _, self.warm = self.matcher.maximum(most_removed)
         self.cache: dict[frozenset[Square], int] = {}
         self.work = 0
 
     def __call__(self, removed: frozenset[Square]) -> int:
+        """``f(removed)``; ``removed`` is a subset of the candidates."""
         got = self.cache.get(removed)
         if got is None:
-            squares = self.candidates - removed
-            self.work += len(squares) + 1
-            got = len(squares) - _matching_size(squares, self.warm)[0]
+            size = len(self.candidates) - len(removed)
+            self.work += size + 1
+            got = size - self.matcher.maximum(removed, self.warm)[0]
             self.cache[removed] = got
         return got
 
@@ -100,7 +103,7 @@ def every_choice(
     candidates = _candidate_squares(m) - _near_city(m, reading)
     removals = _removals(m, candidates)
     every = frozenset().union(*removals.values()) if removals else frozenset()
-    f = _Evaluator(candidates, candidates - every)
+    f = _Evaluator(candidates, every)
     return {c: f(frozenset().union(*(removals[s] for s in c))) for c in start_choices(m)}
 
 
@@ -126,7 +129,7 @@ def worst_choice(
     candidates = _candidate_squares(m) - _near_city(m, reading)
     removals = _removals(m, candidates)
     every = frozenset().union(*removals.values()) if removals else frozenset()
-    f = _Evaluator(candidates, candidates - every)
+    f = _Evaluator(candidates, every)
     floor = f(every)  # no choice fits fewer
     if enough is not None and floor >= enough and total > 1:
         first = tuple(sorted(starts[:k]))
