@@ -36,10 +36,10 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import EngineError
 from engine.geometry import Square, orthogonal_neighbours
@@ -421,13 +421,52 @@ def _maximum_independent_set(squares: Iterable[Square]) -> list[Square]:
     return sorted(mis)
 
 
-def _matching_size(squares: set[Square]) -> tuple[int, dict[Square, Square]]:
+def _matching_size(
+    squares: set[Square], warm: dict[Square, Square] | None = None
+) -> tuple[int, dict[Square, Square]]:
     """Size of a maximum matching of the squares' adjacency graph, and the matching (even→odd),
-    by a fresh Hopcroft-Karp run: the plain computation :class:`_GridMatcher` is tested against."""
+    by one Hopcroft-Karp run. ``warm`` is a matching of some of ``squares`` to start from.
+
+    Without ``warm`` this is the plain computation :class:`_GridMatcher` is tested against.
+    """
     left, right, adj = _bipartite(squares, ordered=False)
-    mate_l, _ = _hopcroft_karp(adj, len(right))
+    pairs: list[tuple[int, int]] = []
+    if warm:
+        li = {sq: i for i, sq in enumerate(left)}
+        ri = {sq: i for i, sq in enumerate(right)}
+        pairs = [(li[a], ri[b]) for a, b in warm.items()]
+    mate_l, _ = _hopcroft_karp(adj, len(right), pairs)
     matching = {left[u]: right[v] for u, v in enumerate(mate_l) if v != -1}
     return len(matching), matching
+
+
+COMPILED_FROM = 10_000
+"""Squares from which the proof uses :class:`_GridMatcher`; below, importing numpy and scipy
+would cost more than the pure-Python matching (:class:`_PlainMatcher`)."""
+
+
+class _PlainMatcher:
+    """:class:`_GridMatcher`'s queries by pure-Python Hopcroft-Karp runs, warm-started."""
+
+    def __init__(self, universe: Iterable[Square]) -> None:
+        self.universe = set(universe)
+
+    def maximum(
+        self, removed: Iterable[Square] = (), warm: Any = None
+    ) -> tuple[int, dict[Square, Square]]:
+        squares = self.universe - set(removed)
+        if warm:
+            warm = {a: b for a, b in warm.items() if a in squares and b in squares}
+        return _matching_size(squares, warm)
+
+
+def _matcher(
+    universe: Collection[Square], compiled: bool | None = None
+) -> _PlainMatcher | _GridMatcher:
+    """A matcher for subsets of ``universe``; ``compiled`` forces the choice (tests)."""
+    if compiled is None:
+        compiled = len(universe) >= COMPILED_FROM
+    return _GridMatcher(universe) if compiled else _PlainMatcher(universe)
 
 
 class _GridMatcher:
@@ -523,7 +562,7 @@ class _GridMatcher:
     def maximum(
         self,
         removed: Iterable[Square] = (),
-        warm: tuple[np.ndarray, np.ndarray] | None = None,
+        warm: Any = None,
     ) -> tuple[int, tuple[np.ndarray, np.ndarray]]:
         """Size of a maximum matching of the universe minus ``removed``, and the matching
         (both mate arrays, -1 = free) to warm-start later queries with."""
@@ -619,7 +658,7 @@ def max_chips(
     ``|allowed squares| - |maximum matching|`` of their orthogonal-adjacency graph (König).
     """
     squares = allowed_squares(m, used_starts, reading)
-    return len(squares) - _GridMatcher(squares).maximum()[0]
+    return len(squares) - _matcher(squares).maximum()[0]
 
 
 def maximum_layout(
@@ -653,7 +692,7 @@ def feasibility(
     if not choices:
         return {}
     candidates = _candidate_squares(m) - _near_city(m, reading)
-    matcher = _GridMatcher(candidates)
+    matcher = _matcher(candidates)
     _, warm = matcher.maximum(candidates & _near_starts(set(m.start_squares)))
     result: dict[tuple[Square, ...], int] = {}
     for choice in choices:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from engine.chips import (
     ChipReading,
     _candidate_squares,
-    _GridMatcher,
+    _matcher,
     _near_city,
     start_choices,
 )
@@ -68,7 +68,7 @@ class _Evaluator:
 
     def __init__(self, candidates: set[Square], most_removed: frozenset[Square]) -> None:
         self.candidates = candidates
-        self.matcher = _GridMatcher(candidates)
+        self.matcher = _matcher(candidates)
         _, self.warm = self.matcher.maximum(most_removed)
         self.cache: dict[frozenset[Square], int] = {}
         self.work = 0

@@ -15,9 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import engine.chips
 from engine.chips import (
     ChipReading,
     _GridMatcher,
+    _matcher,
     _matching_size,
     allowed_squares,
     feasibility,
@@ -36,6 +38,13 @@ from engine.mapdef import (
     Town,
 )
 from engine.startchoices import every_choice, worst_choice
+
+
+@pytest.fixture(params=["compiled", "plain"])
+def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test through the compiled matcher (every size) and through the pure-Python one."""
+    monkeypatch.setattr(engine.chips, "COMPILED_FROM", 0 if request.param == "compiled" else 10**9)
+    return str(request.param)
 
 
 def is_matching(squares: set[Square], mates: tuple, matcher: _GridMatcher) -> int:
@@ -93,6 +102,10 @@ def test_property_matcher_equals_fresh_matching(
     squares = universe - removed
     assert matcher.maximum(removed)[0] == _matching_size(squares)[0]
     assert matcher.maximum(removed, warm)[0] == _matching_size(squares)[0]
+    plain = _matcher(universe, compiled=False)
+    _, plain_warm = plain.maximum(removed)
+    assert plain.maximum((), plain_warm)[0] == _matching_size(universe)[0]
+    assert plain.maximum(removed, plain.maximum()[1])[0] == _matching_size(squares)[0]
 
 
 def feature_map(seed: int) -> MapDef:
@@ -154,7 +167,9 @@ def fresh_counts(m: MapDef, reading: ChipReading) -> dict[tuple[Square, ...], in
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_feasibility_and_choice_search_equal_one_fresh_matching_per_choice(seed: int) -> None:
+def test_feasibility_and_choice_search_equal_one_fresh_matching_per_choice(
+    seed: int, path: str
+) -> None:
     m = feature_map(seed)
     for reading in ChipReading:
         plain = fresh_counts(m, reading)
@@ -168,7 +183,7 @@ def test_feasibility_and_choice_search_equal_one_fresh_matching_per_choice(seed:
         assert worst.chips == min(plain.values()) == plain[worst.choice]
 
 
-def test_the_benchmark_map_shape_is_exact_on_a_large_grid() -> None:
+def test_the_benchmark_map_shape_is_exact_on_a_large_grid(path: str) -> None:
     """A 90x90 all-land map like the validation benchmark's: every choice against fresh runs."""
     m = MapDef(id="b", name="B", width=90, height=90, rule_set=RuleSet.DEUTSCHLAND)
     m.land = {(x, y) for x in range(90) for y in range(90)}
