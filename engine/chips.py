@@ -36,6 +36,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import sys
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -441,8 +442,13 @@ def _matching_size(
 
 
 COMPILED_FROM = 10_000
-"""Squares from which the proof uses :class:`_GridMatcher`; below, importing numpy and scipy
-would cost more than the pure-Python matching (:class:`_PlainMatcher`)."""
+"""Squares from which the proof uses :class:`_GridMatcher` even when scipy is not loaded yet:
+below, importing numpy and scipy (about 0.3 s) would cost more than the pure-Python matching
+(:class:`_PlainMatcher`), e.g. for a one-shot ``engine validate`` of a printed map."""
+
+
+COMPILED_WHEN_LOADED_FROM = 0
+"""The same once scipy is loaded: then the compiled matcher is the faster at every size."""
 
 
 class _PlainMatcher:
@@ -450,13 +456,19 @@ class _PlainMatcher:
 
     def __init__(self, universe: Iterable[Square]) -> None:
         self.universe = set(universe)
+        self._warm: dict[Square, Square] | None = None
+        self._warm_odd: set[Square] = set()
 
     def maximum(
         self, removed: Iterable[Square] = (), warm: Any = None
     ) -> tuple[int, dict[Square, Square]]:
-        squares = self.universe - set(removed)
-        if warm:
-            warm = {a: b for a, b in warm.items() if a in squares and b in squares}
+        removed = set(removed)
+        squares = self.universe - removed
+        if warm and removed:
+            if warm is not self._warm:
+                self._warm, self._warm_odd = warm, set(warm.values())
+            if any(sq in warm or sq in self._warm_odd for sq in removed):
+                warm = {a: b for a, b in warm.items() if a in squares and b in squares}
         return _matching_size(squares, warm)
 
 
@@ -465,7 +477,8 @@ def _matcher(
 ) -> _PlainMatcher | _GridMatcher:
     """A matcher for subsets of ``universe``; ``compiled`` forces the choice (tests)."""
     if compiled is None:
-        compiled = len(universe) >= COMPILED_FROM
+        loaded = "scipy.sparse.csgraph" in sys.modules
+        compiled = len(universe) >= (COMPILED_WHEN_LOADED_FROM if loaded else COMPILED_FROM)
     return _GridMatcher(universe) if compiled else _PlainMatcher(universe)
 
 

@@ -43,7 +43,9 @@ from engine.startchoices import every_choice, worst_choice
 @pytest.fixture(params=["compiled", "plain"])
 def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run a test through the compiled matcher (every size) and through the pure-Python one."""
-    monkeypatch.setattr(engine.chips, "COMPILED_FROM", 0 if request.param == "compiled" else 10**9)
+    limit = 0 if request.param == "compiled" else 10**9
+    monkeypatch.setattr(engine.chips, "COMPILED_FROM", limit)
+    monkeypatch.setattr(engine.chips, "COMPILED_WHEN_LOADED_FROM", limit)
     return str(request.param)
 
 
