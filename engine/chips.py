@@ -14,6 +14,8 @@ The squares left by the first four rules are the *allowed squares*. The last rul
 independent set of the allowed squares' orthogonal-adjacency graph, which is bipartite (colour a
 square by the parity of ``x + y``), so the largest possible layout is computed exactly with a
 maximum matching (Hopcroft–Karp) and König's theorem: ``max_chips = |V| - |maximum matching|``.
+:func:`feasibility` matches the squares every start-square choice allows once and repairs that
+matching per choice; big maps use compiled augmenting-path searches (:class:`_GridMatcher`).
 
 **Evenness.** ``evenness(m, layout)`` compares the root-mean-square Euclidean distance (in squares)
 from every placeable square of the map to its nearest chip with that of an ideal square lattice of
