@@ -28,6 +28,7 @@ import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from engine.chips import (
     ChipReading,
@@ -69,6 +70,7 @@ class _Evaluator:
     def __init__(self, candidates: set[Square], most_removed: frozenset[Square]) -> None:
         self.candidates = candidates
         self.matcher = _matcher(candidates)
+        self.warm: Any
         _, self.warm = self.matcher.maximum(most_removed)
         self.cache: dict[frozenset[Square], int] = {}
         self.work = 0
@@ -141,9 +143,9 @@ def worst_choice(
     useful = sorted((s for s in starts if removals[s]), key=lambda s: (-len(removals[s]), s))
     idle = [s for s in starts if not removals[s]]
     need_total = min(k, len(useful))
-    first = useful[:need_total]
-    best_value = f(frozenset().union(*(removals[s] for s in first)))
-    best_choice = tuple(first)
+    top = useful[:need_total]
+    best_value = f(frozenset().union(*(removals[s] for s in top)))
+    best_choice = tuple(top)
     finished = True
     # Depth-first, explicitly stacked (thousands of start squares are possible): a node is
     # (next index in ``useful``, chosen so far, squares they remove).
