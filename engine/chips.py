@@ -481,7 +481,20 @@ def _matcher(
     if compiled is None:
         loaded = "scipy.sparse.csgraph" in sys.modules
         compiled = len(universe) >= (COMPILED_WHEN_LOADED_FROM if loaded else COMPILED_FROM)
-    return _GridMatcher(universe) if compiled else _PlainMatcher(universe)
+    if compiled:
+        try:
+            return _GridMatcher(universe)
+        except _TooSparse:
+            pass
+    return _PlainMatcher(universe)
+
+
+_MAX_CELLS = 4_000_000
+"""Bounding-box cells above which :class:`_GridMatcher` is not built (a 2000 x 2000 grid)."""
+
+
+class _TooSparse(Exception):
+    """The squares' bounding box is too large for :class:`_GridMatcher`'s grid arrays."""
 
 
 class _GridMatcher:
@@ -511,6 +524,8 @@ class _GridMatcher:
         else:
             self.x0 = self.y0 = 0
             self.w = h = 1
+        if h * self.w > _MAX_CELLS:
+            raise _TooSparse  # the grid arrays would take more memory than they save time
         flat = (ys - self.y0) * self.w + (xs - self.x0)
         even = (xs + ys) % 2 == 0
         self.lflat, self.rflat = flat[even], flat[~even]

@@ -200,3 +200,11 @@ def test_the_benchmark_map_shape_is_exact_on_a_large_grid(path: str) -> None:
     plain = fresh_counts(m, ChipReading.OPEN_SIDES)
     assert feasibility(m) == plain == every_choice(m)
     assert len(set(plain.values())) > 1  # the choices really differ
+
+
+def test_squares_far_apart_fall_back_to_the_plain_matcher() -> None:
+    universe = {(0, 0), (1, 0), (5000, 5000), (5000, 5001), (5001, 5001)}
+    matcher = _matcher(universe, compiled=True)  # a 5002 x 5003 grid: too sparse for arrays
+    assert not isinstance(matcher, _GridMatcher)
+    assert matcher.maximum()[0] == _matching_size(universe)[0] == 2
+    assert isinstance(_matcher({(0, 0), (1, 0)}, compiled=True), _GridMatcher)
