@@ -16,24 +16,13 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import math
 import sys
 import time
 from typing import Any
 
+from engine.balance import wilson
 from engine.bots import make_bot
 from engine.game import Game, GameOptions
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a proportion ``wins / n``."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def new_table(table: str, seed: int) -> Game:

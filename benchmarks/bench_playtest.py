@@ -55,12 +55,7 @@ def main() -> int:
     if args.thread:
         from mapeditor.playtest.bot_worker import BotWorker
 
-        w.worker.chosen.disconnect(w._bot_chose)
-        w.worker.failed.disconnect(w._bot_failed)
-        w.worker.close()
-        w.worker = BotWorker(w, use_process=False)
-        w.worker.chosen.connect(w._bot_chose)
-        w.worker.failed.connect(w._bot_failed)
+        w.session.use_worker(BotWorker(w.session, use_process=False))
     w.resize(1400, 950)
     w.show()
     t_show = time.perf_counter()

@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.balance import _margin
+
 if TYPE_CHECKING:
     from engine.mapdef import MapDef
     from engine.simulate import SimResult
@@ -265,7 +267,8 @@ def bot_figures(games: Sequence[Facts]) -> list[dict[str, Any]]:
 
 
 def verdicts(cmp: dict[str, Any], alpha: float = ALPHA) -> list[dict[str, Any]]:
-    """Plain sentences for every difference with ``p < alpha``, strongest evidence first."""
+    """Plain sentences for every difference with ``p < alpha``, strongest evidence first (then
+    the larger relative change); each with its ``p_value`` and ``effect``."""
     out: list[dict[str, Any]] = []
     for block in cmp["seats"]:
         fair = block["fair"]
@@ -278,6 +281,7 @@ def verdicts(cmp: dict[str, Any], alpha: float = ALPHA) -> list[dict[str, Any]]:
             out.append(
                 {
                     "p_value": p,
+                    "effect": 1.0,  # seat fairness first among equally strong findings
                     "text": f"{who} is fairer to seat {s['seat'] + 1} ({p_text(p)}): "
                     f"it wins {s['a_rate'] * 100:.0f} % of {block['players']}-player games in A, "
                     f"{s['b_rate'] * 100:.0f} % in B (fair: {fair * 100:.0f} %).",
@@ -288,12 +292,14 @@ def verdicts(cmp: dict[str, Any], alpha: float = ALPHA) -> list[dict[str, Any]]:
             p = f["p_value"]
             if p >= alpha or f["a_mean"] is None or f["b_mean"] is None:
                 continue
-            more = "more" if f["b_mean"] > f["a_mean"] else "less"
+            way = "higher" if f["b_mean"] > f["a_mean"] else "lower"
             unit = f" {f['unit']}" if f["unit"] else ""
+            figure = f["figure"][0].upper() + f["figure"][1:]
             out.append(
                 {
                     "p_value": p,
-                    "text": f"B has {more} {f['figure']} ({p_text(p)}): mean "
+                    "effect": _effect(f["a_mean"], f["b_mean"]),
+                    "text": f"{figure}: {way} in B ({p_text(p)}): mean "
                     f"{_fmt(f['a_mean'])}{unit} in A, {_fmt(f['b_mean'])}{unit} in B.",
                 }
             )
@@ -303,13 +309,21 @@ def verdicts(cmp: dict[str, Any], alpha: float = ALPHA) -> list[dict[str, Any]]:
             out.append(
                 {
                     "p_value": s["matters_p"],
+                    "effect": 1.0,
                     "text": f"In {side} the start-square choice matters for seat 1 "
                     f"({p_text(s['matters_p'])}): it wins {s['seat0_rate_min'] * 100:.0f}-"
                     f"{s['seat0_rate_max'] * 100:.0f} % depending on the choice.",
                 }
             )
-    out.sort(key=lambda v: v["p_value"])
+    # strongest evidence first; among equal p-values (p < 0.001 is common), the larger change
+    out.sort(key=lambda v: (v["p_value"], -v["effect"]))
     return out
+
+
+def _effect(a: float, b: float) -> float:
+    """The relative size of a change from ``a`` to ``b`` (0..1)."""
+    top = max(abs(a), abs(b))
+    return round(abs(b - a) / top, 4) if top else 0.0
 
 
 def _fmt(x: float) -> str:
@@ -368,11 +382,6 @@ def compare_runs(
     cmp["verdicts"] = verdicts(cmp)
     cmp["headline"] = headline(cmp)
     return cmp
-
-
-def _margin(scores: Sequence[int]) -> int:
-    top = sorted(scores, reverse=True)
-    return top[0] - top[1] if len(top) > 1 else top[0]
 
 
 # -- the page -------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ naming the file and, where relevant, the JSON path.
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 import stat
@@ -893,20 +894,13 @@ def remove_stale_temporaries(target: str | os.PathLike[str]) -> int:
     removed = 0
     now = time.time()
     with contextlib.suppress(OSError):
-        for tmp in target.parent.glob(f".{glob_escape(target.name)}.*.tmp"):
+        for tmp in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
             with contextlib.suppress(OSError):
                 st = tmp.lstat()
                 if stat.S_ISREG(st.st_mode) and now - st.st_mtime > STALE_TMP_SECONDS:
                     tmp.unlink()
                     removed += 1
     return removed
-
-
-def glob_escape(name: str) -> str:
-    """``name`` with glob's special characters quoted."""
-    import glob
-
-    return glob.escape(name)
 
 
 def save_map(m: MapDef, path: str | os.PathLike[str]) -> None:

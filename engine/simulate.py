@@ -60,8 +60,9 @@ class SimConfig:
     rules: bool = True
     """Play the map's Map-Chips rule set (``False``: plain Maps rules)."""
     seed: int = 0
-    mcts_iterations: int = 30
-    """Iteration budget of the ``mcts`` bot (per move; small, so a batch stays affordable)."""
+    mcts_iterations: int = 60
+    """Iteration budget of the ``mcts`` bot per move (the bot's default, about 0.3 s a move:
+    see docs/bots.md)."""
     seats: tuple[str, ...] = ()
     """A mixed table: the bot of each seat (e.g. ``("mcts", "greedy", "greedy", "greedy")``),
     turned by one seat each game so every bot sits in every seat equally often (see

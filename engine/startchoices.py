@@ -26,23 +26,21 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from engine.chips import (
     ChipReading,
     _candidate_squares,
-    _matcher,
+    _matching_size,
     _near_city,
-    start_choices,
+    feasibility,
 )
 from engine.geometry import Square, orthogonal_neighbours
 from engine.mapdef import MapDef
 
-WORK_BUDGET = 200_000
-"""Square visits the search may spend: an evaluation costs the number of squares, a search node
-the number of start squares left (about a second on this project's reference machine)."""
+WORK_BUDGET = 3_000_000
+"""Work the search may spend, counted in squares visited by the matching repairs and start
+squares looked at per search node (about a second of CPU on this project's machine)."""
 ENUMERATE_UP_TO = 200
 """At most this many choices are all evaluated one by one (every map printed so far)."""
 
@@ -64,26 +62,96 @@ class WorstCase:
 
 
 class _Evaluator:
-    """``f(X)`` for removed sets ``X``, each warm-started from the matching of the smallest graph
-    (every start's squares removed)."""
+    """``f(X)`` for removed sets ``X``, repaired from one maximum matching of all of ``V``.
 
-    def __init__(self, candidates: set[Square], most_removed: frozenset[Square]) -> None:
+    Removing ``X`` breaks the matching pairs touching it. Every augmenting path of what is left
+    ends at a partner left alone by ``X`` (a path between two vertices the full matching left free
+    would have augmented it), and a vertex without an augmenting path never gets one from later
+    augmentations, so one alternating search from each such partner restores a maximum matching.
+    The searches touch only the part of the grid they need, not all of ``V``.
+    """
+
+    def __init__(self, candidates: set[Square]) -> None:
         self.candidates = candidates
-        self.matcher = _matcher(candidates)
-        self.warm: Any
-        _, self.warm = self.matcher.maximum(most_removed)
+        _, matching = _matching_size(candidates)
+        self.mate: dict[Square, Square] = {}
+        for a, b in matching.items():
+            self.mate[a] = b
+            self.mate[b] = a
+        self.size = len(matching)
+        self.neighbours = {
+            sq: tuple(n for n in orthogonal_neighbours(sq) if n in candidates) for sq in candidates
+        }
         self.cache: dict[frozenset[Square], int] = {}
         self.work = 0
 
     def __call__(self, removed: frozenset[Square]) -> int:
-        """``f(removed)``; ``removed`` is a subset of the candidates."""
         got = self.cache.get(removed)
         if got is None:
-            size = len(self.candidates) - len(removed)
-            self.work += size + 1
-            got = size - self.matcher.maximum(removed, self.warm)[0]
+            got = self._evaluate(removed)
             self.cache[removed] = got
         return got
+
+    def _evaluate(self, removed: frozenset[Square]) -> int:
+        base = self.mate
+        changed: dict[Square, Square | None] = {}  # mates that differ from ``base``
+
+        def mate_of(sq: Square) -> Square | None:
+            return changed[sq] if sq in changed else base.get(sq)
+
+        lonely: list[Square] = []
+        broken = 0
+        for x in removed:
+            partner = base.get(x)
+            if partner is None:
+                continue
+            if partner in removed:
+                broken += 1 if x < partner else 0  # a pair inside X counts once
+            else:
+                broken += 1
+                changed[partner] = None
+                lonely.append(partner)
+        matched = self.size - broken
+        neighbours = self.neighbours
+        self.work += 1 + len(removed)
+        for start in sorted(lonely):
+            if mate_of(start) is not None:
+                continue  # matched by an earlier augmentation
+            # BFS over alternating paths: start -n- mate(n) -n'- ... until a free square.
+            parent: dict[Square, Square] = {start: start}
+            queue = [start]
+            head = 0
+            end: Square | None = None
+            while head < len(queue) and end is None:
+                u = queue[head]
+                head += 1
+                for n in neighbours[u]:
+                    if n in removed or n in parent:
+                        continue
+                    parent[n] = u
+                    w = mate_of(n)
+                    if w is None:
+                        end = n
+                        break
+                    if w not in parent:
+                        parent[w] = n
+                        queue.append(w)
+            self.work += len(parent)
+            if end is None:
+                continue
+            # Flip the path: end - u - ... - start (pairs along it change partners).
+            v = end
+            while True:
+                u = parent[v]  # same side as start
+                previous = mate_of(u)
+                changed[u] = v
+                changed[v] = u
+                if u == start:
+                    break
+                assert previous is not None
+                v = previous
+            matched += 1
+        return len(self.candidates) - len(removed & self.candidates) - matched
 
 
 def _removals(m: MapDef, candidates: set[Square]) -> dict[Square, frozenset[Square]]:
@@ -101,51 +169,47 @@ def every_choice(
     n, k = len(m.start_squares), m.setup.start_squares_used
     if not 0 <= k <= n or math.comb(n, k) > ENUMERATE_UP_TO:
         return None
-    reading = ChipReading(reading)
-    candidates = _candidate_squares(m) - _near_city(m, reading)
-    removals = _removals(m, candidates)
-    every = frozenset().union(*removals.values()) if removals else frozenset()
-    f = _Evaluator(candidates, every)
-    return {c: f(frozenset().union(*(removals[s] for s in c))) for c in start_choices(m)}
+    return feasibility(m, ChipReading(reading))
 
 
 def worst_choice(
     m: MapDef,
     reading: ChipReading | str = ChipReading.OPEN_SIDES,
     *,
-    budget: int = WORK_BUDGET,
+    budget: int | None = None,
     enough: int | None = None,
 ) -> WorstCase | None:
     """The choice of ``m.setup.start_squares_used`` start squares that fits the fewest chips
     (see the module docstring); ``None`` if the map has fewer start squares than that.
 
-    ``enough``: if every choice is proved to fit at least this many chips before any search (the
+    ``budget``: the work limit (default :data:`WORK_BUDGET`). ``enough``: if every choice is proved to fit at least this many chips before any search (the
     floor), stop there: the answer then has ``exact=False`` and ``lower_bound`` the floor.
     """
     starts = sorted(m.start_squares)
     n, k = len(starts), m.setup.start_squares_used
     if not 0 <= k <= n:
         return None
+    budget = WORK_BUDGET if budget is None else budget
     total = math.comb(n, k)
     reading = ChipReading(reading)
     candidates = _candidate_squares(m) - _near_city(m, reading)
     removals = _removals(m, candidates)
     every = frozenset().union(*removals.values()) if removals else frozenset()
-    f = _Evaluator(candidates, every)
+    f = _Evaluator(candidates)
     floor = f(every)  # no choice fits fewer
     if enough is not None and floor >= enough and total > 1:
-        first = tuple(sorted(starts[:k]))
+        some = tuple(sorted(starts[:k]))
         return WorstCase(
-            first, f(frozenset().union(*(removals[s] for s in first))), floor, False, total
+            some, f(frozenset().union(*(removals[s] for s in some))), floor, False, total
         )
     # Starts that remove nothing never matter: a worst choice uses as many of the others as it
     # can, the ones removing the most squares first (good choices early, strong bounds).
     useful = sorted((s for s in starts if removals[s]), key=lambda s: (-len(removals[s]), s))
     idle = [s for s in starts if not removals[s]]
     need_total = min(k, len(useful))
-    top = useful[:need_total]
-    best_value = f(frozenset().union(*(removals[s] for s in top)))
-    best_choice = tuple(top)
+    first = useful[:need_total]
+    best_value = f(frozenset().union(*(removals[s] for s in first)))
+    best_choice = tuple(first)
     finished = True
     # Depth-first, explicitly stacked (thousands of start squares are possible): a node is
     # (next index in ``useful``, chosen so far, squares they remove).
@@ -204,11 +268,6 @@ def chip_proof(
         return every
     worst = worst_choice(m, reading)
     return {} if worst is None else {worst.choice: worst.chips}
-
-
-def removal_squares(m: MapDef, choice: Iterable[Square]) -> set[Square]:
-    """Squares next to the used start squares of ``choice`` (what a choice takes from chips)."""
-    return {n for s in choice for n in orthogonal_neighbours(s)}
 
 
 __all__ = [

@@ -179,7 +179,8 @@ def _label(v: Any) -> str:
 
 
 def marginals(report: dict[str, Any], name: str) -> list[dict[str, Any]]:
-    """The rows' figures averaged per value of parameter ``name`` (over the other axes)."""
+    """The rows' figures averaged per value of parameter ``name`` (over the other axes; a
+    seat's win share over the rows that have that seat)."""
     out = []
     for value in report["axes"][name]:
         rows = [r for r in report["rows"] if r["point"][name] == value]
@@ -293,6 +294,9 @@ def draw_sweep_charts(report: dict[str, Any], out_dir: Path, *, dpi: int = 72) -
             axes[1].legend(fontsize=6)
             axes[2].plot(xs, [mg["mean_fill"] for mg in margs], marker="o")
             axes[2].set_title("fill")
+            # shares on a fixed 0..1 scale: a small change must not look like a large one
+            axes[0].set_ylim(0, 1)
+            axes[2].set_ylim(0, 1)
             for ax in axes:
                 ax.set_xticks(xs, labels)
                 ax.set_xlabel(name)

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 
 def run_editor(argv: list[str]) -> int:
-    """Open the editor on ``argv[0]`` (a map file) or on the bundled default map."""
+    """Open the editor on ``argv[0]`` (a map file), or on its start page without one."""
     if argv and argv[0] in ("-h", "--help"):
         print(
             "usage: python -m mapeditor [MAP]\n       python -m mapeditor export MAP OUT\n"

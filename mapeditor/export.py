@@ -551,7 +551,7 @@ def _paint_overview_page(painter: QPainter, m: MapDef, lay: PageLayout) -> None:
         bold=True,
     )
     sq = m.square_size_mm
-    left_out = f" ({len(lay.skipped)} of only sea left out)" if lay.skipped else ""
+    left_out = f" ({len(lay.skipped)} sea-only pages left out)" if lay.skipped else ""
     info = (
         f"{lay.page_count} pages of {lay.paper} {lay.orientation.value} after this one"
         f"{left_out} · board {lay.board_w_mm / 10:g} × {lay.board_h_mm / 10:g} cm"
@@ -559,8 +559,8 @@ def _paint_overview_page(painter: QPainter, m: MapDef, lay: PageLayout) -> None:
     )
     _text(
         painter,
-        QRectF(margin, margin + 9, lay.page_w_mm - 2 * margin, 6),
-        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+        QRectF(margin, margin + 9, lay.page_w_mm - 2 * margin, 9),
+        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
         info,
         3.0,
     )

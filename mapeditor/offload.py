@@ -230,6 +230,9 @@ class _Channel:
 
 
 _channels: dict[int, _Channel] = {}
+MAX_CHANNELS = 4
+"""Helper processes kept at most (beyond, the least recently used idle channel is closed: a
+dialog opened again and again must not leave a process behind each time)."""
 """Channels by ``id`` of their signal (PySide returns the same signal object on each access)."""
 
 
@@ -259,7 +262,13 @@ def run_in_channel(key: int, fn: Callable[..., Any], args: tuple[Any, ...], done
     """:func:`run` in the channel ``key``: its own helper process; newer jobs supersede."""
     with _lock:
         if not _disabled:
-            channel = _channels.setdefault(key, _Channel())
+            channel = _channels.pop(key, None)
+            if channel is None:
+                channel = _Channel()
+                idle = [k for k, c in _channels.items() if c.running is None and c.waiting is None]
+                for k in idle[: max(0, len(_channels) + 1 - MAX_CHANNELS)]:
+                    _channels.pop(k).close()
+            _channels[key] = channel  # most recently used last
             channel.submit(fn, args, done)
             return
     QThreadPool.globalInstance().start(_ThreadJob(fn, args, done))

@@ -69,8 +69,8 @@ def main() -> int:
     from mapeditor import country_actions as actions
     from mapeditor.commands import change_attribute
     from mapeditor.document import ABSENT
+    from mapeditor.widgets.country_import import open_imported
     from mapeditor.widgets.country_menu import FerriesDialog
-    from mapeditor.widgets.extras import open_imported
     from mapeditor.widgets.main_window import MainWindow
     from mapeditor.widgets.new_from_country import NewFromCountryDialog
 

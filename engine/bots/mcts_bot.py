@@ -17,13 +17,16 @@ Progressive widening: a node offers its moves in the order of the greedy evaluat
 when ``widening * sqrt(visits)`` grows past the number it has, so a small budget goes to the moves
 a sensible player would consider first and more are tried as the node is visited more.
 
-Progressive bias: each child starts with the reward its greedy evaluation suggests, counted as
-``prior_visits`` visits, so a few noisy playouts do not pull the bot below the greedy bot; the
-search moves away from the greedy choice when the playouts say so.
+Progressive bias: each child starts from the mover's mean reward at its node, less what the
+greedy evaluation says the move loses against the best one, counted as ``prior_visits`` visits;
+so a few noisy playouts do not pull the bot far from the greedy choice, and the search moves away
+from it when the playouts say so. (Relative, not absolute: with an absolute prior the least
+visited child looks best whenever the mover is behind.)
 
 Playouts: epsilon-greedy (the greedy bot, a random action with probability ``epsilon``) for
-``playout_turns`` turns, then the position is judged by its projected scores: ``0.5 + 0.5 *
-tanh(margin / scale)`` for each seat (1, 0.5 or 0 with a small margin term when the game ended).
+``playout_turns`` turns, then the position is judged by its projected scores, a meeple in supply worth ``meeple_value``:
+``0.5 + 0.5 * tanh(margin / scale)`` for each seat (1, 0.5 or 0 with a small margin term when the
+game ended).
 
 Search reuse: after the bot moves, the subtree under the actions played since (its own and the
 other seats') is kept, so the next search starts with the statistics already gathered there.
@@ -53,8 +56,8 @@ if TYPE_CHECKING:
     from engine.moves import Action
 
 DEFAULT_ITERATIONS = 60
-"""The default budget per move: strong against greedy within the target of 0.5 s CPU per move
-(see docs/bots.md for the measured figures)."""
+"""The default budget per move, about 0.3 s of CPU per move on the classic table (docs/bots.md
+has the measured figures against greedy)."""
 
 LEVELS: dict[int, dict[str, Any]] = {
     1: {"iterations": 1, "playout_turns": 0, "blunder": 0.5},
@@ -112,19 +115,6 @@ class _Node:
     def mean(self, player: int) -> float:
         """The mean reward of ``player`` over the iterations through here (0.5 before any)."""
         return self.sums[player] / self.visits if self.sums and self.visits else 0.5
-
-
-def random_playout(game: Game, rng: random.Random, turns: int | None) -> None:
-    """Play ``game`` on (unchecked, it is a copy) with a fast random policy."""
-    start = game.turn
-    while not game.is_over() and (turns is None or game.turn - start < turns):
-        placements = game.legal_placements().list()
-        if placements:
-            p = rng.choice(placements)
-            locs = game.meeple_locations(p) if rng.random() < 0.5 else []
-            game.apply(Move(p.square, p.rotation, rng.choice(locs) if locs else None))
-        else:
-            game.apply(rng.choice(game.legal_moves().list()))
 
 
 class MCTSBot:

@@ -60,7 +60,10 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--bot", choices=["greedy", "mcts", "random"], default="greedy")
     p.add_argument(
-        "--mcts-iterations", type=int, default=30, help="iterations per move of the mcts bot"
+        "--mcts-iterations",
+        type=int,
+        default=60,
+        help="iterations per move of the mcts bot (default 60, about 0.3 s a move)",
     )
     p.add_argument(
         "--rules",

@@ -9,6 +9,7 @@ stacks; an action adds and removes only the pieces it changed) and :class:`_Over
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,8 +27,64 @@ from mapeditor.tile_painter import feature_anchor, meeple_path, tile_image
 
 MEEPLE = 0.34
 """Meeple size as a fraction of a square."""
-SPOT_RADIUS = 0.12
+SPOT_RADIUS = 0.16
 """Radius of a clickable meeple spot, as a fraction of a square."""
+
+MEEPLE_ROLES = {
+    "city": "Knight",
+    "road": "Thief",
+    "field": "Farmer",
+    "monastery": "Monk",
+}
+"""What a meeple on each kind of feature is called (the spot's label)."""
+
+
+CALLOUT_RADIUS = 1.02
+"""How far from the tile's centre the labelled meeple targets sit (squares): just outside it."""
+CALLOUT_SIZE = (0.92, 0.3)
+"""A meeple target's width and height (squares): large enough to hit, room for its name."""
+
+
+def callout_positions(square: Square, anchors: dict[str, QPointF]) -> dict[str, QPointF]:
+    """Where each meeple location's labelled target goes: around the tile, in the direction of
+    its feature, spread evenly so that no two overlap (a leader line joins it to the feature)."""
+    if not anchors:
+        return {}
+    c = square_rect(square).center()
+    angle = {
+        loc: math.atan2(p.y() - c.y(), p.x() - c.x())
+        if (p - c).manhattanLength() > 2
+        else math.pi / 2
+        for loc, p in anchors.items()
+    }
+    order = sorted(anchors, key=lambda loc: angle[loc])
+    n = len(order)
+    step = 2 * math.pi / n
+    # the rotation of an even spread that best keeps every target on its feature's side
+    offset = math.atan2(
+        sum(math.sin(angle[loc] - i * step) for i, loc in enumerate(order)),
+        sum(math.cos(angle[loc] - i * step) for i, loc in enumerate(order)),
+    )
+    r = CALLOUT_RADIUS * SQUARE
+    out = {}
+    for i, loc in enumerate(order):
+        a = offset + i * step
+        # an ellipse, wider than tall: the targets are wider than tall
+        out[loc] = QPointF(c.x() + math.cos(a) * r * 1.15, c.y() + math.sin(a) * r * 0.85)
+    return out
+
+
+def callout_rect(centre: QPointF) -> QRectF:
+    w, h = CALLOUT_SIZE[0] * SQUARE, CALLOUT_SIZE[1] * SQUARE
+    return QRectF(centre.x() - w / 2, centre.y() - h / 2, w, h)
+
+
+def meeple_role(game: Game, tile_id: str, rotation: int, location: str) -> tuple[str, str]:
+    """``("Knight", "city")``: the meeple's name and the feature kind at ``location``."""
+    segment = game.board.oriented(tile_id, rotation).segment_at(location)
+    assert segment is not None, f"{tile_id} has no meeple location {location}"
+    kind = str(game.tileset[tile_id].segments[segment].kind)
+    return MEEPLE_ROLES.get(kind, kind.title()), kind
 
 
 def square_at(point: QPointF) -> Square:
@@ -257,6 +314,10 @@ class Overlay:
     spots: dict[str, QPointF] = field(default_factory=dict)
     """Meeple spots offered in the meeple step, by location."""
     spot_hover: str | None = None
+    spot_labels: dict[str, str] = field(default_factory=dict)
+    """The name shown at each meeple spot (``"Knight"``, ``"Farmer"``...)."""
+    callouts: dict[str, QPointF] = field(default_factory=dict)
+    """Centres of the labelled targets around the pending tile, by location."""
     targets: dict[Square, str] = field(default_factory=dict)
     """Squares a rule action can be played on (clickable), with the action's label."""
 
@@ -269,9 +330,15 @@ class Overlay:
             (self.tile, self.rotation, self.hover) if shows_tile else None,
             self.pending,
             tuple(sorted((k, p.x(), p.y()) for k, p in self.spots.items())),
+            tuple(sorted(self.spot_labels.items())),
             self.spot_hover,
             tuple(sorted(self.targets)),
         )
+
+
+LEGAL_FILL = QColor(20, 170, 70, 120)
+LEGAL_EDGE = QColor("#0a6b2c")
+"""Squares where the tile fits as turned now: green fill, dark green edge inside a white one."""
 
 
 class _OverlayItem(QGraphicsItem):
@@ -296,12 +363,20 @@ class _OverlayItem(QGraphicsItem):
         if ov.pending is None:
             for sq, rots in ov.fits.items():
                 r = square_rect(sq).adjusted(3, 3, -3, -3)
-                legal_now = ov.rotation in rots
-                painter.setPen(
-                    QPen(QColor(255, 236, 110) if legal_now else QColor(255, 255, 255, 170), 2.5)
-                )
-                painter.setBrush(QColor(255, 240, 120, 70 if legal_now else 35))
-                painter.drawRoundedRect(r, 6, 6)
+                if ov.rotation in rots:
+                    # Fits as the tile is turned now: a strong fill and a double outline that
+                    # stand out on the pale map squares.
+                    painter.setPen(QPen(QColor("white"), 6))
+                    painter.setBrush(LEGAL_FILL)
+                    painter.drawRoundedRect(r, 6, 6)
+                    painter.setPen(QPen(LEGAL_EDGE, 3))
+                    painter.setBrush(Qt.BrushStyle.NoBrush)
+                    painter.drawRoundedRect(r, 6, 6)
+                else:
+                    # Fits turned another way: dashed, lighter.
+                    painter.setPen(QPen(LEGAL_EDGE, 2.5, Qt.PenStyle.DashLine))
+                    painter.setBrush(QColor(255, 255, 255, 70))
+                    painter.drawRoundedRect(r, 6, 6)
         for sq, _label in ov.targets.items():
             r = square_rect(sq).adjusted(6, 6, -6, -6)
             painter.setPen(QPen(QColor("#00b3b3"), 3, Qt.PenStyle.DashLine))
@@ -327,18 +402,32 @@ class _OverlayItem(QGraphicsItem):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(r.adjusted(1.5, 1.5, -1.5, -1.5))
             colour = bs.colour(game.to_move)
+            font = QFont("DejaVu Sans")
+            font.setPixelSize(13)
+            font.setBold(True)
+            painter.setFont(font)
             for loc, p in ov.spots.items():
-                rad = SPOT_RADIUS * SQUARE
                 hot = loc == ov.spot_hover
-                painter.setPen(QPen(QColor("white"), 2.0, Qt.PenStyle.SolidLine))
-                painter.setBrush(QColor(0, 0, 0, 110 if hot else 60))
-                painter.drawEllipse(p, rad, rad)
+                target = ov.callouts.get(loc)
+                if target is not None:
+                    # the leader line from the feature to its labelled target
+                    painter.setPen(QPen(QColor("white"), 4))
+                    painter.drawLine(p, target)
+                    painter.setPen(QPen(QColor(20, 20, 20), 1.8))
+                    painter.drawLine(p, target)
+                painter.setPen(QPen(QColor("white"), 2))
+                painter.setBrush(colour if hot else QColor(20, 20, 20))
+                painter.drawEllipse(p, 5.5, 5.5)
                 if hot:
-                    _draw_meeple(painter, p, colour, scale=0.9)
-                else:
-                    painter.setPen(QPen(colour.lighter(130), 2.0, Qt.PenStyle.DotLine))
-                    painter.setBrush(Qt.BrushStyle.NoBrush)
-                    painter.drawEllipse(p, rad * 0.6, rad * 0.6)
+                    _draw_meeple(painter, p, colour, scale=0.8)
+                if target is None:
+                    continue
+                box = callout_rect(target)
+                painter.setPen(QPen(QColor(20, 20, 20) if not hot else colour.darker(160), 2))
+                painter.setBrush(colour if hot else QColor(255, 255, 255, 240))
+                painter.drawRoundedRect(box, 7, 7)
+                painter.setPen(QColor("white") if hot else QColor("black"))
+                painter.drawText(box, Qt.AlignmentFlag.AlignCenter, ov.spot_labels.get(loc, loc))
 
 
 class BoardScene(QGraphicsScene):
@@ -412,7 +501,11 @@ class BoardScene(QGraphicsScene):
                 self._overlay.update(r.adjusted(-4, -4, 4, 4))
 
     def spot_at(self, point: QPointF) -> str | None:
-        """The offered meeple spot under a scene point, if any."""
+        """The offered meeple spot under a scene point (its labelled target or the feature's
+        spot), if any."""
+        for loc, centre in self.overlay.callouts.items():
+            if callout_rect(centre).contains(point):
+                return loc
         best: tuple[float, str] | None = None
         for loc, p in self.overlay.spots.items():
             d = QPointF(p - point)

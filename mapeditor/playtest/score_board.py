@@ -48,10 +48,14 @@ class ScoreBoard(QTableWidget):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setToolTip("Chips: P purple, B light blue, O orange, with their values")
+        # Names are never cut short: the Player column fits them; the Chips column takes the
+        # rest of the width and wraps a long hand onto more lines.
+        self.setWordWrap(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
         header = self.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for c in range(1, len(COLUMNS)):
+        for c in range(len(COLUMNS)):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(COLUMNS.index("Chips"), QHeaderView.ResizeMode.Stretch)
 
     def show_game(self, game: Game, colours: list[QColor], labels: list[str]) -> None:
         n = len(game.players)

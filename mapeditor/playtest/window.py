@@ -1,9 +1,8 @@
-"""The playtest window: a real game of a map on the engine, humans and bots.
+"""The playtest window: the view of a :class:`~mapeditor.playtest.session.PlaytestSession`.
 
-It works on its own copy of the map (the editor hands over ``document.snapshot()``), keeps the
-engine :class:`~engine.game.Game` as the only game state, and rebuilds the game from its record
-for undo and loading, so what is on screen is always a position the engine reached by legal play.
-Bots think on a copy in a worker thread (:mod:`mapeditor.playtest.bot_worker`).
+It works on its own copy of the map (the editor hands over ``document.snapshot()``). The session
+holds the game, its record, undo, the bots and save/load; the window draws it, turns clicks and
+keys into actions, and asks before a game in progress would be thrown away.
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QColor, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -31,24 +30,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.errors import EngineError, IllegalMoveError
+from engine.errors import EngineError
 from engine.game import Game, Phase
 from engine.mapdef import MapDef
 from engine.moves import Action, Draw, Move, Pass, Placement
-from engine.record import GameRecord, load_record, new_game, save_record
-from engine.scoring import KINDS, ScoreEvent
-from mapeditor.painting import square_rect
-from mapeditor.playtest.board_scene import BoardScene, meeple_spot
+from engine.scoring import ScoreEvent
+from mapeditor.painting import SQUARE, square_rect
+from mapeditor.playtest.board_scene import (
+    BoardScene,
+    callout_positions,
+    meeple_role,
+    meeple_spot,
+)
 from mapeditor.playtest.board_view import BoardView
-from mapeditor.playtest.bot_worker import BotWorker, TileWarmer, next_token
-from mapeditor.playtest.game_log import GameLog, describe_action, describe_move
+from mapeditor.playtest.bot_worker import BotWorker
+from mapeditor.playtest.game_log import GameLog, describe_action
 from mapeditor.playtest.score_board import ScoreBoard
+from mapeditor.playtest.session import LogEntry, PlaytestSession
 from mapeditor.playtest.setup_dialog import (
-    DEFAULT_COLOURS,
     PlaytestSetup,
     Seat,
     SetupDialog,
-    default_setup,
 )
 from mapeditor.playtest.tile_preview import TilePreview
 
@@ -84,30 +86,59 @@ class PlaytestWindow(QMainWindow):
         pace_ms: int = 700,
     ) -> None:
         super().__init__(parent)
-        self.map = m
-        self.setup = setup or default_setup(m)
-        self.seats: list[Seat] = list(self.setup.seats)
-        self.game: Game = self.setup.make_game(m)
-        self.actors: list[tuple[int, int]] = []
-        """``(player, turn)`` of every action in ``game.history`` (for undo)."""
+        self.session = PlaytestSession(m, setup, self, pace_ms=pace_ms)
         self.rotation = 0
         self.pending: Placement | None = None
-        self.skip = False
         self.summary: QDialog | None = None
-        self._waiting: int | None = None
-        self._saved_actions = 0
-        """How many actions the last save or load held (unsaved play is asked about)."""
         self.ask_to_keep_game = True
         """Ask before closing or replacing a game with unsaved human play (scripts turn it off)."""
-        self.worker = BotWorker(self)
-        self.worker.chosen.connect(self._bot_chose)
-        self.worker.failed.connect(self._bot_failed)
-        self.warmer = TileWarmer(self)
-        self._bot_timer = QTimer(self)
-        self._bot_timer.setSingleShot(True)
-        self._bot_timer.timeout.connect(self._ask_bot)
+        self._seen: tuple[int, str | None] | None = None
+        """(turn, tile) last shown: the tile's rotation starts again when either changes."""
         self._build_ui(pace_ms)
-        self._start(self.game, [])
+        se = self.session
+        se.started.connect(self._on_started)
+        se.logged.connect(self._on_logged)
+        se.changed.connect(self._on_changed)
+        se.finished.connect(self._finished)
+        se.thinking.connect(
+            lambda p: self.turn_label.setText(f"{self.game.players[p]} is thinking…")
+        )
+        se.bot_error.connect(lambda message: self.hint.setText(f"The bot failed: {message}"))
+        se.begin()
+
+    # -- the session's state (read it here; change it through the session) ----------------------
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    @property
+    def map(self) -> MapDef:
+        return self.session.map
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.session.seats
+
+    @property
+    def setup(self) -> PlaytestSetup:
+        return self.session.setup
+
+    @property
+    def actors(self) -> list[tuple[int, int]]:
+        return self.session.actors
+
+    @property
+    def worker(self) -> BotWorker:
+        return self.session.worker
+
+    @property
+    def skip(self) -> bool:
+        return self.session.skip
+
+    @skip.setter
+    def skip(self, value: bool) -> None:
+        self.session.skip = value
 
     # -- building ------------------------------------------------------------------------------
 
@@ -180,6 +211,7 @@ class PlaytestWindow(QMainWindow):
         pace_label = QLabel()
         pace_label.setMinimumWidth(36)
         self.pace.valueChanged.connect(lambda v: pace_label.setText(f"{v / 1000:.1f} s"))
+        self.pace.valueChanged.connect(lambda v: setattr(self.session, "pace_ms", v))
         pace_label.setText(f"{pace_ms / 1000:.1f} s")
         brow.addWidget(pace_label)
         self.skip_button = QPushButton("Skip to my turn")
@@ -237,67 +269,57 @@ class PlaytestWindow(QMainWindow):
 
     # -- game lifecycle ------------------------------------------------------------------------
 
-    def _start(
-        self,
-        game: Game,
-        actors: list[tuple[int, int]],
-        log: list[tuple[str, QColor | None]] | None = None,
-    ) -> None:
-        """Make ``game`` the game on screen (new, undone or loaded)."""
-        self._cancel_bot()
-        self.game = game
-        self.actors = actors
-        self._saved_actions = len(actors)
+    def _on_started(self, log: list[LogEntry], fit: bool) -> None:
+        """A game is in place (new, undone or loaded): show it from scratch."""
+        game = self.game
+        if self.scene.map is not self.map:
+            self.scene.set_map(self.map)  # a loaded game of another map
         self.rotation = 0
         self.pending = None
-        self.skip = False
+        self._seen = (game.turn, game.current_tile)
         if self.summary is not None:
             self.summary.close()
             self.summary = None
         self.scene.colours = self._colours()
-        self.warmer.warm(game)
         self.scene.set_game(game)
         self.setWindowTitle(f"Playtest: {self.map.name or self.map.id} — seed {game.seed}")
         self.seed_label.setText(f"Seed {game.seed}")
         self.log.clear()
-        for text, colour in log or ():
-            self.log.add_line(text, colour)
-        if log is None:
-            self.log.add_line(self._intro())
+        for entry in log:
+            self._on_logged(entry)
         self.hint.clear()
         self._refresh()
-        self.view.fit()
+        if fit:
+            self.view.fit()
         self.view.setFocus()
         self.game_changed.emit()
-        self._schedule_bot()
 
-    def _intro(self) -> str:
+    def _on_logged(self, entry: LogEntry) -> None:
+        if entry.event is not None:
+            self.log.add_event(entry.event)
+        elif entry.player is not None:
+            self.log.add_line(entry.text, self.scene.colour(entry.player))
+        elif entry.text.startswith("Bot error:"):
+            self.log.add_line(entry.text, QColor("#b00020"))
+        else:
+            self.log.add_line(entry.text)
+
+    def _on_changed(self) -> None:
         g = self.game
-        players = ", ".join(
-            f"{n} ({s.label()})" for n, s in zip(g.players, self.seats, strict=False)
-        )
-        rules = [r.name for r in g.rules]
-        return (
-            f"New game on {self.map.name or self.map.id}, seed {g.seed}: {players}; "
-            f"{g.tiles_left()} tiles; rules: {', '.join(rules) or 'plain Maps'}"
-        )
+        if (g.turn, g.current_tile) != self._seen:
+            self.rotation = 0
+            self._seen = (g.turn, g.current_tile)
+        self.pending = None
+        self._refresh()
+        self.game_changed.emit()
 
     def new_game(self, setup: PlaytestSetup) -> None:
         """Start a new game with ``setup`` (raises EngineError if it does not fit the map)."""
-        game = setup.make_game(self.map)
-        self.setup = setup
-        self.seats = list(setup.seats)
-        self._start(game, [])
+        self.session.new_game(setup)
 
     def has_unsaved_play(self) -> bool:
-        """A game in progress, with a human seat, played on since it was started, saved or loaded.
-
-        A game of bots alone is not asked about: its seed replays it exactly."""
-        return (
-            not self.game.is_over()
-            and bool(self._humans())
-            and len(self.actors) > self._saved_actions
-        )
+        """See :meth:`PlaytestSession.has_unsaved_play`."""
+        return self.session.has_unsaved_play()
 
     def keep_or_discard(self, doing: str) -> bool:
         """Before ``doing`` throws the game away: ask to save it. ``False`` cancels the caller."""
@@ -325,39 +347,17 @@ class PlaytestWindow(QMainWindow):
     # -- playing -------------------------------------------------------------------------------
 
     def current_seat(self) -> Seat:
-        return self.seats[self.game.to_move]
+        return self.session.current_seat()
 
     def human_to_move(self) -> bool:
-        return not self.game.is_over() and not self.current_seat().is_bot
+        return self.session.human_to_move()
 
     def play(self, action: Action) -> list[ScoreEvent]:
         """Play ``action`` for the player to move (checked). Returns the scoring events.
 
         :raises IllegalMoveError: the state is unchanged.
         """
-        g = self.game
-        player, turn, tile = g.to_move, g.turn, g.current_tile
-        events = g.play(action)
-        self.actors.append((player, turn))
-        self.log.add_line(describe_move(g, player, action, tile), self.scene.colour(player))
-        final_shown = False
-        for e in events:
-            if e.final and not final_shown:
-                self.log.add_line("Final scoring:")
-                final_shown = True
-            self.log.add_event(e)
-        if g.turn > turn and not g.is_over() and g.to_move == player:
-            self.log.add_line(f"{g.players[player]} takes another turn")
-        if g.current_tile != tile or g.turn != turn:
-            self.rotation = 0
-        self.pending = None
-        self._refresh()
-        self.game_changed.emit()
-        if g.is_over():
-            self._finished()
-        else:
-            self._schedule_bot()
-        return events
+        return self.session.play(action)
 
     def rotate(self, direction: int = 1) -> None:
         """Turn the current tile by 90° (``direction`` +1 clockwise, -1 counter-clockwise)."""
@@ -447,8 +447,20 @@ class PlaytestWindow(QMainWindow):
             loc: meeple_spot(g, tile, placement.rotation, placement.square, loc)
             for loc in locations
         }
+        self.scene.overlay.spot_labels = {
+            loc: meeple_role(g, tile, placement.rotation, loc)[0] for loc in locations
+        }
+        self.scene.overlay.callouts = callout_positions(placement.square, self.scene.overlay.spots)
         self.hint.setText("Place a meeple on a marked spot, or “No meeple”")
         self._refresh()
+
+    def spot_text(self, location: str) -> str:
+        """``"Knight on the city (click to place)"``: what a meeple spot offers."""
+        g = self.game
+        if self.pending is None or g.current_tile is None:
+            return ""
+        role, kind = meeple_role(g, g.current_tile, self.pending.rotation, location)
+        return f"{role} on the {kind} (click to place)"
 
     def no_meeple(self) -> None:
         if self.pending is not None:
@@ -460,7 +472,12 @@ class PlaytestWindow(QMainWindow):
             spot = self.scene.spot_at(point) if square is not None else None
             if spot != ov.spot_hover:
                 ov.spot_hover = spot
-                self.scene.update_overlay([square_rect(self.pending.square)])
+                self.scene.update_overlay(
+                    [square_rect(self.pending.square).adjusted(-SQUARE, -SQUARE, SQUARE, SQUARE)]
+                )
+                text = self.spot_text(spot) if spot is not None else ""
+                self.view.viewport().setToolTip(text)
+                self.hint.setText(text or "Place a meeple on a marked spot, or “No meeple”")
             return
         if square == ov.hover:
             return
@@ -475,49 +492,10 @@ class PlaytestWindow(QMainWindow):
 
     def skip_to_human(self) -> None:
         """Let the bots play without pauses until a human is to move."""
-        self.skip = True
-        if self._bot_timer.isActive():
-            self._bot_timer.stop()
-            self._ask_bot()
-
-    def _schedule_bot(self) -> None:
-        if self.game.is_over() or not self.current_seat().is_bot:
-            self.skip = False
-            return
-        self._bot_timer.start(0 if self.skip else self.pace.value())
-
-    def _ask_bot(self) -> None:
-        g = self.game
-        if g.is_over() or not self.current_seat().is_bot or self.worker.busy:
-            return
-        token = next_token()
-        self._waiting = token
-        seat = self.current_seat()
-        self.turn_label.setText(f"{g.players[g.to_move]} is thinking…")
-        self.worker.request(token, g, g.to_move, seat.kind, seat.strength, g.seed * 31 + g.to_move)
+        self.session.skip_to_human()
 
     def _cancel_bot(self) -> None:
-        self._bot_timer.stop()
-        self._waiting = None
-        self.worker.forget()
-
-    def _bot_chose(self, token: int, action: object) -> None:
-        if token != self._waiting:
-            # a stale answer (undo, load or new game meanwhile); the position moved on
-            self._schedule_bot()
-            return
-        self._waiting = None
-        try:
-            self.play(action)  # type: ignore[arg-type]
-        except IllegalMoveError as exc:
-            self._bot_failed(token, str(exc))
-
-    def _bot_failed(self, token: int, message: str) -> None:
-        if token != self._waiting and self._waiting is not None:
-            return
-        self._waiting = None
-        self.log.add_line(f"Bot error: {message}", QColor("#b00020"))
-        self.hint.setText(f"The bot failed: {message}")
+        self.session.cancel_bot()
 
     # -- display -------------------------------------------------------------------------------
 
@@ -532,6 +510,8 @@ class PlaytestWindow(QMainWindow):
         ov.pending = (self.pending.square, self.pending.rotation) if self.pending else None
         if self.pending is None:
             ov.spots = {}
+            ov.spot_labels = {}
+            ov.callouts = {}
             ov.spot_hover = None
         ov.fits = {}
         if human and g.phase is Phase.PLACE:
@@ -567,7 +547,7 @@ class PlaytestWindow(QMainWindow):
             self.hint.clear()
         self.score_board.show_game(g, self._colours(), [s.label() for s in self.seats])
         self._rebuild_actions()
-        self.undo_action.setEnabled(self._undo_target() is not None)
+        self.undo_action.setEnabled(self.session.undo_target() is not None)
         self.save_action.setEnabled(True)
 
     def _rebuild_actions(self) -> None:
@@ -651,94 +631,21 @@ class PlaytestWindow(QMainWindow):
 
     # -- undo, save, load ------------------------------------------------------------------------
 
-    def _humans(self) -> set[int]:
-        return {i for i, s in enumerate(self.seats) if not s.is_bot}
-
-    def _undo_target(self) -> int | None:
-        """Index of the first action of the last human turn (``None``: nothing to undo)."""
-        humans = self._humans()
-        if not humans:
-            return None
-        idx = next(
-            (i for i in range(len(self.actors) - 1, -1, -1) if self.actors[i][0] in humans), None
-        )
-        if idx is None:
-            return None
-        j = idx
-        while j > 0 and self.actors[j - 1] == self.actors[idx]:
-            j -= 1
-        return j
-
     def undo(self) -> bool:
-        """Take back the last human turn (and every bot action after it) by replaying the
-        record without them. Returns whether something was undone."""
-        target = self._undo_target()
-        if target is None:
-            return False
-        record = self.game.record()
-        self._rebuild(record, target)
-        self.log.add_line("(undone to the start of your last turn)")
-        return True
-
-    def _rebuild(self, record: GameRecord, upto: int | None = None) -> None:
-        """Replay ``record`` (its first ``upto`` actions) into a fresh game and show it."""
-        from engine.moves import action_from_dict
-
-        game = new_game(record)
-        actors: list[tuple[int, int]] = []
-        log: list[tuple[str, QColor | None]] = []
-        actions = record.actions if upto is None else record.actions[:upto]
-        colours = self._colours()
-        for i, data in enumerate(actions, start=1):
-            action = action_from_dict(data, game.rules)
-            player, turn, tile = game.to_move, game.turn, game.current_tile
-            try:
-                events = game.play(action)
-            except IllegalMoveError as exc:
-                raise EngineError(f"action {i}: {exc}") from None
-            actors.append((player, turn))
-            log.append((describe_move(game, player, action, tile), colours[player % len(colours)]))
-            log.extend(
-                (f"   ★ {e.text}", QColor("#1b5e20" if e.points >= 0 else "#b00020"))
-                for e in events
-            )
-        self._start(game, actors, log)
+        """Take back the last human turn (and every bot action after it); the view keeps its
+        zoom. Returns whether something was undone."""
+        return self.session.undo()
 
     def save_to(self, path: str | Path) -> None:
         """Save the game record (the map embedded) to ``path``."""
-        save_record(self.game.record(), path)
-        self._saved_actions = len(self.actors)
-        self.log.add_line(f"Saved to {path}")
+        self.session.save_to(path)
 
     def load_from(self, path: str | Path) -> None:
-        """Load a saved game and continue it. Seats keep their kinds when the player names
-        match the current game; otherwise the first player is human and the others greedy bots.
+        """Load a saved game and continue it (see :meth:`PlaytestSession.load_from`).
 
         :raises EngineError: (RecordError) naming the file and what is wrong; nothing changes.
         """
-        record = load_record(path)
-        names = list(record.players)
-        if names != [s.name for s in self.seats]:
-            seats = [
-                Seat(n, DEFAULT_COLOURS[i % 6], "human" if i == 0 else "greedy")
-                for i, n in enumerate(names)
-            ]
-        else:
-            seats = self.seats
-        game_map = new_game(record).map
-        old = (self.map, self.seats, self.setup)
-        try:
-            if game_map is not None and game_map != self.map:
-                self.map = game_map
-                self.scene.set_map(game_map)
-            self.seats = seats
-            self.setup = PlaytestSetup(seats=seats, seed=record.seed, options=record.options)
-            self._rebuild(record)
-        except EngineError:
-            self.map, self.seats, self.setup = old
-            self.scene.set_map(self.map)
-            raise
-        self.log.add_line(f"Loaded {path}")
+        self.session.load_from(path)
 
     def _save_dialog(self) -> bool:
         path, _ = QFileDialog.getSaveFileName(
@@ -766,20 +673,8 @@ class PlaytestWindow(QMainWindow):
     # -- the end -------------------------------------------------------------------------------
 
     def summary_rows(self) -> tuple[list[str], list[list[str]]]:
-        """The final scoring table: header and one row per player (kinds, at the end, total)."""
-        g = self.game
-        kinds = list(KINDS) + sorted({k for b in g.breakdown for k in b if k not in KINDS})
-        final = [0] * len(g.players)
-        for e in g.events:
-            if e.final:
-                for p in e.players:
-                    final[p] += e.points
-        header = ["Player", *[k.replace("_", " ") for k in kinds], "of which at the end", "Total"]
-        rows = []
-        for p, name in enumerate(g.players):
-            b = g.breakdown[p]
-            rows.append([name, *[str(b.get(k, 0)) for k in kinds], str(final[p]), str(g.scores[p])])
-        return header, rows
+        """The final scoring table (see :meth:`PlaytestSession.summary_rows`)."""
+        return self.session.summary_rows()
 
     def _finished(self) -> None:
         g = self.game
@@ -816,7 +711,5 @@ class PlaytestWindow(QMainWindow):
             return
         if self.summary is not None:
             self.summary.close()  # a top-level dialog of its own: it would outlive the window
-        self._cancel_bot()
-        self.warmer.stop()
-        self.worker.close()
+        self.session.close()
         super().closeEvent(event)

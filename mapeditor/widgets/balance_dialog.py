@@ -533,8 +533,8 @@ class BalanceDialog(QDialog):
         """Show the comparison of runs ``a`` (this map) and ``b`` (map B): verdict and tables on
         the Figures page, its charts, and this map's heat map."""
         assert self.map_b is not None
-        cmp = compare_runs(self.map, a, self.map_b, b, labels=("A: this map", "B: " + (
-            self.map_b.name or self.map_b.id)))
+        labels = ("this map", self.map_b.name or self.map_b.id)
+        cmp = compare_runs(self.map, a, self.map_b, b, labels=labels)
         self.comparison = cmp
         self._shown = ("compare", (cmp, a.games, b.games))
         self.report = balance_report(self.map, a)

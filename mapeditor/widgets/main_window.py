@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -50,6 +51,7 @@ from engine.resources import maps_dir
 from mapeditor import recovery
 from mapeditor.document import MapDocument
 from mapeditor.painting import LAYERS, square_rect
+from mapeditor.playtest.launch import confirm_errors, open_playtest
 from mapeditor.tools import ALL_TOOLS, Tool
 from mapeditor.tools.clipboard import copy_fragment, from_mime, paste, to_mime
 from mapeditor.tools.select import delete_selection
@@ -175,6 +177,7 @@ class MainWindow(QMainWindow):
         self._autosave = QTimer(self)
         self._autosave.setInterval(AUTOSAVE_MS)
         self._autosaving = False
+        self._autosave_dropped = threading.Event()
         self._autosave_signals = _AutosaveSignals(self)
         self._autosave_signals.done.connect(self._autosave_finished)
         self._autosave.timeout.connect(self.autosave_in_background)
@@ -273,15 +276,9 @@ class MainWindow(QMainWindow):
             "&Validate now", lambda: self.validation.run_now(), "F5"
         )
         self.playtest_action = self._action("&Playtest…", self.playtest, "F9")
-        try:
-            import mapeditor.playtest.launch  # noqa: F401
-        except ImportError:
-            self.playtest_action.setEnabled(False)
-            self.playtest_action.setToolTip("Playtest needs the game window (mapeditor.playtest)")
-        else:
-            self.playtest_action.setToolTip(
-                "Play a test game of this map (refused while the map has errors) (F9)"
-            )
+        self.playtest_action.setToolTip(
+            "Play a test game of this map (refused while the map has errors) (F9)"
+        )
         group = QActionGroup(self)
         group.setExclusive(True)
         toolbar = self.addToolBar("Tools")
@@ -448,6 +445,27 @@ class MainWindow(QMainWindow):
         bars = self.findChildren(QToolBar)
         for widget in [*bars, *getattr(self, "_docks_shown", [])]:
             widget.setVisible(not on)
+        # Nothing to edit, save or print on the start page (the blank map behind it is no map).
+        for action in (
+            *self.tool_actions.values(),
+            self.cut_action,
+            self.copy_action,
+            self.paste_action,
+            self.delete_action,
+            self.save_action,
+            self.save_as_action,
+            self.validate_action,
+            self.playtest_action,
+            *self.extras_actions.values(),
+        ):
+            action.setEnabled(not on)
+        self.extras_actions["country"].setEnabled(True)  # a way off the start page
+        tool = self.scene.tool
+        self._hint.setText(
+            "Create or open a map to start; shipped maps open as untitled copies."
+            if on
+            else (f"{tool.name}: {tool.hint}" if tool is not None else "")
+        )
 
     def _listed_actions(self) -> list[QAction]:
         """The actions the shortcut sheet lists (read when it is shown: menus are complete)."""
@@ -692,6 +710,7 @@ class MainWindow(QMainWindow):
         except (MapFormatError, EngineError, OSError) as exc:
             QMessageBox.critical(self, "Cannot save map", str(exc))
             return False
+        self._drop_autosave()
         recovery.remove(old_recovery, old_path)  # this document's own slot only
         self._add_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 4000)
@@ -719,7 +738,12 @@ class MainWindow(QMainWindow):
         job = _AutosaveJob(
             self.document.snapshot(), self._recovery(), self.document.path, self._autosave_signals
         )
+        self._autosave_dropped = job.dropped
         QThreadPool.globalInstance().start(job)
+
+    def _drop_autosave(self) -> None:
+        """The work is saved or discarded: a background autosave still writing deletes its file."""
+        self._autosave_dropped.set()
 
     def _autosave_finished(self, error: str | None) -> None:
         self._autosaving = False
@@ -760,6 +784,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         if self.maybe_save():
+            self._drop_autosave()
             recovery.remove(self._recovery(), self.document.path)
             event.accept()
         else:
@@ -796,8 +821,6 @@ class MainWindow(QMainWindow):
     def playtest(self) -> None:
         """Hand a copy of the map (saved or not) to the game window. A map with errors is
         played after a confirmation listing them; refused only when the engine cannot play it."""
-        from mapeditor.playtest.launch import confirm_errors, open_playtest
-
         m = self.document.snapshot()
         ok = confirm_errors(m, self)
         self._playtest = open_playtest(m, self, allow_errors=True) if ok else None
@@ -817,11 +840,15 @@ class _AutosaveJob(QRunnable):
         super().__init__()
         self._args = (m, target, path)
         self._signals = signals
+        self.dropped = threading.Event()
+        """Set when the work was saved or discarded meanwhile: the file written is removed."""
 
     def run(self) -> None:
         error: str | None = None
         try:
             recovery.write(*self._args)
+            if self.dropped.is_set():
+                recovery.remove(self._args[1], self._args[2])
         except (MapFormatError, EngineError, OSError) as exc:
             error = str(exc)
         with contextlib.suppress(RuntimeError):  # the window was closed meanwhile

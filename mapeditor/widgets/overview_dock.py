@@ -6,10 +6,11 @@ main view only repaints the frame.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen, QPixmap, QResizeEvent
+from PySide6.QtCore import QRectF, QSize, Qt, QTimer
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QWidget
 
+from engine.mapdef import MapDef
 from mapeditor.document import MapDocument
 from mapeditor.painting import SQUARE, map_rect, paint_map
 from mapeditor.widgets.map_scene import MapScene
@@ -17,6 +18,26 @@ from mapeditor.widgets.map_view import MapView
 
 PIXELS = 480
 """The longer side of the overview's picture of the map."""
+DETAILED_UP_TO = 3000
+"""Grids with more squares get one pixel per square (drawing them in full takes too long to
+redo after every edit: 0.3-1 s for 200×200)."""
+
+
+def square_image(m: MapDef) -> QImage:
+    """One pixel per square: sea, land, large cities, towns and start squares."""
+    image = QImage(m.width, m.height, QImage.Format.Format_RGB32)
+    image.fill(QColor("#a9cde0"))
+    for colour, squares in (
+        ("#d8e6b0", m.land),
+        ("#d9b382", (sq for city in m.large_cities.values() for sq in city.squares)),
+        ("#b0793a", m.towns),
+        ("#d1201b", m.start_squares),
+    ):
+        rgb = QColor(colour).rgb()
+        for x, y in squares:
+            if 0 <= x < m.width and 0 <= y < m.height:
+                image.setPixel(x, y, rgb)
+    return image
 
 
 class OverviewView(QGraphicsView):
@@ -35,13 +56,13 @@ class OverviewView(QGraphicsView):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         self.setBackgroundBrush(Qt.GlobalColor.darkGray)
-        self.setMinimumSize(160, 140)
+        self.setMinimumSize(120, 100)
         for bar in (main.horizontalScrollBar(), main.verticalScrollBar()):
             bar.valueChanged.connect(self.viewport().update)
         main.zoomChanged.connect(self.viewport().update)
         self._redraw = QTimer(self)
         self._redraw.setSingleShot(True)
-        self._redraw.setInterval(200)  # one picture after a burst of edits (a brush stroke)
+        self._redraw.setInterval(400)  # one picture after a burst of edits (a brush stroke)
         self._redraw.timeout.connect(self.render_map)
         self.set_document(scene.document)
 
@@ -54,18 +75,25 @@ class OverviewView(QGraphicsView):
         """Draw the map (with the main view's layer settings) into the overview's picture."""
         m = self.map_scene.document.map
         rect = map_rect(m)
-        scale = PIXELS / max(rect.width(), rect.height(), SQUARE)
-        self.picture = QPixmap(
-            max(1, round(rect.width() * scale)), max(1, round(rect.height() * scale))
-        )
-        self.picture.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(self.picture)
-        painter.scale(scale, scale)
-        paint_map(painter, m, self.map_scene.options)
-        painter.end()
+        if m.width * m.height > DETAILED_UP_TO:
+            self.picture = QPixmap.fromImage(square_image(m))
+        else:
+            scale = PIXELS / max(rect.width(), rect.height(), SQUARE)
+            self.picture = QPixmap(
+                max(1, round(rect.width() * scale)), max(1, round(rect.height() * scale))
+            )
+            self.picture.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(self.picture)
+            painter.scale(scale, scale)
+            paint_map(painter, m, self.map_scene.options)
+            painter.end()
         self.scene().setSceneRect(rect)
         self.fit()
         self.viewport().update()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        # QGraphicsView would ask for its scene's size; a dock beside the canvas wants little.
+        return QSize(220, 200)
 
     def fit(self) -> None:
         self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
@@ -86,7 +114,7 @@ class OverviewView(QGraphicsView):
         pen = QPen(QColor(220, 30, 30), 2)
         pen.setCosmetic(True)  # two pixels whatever the overview's scale
         painter.setPen(pen)
-        painter.setBrush(QColor(220, 30, 30, 30))
+        painter.setBrush(QColor(220, 30, 30, 14))
         painter.drawRect(self.shown_rect())
 
     def _go(self, event: QMouseEvent) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -16,6 +17,15 @@ from PySide6.QtWidgets import (
 )
 
 from engine.resources import shipped_maps
+
+
+def _map_name(path: Path) -> str:
+    """The name a shipped map gives itself (its file name when it cannot be read)."""
+    try:
+        name = json.loads(path.read_text(encoding="utf-8")).get("name")
+    except (OSError, ValueError, AttributeError):
+        name = None
+    return name if isinstance(name, str) and name else path.stem.replace("-", " ").title()
 
 
 class StartPage(QWidget):
@@ -54,7 +64,7 @@ class StartPage(QWidget):
         self.shipped = QListWidget()
         self.shipped.setObjectName("shipped_list")
         for stem_path in shipped_maps():
-            item = QListWidgetItem(stem_path.stem.replace("-", " ").title())
+            item = QListWidgetItem(_map_name(stem_path))
             item.setData(Qt.ItemDataRole.UserRole, stem_path)
             item.setToolTip(f"Opens a copy of {stem_path.name}; Save As keeps your version")
             self.shipped.addItem(item)

@@ -55,7 +55,7 @@ def test_per_game_numbers_are_tested_and_named(small) -> None:
     b = [_facts(i, i % 2, 120 + i % 7) for i in range(60)]
     cmp = compare_runs(small, _result(small, a), small, _result(small, b))
     texts = [v["text"] for v in cmp["verdicts"]]
-    assert any(t.startswith("B has more winning score (p < 0.001)") for t in texts)
+    assert any(t.startswith("Winning score: higher in B (p < 0.001)") for t in texts)
     assert not any("fairer" in t for t in texts)  # seats are the same in both
     ps = [v["p_value"] for v in cmp["verdicts"]]
     assert ps == sorted(ps)

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine.chips import feasibility
+from engine.chips import feasibility, max_chips
 from engine.mapdef import MapDef, RuleSet, StartSquare
 from engine.startchoices import every_choice, worst_choice
 from engine.validation import validate_map
@@ -49,6 +49,13 @@ def test_a_search_cut_short_keeps_a_witness_and_a_proved_bound() -> None:
     assert full is not None and full.exact and full.chips == exact
 
 
+def test_forty_choose_twenty_on_a_small_map_is_proved_exactly() -> None:
+    m = random_map(1, 12, 12, 40, 20)
+    worst = worst_choice(m)
+    assert worst is not None and worst.exact and worst.chips == worst.lower_bound
+    assert max_chips(m, worst.choice) == worst.chips  # the witness, computed independently
+
+
 def test_sixteen_choose_eight_is_exact_and_forty_choose_twenty_ends() -> None:
     m = random_map(1, 40, 40, 16, 8)
     assert every_choice(m) is None  # 12870 choices: not enumerated
@@ -60,7 +67,10 @@ def test_sixteen_choose_eight_is_exact_and_forty_choose_twenty_ends() -> None:
     assert worst.lower_bound <= worst.chips
 
 
-def test_validation_reports_the_worst_choice_or_the_proved_bound() -> None:
+def test_validation_reports_the_worst_choice_or_the_proved_bound(monkeypatch) -> None:
+    import engine.startchoices
+
+    monkeypatch.setattr(engine.startchoices, "WORK_BUDGET", 200_000)  # a search cut short
     m = random_map(1, 12, 12, 40, 20)  # 1.4e11 choices; about 25 chips fit
     worst = worst_choice(m)
     assert worst is not None and not worst.exact and worst.lower_bound < worst.chips <= 30

@@ -18,6 +18,18 @@ def _isolated_settings() -> Iterator[None]:
     yield
 
 
+@pytest.fixture(autouse=True)
+def _clipboard_emptied() -> Iterator[None]:
+    yield
+    # The offscreen platform crashes at exit when the clipboard still holds data set from
+    # Python (a real display does not): tests that copy leave it empty.
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        app.clipboard().clear()
+
+
 @pytest.fixture
 def make_editor(qtbot) -> Iterator[Callable[..., object]]:
     """``make_editor(map=None)`` → a shown MainWindow; closed (unsaved work discarded) after the test."""

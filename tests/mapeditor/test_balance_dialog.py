@@ -113,10 +113,17 @@ def test_closing_the_dialog_stops_a_run(qtbot, small) -> None:
     assert dialog.report is None
 
 
-def test_compare_with_another_map_shows_a_verdict_and_saves(qtbot, small, tmp_path) -> None:
+def test_compare_with_another_map_shows_a_verdict_and_saves(
+    qtbot, small, tmp_path, monkeypatch
+) -> None:
     import json
 
+    from PySide6.QtWidgets import QMessageBox
+
     from mapeditor.widgets.balance_dialog import RUN_KINDS
+
+    told: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text: told.append(text))
 
     data = json.loads(bundled_map("example-small").read_text())
     data["start_squares"] = data["start_squares"][:2]
@@ -127,7 +134,7 @@ def test_compare_with_another_map_shows_a_verdict_and_saves(qtbot, small, tmp_pa
     dialog.kind.setCurrentIndex(list(RUN_KINDS).index("compare"))
     assert dialog.map_b_button.isEnabled() and not dialog.sweep_text.isEnabled()
     assert not dialog.set_map_b(tmp_path / "missing.json")  # told, not taken
-    assert dialog.map_b is None
+    assert dialog.map_b is None and told and "missing.json" in told[0]
     assert dialog.set_map_b(b_path)
     dialog.games.setValue(4)
     dialog.bot.setCurrentText("random")

@@ -106,3 +106,12 @@ def test_help_menu_shortcut_sheet_and_about_credits(qtbot) -> None:
 
 def _tops():
     return [w for w in QApplication.topLevelWidgets() if w.isVisible()]
+
+
+def test_the_start_page_offers_nothing_to_edit(qtbot) -> None:
+    window = _shown(qtbot, open_editor())
+    assert not window.paste_action.isEnabled() and not window.save_action.isEnabled()
+    QTest.keyClick(window, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert not window.document.modified
+    _click_item(window.start_page.shipped, "Example (small)")
+    assert window.paste_action.isEnabled() and window.save_action.isEnabled()

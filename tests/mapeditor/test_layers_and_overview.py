@@ -58,3 +58,15 @@ def test_the_overview_frames_the_view_and_a_click_moves_it(make_editor, qtbot) -
     QTest.mouseClick(overview.viewport(), Qt.MouseButton.LeftButton, pos=corner)
     moved = overview.shown_rect()
     assert moved.center().x() > frame.center().x() and moved.center().y() > frame.center().y()
+
+
+def test_a_big_map_gets_a_square_per_pixel_overview(make_editor) -> None:
+    from mapeditor.widgets.overview_dock import DETAILED_UP_TO
+
+    m = MapDef("big", "Big", 80, 60)
+    assert m.width * m.height > DETAILED_UP_TO
+    m.land = {(x, y) for x in range(10, 20) for y in range(5, 9)}
+    window = make_editor(m)
+    image = window.overview.picture.toImage()
+    assert (image.width(), image.height()) == (80, 60)
+    assert image.pixelColor(12, 6) != image.pixelColor(40, 40)  # land differs from sea

@@ -189,3 +189,18 @@ def test_the_chips_dock_on_forty_start_squares_lists_a_few_and_proves_the_worst(
     qtbot.waitUntil(lambda: "needs" in dock.feasible.text(), timeout=60_000)
     worst = worst_choice(m)
     assert worst is not None and f": {worst.chips}<br>" in dock.feasible.text()
+
+
+def test_channels_beyond_the_cap_close_idle_ones(qtbot) -> None:
+    """Each dialog has its own channel; opening one again and again leaves no process behind."""
+    offload.shutdown()
+    keep = []
+    for gen in range(offload.MAX_CHANNELS + 3):
+        got: dict[int, object] = {}
+        answers = _answers(got)
+        keep.append(answers)
+        offload.run_to_signal(_sleep_then, (0.0, gen), answers.done, gen)
+        qtbot.waitUntil(lambda got=got: bool(got), timeout=60_000)
+    assert len(offload._channels) <= offload.MAX_CHANNELS
+    qtbot.waitUntil(lambda: len(offload.helper_pids()) <= offload.MAX_CHANNELS, timeout=20_000)
+    offload.shutdown()

@@ -47,3 +47,26 @@ def test_clicking_a_map_level_issue_shows_the_map_properties(make_editor, qtbot)
     assert window.docks["Properties"].isVisible()
     field = window.properties.map_fields["Tile pool max"]
     qtbot.waitUntil(field.hasFocus)
+
+
+def test_validation_click_selects_and_centres_the_square(make_editor, qtbot) -> None:
+    m = _lonely_start()
+    window = make_editor(m)
+    with qtbot.waitSignal(window.validation.validated, timeout=10000):
+        window.validation.run_now()
+    model = window.validation.model
+    rows = [i for i, issue in enumerate(model.issues) if (6, 4) in issue.where.squares]
+    assert rows, [f"{i.code} {i.where}" for i in model.issues]
+    window.view.zoom(4.0)  # zoomed in, so the view can scroll to centre the square
+    window.view.centerOn(0, 0)
+    index = model.index(rows[0])
+    rect = window.validation.view.visualRect(index)
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    QTest.mouseClick(
+        window.validation.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center()
+    )
+    assert (6, 4) in window.document.selection
+    centre = window.view.mapToScene(window.view.viewport().rect().center())
+    assert abs(centre.x() - 6.5 * 64) < 32 and abs(centre.y() - 4.5 * 64) < 32

@@ -19,7 +19,7 @@ def test_playtest_plays_a_copy_of_the_edited_map(qtbot, make_editor, monkeypatch
     editor.playtest_action.trigger()
     w = editor._playtest
     assert isinstance(w, PlaytestWindow)
-    qtbot.addWidget(w)
+    qtbot.addWidget(w, before_close_func=lambda w: setattr(w, "ask_to_keep_game", False))
     w.pace.setValue(0)
     assert w.map is not editor.document.map and w.map == editor.document.map
     wait_for_human(qtbot, w)

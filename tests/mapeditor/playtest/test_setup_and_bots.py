@@ -88,10 +88,7 @@ def test_a_stale_bot_answer_is_never_played(qtbot, make_playtest) -> None:
 def test_thread_fallback_plays_too(qtbot, make_playtest) -> None:
     w = make_playtest()
     wait_for_human(qtbot, w)
-    w.worker.chosen.disconnect(w._bot_chose)
-    w.worker.close()
-    w.worker = BotWorker(w, use_process=False)
-    w.worker.chosen.connect(w._bot_chose)
+    w.session.use_worker(BotWorker(w.session, use_process=False))
     assert not w.worker.in_process
     p = w.game.legal_placements().list()[0]
     w.rotation = p.rotation

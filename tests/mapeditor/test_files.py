@@ -1,5 +1,4 @@
-"""Files in the editor: save/load, the unsaved-changes prompt, broken files, autosave recovery,
-and the validation dock's click-through."""
+"""Files in the editor: save/load, the unsaved-changes prompt, broken files, autosave recovery."""
 
 from __future__ import annotations
 
@@ -8,11 +7,11 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from engine.mapdef import MapDef, StartSquare
+from engine.mapdef import MapDef
 from engine.mapio import load_map
 from engine.resources import bundled_map
 from mapeditor.document import MapDocument
-from mapeditor.tools import BrushTool, SelectTool
+from mapeditor.tools import BrushTool
 from mapeditor.widgets import main_window as mw
 from tests.mapeditor._editor_input import drag, square_point
 
@@ -90,42 +89,6 @@ def test_autosave_is_offered_back_after_a_crash(make_editor, tmp_path, monkeypat
     assert other.open_path(path, ask_save=False)
     assert other.document.map.land == {(x, 0) for x in range(4)}
     assert other.document.modified
-
-
-def test_validation_click_selects_and_centres_the_square(make_editor, qtbot) -> None:
-    m = small_map()
-    m.start_squares[(6, 4)] = StartSquare("Lonely")  # one start square: an error naming it
-    window = make_editor(m)
-    with qtbot.waitSignal(window.validation.validated, timeout=10000):
-        window.validation.run_now()
-    model = window.validation.model
-    rows = [i for i, issue in enumerate(model.issues) if (6, 4) in issue.where.squares]
-    assert rows, [f"{i.code} {i.where}" for i in model.issues]
-    window.view.zoom(4.0)  # zoomed in, so the view can scroll to centre the square
-    window.view.centerOn(0, 0)
-    index = model.index(rows[0])
-    rect = window.validation.view.visualRect(index)
-    from PySide6.QtCore import Qt
-    from PySide6.QtTest import QTest
-
-    QTest.mouseClick(
-        window.validation.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center()
-    )
-    assert (6, 4) in window.document.selection
-    centre = window.view.mapToScene(window.view.viewport().rect().center())
-    assert abs(centre.x() - 6.5 * 64) < 32 and abs(centre.y() - 4.5 * 64) < 32
-
-
-def test_select_drag_moves_the_selection(make_editor) -> None:
-    window = make_editor(small_map())
-    window.document.map.towns.clear()
-    window.set_tool(SelectTool)
-    drag(window, [square_point(window, (1, 1)), square_point(window, (2, 1))])
-    assert window.document.selection == {(1, 1), (2, 1)}
-    window.delete_selection()
-    assert not {(1, 1), (2, 1)} & window.document.map.land
-    window.undo_action.trigger()
-    assert {(1, 1), (2, 1)} <= window.document.map.land
 
 
 @pytest.mark.parametrize("name", ["example-small", "deutschland"])
@@ -225,3 +188,24 @@ def test_background_autosave_writes_a_snapshot(make_editor, tmp_path, qtbot) -> 
     slot = mw.recovery_path(path, "")
     m = recovery.read(slot, path)
     assert m is not None and m.land == expected
+
+
+def test_a_background_autosave_finishing_after_a_save_leaves_no_recovery(
+    make_editor, tmp_path, monkeypatch
+) -> None:
+    from mapeditor import recovery
+    from mapeditor.widgets.main_window import _AutosaveJob
+
+    path = tmp_path / "work.json"
+    MapDocument(MapDef("t", "T", 8, 6)).save(path)
+    window = make_editor()
+    assert window.open_path(path, ask_save=False)
+    paint(window)
+    job = _AutosaveJob(
+        window.document.snapshot(), window._recovery(), path, window._autosave_signals
+    )
+    window._autosave_dropped = job.dropped
+    assert window._save_to(path)  # saved while the autosave job has not run yet
+    job.run()  # ...and now it writes
+    assert not window._recovery().exists()
+    assert recovery.read(window._recovery(), path) is None

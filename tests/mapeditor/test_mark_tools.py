@@ -1,0 +1,122 @@
+"""Tools that mark one square (start squares, towns, waves, chip squares, tracks, the Isle of Man)."""
+
+from __future__ import annotations
+
+from engine.geometry import Edge, Side
+from engine.mapdef import Colour, MapDef
+from mapeditor.document import MapDocument
+from mapeditor.tools import (
+    ChipSquareTool,
+    IsleOfManTool,
+    StartSquareTool,
+    TownTool,
+    TrackTool,
+    WaveTool,
+)
+from mapeditor.tools.base import ToolEvent
+from tests.mapeditor._editor_input import click, square_point
+
+EDGE = Edge(0, 0, Side.N)
+
+
+def blank(width: int = 12, height: int = 10, land: bool = False) -> MapDef:
+    m = MapDef("t", "T", width, height)
+    if land:
+        m.land = {(x, y) for x in range(width) for y in range(height)}
+    return m
+
+
+def test_start_square_and_town(make_editor) -> None:
+    window = make_editor(blank(land=True))
+    window.set_tool(StartSquareTool)
+    click(window, square_point(window, (3, 3)))
+    window.set_tool(TownTool)
+    click(window, square_point(window, (5, 5)))
+    m = window.document.map
+    assert list(m.start_squares) == [(3, 3)]
+    assert list(m.towns) == [(5, 5)]
+    click(window, square_point(window, (5, 5)))
+    assert m.towns == {}
+
+
+def test_a_start_square_that_is_a_town_is_drawn_once(qapp) -> None:
+    """The town's house and name must not be painted over the start square's own."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    from engine.mapdef import StartSquare, Town
+    from mapeditor.painting import SQUARE, paint_map
+
+    def render(m: MapDef) -> QImage:
+        image = QImage(int(SQUARE), int(SQUARE), QImage.Format.Format_ARGB32)
+        image.fill(QColor("white"))
+        painter = QPainter(image)
+        paint_map(painter, m, region=QRectF(0, 0, SQUARE, SQUARE))
+        painter.end()
+        return image
+
+    start_only, both = blank(1, 1, land=True), blank(1, 1, land=True)
+    start_only.start_squares[(0, 0)] = StartSquare("Nancy")
+    both.start_squares[(0, 0)] = StartSquare("Nancy")
+    both.towns[(0, 0)] = Town("Nancy")  # no grape: nothing of the town should show
+    assert render(both) == render(start_only)
+
+
+def doc() -> MapDocument:
+    m = MapDef("t", "T", 6, 6)
+    m.land = {(x, y) for x in range(6) for y in range(5)}
+    return MapDocument(m)
+
+
+def tool_click(tool, square, button="left") -> None:
+    tool.press(ToolEvent("press", square, EDGE, button))
+    tool.release(ToolEvent("release", square, EDGE, button))
+
+
+def test_square_marks_toggle_and_only_on_map_squares(qapp) -> None:
+    d = doc()
+    for tool_cls, attr in (
+        (StartSquareTool, "start_squares"),
+        (TownTool, "towns"),
+        (WaveTool, "waves"),
+    ):
+        tool = tool_cls(d)
+        tool_click(tool, (5, 5))  # outside the map: nothing
+        tool_click(tool, (1, 1))
+        assert (1, 1) in getattr(d.map, attr)
+        tool_click(tool, (1, 1))
+        assert (1, 1) not in getattr(d.map, attr)
+    chips = ChipSquareTool(d, colour=Colour.ORANGE)
+    tool_click(chips, (2, 2))
+    assert d.map.chip_squares == {(2, 2): Colour.ORANGE}
+    chips.colour = Colour.PURPLE
+    tool_click(chips, (2, 2))  # another colour replaces it
+    assert d.map.chip_squares == {(2, 2): Colour.PURPLE}
+    tool_click(chips, (2, 2))
+    assert d.map.chip_squares == {}
+
+
+def test_start_square_on_a_town_takes_its_name(qapp) -> None:
+    d = doc()
+    tool_click(TownTool(d), (3, 3))
+    name = d.map.towns[(3, 3)].name
+    tool_click(StartSquareTool(d), (3, 3))
+    assert d.map.start_squares[(3, 3)].name == name
+
+
+def test_tracks_and_isle_of_man(qapp) -> None:
+    d = doc()
+    track = TrackTool(d, number=5)
+    tool_click(track, (0, 2))
+    tool_click(track, (3, 3))
+    assert d.map.tracks[5].rows == (2, 3) and d.map.tracks[5].colour is Colour.LIGHT_BLUE
+    track.number = 9
+    tool_click(track, (0, 3))  # a row belongs to one track
+    assert d.map.tracks[5].rows == (2,) and d.map.tracks[9].rows == (3,)
+    tool_click(track, (0, 3), "right")
+    assert 9 not in d.map.tracks
+    isle = IsleOfManTool(d)
+    tool_click(isle, (5, 5))
+    assert d.map.isle_of_man == (5, 5)
+    d.undo_stack.undo()
+    assert d.map.isle_of_man is None
