@@ -14,6 +14,8 @@ The squares left by the first four rules are the *allowed squares*. The last rul
 independent set of the allowed squares' orthogonal-adjacency graph, which is bipartite (colour a
 square by the parity of ``x + y``), so the largest possible layout is computed exactly with a
 maximum matching (Hopcroft–Karp) and König's theorem: ``max_chips = |V| - |maximum matching|``.
+:func:`feasibility` matches the squares every start-square choice allows once and repairs that
+matching per choice; big maps use compiled augmenting-path searches (:class:`_GridMatcher`).
 
 **Evenness.** ``evenness(m, layout)`` compares the root-mean-square Euclidean distance (in squares)
 from every placeable square of the map to its nearest chip with that of an ideal square lattice of
@@ -36,10 +38,11 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterable, Sequence
+import sys
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import EngineError
 from engine.geometry import Square, orthogonal_neighbours
@@ -424,9 +427,10 @@ def _maximum_independent_set(squares: Iterable[Square]) -> list[Square]:
 def _matching_size(
     squares: set[Square], warm: dict[Square, Square] | None = None
 ) -> tuple[int, dict[Square, Square]]:
-    """Size of a maximum matching of the squares' adjacency graph, and the matching (even→odd).
+    """Size of a maximum matching of the squares' adjacency graph, and the matching (even→odd),
+    by one Hopcroft-Karp run. ``warm`` is a matching of some of ``squares`` to start from.
 
-    ``warm`` is a matching of a subset of ``squares`` to start from.
+    Without ``warm`` this is the plain computation :class:`_GridMatcher` is tested against.
     """
     left, right, adj = _bipartite(squares, ordered=False)
     pairs: list[tuple[int, int]] = []
@@ -439,6 +443,241 @@ def _matching_size(
     return len(matching), matching
 
 
+COMPILED_FROM = 10_000
+"""Squares from which the proof uses :class:`_GridMatcher` even when scipy is not loaded yet:
+below, importing numpy and scipy (about 0.3 s) would cost more than the pure-Python matching
+(:class:`_PlainMatcher`), e.g. for a one-shot ``engine validate`` of a printed map."""
+
+
+COMPILED_WHEN_LOADED_FROM = 0
+"""The same once scipy is loaded: then the compiled matcher is the faster at every size."""
+
+
+class _PlainMatcher:
+    """:class:`_GridMatcher`'s queries by pure-Python Hopcroft-Karp runs, warm-started."""
+
+    def __init__(self, universe: Iterable[Square]) -> None:
+        self.universe = set(universe)
+        self._warm: dict[Square, Square] | None = None
+        self._warm_odd: set[Square] = set()
+
+    def maximum(
+        self, removed: Iterable[Square] = (), warm: Any = None
+    ) -> tuple[int, dict[Square, Square]]:
+        removed = set(removed)
+        squares = self.universe - removed
+        if warm and removed:
+            if warm is not self._warm:
+                self._warm, self._warm_odd = warm, set(warm.values())
+            if any(sq in warm or sq in self._warm_odd for sq in removed):
+                warm = {a: b for a, b in warm.items() if a in squares and b in squares}
+        return _matching_size(squares, warm)
+
+
+def _matcher(
+    universe: Collection[Square], compiled: bool | None = None
+) -> _PlainMatcher | _GridMatcher:
+    """A matcher for subsets of ``universe``; ``compiled`` forces the choice (tests)."""
+    if compiled is None:
+        loaded = "scipy.sparse.csgraph" in sys.modules
+        compiled = len(universe) >= (COMPILED_WHEN_LOADED_FROM if loaded else COMPILED_FROM)
+    if compiled:
+        try:
+            return _GridMatcher(universe)
+        except _TooSparse:
+            pass
+    return _PlainMatcher(universe)
+
+
+_MAX_CELLS = 4_000_000
+"""Bounding-box cells above which :class:`_GridMatcher` is not built (a 2000 x 2000 grid)."""
+
+
+class _TooSparse(Exception):
+    """The squares' bounding box is too large for :class:`_GridMatcher`'s grid arrays."""
+
+
+class _GridMatcher:
+    """Maximum matchings of subsets of one fixed set of squares (the *universe*), warm-started.
+
+    Built for many nearly equal graphs (one per choice of start squares): the universe's edges
+    are indexed once (numpy); a query removes a few squares, keeps what it can of a warm
+    matching and repairs it with augmenting paths. Each round is one compiled breadth-first
+    search (``scipy.sparse.csgraph``) over the alternating graph from every free even square; the
+    vertex-disjoint shortest augmenting paths it finds are applied, and a search that reaches no
+    free odd square proves the matching maximum (Berge). Python-level Hopcroft-Karp phases cost
+    a whole-graph pass each, which made large maps take seconds.
+    """
+
+    def __init__(self, universe: Iterable[Square]) -> None:
+        import numpy as np
+
+        squares = list(universe)
+        arr = np.fromiter(itertools.chain.from_iterable(squares), np.int64, 2 * len(squares))
+        arr = arr.reshape(-1, 2)
+        arr = arr[np.lexsort((arr[:, 1], arr[:, 0]))]  # a reproducible order, whatever the set's
+        xs, ys = arr[:, 0], arr[:, 1]
+        if len(arr):
+            self.x0, self.y0 = int(xs.min()) - 1, int(ys.min()) - 1
+            self.w = int(xs.max()) - self.x0 + 2
+            h = int(ys.max()) - self.y0 + 2
+        else:
+            self.x0 = self.y0 = 0
+            self.w = h = 1
+        if h * self.w > _MAX_CELLS:
+            raise _TooSparse  # the grid arrays would take more memory than they save time
+        flat = (ys - self.y0) * self.w + (xs - self.x0)
+        even = (xs + ys) % 2 == 0
+        self.lflat, self.rflat = flat[even], flat[~even]
+        self.n_left, self.n_right = len(self.lflat), len(self.rflat)
+        # index of each grid cell among the even (left) / odd (right) squares, -1 if none
+        self.lindex = np.full(h * self.w, -1, dtype=np.int64)
+        self.lindex[self.lflat] = np.arange(self.n_left)
+        self.rindex = np.full(h * self.w, -1, dtype=np.int64)
+        self.rindex[self.rflat] = np.arange(self.n_right)
+        eu, ev = [], []
+        for d in (1, -1, self.w, -self.w):
+            nb = self.rindex[self.lflat + d]
+            has = nb >= 0
+            eu.append(np.flatnonzero(has))
+            ev.append(nb[has])
+        u, v = np.concatenate(eu), np.concatenate(ev)
+        order = np.lexsort((v, u))  # sorted rows and columns: a canonical sparse matrix
+        self.eu, self.ev = u[order], v[order]
+        self.shape = (h, self.w)
+
+    def _cell(self, sq: Square) -> int:
+        x, y = sq[0] - self.x0, sq[1] - self.y0
+        return y * self.w + x if 0 <= x < self.w and 0 <= y < self.shape[0] else -1
+
+    def _greedy(self, on_l: np.ndarray, on_r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Dominoes along rows, then along columns for the squares left over."""
+        import numpy as np
+
+        h, w = self.shape
+        on = np.zeros(h * w, dtype=bool)
+        on[self.lflat[on_l]] = True
+        on[self.rflat[on_r]] = True
+        mate_l = np.full(self.n_left, -1, dtype=np.int64)
+        mate_r = np.full(self.n_right, -1, dtype=np.int64)
+
+        def pair_runs(cells: np.ndarray) -> np.ndarray:
+            # first cell of each domino: an even position in its run, with a next cell in the run
+            start = cells & ~np.concatenate(([False], cells[:-1]))
+            idx = np.arange(len(cells))
+            first = np.maximum.accumulate(np.where(start, idx, 0))
+            nxt = np.concatenate((cells[1:], [False]))
+            return np.flatnonzero(cells & ((idx - first) % 2 == 0) & nxt)
+
+        def apply(a: np.ndarray, b: np.ndarray) -> None:
+            la = self.lindex[a]
+            left_first = la >= 0
+            lcells = np.where(left_first, a, b)
+            rcells = np.where(left_first, b, a)
+            li, ri = self.lindex[lcells], self.rindex[rcells]
+            mate_l[li] = ri
+            mate_r[ri] = li
+
+        a = pair_runs(on)  # the padding column ends every row's runs
+        apply(a, a + 1)
+        on[a] = False
+        on[a + 1] = False
+        cols = on.reshape(h, w).T.ravel()  # column-major: runs along columns
+        a = pair_runs(cols)
+        ac, ar = np.divmod(a, h)  # column, row of the first cell
+        first = ar * w + ac
+        apply(first, first + w)
+        return mate_l, mate_r
+
+    def maximum(
+        self,
+        removed: Iterable[Square] = (),
+        warm: Any = None,
+    ) -> tuple[int, tuple[np.ndarray, np.ndarray]]:
+        """Size of a maximum matching of the universe minus ``removed``, and the matching
+        (both mate arrays, -1 = free) to warm-start later queries with."""
+        import numpy as np
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import breadth_first_order
+
+        n_l, n_r = self.n_left, self.n_right
+        on_l = np.ones(n_l, dtype=bool)
+        on_r = np.ones(n_r, dtype=bool)
+        for sq in removed:
+            cell = self._cell(sq)
+            if cell >= 0:
+                if self.lindex[cell] >= 0:
+                    on_l[self.lindex[cell]] = False
+                elif self.rindex[cell] >= 0:
+                    on_r[self.rindex[cell]] = False
+        if warm is None:
+            mate_l, mate_r = self._greedy(on_l, on_r)
+        else:
+            mate_l, mate_r = warm[0].copy(), warm[1].copy()
+            # keep only the pairs whose squares are both still there
+            paired = np.flatnonzero(mate_l >= 0)
+            gone = paired[~on_l[paired] | ~on_r[mate_l[paired]]]
+            mate_r[mate_l[gone]] = -1
+            mate_l[gone] = -1
+            gone_r = (mate_r >= 0) & ~on_r
+            mate_l[mate_r[gone_r]] = -1
+            mate_r[gone_r] = -1
+        keep = on_l[self.eu] & on_r[self.ev]
+        eu, ev = self.eu[keep], self.ev[keep]
+        left_counts = np.bincount(eu, minlength=n_l)
+        left_targets = ev + n_l
+        source = n_l + n_r
+        while True:
+            free_l = np.flatnonzero(on_l & (mate_l < 0))
+            free_r = on_r & (mate_r < 0)
+            if not len(free_l) or not free_r.any():
+                break
+            # Alternating graph: even square -> each odd neighbour (its own mate is harmless:
+            # it was reached first), odd square -> its mate, source -> every free even square.
+            matched = mate_r >= 0
+            counts = np.concatenate((left_counts, matched.astype(np.int64), [len(free_l)]))
+            indptr = np.concatenate(([0], np.cumsum(counts)))
+            indices = np.concatenate((left_targets, mate_r[matched], free_l))
+            graph = csr_matrix(
+                (np.ones(len(indices)), indices, indptr), shape=(source + 1, source + 1)
+            )
+            graph.has_sorted_indices = True  # each row's targets are ascending, no duplicates
+            order, pred = breadth_first_order(
+                graph, source, directed=True, return_predecessors=True
+            )
+            odd = order[order >= n_l]
+            odd = odd[odd < source]
+            targets = odd[free_r[odd - n_l]].tolist()
+            if not targets:
+                break
+            # a few short paths are walked on the arrays; many are cheaper on lists
+            many = len(targets) > 64
+            pred_list = pred.tolist() if many else pred
+            ml, mr = (mate_l.tolist(), mate_r.tolist()) if many else (mate_l, mate_r)
+            used: set[int] = set()
+            for t in targets:  # shortest first; vertex-disjoint ones this round
+                path = [t]
+                v = t
+                while True:
+                    u = int(pred_list[v])
+                    path.append(u)
+                    v = int(pred_list[u])
+                    if v == source:
+                        break
+                    path.append(v)
+                if used.intersection(path):
+                    continue
+                used.update(path)
+                for i in range(0, len(path), 2):
+                    v, u = path[i] - n_l, path[i + 1]
+                    ml[u] = v
+                    mr[v] = u
+            if many:
+                mate_l = np.array(ml, dtype=np.int64)
+                mate_r = np.array(mr, dtype=np.int64)
+        return int((mate_l >= 0).sum()), (mate_l, mate_r)
+
+
 def max_chips(
     m: MapDef,
     used_starts: Iterable[Square],
@@ -449,7 +688,7 @@ def max_chips(
     ``|allowed squares| - |maximum matching|`` of their orthogonal-adjacency graph (König).
     """
     squares = allowed_squares(m, used_starts, reading)
-    return len(squares) - _matching_size(squares)[0]
+    return len(squares) - _matcher(squares).maximum()[0]
 
 
 def maximum_layout(
@@ -483,12 +722,12 @@ def feasibility(
     if not choices:
         return {}
     candidates = _candidate_squares(m) - _near_city(m, reading)
-    base = candidates - _near_starts(set(m.start_squares))
-    _, warm = _matching_size(base)
+    matcher = _matcher(candidates)
+    _, warm = matcher.maximum(candidates & _near_starts(set(m.start_squares)))
     result: dict[tuple[Square, ...], int] = {}
     for choice in choices:
-        squares = candidates - _near_starts(set(choice))
-        result[choice] = len(squares) - _matching_size(squares, warm)[0]
+        removed = candidates & _near_starts(set(choice))
+        result[choice] = len(candidates) - len(removed) - matcher.maximum(removed, warm)[0]
     return result
 
 

@@ -33,7 +33,7 @@ from engine.chips import (
     _candidate_squares,
     _matching_size,
     _near_city,
-    start_choices,
+    feasibility,
 )
 from engine.geometry import Square, orthogonal_neighbours
 from engine.mapdef import MapDef
@@ -169,11 +169,7 @@ def every_choice(
     n, k = len(m.start_squares), m.setup.start_squares_used
     if not 0 <= k <= n or math.comb(n, k) > ENUMERATE_UP_TO:
         return None
-    reading = ChipReading(reading)
-    candidates = _candidate_squares(m) - _near_city(m, reading)
-    removals = _removals(m, candidates)
-    f = _Evaluator(candidates)
-    return {c: f(frozenset().union(*(removals[s] for s in c))) for c in start_choices(m)}
+    return feasibility(m, ChipReading(reading))
 
 
 def worst_choice(
