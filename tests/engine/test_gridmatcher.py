@@ -208,3 +208,38 @@ def test_squares_far_apart_fall_back_to_the_plain_matcher() -> None:
     assert not isinstance(matcher, _GridMatcher)
     assert matcher.maximum()[0] == _matching_size(universe)[0] == 2
     assert isinstance(_matcher({(0, 0), (1, 0)}, compiled=True), _GridMatcher)
+
+
+def test_start_choice_evaluator_is_exact_from_any_maximum_matching() -> None:
+    """worst_choice's evaluator repairs one maximum matching per removed set; from the grid
+    matcher's (equally maximum) matching of this map its repair alone counted 76 chips for a
+    choice that takes 75. Whatever maximum matching it starts from, it must agree with a fresh
+    matching for every choice."""
+    import numpy as np
+
+    import engine.startchoices as sc
+    from engine.chips import _candidate_squares, _GridMatcher, _near_city
+
+    m = feature_map(28)
+    reading = ChipReading.OPEN_SIDES
+    cand = _candidate_squares(m) - _near_city(m, reading)
+    g = _GridMatcher(cand)
+    _, (ml, _mr) = g.maximum()
+    u = np.flatnonzero(ml >= 0)
+    other: dict[tuple[int, int], tuple[int, int]] = {}
+    for a, b in zip(g.lflat[u], g.rflat[ml[u]], strict=True):
+        other[(int(a % g.w + g.x0), int(a // g.w + g.y0))] = (
+            int(b % g.w + g.x0),
+            int(b // g.w + g.y0),
+        )
+    evaluator = sc._Evaluator(cand)
+    evaluator.mate = {}
+    for a, b in other.items():
+        evaluator.mate[a] = b
+        evaluator.mate[b] = a
+    evaluator.size = len(other)
+    removals = sc._removals(m, cand)
+    fresh = fresh_counts(m, reading)
+    for choice, count in fresh.items():
+        removed = frozenset().union(*(removals[s] for s in choice))
+        assert evaluator(removed) == count, choice
