@@ -565,28 +565,17 @@ def write_comparison(
     charts: bool = True,
 ) -> dict[str, Path]:
     """Write ``comparison.json``, ``comparison.md``, ``comparison.html`` (and PNG charts)."""
-    from engine.report import has_matplotlib, report_json, to_html, to_markdown
+    from engine.report import write_pages
 
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    files: dict[str, Path] = {}
-    path = out / "comparison.json"
-    path.write_text(report_json(cmp), encoding="utf-8")
-    files["json"] = path
-    images: dict[str, str] = {}
-    if charts and has_matplotlib():
-        for name, p in draw_comparison_charts(cmp, a, b, out).items():
-            files[f"chart:{name}"] = p
-            images[name] = p.name
-    blocks = comparison_blocks(cmp, images)
-    md = out / "comparison.md"
-    md.write_text(to_markdown(blocks), encoding="utf-8")
-    files["markdown"] = md
-    page = out / "comparison.html"
-    title = f"Balance comparison: {cmp['a']['label']} and {cmp['b']['label']}"
-    page.write_text(to_html(blocks, title=title), encoding="utf-8")
-    files["html"] = page
-    return files
+    return write_pages(
+        out_dir,
+        "comparison",
+        cmp,
+        title=f"Balance comparison: {cmp['a']['label']} and {cmp['b']['label']}",
+        draw=lambda out: draw_comparison_charts(cmp, a, b, out),
+        blocks=lambda images: comparison_blocks(cmp, images),
+        charts=charts,
+    )
 
 
 __all__ = [

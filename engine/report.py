@@ -47,23 +47,48 @@ def write_report(
 
     Returns the written files by role (``json``, ``markdown``, ``html``, ``chart:<name>``).
     """
+    return write_pages(
+        out_dir,
+        "report",
+        report,
+        title=f"Balance report: {report['map']['name']}",
+        draw=lambda out: draw_charts(report, out),
+        blocks=lambda images: report_blocks(report, images, charts_wanted=charts),
+        charts=charts,
+    )
+
+
+def write_pages(
+    out_dir: str | Path,
+    stem: str,
+    data: Any,
+    *,
+    title: str,
+    draw: Callable[[Path], dict[str, Path]],
+    blocks: Callable[[dict[str, str]], list[Block]],
+    charts: bool = True,
+) -> dict[str, Path]:
+    """Write ``stem.json`` (``data``), the PNG charts ``draw`` makes when matplotlib is there,
+    and ``stem.md`` and ``stem.html`` from ``blocks(images)``: what a report, a comparison and a
+    sweep each write. Returns the files by role (``json``, ``markdown``, ``html``,
+    ``chart:<name>``)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     files: dict[str, Path] = {}
-    path = out / "report.json"
-    path.write_text(report_json(report), encoding="utf-8")
+    path = out / f"{stem}.json"
+    path.write_text(report_json(data), encoding="utf-8")
     files["json"] = path
     images: dict[str, str] = {}
     if charts and has_matplotlib():
-        for name, p in draw_charts(report, out).items():
+        for name, p in draw(out).items():
             files[f"chart:{name}"] = p
             images[name] = p.name
-    blocks = report_blocks(report, images, charts_wanted=charts)
-    md = out / "report.md"
-    md.write_text(to_markdown(blocks), encoding="utf-8")
+    page_blocks = blocks(images)
+    md = out / f"{stem}.md"
+    md.write_text(to_markdown(page_blocks), encoding="utf-8")
     files["markdown"] = md
-    page = out / "report.html"
-    page.write_text(to_html(blocks, title=f"Balance report: {report['map']['name']}"), "utf-8")
+    page = out / f"{stem}.html"
+    page.write_text(to_html(page_blocks, title=title), encoding="utf-8")
     files["html"] = page
     return files
 

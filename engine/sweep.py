@@ -311,27 +311,17 @@ def draw_sweep_charts(report: dict[str, Any], out_dir: Path, *, dpi: int = 72) -
 
 def write_sweep(report: dict[str, Any], out_dir: str | Path, *, charts: bool = True) -> dict[str, Path]:
     """Write ``sweep.json``, ``sweep.md``, ``sweep.html`` (and a PNG chart per parameter)."""
-    from engine.report import has_matplotlib, report_json, to_html, to_markdown
+    from engine.report import write_pages
 
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    files: dict[str, Path] = {}
-    path = out / "sweep.json"
-    path.write_text(report_json(report), encoding="utf-8")
-    files["json"] = path
-    images: dict[str, str] = {}
-    if charts and has_matplotlib():
-        for name, p in draw_sweep_charts(report, out).items():
-            files[f"chart:{name}"] = p
-            images[name] = p.name
-    blocks = sweep_blocks(report, images)
-    md = out / "sweep.md"
-    md.write_text(to_markdown(blocks), encoding="utf-8")
-    files["markdown"] = md
-    page = out / "sweep.html"
-    page.write_text(to_html(blocks, title=f"Balance sweep: {report['map']['name']}"), "utf-8")
-    files["html"] = page
-    return files
+    return write_pages(
+        out_dir,
+        "sweep",
+        report,
+        title=f"Balance sweep: {report['map']['name']}",
+        draw=lambda out: draw_sweep_charts(report, out),
+        blocks=lambda images: sweep_blocks(report, images),
+        charts=charts,
+    )
 
 
 __all__ = ["PARAMETERS", "config_at", "parse_sweep", "sweep", "write_sweep"]
