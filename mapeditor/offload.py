@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import atexit
 import concurrent.futures
+import concurrent.futures.process  # BrokenProcessPool; not loaded until a pool is made
 import contextlib
 import sys
 import threading
@@ -42,7 +43,9 @@ one finishes first: starting a helper process costs about as much)."""
 class Superseded(Exception):  # noqa: N818 - an answer, not a failure
     """The answer of a job replaced by a newer job of the same channel before it finished."""
 
-_lock = threading.Lock()
+# Re-entrant: a job that is already done when _start (called with the lock held) adds its done
+# callback runs _finished at once on the same thread; a plain Lock deadlocked there.
+_lock = threading.RLock()
 _executor: concurrent.futures.ProcessPoolExecutor | None = None
 _disabled = False
 

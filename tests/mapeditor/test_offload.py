@@ -204,3 +204,35 @@ def test_channels_beyond_the_cap_close_idle_ones(qtbot) -> None:
     assert len(offload._channels) <= offload.MAX_CHANNELS
     qtbot.waitUntil(lambda: len(offload.helper_pids()) <= offload.MAX_CHANNELS, timeout=20_000)
     offload.shutdown()
+
+
+def test_a_job_done_before_its_callback_is_added_does_not_deadlock(monkeypatch) -> None:
+    """A future can finish before ``add_done_callback``; the callback then runs at once, on the
+    thread that holds the channel lock (this hung a CI run)."""
+    import concurrent.futures
+    import threading
+
+    class DoneAtOnce:
+        def submit(self, fn, *args):
+            future: concurrent.futures.Future[object] = concurrent.futures.Future()
+            future.set_result(fn(*args))
+            return future
+
+        def shutdown(self, **_kwargs) -> None:
+            pass
+
+    monkeypatch.setattr(offload, "_new_executor", DoneAtOnce)
+    monkeypatch.setattr(offload, "_disabled", False)
+    answers: queue.Queue = queue.Queue()
+    key = object()
+    caller = threading.Thread(
+        target=offload.run_in_channel,
+        args=(id(key), _pid, (), lambda result, error: answers.put((result, error))),
+        daemon=True,
+    )
+    caller.start()
+    caller.join(30)
+    assert not caller.is_alive(), "run_in_channel deadlocked on a job that was already done"
+    assert answers.get(timeout=30) == (os.getpid(), None)
+    with offload._lock:
+        offload._channels.pop(id(key), None)
