@@ -113,12 +113,7 @@ def run(fn: Callable[..., Any], args: tuple[Any, ...], done: Done) -> None:
         if not _disabled:
             try:
                 if _executor is None:
-                    import multiprocessing
-
-                    _executor = concurrent.futures.ProcessPoolExecutor(
-                        max_workers=1, mp_context=multiprocessing.get_context("spawn")
-                    )
-                    atexit.register(shutdown)  # before the interpreter tears modules down
+                    _executor = _new_executor()
                 with hidden_main():  # the process starts at the first submit
                     future = _executor.submit(fn, *args)
                 executor = _executor
