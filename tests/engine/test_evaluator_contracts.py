@@ -112,14 +112,12 @@ def test_the_incremental_projection_equals_projected_scores(case: str) -> None:
 
 
 def test_greedy_fast_values_with_the_town_variants(monkeypatch) -> None:
-    from test_greedy_fast_path import _naive
-
     fast = greedy.placement_values
     mismatches: list[str] = []
     decisions: list[int] = []
 
     def checked(view, moves, me, meeple_value):
-        expected = _naive(view.copy(), moves, me, meeple_value)
+        expected = greedy.reference_values(view.copy(), moves, me, meeple_value)
         got = fast(view, moves, me, meeple_value)
         decisions.append(len(moves))
         mismatches.extend(

@@ -7,23 +7,8 @@ import pytest
 import engine.bots.greedy_bot as greedy
 from engine.game import Phase
 from engine.mapio import load_map
-from engine.moves import Pass
 from engine.resources import bundled_map
 from engine.simulate import SimConfig, play_one, rule_set_for
-
-
-def _naive(view, moves, me, meeple_value):
-    out = []
-    for move in moves:
-        view.push(move)
-        pushed = 1
-        if view.phase is Phase.ACTION and Pass() in view.legal_moves():
-            view.push(Pass())
-            pushed += 1
-        out.append(greedy.evaluate(view, me, meeple_value))
-        for _ in range(pushed):
-            view.pop()
-    return out
 
 
 @pytest.mark.parametrize(
@@ -44,7 +29,7 @@ def test_fast_values_match_the_plain_evaluation(monkeypatch, name: str, rules_on
     mismatches: list[str] = []
 
     def checked(view, moves, me, meeple_value):
-        expected = _naive(view.copy(), moves, me, meeple_value)
+        expected = greedy.reference_values(view.copy(), moves, me, meeple_value)
         got = fast(view, moves, me, meeple_value)
         decisions.append(len(moves))
         mismatches.extend(

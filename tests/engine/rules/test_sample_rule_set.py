@@ -13,10 +13,9 @@ from _hint_checks import hint_violations, traced_games
 import engine.bots.greedy_bot as greedy
 from engine.balance import balance_report
 from engine.chips import allowed_squares, check_layout
-from engine.game import Game, GameOptions, Phase
+from engine.game import Game, GameOptions
 from engine.mapdef import MapDef
 from engine.mapio import load_map
-from engine.moves import Pass
 from engine.record import dumps_record, loads_record, replay
 from engine.resources import bundled_map
 from engine.rules.base import get_rules, rule_set_classes
@@ -98,21 +97,8 @@ def test_the_greedy_fast_path_matches_the_plain_evaluation(monkeypatch) -> None:
     mismatches: list[str] = []
     decisions: list[int] = []
 
-    def naive(view, moves, me, meeple_value):
-        out = []
-        for move in moves:
-            view.push(move)
-            pushed = 1
-            if view.phase is Phase.ACTION and Pass() in view.legal_moves():
-                view.push(Pass())
-                pushed += 1
-            out.append(greedy.evaluate(view, me, meeple_value))
-            for _ in range(pushed):
-                view.pop()
-        return out
-
     def checked(view, moves, me, meeple_value):
-        expected = naive(view.copy(), moves, me, meeple_value)
+        expected = greedy.reference_values(view.copy(), moves, me, meeple_value)
         got = fast(view, moves, me, meeple_value)
         decisions.append(len(moves))
         mismatches.extend(
