@@ -6,6 +6,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
 
 from engine.geometry import Edge, Side, Square
+from engine.mapdef import MapDef
 from mapeditor.painting import SQUARE
 
 _EDGE_OFFSET = {Side.N: (0.5, 0.08), Side.S: (0.5, 0.92), Side.W: (0.08, 0.5), Side.E: (0.92, 0.5)}
@@ -59,3 +60,11 @@ def wheel(view, point: QPoint, notches: int) -> None:
             False,
         )
         QApplication.sendEvent(viewport, event)
+
+
+def blank(width: int = 12, height: int = 10, land: bool = False) -> MapDef:
+    """An empty map (all land with ``land``) for the tool tests."""
+    m = MapDef("t", "T", width, height)
+    if land:
+        m.land = {(x, y) for x in range(width) for y in range(height)}
+    return m

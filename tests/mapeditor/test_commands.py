@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from engine.geometry import Edge, Side
-from engine.mapdef import MapDef
 from mapeditor.tools import (
     BorderFeatureTool,
     FerryTool,
@@ -11,14 +10,7 @@ from mapeditor.tools import (
     RectFillTool,
     StartSquareTool,
 )
-from tests.mapeditor._editor_input import click, drag, edge_point, square_point
-
-
-def blank(width: int = 12, height: int = 10, land: bool = False) -> MapDef:
-    m = MapDef("t", "T", width, height)
-    if land:
-        m.land = {(x, y) for x in range(width) for y in range(height)}
-    return m
+from tests.mapeditor._editor_input import blank, click, drag, edge_point, square_point
 
 
 def test_undo_and_redo_everything(make_editor) -> None:

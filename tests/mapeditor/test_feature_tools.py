@@ -5,20 +5,13 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from engine.geometry import Edge, Side
-from engine.mapdef import EdgeKind, MapDef
+from engine.mapdef import EdgeKind
 from mapeditor.tools import (
     BorderFeatureTool,
     FerryTool,
     LargeCityTool,
 )
-from tests.mapeditor._editor_input import click, drag, edge_point, square_point
-
-
-def blank(width: int = 12, height: int = 10, land: bool = False) -> MapDef:
-    m = MapDef("t", "T", width, height)
-    if land:
-        m.land = {(x, y) for x in range(width) for y in range(height)}
-    return m
+from tests.mapeditor._editor_input import blank, click, drag, edge_point, square_point
 
 
 def test_draw_a_large_city_and_set_its_edges(make_editor) -> None:

@@ -14,16 +14,9 @@ from mapeditor.tools import (
     WaveTool,
 )
 from mapeditor.tools.base import ToolEvent
-from tests.mapeditor._editor_input import click, square_point
+from tests.mapeditor._editor_input import blank, click, square_point
 
 EDGE = Edge(0, 0, Side.N)
-
-
-def blank(width: int = 12, height: int = 10, land: bool = False) -> MapDef:
-    m = MapDef("t", "T", width, height)
-    if land:
-        m.land = {(x, y) for x in range(width) for y in range(height)}
-    return m
 
 
 def test_start_square_and_town(make_editor) -> None:

@@ -5,23 +5,15 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from engine.geometry import Edge, Side
-from engine.mapdef import MapDef
 from mapeditor.tools import (
     BrushTool,
     FloodFillTool,
     RectFillTool,
 )
 from mapeditor.tools.base import line
-from tests.mapeditor._editor_input import click, drag, square_point
+from tests.mapeditor._editor_input import blank, click, drag, square_point
 
 EDGE = Edge(0, 0, Side.N)
-
-
-def blank(width: int = 12, height: int = 10, land: bool = False) -> MapDef:
-    m = MapDef("t", "T", width, height)
-    if land:
-        m.land = {(x, y) for x in range(width) for y in range(height)}
-    return m
 
 
 def test_brush_stroke_leaves_no_gaps_and_is_one_undo_step(make_editor) -> None:

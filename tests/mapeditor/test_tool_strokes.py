@@ -8,7 +8,6 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QToolBar
 
 from engine.geometry import Edge, Side
-from engine.mapdef import MapDef
 from mapeditor.tools import (
     BrushTool,
     FerryTool,
@@ -17,14 +16,7 @@ from mapeditor.tools import (
     RectFillTool,
     WaveTool,
 )
-from tests.mapeditor._editor_input import click, drag, edge_point, square_point
-
-
-def blank(width: int = 12, height: int = 10, land: bool = False) -> MapDef:
-    m = MapDef("t", "T", width, height)
-    if land:
-        m.land = {(x, y) for x in range(width) for y in range(height)}
-    return m
+from tests.mapeditor._editor_input import blank, click, drag, edge_point, square_point
 
 
 def _active(qtbot, window):
