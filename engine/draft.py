@@ -201,7 +201,7 @@ def border_crossings(
             if d > reach:
                 continue
             used.add(edge)
-            out.append((edge, name, info[k].name, info[k].population))
+            out.append((edge, name, info[k].shown(), info[k].population))
     out.sort(key=lambda t: (-t[3], t[0]))
     return out
 

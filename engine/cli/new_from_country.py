@@ -5,7 +5,8 @@ needs the ``geo`` extra; or any GeoJSON file) into map squares and writes the ma
 land with one square of margin. Without ``--columns``/``--km`` the square size is chosen for
 ``--squares`` land squares (default: 1.6 x the middle of a 110-120 tile pool). Prints the grid,
 the land parts with their sizes, the biggest city candidates, the neighbours along the border and
-every note (islands kept or too small, cities left out or moved). ``--draft`` writes a playable
+every note (islands kept or too small, cities left out or moved, city names in the local
+language or why not: ``--geonames-names`` keeps GeoNames' main names). ``--draft`` writes a playable
 first draft (:mod:`engine.draft`). The neighbour names are kept in the map's editor settings, as
 the editor's dialog does. Exit codes: 0 written, 2 bad input (unknown country, bad GeoJSON,
 missing geo extra, bad sizes, unwritable output).
@@ -64,6 +65,12 @@ def register(sub: Any) -> None:
         help="keep only this longitude/latitude window (default: drop overseas parts)",
     )
     p.add_argument("--cities", type=int, default=20, help="city candidates to list (default 20)")
+    p.add_argument(
+        "--geonames-names",
+        action="store_true",
+        help="keep GeoNames' main city names (often English: Rome) instead of the local ones "
+        "(Roma)",
+    )
     p.add_argument("--id", dest="map_id", help="map id (default: from the name)")
     p.add_argument("--name", help="map name (default: the country's name)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.json", help="map file to write")
@@ -112,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
             name=args.name,
             crop=None if args.no_crop else 1,
             keep_small_parts=True,
+            local_names=not args.geonames_names,
         )
         if args.draft:
             draft = make_draft(result)

@@ -20,9 +20,11 @@ def italy() -> MapDef:
 
 
 def test_find_place_by_local_or_english_name() -> None:
-    assert find_place("München")[0] == "Munich"
-    assert find_place("Milano")[0] == "Milan"
-    assert find_place("Roma", ("IT",))[0] == "Rome"
+    # found by any of its names, given back under its local one
+    assert find_place("München")[0] == "München"
+    assert find_place("Munich")[0] == "München"
+    assert find_place("Milan")[0] == "Milano"
+    assert find_place("Roma", ("IT",))[0] == "Roma"
     with pytest.raises(GeoDataError, match="no place called"):
         find_place("Atlantisstadt")
 
