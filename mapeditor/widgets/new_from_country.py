@@ -143,8 +143,15 @@ class NewFromCountryDialog(QDialog):
             "Playable first draft (start squares, border roads, ferries, tile pool)"
         )
         self.draft.setToolTip(
-            "Also put border roads where real roads cross, ferries to every island and a tile "
-            "pool that fits; the map validates and plays (see the notes)."
+            "Also put border roads towards the neighbours' big cities near the border, ferries "
+            "to every island and a tile pool that fits; the map validates and plays (see the "
+            "notes)."
+        )
+        self.local_names = QCheckBox("City names in the local language (Roma, not Rome)")
+        self.local_names.setChecked(True)
+        self.local_names.setToolTip(
+            "Name cities as their country does where the data knows it; off: GeoNames' main "
+            "names (often English). The notes list what was renamed."
         )
         self.preview = QLabel("…")
         self.preview.setMinimumSize(340, 300)
@@ -180,6 +187,7 @@ class NewFromCountryDialog(QDialog):
         form.addRow("Minimum land", self.min_land)
         form.addRow("", self.name_neighbours)
         form.addRow("", self.draft)
+        form.addRow("", self.local_names)
         left = QVBoxLayout()
         left.addWidget(self.preview, 1)
         left.addWidget(self.summary)
@@ -216,6 +224,7 @@ class NewFromCountryDialog(QDialog):
             self.squares.valueChanged,
             self.min_land.valueChanged,
             self.country.currentTextChanged,
+            self.local_names.toggled,
         ):
             signal.connect(self._schedule)
         self.buttons.accepted.connect(self.accept)
@@ -266,6 +275,8 @@ class NewFromCountryDialog(QDialog):
             "crop": 1,
             "keep_small_parts": True,
         }
+        if not self.local_names.isChecked():
+            kwargs["local_names"] = False
         if self.by_km.isChecked():
             kwargs["km"] = self.km.value()
         elif self.by_columns.isChecked():

@@ -104,3 +104,18 @@ def test_cli_warns_about_far_too_many_squares(
     assert main(["new-from-country", "Poland", "--km", "10", "-o", str(out), "--cities", "0"]) == 0
     err = capsys.readouterr().err
     assert "far more than a tile pool can fill" in err
+
+
+def test_local_city_names_or_geonames_names(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "it.json"
+    argv = ["new-from-country", "Italia", "--km", "60", "--cities", "3", "-o", str(out), "--json"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["name"] for c in data["cities"]] == ["Roma", "Milano", "Napoli"]
+    assert any("Rome → Roma" in n for n in data["notes"])
+    assert main([*argv, "--geonames-names"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["name"] for c in data["cities"]] == ["Rome", "Milan", "Naples"]
+    assert not any("→" in n for n in data["notes"])

@@ -84,6 +84,8 @@ def test_square_size_in_km_and_minimum_land_share(qtbot, tmp_path: Path) -> None
         _l_shape(tmp_path), km=55.6, min_land=0.9, neighbours=False, crop=1, keep_small_parts=True
     )
     assert dialog.build_map().land == expected.map.land
+    dialog.local_names.setChecked(False)
+    assert dialog.import_options()["local_names"] is False
 
 
 def test_city_roles_and_neighbour_names_go_into_the_map(qtbot) -> None:
