@@ -7,7 +7,10 @@ main land, towns follow. :func:`make_draft` then puts everything on the imported
 * large cities (one square, open towards the land around them) and towns;
 * start squares, spread over the biggest part (as far from one another as the candidates allow);
 * border roads (a city for a big city abroad) where the country's biggest neighbouring cities lie
-  close to the border: the road goes out at the border edge nearest to that city;
+  close to the border: the road goes out at the border edge nearest to that city. No installable
+  data has roads (Natural Earth's roads layer ships in no PyPI, npm or Debian package), so this
+  stands in for the real crossings; :func:`engine.places.border_feature_at` puts one at a named
+  crossing;
 * ferries from the reached land to every island part (shortest sea crossings);
 * a tile pool that suits the number of placeable squares (:func:`engine.gridshape.default_tile_pool`);
 * the land borders (clouds) and the neighbour names along them.
