@@ -234,7 +234,10 @@ class CompiledTiles:
             tid: tuple(OrientedTile(t, r) for r in (0, 90, 180, 270))
             for tid, t in tileset.types.items()
         }
-        self._fit: dict[str, dict[str, tuple[int, ...]]] = {tid: {} for tid in self.oriented}
+        self._fit: dict[str, dict[str, tuple[int, ...]]] = {
+            tid: _fit_table(os) for tid, os in self.oriented.items()
+        }
+        """Tile -> every pattern some rotation fits -> those rotations (absent: none fits)."""
         self._options: dict[tuple[str, int, tuple[int, ...]], tuple[str, ...]] = {}
         """(tile, rotation, contact pattern) -> free meeple locations (see pattern_options)."""
         self._moves: dict[
@@ -290,16 +293,19 @@ class CompiledTiles:
 
     def fits(self, tile_id: str, pattern: str) -> tuple[int, ...]:
         """Rotations of ``tile_id`` whose edges match ``pattern`` (``?`` matches anything)."""
-        cache = self._fit[tile_id]
-        rots = cache.get(pattern)
-        if rots is None:
-            rots = tuple(
-                o.rotation
-                for o in self.oriented[tile_id]
-                if all(p == "?" or p == e for p, e in zip(pattern, o.edges, strict=True))
-            )
-            cache[pattern] = rots
-        return rots
+        return self._fit[tile_id].get(pattern, ())
+
+
+def _fit_table(oriented: tuple[OrientedTile, ...]) -> dict[str, tuple[int, ...]]:
+    """Every pattern that some rotation of a tile fits, with those rotations in order: a
+    rotation fits the 16 patterns that keep or free (``?``) each of its four edges."""
+    table: dict[str, list[int]] = {}
+    for o in oriented:
+        e = o.edges
+        for mask in range(16):
+            p = "".join("?" if mask >> s & 1 else e[s] for s in range(4))
+            table.setdefault(p, []).append(o.rotation)
+    return {p: tuple(rots) for p, rots in table.items()}
 
 
 _COMPILED: dict[int, CompiledTiles] = {}
@@ -740,17 +746,14 @@ class Board:
 
     def placements(self, tile_id: str) -> list[tuple[Square, int]]:
         """Every legal ``(square, rotation)`` for ``tile_id`` (in a deterministic order)."""
-        compiled = self.compiled
-        cache = compiled._fit[tile_id]
+        get = self.compiled._fit[tile_id].get
         out: list[tuple[Square, int]] = []
         append = out.append
         for p, squares in self._groups.items():
             if not squares:
                 continue
-            rots = cache.get(p)
+            rots = get(p)
             if rots is None:
-                rots = compiled.fits(tile_id, p)
-            if not rots:
                 continue
             if len(rots) == 1:
                 r = rots[0]
@@ -768,14 +771,11 @@ class Board:
         """The frontier squares that share a pattern, with the rotations of ``tile_id`` that fit
         it (none skipped): :meth:`placements` is each square with each of its rotations, in
         this order. The square dicts are the board's own: read them, do not keep them."""
-        compiled = self.compiled
-        get = compiled._fit[tile_id].get
+        get = self.compiled._fit[tile_id].get
         for p, squares in self._groups.items():
             if squares:
                 rots = get(p)
-                if rots is None:
-                    rots = compiled.fits(tile_id, p)
-                if rots:
+                if rots is not None:
                     yield squares, rots
 
     def placement_count(self, tile_id: str) -> int:
@@ -798,16 +798,8 @@ class Board:
 
     def has_placement(self, tile_id: str) -> bool:
         """Whether ``tile_id`` fits anywhere on the frontier."""
-        compiled = self.compiled
-        cache = compiled._fit[tile_id]
-        for p, squares in self._groups.items():
-            if squares:
-                rots = cache.get(p)
-                if rots is None:
-                    rots = compiled.fits(tile_id, p)
-                if rots:
-                    return True
-        return False
+        fit = self.compiled._fit[tile_id]
+        return any(squares and p in fit for p, squares in self._groups.items())
 
     def is_legal(self, square: Square, tile_id: str, rotation: int) -> bool:
         return square in self._front and rotation in self.compiled.fits(
@@ -916,10 +908,12 @@ class Board:
 
     def contact_pattern(self, square: Square) -> tuple[int, ...] | None:
         """What decides the meeple options of every tile on the empty ``square``, with the
-        features made anonymous: for each side then each half-edge (as :meth:`contacts`), -1
-        (no feature) or ``2 * label + has_meeple``, features labelled in order of appearance.
-        ``None`` when no feature touched has a meeple (every location is free). Equal patterns
-        give equal options, so options are cached per tile, rotation and pattern."""
+        features made anonymous: for each side then each half-edge (as :meth:`contacts`), 1 (a
+        feature with a meeple), ``2 * label`` (a feature without one touched more than once,
+        labels 1, 2, ... in order of appearance) or -1 (nothing, or a feature without a meeple
+        touched once). ``None`` when no feature touched has a meeple (every location is free).
+        Equal patterns give equal options, so options are cached per tile, rotation and
+        pattern."""
         meeples = self.features.meeples
         if not meeples:
             return None
@@ -935,9 +929,26 @@ class Board:
             roots.append(r)
         if meeples.keys().isdisjoint(roots):  # -1 is never a key
             return None
+        # Only what can change an option is kept, so that fewer patterns reach the caches:
+        # every feature with a meeple is 1 (label 0: a segment touching one is taken whatever
+        # else it pools with), a feature without one that is touched twice gets its own label
+        # (it may pool two segments), one touched once is -1 like nothing.
+        out: list[int] = []
+        append = out.append
         labels: dict[int, int] = {}
-        label = labels.setdefault
-        return tuple(-1 if r < 0 else 2 * label(r, len(labels)) + (r in meeples) for r in roots)
+        for r in roots:
+            if r < 0:
+                append(-1)
+            elif r in meeples:
+                append(1)
+            elif roots.count(r) > 1:
+                k = labels.get(r)
+                if k is None:
+                    k = labels[r] = 2 * len(labels) + 2
+                append(k)
+            else:
+                append(-1)
+        return tuple(out)
 
     def _contact_nodes(self, square: Square) -> tuple[int, ...]:
         """The feature nodes (not roots) that a tile on the empty ``square`` would join: for
