@@ -106,6 +106,7 @@ class OrientedTile:
         "dense",
         "heads",
         "dense_cities",
+        "pos_seg",
     )
 
     def __init__(self, tile: TileType, rotation: int) -> None:
@@ -148,6 +149,8 @@ class OrientedTile:
         self.cities = tuple(cities)
         self.side_seg = tuple(side_seg)
         self.half_seg = tuple(half_seg)
+        self.pos_seg: tuple[int, ...] = self.side_seg + self.half_seg
+        """The segment on each position of a contact pattern (sides, then half-edges)."""
         # Meeple locations: the canonical name of each segment, and every alias that names it.
         locations: list[tuple[str, int]] = []
         aliases: dict[str, int] = {}
@@ -225,6 +228,36 @@ def _free_locations(
     return [name for name, i in o.locations if not any(r in meeples for r in joined[i])]
 
 
+def _pattern_free(o: OrientedTile, pattern: tuple[int, ...]) -> tuple[str, ...]:
+    """The canonical locations of ``o`` left free on a square with this contact pattern
+    (:meth:`Board.contact_pattern`: ``2 * label + has_meeple`` or -1 per position): what
+    :func:`_free_locations` gives for the features the labels stand for."""
+    pos_seg = o.pos_seg
+    taken: set[int] = set()
+    shared: dict[int, set[int]] = {}
+    for p, v in enumerate(pattern):
+        if v >= 0:
+            seg = pos_seg[p]
+            if seg >= 0:
+                segs = shared.get(v)
+                if segs is None:
+                    shared[v] = {seg}
+                else:
+                    segs.add(seg)
+                if v & 1:
+                    taken.add(seg)
+    # segments that join one feature become one: taken together (to a fixpoint; rare)
+    pools = [segs for segs in shared.values() if len(segs) > 1]
+    changed = bool(pools) and bool(taken)
+    while changed:
+        changed = False
+        for segs in pools:
+            if not segs <= taken and not segs.isdisjoint(taken):
+                taken |= segs
+                changed = True
+    return tuple(name for name, i in o.locations if i not in taken)
+
+
 class CompiledTiles:
     """Every tile type of a tile set at every rotation, plus the cache of fitting rotations."""
 
@@ -257,10 +290,7 @@ class CompiledTiles:
         if names is None:
             if len(cache) > 200_000:  # bound the memory of very long runs
                 cache.clear()
-            roots = [p >> 1 if p >= 0 else -1 for p in pattern]
-            occupied = {p >> 1 for p in pattern if p >= 0 and p & 1}
-            o = self.oriented[tile_id][rotation // 90]
-            names = cache[key] = tuple(_free_locations(o, roots[:4], roots[4:], occupied))
+            names = cache[key] = _pattern_free(self.oriented[tile_id][rotation // 90], pattern)
         return names
 
     def move_options(
@@ -543,10 +573,13 @@ class Board:
         self._log: list[tuple[Any, ...]] | None = None
         """The undo log while a trial is open (:meth:`begin_trial`), shared with the features."""
         self._side_cache: dict[Square, tuple[tuple[Any, ...], ...]] = {}
-        self._contact_src: dict[Square, tuple[int, ...]] = {}
-        """Empty square -> the 12 feature nodes of :meth:`contact_pattern` (side then half-edge
-        order, -1: none): the nodes, not their roots, so an entry only goes stale when a tile
-        is placed next to the square (:meth:`place` drops those) or a trial is undone."""
+        self._contact_src: dict[Square, list[Any]] = {}
+        """Empty square -> ``[nodes, pattern, roots, occupied]``: the 12 feature nodes of
+        :meth:`contact_pattern` (side then half-edge order, -1: none), and its last pattern
+        with the distinct roots it was made from and whether each had a meeple (``None``: not
+        made yet). The nodes only go stale when a tile is placed next to the square
+        (:meth:`place` drops those) or a trial is undone; the pattern also when one of those
+        roots stops being one or gains or loses a meeple (checked on use)."""
         """:meth:`_sides` of empty squares since the last change (moves listed, then judged)."""
         if self.layout is not None:
             self._make_printed_nodes()
@@ -914,20 +947,34 @@ class Board:
         touched once). ``None`` when no feature touched has a meeple (every location is free).
         Equal patterns give equal options, so options are cached per tile, rotation and
         pattern."""
-        meeples = self.features.meeples
+        f = self.features
+        meeples = f.meeples
         if not meeples:
             return None
-        nodes = self._contact_src.get(square)
-        if nodes is None:
-            nodes = self._contact_src[square] = self._contact_nodes(square)
-        parent = self.features.parent
+        parent = f.parent
+        entry = self._contact_src.get(square)
+        if entry is None:
+            entry = self._contact_src[square] = [self._contact_nodes(square), None, None, None]
+        elif entry[2] is not None:
+            # a root that is still a root is still every root its nodes reach (no path
+            # compression; undone trials drop the entries)
+            for r, had in zip(entry[2], entry[3], strict=True):
+                if parent[r] != r or (r in meeples) is not had:
+                    break
+            else:
+                pattern: tuple[int, ...] | None = entry[1]
+                return pattern
         roots = []
-        for r in nodes:
+        for r in entry[0]:
             if r >= 0:
                 while parent[r] != r:
                     r = parent[r]
             roots.append(r)
+        distinct = tuple({r for r in roots if r >= 0})
+        entry[2] = distinct
+        entry[3] = tuple(r in meeples for r in distinct)
         if meeples.keys().isdisjoint(roots):  # -1 is never a key
+            entry[1] = None
             return None
         # Only what can change an option is kept, so that fewer patterns reach the caches:
         # every feature with a meeple is 1 (label 0: a segment touching one is taken whatever
@@ -948,7 +995,8 @@ class Board:
                 append(k)
             else:
                 append(-1)
-        return tuple(out)
+        pattern = entry[1] = tuple(out)
+        return pattern
 
     def _contact_nodes(self, square: Square) -> tuple[int, ...]:
         """The feature nodes (not roots) that a tile on the empty ``square`` would join: for
