@@ -560,6 +560,9 @@ class Board:
         self._owned: set[str] = set()
         """Patterns whose square dict this board may change in place; the others may be shared
         with a copy (copy-on-write: bots copy boards thousands of times a game)."""
+        self._fit_src: dict[str, dict[Square, None]] | None = None
+        self._fit_lists: dict[str, list[Any]] = {}
+        """Tile -> ``[fitting patterns, groups seen]`` for ``_fit_src`` (see :meth:`_fitting`)."""
         self.monasteries: dict[Square, int] = {}
         """Monastery squares -> how many neighbouring squares still have to be filled."""
         self._mon_watch: dict[Square, tuple[Square, ...]] = {}
@@ -653,6 +656,8 @@ class Board:
         b._front = self._front.copy()
         b._groups = {p: g for p, g in self._groups.items() if g}
         b._owned = set()
+        b._fit_src = None
+        b._fit_lists = {}
         self._owned = set()  # the square dicts are shared now: copy before changing
         b.monasteries = self.monasteries.copy()
         b._mon_watch = self._mon_watch.copy()
@@ -777,16 +782,33 @@ class Board:
             return ()
         return self.compiled.fits(tile_id, self.req.get(square, _FREE))
 
+    def _fitting(self, tile_id: str) -> list[tuple[str, tuple[int, ...]]]:
+        """The patterns of the frontier groups (empty ones too) that ``tile_id`` fits, in the
+        groups' order, with its rotations: kept per tile and extended as patterns appear (a
+        pattern never leaves a groups dict; a trial or a copy brings a new dict)."""
+        groups = self._groups
+        if self._fit_src is not groups:
+            self._fit_src = groups
+            self._fit_lists = {}
+        entry = self._fit_lists.get(tile_id)
+        if entry is None:
+            entry = self._fit_lists[tile_id] = [[], 0]
+        seen = entry[1]
+        if seen != len(groups):
+            fit = self.compiled._fit[tile_id]
+            entry[0] += [(p, fit[p]) for p in islice(groups, seen, None) if p in fit]
+            entry[1] = len(groups)
+        fitting: list[tuple[str, tuple[int, ...]]] = entry[0]
+        return fitting
+
     def placements(self, tile_id: str) -> list[tuple[Square, int]]:
         """Every legal ``(square, rotation)`` for ``tile_id`` (in a deterministic order)."""
-        get = self.compiled._fit[tile_id].get
+        groups = self._groups
         out: list[tuple[Square, int]] = []
         append = out.append
-        for p, squares in self._groups.items():
+        for p, rots in self._fitting(tile_id):
+            squares = groups[p]
             if not squares:
-                continue
-            rots = get(p)
-            if rots is None:
                 continue
             if len(rots) == 1:
                 r = rots[0]
@@ -804,12 +826,11 @@ class Board:
         """The frontier squares that share a pattern, with the rotations of ``tile_id`` that fit
         it (none skipped): :meth:`placements` is each square with each of its rotations, in
         this order. The square dicts are the board's own: read them, do not keep them."""
-        get = self.compiled._fit[tile_id].get
-        for p, squares in self._groups.items():
+        groups = self._groups
+        for p, rots in self._fitting(tile_id):
+            squares = groups[p]
             if squares:
-                rots = get(p)
-                if rots is not None:
-                    yield squares, rots
+                yield squares, rots
 
     def placement_count(self, tile_id: str) -> int:
         """``len(placements(tile_id))`` without building the list."""
@@ -831,8 +852,8 @@ class Board:
 
     def has_placement(self, tile_id: str) -> bool:
         """Whether ``tile_id`` fits anywhere on the frontier."""
-        fit = self.compiled._fit[tile_id]
-        return any(squares and p in fit for p, squares in self._groups.items())
+        groups = self._groups
+        return any(groups[p] for p, _rots in self._fitting(tile_id))
 
     def is_legal(self, square: Square, tile_id: str, rotation: int) -> bool:
         return square in self._front and rotation in self.compiled.fits(
