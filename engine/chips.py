@@ -908,12 +908,24 @@ def _best_candidate(
     nearest = np.full(h * width, np.inf)  # squared distance to the nearest chip so far
     chosen: list[tuple[int, int]] = []
     randbelow = rng._randbelow  # type: ignore[attr-defined]
+    getrandbits = rng.getrandbits
+    plain = type(rng) is random.Random
     for _ in range(count):
         if not free:
             return None
         n = len(free)
-        # rng.randrange(n) is rng._randbelow(n) (the same draws), without its argument checks
-        picks = [free[randbelow(n)] for _ in range(min(tries, n))]
+        # rng.randrange(n) is rng._randbelow(n) (the same draws), without its argument checks;
+        # for random.Random that is getrandbits(n.bit_length()) until below n, inlined here
+        if plain:
+            bits = n.bit_length()
+            picks = []
+            for _ in range(min(tries, n)):
+                j = getrandbits(bits)
+                while j >= n:
+                    j = getrandbits(bits)
+                picks.append(free[j])
+        else:
+            picks = [free[randbelow(n)] for _ in range(min(tries, n))]
         # the farthest from the chips so far, the lowest index on a tie
         vals = nearest[picks].tolist()
         flat = picks[0]
@@ -987,14 +999,15 @@ def _lloyd(
 
     best, (best_cost, owner) = list(current), measure(current)
     for _ in range(passes):
-        weight = np.bincount(owner, minlength=k)
-        cx = np.bincount(owner, weights=pts[:, 0], minlength=k)
-        cy = np.bincount(owner, weights=pts[:, 1], minlength=k)
+        # as Python numbers: the same divisions, without numpy's per-scalar cost
+        weight = np.bincount(owner, minlength=k).tolist()
+        cx = np.bincount(owner, weights=pts[:, 0], minlength=k).tolist()
+        cy = np.bincount(owner, weights=pts[:, 1], minlength=k).tolist()
         moved = False
         for j, cell in enumerate(current):
             if weight[j] == 0:
                 continue
-            tx, ty = float(cx[j] / weight[j]), float(cy[j] / weight[j])
+            tx, ty = cx[j] / weight[j], cy[j] / weight[j]
             board.remove(cell)
             # The chip's own cell is free now (no other chip is next to it), so it is a candidate.
             radius = max(abs(cell[1] - int(tx)), abs(cell[0] - int(ty))) + 1
