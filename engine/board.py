@@ -20,7 +20,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Container, Iterator, KeysView, Sequence
 from dataclasses import dataclass
-from itertools import islice
+from itertools import islice, product
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.errors import EngineError
@@ -64,6 +64,14 @@ _SIDE_OPEN_T = (_SIDE_OPEN,)
 _SIDE_FIELD_CITY_T = (_SIDE_FIELD_CITY,)
 _SIDE_CLOSED_T = (_SIDE_CLOSED,)
 _EMPTY: frozenset[int] = frozenset()
+_WITH_EDGE: dict[tuple[str, int, str], str] = {
+    (p, s, letter): p[: (s + 2) & 3] + letter + p[((s + 2) & 3) + 1 :]
+    for p in map("".join, product("CRF?", repeat=4))
+    for s in range(4)
+    for letter in "CRF"
+}
+"""(pattern of a square, side s of the tile placed next to it, that side's letter) -> the
+square's pattern with the facing side (s + 2) set to the letter."""
 
 
 def partner_half(h: int) -> int:
@@ -1200,9 +1208,7 @@ class Board:
                             if a != b:
                                 funion(a, b)
                 elif placeable is None or q in placeable:
-                    i = (s + 2) & 3
-                    p = req.get(q, _FREE)
-                    np = p[:i] + edges[s] + p[i + 1 :]
+                    np = _WITH_EDGE[req.get(q, _FREE), s, edges[s]]
                     if log is not None:
                         log.append((_LOG_REQ, q, req.get(q)))
                     req[q] = np
