@@ -4,7 +4,8 @@
 ``SCENARIO``: ``classic`` (2 players, 72 base tiles, farmers) or ``deutschland`` (4 players,
 Map-Chips on). Every action is uniform over ``legal_moves()``, drawn with ``rng.choice`` (on the
 view itself where it is a sequence, else on its list: the same action for the same RNG state).
-The digest is of the actions played, so the two checkouts can be shown to play the same games.
+The digest is of the actions played, so the two checkouts can be shown to play the same games;
+it is made after the clock stops (the actions are only kept while playing).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ def main() -> None:
     Game(m, players=players, seed=10**6)  # warm-up: tile tables compiled once
     probe = Game(m, players=players, seed=0).legal_moves()
     as_sequence = hasattr(probe, "__getitem__") and hasattr(probe, "__len__")
-    digest = hashlib.sha256()
+    played: list[object] = []
+    keep = played.append
     setup = 0.0
     start = time.process_time()
     for i in range(games):
@@ -40,8 +42,12 @@ def main() -> None:
             moves = g.legal_moves()
             action = rng.choice(moves if as_sequence else moves.list())
             g.apply(action)
-            digest.update(repr(action).encode())
-    print(f"{time.process_time() - start:.6f} {setup:.6f} {digest.hexdigest()[:16]}")
+            keep(action)
+    seconds = time.process_time() - start
+    digest = hashlib.sha256()  # outside the timed part: it measures the harness, not the engine
+    for action in played:
+        digest.update(repr(action).encode())
+    print(f"{seconds:.6f} {setup:.6f} {digest.hexdigest()[:16]}")
 
 
 if __name__ == "__main__":

@@ -23,12 +23,17 @@ Cases:
 
 Both checkouts play the same seeded games: the game batches print a digest of the actions
 played, and a differing digest is reported as an error.
+
+``--instructions`` also counts the machine instructions per game of ``classic`` and
+``deutschland`` in both checkouts (valgrind's cachegrind, without cache simulation: a batch of
+games less the same process with none), a figure the load of other processes does not change.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -126,6 +131,22 @@ def measure(case: str, tree: Path, round_no: int) -> tuple[float, float, str]:
     raise SystemExit(f"unknown case {case!r}")
 
 
+def instructions(case: str, tree: Path, games: int) -> float:
+    """Machine instructions per game of ``case`` in ``tree`` (see ``--instructions``)."""
+
+    def count(n: int) -> int:
+        env = dict(os.environ, PYTHONPATH=str(tree))
+        cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+        cmd += [sys.executable, str(HERE / "ab_games.py"), case, str(n), "0"]
+        out = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, check=False)
+        found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
+        if out.returncode or found is None:
+            raise SystemExit(f"{tree}: valgrind failed:\n{out.stderr[-2000:]}")
+        return int(found.group(1).replace(",", ""))
+
+    return (count(games) - count(0)) / games
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", default="a46416a", help="baseline commit (default a46416a)")
@@ -135,7 +156,14 @@ def main() -> int:
         default="classic,deutschland,startup,validate60,validate400",
         help="comma-separated cases",
     )
+    ap.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count instructions per game under valgrind (classic, deutschland)",
+    )
     args = ap.parse_args()
+    if args.instructions and shutil.which("valgrind") is None:
+        ap.error("--instructions needs valgrind on the PATH")
     cases = args.only.split(",")
     tmp = Path(tempfile.mkdtemp(prefix="bench-ab-"))
     base = tmp / "base"
@@ -171,6 +199,13 @@ def main() -> int:
                 setup = statistics.median(s / t for t, s, _ in runs["new"])
                 setup_b = statistics.median(s / t for t, s, _ in runs["base"])
                 print(f"{'':12s} set-up share of a game: base {setup_b:.1%}, new {setup:.1%}")
+            if case in GAMES and args.instructions:
+                n_games = max(4, GAMES[case] // 3)
+                ib, i_n = (instructions(case, t, n_games) for t in (base, REPO))
+                print(
+                    f"{'':12s} instructions per game: base {ib / 1e6:.1f} M, new {i_n / 1e6:.1f} M,"
+                    f" ratio {ib / i_n:.2f}x ({n_games} games)"
+                )
             played = [{d for _, _, d in runs[k]} for k in ("base", "new")]
             if per_run and played[0] != played[1]:
                 print(f"{'':12s} ERROR: the two checkouts played different games")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Container, Iterator, KeysView, Sequence
 from dataclasses import dataclass
-from itertools import islice
+from itertools import islice, product
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.errors import EngineError
@@ -64,6 +64,14 @@ _SIDE_OPEN_T = (_SIDE_OPEN,)
 _SIDE_FIELD_CITY_T = (_SIDE_FIELD_CITY,)
 _SIDE_CLOSED_T = (_SIDE_CLOSED,)
 _EMPTY: frozenset[int] = frozenset()
+_WITH_EDGE: dict[tuple[str, int, str], str] = {
+    (p, s, letter): p[: (s + 2) & 3] + letter + p[((s + 2) & 3) + 1 :]
+    for p in map("".join, product("CRF?", repeat=4))
+    for s in range(4)
+    for letter in "CRF"
+}
+"""(pattern of a square, side s of the tile placed next to it, that side's letter) -> the
+square's pattern with the facing side (s + 2) set to the letter."""
 
 
 def partner_half(h: int) -> int:
@@ -106,6 +114,7 @@ class OrientedTile:
         "dense",
         "heads",
         "dense_cities",
+        "pos_seg",
     )
 
     def __init__(self, tile: TileType, rotation: int) -> None:
@@ -148,6 +157,8 @@ class OrientedTile:
         self.cities = tuple(cities)
         self.side_seg = tuple(side_seg)
         self.half_seg = tuple(half_seg)
+        self.pos_seg: tuple[int, ...] = self.side_seg + self.half_seg
+        """The segment on each position of a contact pattern (sides, then half-edges)."""
         # Meeple locations: the canonical name of each segment, and every alias that names it.
         locations: list[tuple[str, int]] = []
         aliases: dict[str, int] = {}
@@ -225,6 +236,36 @@ def _free_locations(
     return [name for name, i in o.locations if not any(r in meeples for r in joined[i])]
 
 
+def _pattern_free(o: OrientedTile, pattern: tuple[int, ...]) -> tuple[str, ...]:
+    """The canonical locations of ``o`` left free on a square with this contact pattern
+    (:meth:`Board.contact_pattern`: ``2 * label + has_meeple`` or -1 per position): what
+    :func:`_free_locations` gives for the features the labels stand for."""
+    pos_seg = o.pos_seg
+    taken: set[int] = set()
+    shared: dict[int, set[int]] = {}
+    for p, v in enumerate(pattern):
+        if v >= 0:
+            seg = pos_seg[p]
+            if seg >= 0:
+                segs = shared.get(v)
+                if segs is None:
+                    shared[v] = {seg}
+                else:
+                    segs.add(seg)
+                if v & 1:
+                    taken.add(seg)
+    # segments that join one feature become one: taken together (to a fixpoint; rare)
+    pools = [segs for segs in shared.values() if len(segs) > 1]
+    changed = bool(pools) and bool(taken)
+    while changed:
+        changed = False
+        for segs in pools:
+            if not segs <= taken and not segs.isdisjoint(taken):
+                taken |= segs
+                changed = True
+    return tuple(name for name, i in o.locations if i not in taken)
+
+
 class CompiledTiles:
     """Every tile type of a tile set at every rotation, plus the cache of fitting rotations."""
 
@@ -234,7 +275,10 @@ class CompiledTiles:
             tid: tuple(OrientedTile(t, r) for r in (0, 90, 180, 270))
             for tid, t in tileset.types.items()
         }
-        self._fit: dict[str, dict[str, tuple[int, ...]]] = {tid: {} for tid in self.oriented}
+        self._fit: dict[str, dict[str, tuple[int, ...]]] = {
+            tid: _fit_table(os) for tid, os in self.oriented.items()
+        }
+        """Tile -> every pattern some rotation fits -> those rotations (absent: none fits)."""
         self._options: dict[tuple[str, int, tuple[int, ...]], tuple[str, ...]] = {}
         """(tile, rotation, contact pattern) -> free meeple locations (see pattern_options)."""
         self._moves: dict[
@@ -254,10 +298,7 @@ class CompiledTiles:
         if names is None:
             if len(cache) > 200_000:  # bound the memory of very long runs
                 cache.clear()
-            roots = [p >> 1 if p >= 0 else -1 for p in pattern]
-            occupied = {p >> 1 for p in pattern if p >= 0 and p & 1}
-            o = self.oriented[tile_id][rotation // 90]
-            names = cache[key] = tuple(_free_locations(o, roots[:4], roots[4:], occupied))
+            names = cache[key] = _pattern_free(self.oriented[tile_id][rotation // 90], pattern)
         return names
 
     def move_options(
@@ -290,16 +331,19 @@ class CompiledTiles:
 
     def fits(self, tile_id: str, pattern: str) -> tuple[int, ...]:
         """Rotations of ``tile_id`` whose edges match ``pattern`` (``?`` matches anything)."""
-        cache = self._fit[tile_id]
-        rots = cache.get(pattern)
-        if rots is None:
-            rots = tuple(
-                o.rotation
-                for o in self.oriented[tile_id]
-                if all(p == "?" or p == e for p, e in zip(pattern, o.edges, strict=True))
-            )
-            cache[pattern] = rots
-        return rots
+        return self._fit[tile_id].get(pattern, ())
+
+
+def _fit_table(oriented: tuple[OrientedTile, ...]) -> dict[str, tuple[int, ...]]:
+    """Every pattern that some rotation of a tile fits, with those rotations in order: a
+    rotation fits the 16 patterns that keep or free (``?``) each of its four edges."""
+    table: dict[str, list[int]] = {}
+    for o in oriented:
+        e = o.edges
+        for mask in range(16):
+            p = "".join("?" if mask >> s & 1 else e[s] for s in range(4))
+            table.setdefault(p, []).append(o.rotation)
+    return {p: tuple(rots) for p, rots in table.items()}
 
 
 _COMPILED: dict[int, CompiledTiles] = {}
@@ -524,6 +568,9 @@ class Board:
         self._owned: set[str] = set()
         """Patterns whose square dict this board may change in place; the others may be shared
         with a copy (copy-on-write: bots copy boards thousands of times a game)."""
+        self._fit_src: dict[str, dict[Square, None]] | None = None
+        self._fit_lists: dict[str, list[Any]] = {}
+        """Tile -> ``[fitting patterns, groups seen]`` for ``_fit_src`` (see :meth:`_fitting`)."""
         self.monasteries: dict[Square, int] = {}
         """Monastery squares -> how many neighbouring squares still have to be filled."""
         self._mon_watch: dict[Square, tuple[Square, ...]] = {}
@@ -537,10 +584,13 @@ class Board:
         self._log: list[tuple[Any, ...]] | None = None
         """The undo log while a trial is open (:meth:`begin_trial`), shared with the features."""
         self._side_cache: dict[Square, tuple[tuple[Any, ...], ...]] = {}
-        self._contact_src: dict[Square, tuple[int, ...]] = {}
-        """Empty square -> the 12 feature nodes of :meth:`contact_pattern` (side then half-edge
-        order, -1: none): the nodes, not their roots, so an entry only goes stale when a tile
-        is placed next to the square (:meth:`place` drops those) or a trial is undone."""
+        self._contact_src: dict[Square, list[Any]] = {}
+        """Empty square -> ``[nodes, pattern, roots, occupied]``: the 12 feature nodes of
+        :meth:`contact_pattern` (side then half-edge order, -1: none), and its last pattern
+        with the distinct roots it was made from and whether each had a meeple (``None``: not
+        made yet). The nodes only go stale when a tile is placed next to the square
+        (:meth:`place` drops those) or a trial is undone; the pattern also when one of those
+        roots stops being one or gains or loses a meeple (checked on use)."""
         """:meth:`_sides` of empty squares since the last change (moves listed, then judged)."""
         if self.layout is not None:
             self._make_printed_nodes()
@@ -614,6 +664,8 @@ class Board:
         b._front = self._front.copy()
         b._groups = {p: g for p, g in self._groups.items() if g}
         b._owned = set()
+        b._fit_src = None
+        b._fit_lists = {}
         self._owned = set()  # the square dicts are shared now: copy before changing
         b.monasteries = self.monasteries.copy()
         b._mon_watch = self._mon_watch.copy()
@@ -738,19 +790,33 @@ class Board:
             return ()
         return self.compiled.fits(tile_id, self.req.get(square, _FREE))
 
+    def _fitting(self, tile_id: str) -> list[tuple[str, tuple[int, ...]]]:
+        """The patterns of the frontier groups (empty ones too) that ``tile_id`` fits, in the
+        groups' order, with its rotations: kept per tile and extended as patterns appear (a
+        pattern never leaves a groups dict; a trial or a copy brings a new dict)."""
+        groups = self._groups
+        if self._fit_src is not groups:
+            self._fit_src = groups
+            self._fit_lists = {}
+        entry = self._fit_lists.get(tile_id)
+        if entry is None:
+            entry = self._fit_lists[tile_id] = [[], 0]
+        seen = entry[1]
+        if seen != len(groups):
+            fit = self.compiled._fit[tile_id]
+            entry[0] += [(p, fit[p]) for p in islice(groups, seen, None) if p in fit]
+            entry[1] = len(groups)
+        fitting: list[tuple[str, tuple[int, ...]]] = entry[0]
+        return fitting
+
     def placements(self, tile_id: str) -> list[tuple[Square, int]]:
         """Every legal ``(square, rotation)`` for ``tile_id`` (in a deterministic order)."""
-        compiled = self.compiled
-        cache = compiled._fit[tile_id]
+        groups = self._groups
         out: list[tuple[Square, int]] = []
         append = out.append
-        for p, squares in self._groups.items():
+        for p, rots in self._fitting(tile_id):
+            squares = groups[p]
             if not squares:
-                continue
-            rots = cache.get(p)
-            if rots is None:
-                rots = compiled.fits(tile_id, p)
-            if not rots:
                 continue
             if len(rots) == 1:
                 r = rots[0]
@@ -768,15 +834,11 @@ class Board:
         """The frontier squares that share a pattern, with the rotations of ``tile_id`` that fit
         it (none skipped): :meth:`placements` is each square with each of its rotations, in
         this order. The square dicts are the board's own: read them, do not keep them."""
-        compiled = self.compiled
-        get = compiled._fit[tile_id].get
-        for p, squares in self._groups.items():
+        groups = self._groups
+        for p, rots in self._fitting(tile_id):
+            squares = groups[p]
             if squares:
-                rots = get(p)
-                if rots is None:
-                    rots = compiled.fits(tile_id, p)
-                if rots:
-                    yield squares, rots
+                yield squares, rots
 
     def placement_count(self, tile_id: str) -> int:
         """``len(placements(tile_id))`` without building the list."""
@@ -798,16 +860,8 @@ class Board:
 
     def has_placement(self, tile_id: str) -> bool:
         """Whether ``tile_id`` fits anywhere on the frontier."""
-        compiled = self.compiled
-        cache = compiled._fit[tile_id]
-        for p, squares in self._groups.items():
-            if squares:
-                rots = cache.get(p)
-                if rots is None:
-                    rots = compiled.fits(tile_id, p)
-                if rots:
-                    return True
-        return False
+        groups = self._groups
+        return any(groups[p] for p, _rots in self._fitting(tile_id))
 
     def is_legal(self, square: Square, tile_id: str, rotation: int) -> bool:
         return square in self._front and rotation in self.compiled.fits(
@@ -916,28 +970,62 @@ class Board:
 
     def contact_pattern(self, square: Square) -> tuple[int, ...] | None:
         """What decides the meeple options of every tile on the empty ``square``, with the
-        features made anonymous: for each side then each half-edge (as :meth:`contacts`), -1
-        (no feature) or ``2 * label + has_meeple``, features labelled in order of appearance.
-        ``None`` when no feature touched has a meeple (every location is free). Equal patterns
-        give equal options, so options are cached per tile, rotation and pattern."""
-        meeples = self.features.meeples
+        features made anonymous: for each side then each half-edge (as :meth:`contacts`), 1 (a
+        feature with a meeple), ``2 * label`` (a feature without one touched more than once,
+        labels 1, 2, ... in order of appearance) or -1 (nothing, or a feature without a meeple
+        touched once). ``None`` when no feature touched has a meeple (every location is free).
+        Equal patterns give equal options, so options are cached per tile, rotation and
+        pattern."""
+        f = self.features
+        meeples = f.meeples
         if not meeples:
             return None
-        nodes = self._contact_src.get(square)
-        if nodes is None:
-            nodes = self._contact_src[square] = self._contact_nodes(square)
-        parent = self.features.parent
+        parent = f.parent
+        entry = self._contact_src.get(square)
+        if entry is None:
+            entry = self._contact_src[square] = [self._contact_nodes(square), None, None, None]
+        elif entry[2] is not None:
+            # a root that is still a root is still every root its nodes reach (no path
+            # compression; undone trials drop the entries)
+            for r, had in zip(entry[2], entry[3], strict=True):
+                if parent[r] != r or (r in meeples) is not had:
+                    break
+            else:
+                pattern: tuple[int, ...] | None = entry[1]
+                return pattern
         roots = []
-        for r in nodes:
+        for r in entry[0]:
             if r >= 0:
                 while parent[r] != r:
                     r = parent[r]
             roots.append(r)
+        distinct = tuple({r for r in roots if r >= 0})
+        entry[2] = distinct
+        entry[3] = tuple(r in meeples for r in distinct)
         if meeples.keys().isdisjoint(roots):  # -1 is never a key
+            entry[1] = None
             return None
+        # Only what can change an option is kept, so that fewer patterns reach the caches:
+        # every feature with a meeple is 1 (label 0: a segment touching one is taken whatever
+        # else it pools with), a feature without one that is touched twice gets its own label
+        # (it may pool two segments), one touched once is -1 like nothing.
+        out: list[int] = []
+        append = out.append
         labels: dict[int, int] = {}
-        label = labels.setdefault
-        return tuple(-1 if r < 0 else 2 * label(r, len(labels)) + (r in meeples) for r in roots)
+        for r in roots:
+            if r < 0:
+                append(-1)
+            elif r in meeples:
+                append(1)
+            elif roots.count(r) > 1:
+                k = labels.get(r)
+                if k is None:
+                    k = labels[r] = 2 * len(labels) + 2
+                append(k)
+            else:
+                append(-1)
+        pattern = entry[1] = tuple(out)
+        return pattern
 
     def _contact_nodes(self, square: Square) -> tuple[int, ...]:
         """The feature nodes (not roots) that a tile on the empty ``square`` would join: for
@@ -1120,9 +1208,7 @@ class Board:
                             if a != b:
                                 funion(a, b)
                 elif placeable is None or q in placeable:
-                    i = (s + 2) & 3
-                    p = req.get(q, _FREE)
-                    np = p[:i] + edges[s] + p[i + 1 :]
+                    np = _WITH_EDGE[req.get(q, _FREE), s, edges[s]]
                     if log is not None:
                         log.append((_LOG_REQ, q, req.get(q)))
                     req[q] = np

@@ -35,6 +35,7 @@ dependency of shapely 2).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -854,9 +855,12 @@ class _Board:
     def cell(self, square: Square) -> tuple[int, int]:
         return (square[1] - self.y0, square[0] - self.x0)
 
-    def nearest_free(self, tx: float, ty: float, radius: int) -> tuple[int, int] | None:
+    def nearest_free(
+        self, tx: float, ty: float, radius: int, bound: float = math.inf
+    ) -> tuple[int, int] | None:
         """The free cell nearest to board point (tx, ty) within ``radius`` cells, if any (the
-        first in row-major order on a tie)."""
+        first in row-major order on a tie). ``bound``: a squared distance that some free cell
+        is known to be within (cells farther away are not looked at)."""
         tx, ty = float(tx), float(ty)  # numpy scalars would make each step ~5x slower
         h, w = self.shape
         r0, r1 = max(0, int(ty) - radius), min(h, int(ty) + radius + 2)
@@ -865,17 +869,21 @@ class _Board:
         best = math.inf
         found: tuple[int, int] | None = None
         # row-major scan keeping the first strict minimum; rows and the columns right of tx
-        # that cannot beat it are skipped (their distance only grows)
+        # that cannot beat it are skipped (their distance only grows), and so are cells
+        # beyond the bound (a cell at the bound itself may still win a tie)
         for r in range(r0, r1):
             dy = r - ty
             dy2 = dy * dy
-            if dy2 >= best:
+            if dy2 >= best or dy2 > bound:
                 continue
             row = r * w
-            for c in range(c0, c1):
+            start = c0
+            if bound < math.inf:  # one cell early: rounding of the root cannot skip a cell
+                start = max(c0, int(tx - math.sqrt(bound - dy2)) - 1)
+            for c in range(start, c1):
                 dx = c - tx
                 d = dx * dx + dy2
-                if d >= best:
+                if d >= best or d > bound:
                     if dx > 0:
                         break
                     continue
@@ -894,16 +902,30 @@ def _best_candidate(
     h, width = board.shape
     block = board.block
     free = [i for i, b in enumerate(block) if b == 0]  # ascending
-    rows, cols = np.divmod(np.arange(h * width, dtype=np.float64), width)
+    table = _cell_distances(h, width) if h * width <= _TABLE_CELLS else None
+    if table is None:
+        rows, cols = np.divmod(np.arange(h * width, dtype=np.float64), width)
     nearest = np.full(h * width, np.inf)  # squared distance to the nearest chip so far
     chosen: list[tuple[int, int]] = []
     randbelow = rng._randbelow  # type: ignore[attr-defined]
+    getrandbits = rng.getrandbits
+    plain = type(rng) is random.Random
     for _ in range(count):
         if not free:
             return None
         n = len(free)
-        # rng.randrange(n) is rng._randbelow(n) (the same draws), without its argument checks
-        picks = [free[randbelow(n)] for _ in range(min(tries, n))]
+        # rng.randrange(n) is rng._randbelow(n) (the same draws), without its argument checks;
+        # for random.Random that is getrandbits(n.bit_length()) until below n, inlined here
+        if plain:
+            bits = n.bit_length()
+            picks = []
+            for _ in range(min(tries, n)):
+                j = getrandbits(bits)
+                while j >= n:
+                    j = getrandbits(bits)
+                picks.append(free[j])
+        else:
+            picks = [free[randbelow(n)] for _ in range(min(tries, n))]
         # the farthest from the chips so far, the lowest index on a tie
         vals = nearest[picks].tolist()
         flat = picks[0]
@@ -917,9 +939,26 @@ def _best_candidate(
         for j in (flat - width, flat - 1, flat, flat + 1, flat + width):
             if block[j] == 1:  # was free
                 free.remove(j)
-        r, c = cell
-        np.minimum(nearest, (cols - c) ** 2 + (rows - r) ** 2, out=nearest)
+        if table is not None:
+            np.minimum(nearest, table[flat], out=nearest)
+        else:
+            r, c = cell
+            np.minimum(nearest, (cols - c) ** 2 + (rows - r) ** 2, out=nearest)
     return chosen
+
+
+_TABLE_CELLS = 1600  # grids up to this many cells keep a table of squared cell distances
+
+
+@functools.lru_cache(maxsize=4)
+def _cell_distances(h: int, width: int) -> np.ndarray:
+    """Squared distance between every two cells of an ``h`` x ``width`` grid (row-major), the
+    same floats :func:`_best_candidate` computes one row at a time on bigger grids."""
+    import numpy as np
+
+    rows, cols = np.divmod(np.arange(h * width, dtype=np.float64), width)
+    table: np.ndarray = (cols[None, :] - cols[:, None]) ** 2 + (rows[None, :] - rows[:, None]) ** 2
+    return table
 
 
 def _spread_subset(
@@ -960,9 +999,10 @@ def _lloyd(
 
     best, (best_cost, owner) = list(current), measure(current)
     for _ in range(passes):
-        weight = np.bincount(owner, minlength=k)
-        cx = np.bincount(owner, weights=pts[:, 0], minlength=k)
-        cy = np.bincount(owner, weights=pts[:, 1], minlength=k)
+        # as Python numbers: the same divisions, without numpy's per-scalar cost
+        weight = np.bincount(owner, minlength=k).tolist()
+        cx = np.bincount(owner, weights=pts[:, 0], minlength=k).tolist()
+        cy = np.bincount(owner, weights=pts[:, 1], minlength=k).tolist()
         moved = False
         for j, cell in enumerate(current):
             if weight[j] == 0:
@@ -971,7 +1011,8 @@ def _lloyd(
             board.remove(cell)
             # The chip's own cell is free now (no other chip is next to it), so it is a candidate.
             radius = max(abs(cell[1] - int(tx)), abs(cell[0] - int(ty))) + 1
-            new = board.nearest_free(tx, ty, radius) or cell
+            dx, dy = cell[1] - tx, cell[0] - ty
+            new = board.nearest_free(tx, ty, radius, dx * dx + dy * dy) or cell
             board.place(new)
             if new != cell:
                 current[j] = new

@@ -24,7 +24,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from itertools import accumulate, islice
+from itertools import islice
 from typing import Any, NamedTuple
 
 from engine.board import (
@@ -835,22 +835,20 @@ class Game:
         assert tile is not None
         board = self.board
         index = _MoveIndex()
+        starts = index.starts
+        blocks = index.blocks
+        total = 0
         if self.supply[self.to_move] <= 0:  # no meeple to place: one move per placement
-            only: list[_Block] = [
-                (squares, rots, _NO_LOCS[len(rots)], len(rots))
-                for squares, rots in board.placement_groups(tile)
-            ]
-            sizes = [b[3] * len(b[0]) for b in only]
-            index.blocks = only
-            index.starts = [0, *accumulate(sizes)][:-1] if sizes else []
-            index.total = sum(sizes)
+            for squares, rots in board.placement_groups(tile):
+                n = len(rots)
+                starts.append(total)
+                blocks.append((squares, rots, _NO_LOCS[n], n))
+                total += n * len(squares)
+            index.total = total
             return index
         farmers = self.options.farmers
         pattern_of = board.contact_pattern if board.features.meeples else None
         move_options = board.compiled.move_options
-        starts = index.starts
-        blocks = index.blocks
-        total = 0
         for squares, rots in board.placement_groups(tile):
             locs, per_square = move_options(tile, rots, (), farmers)
             if pattern_of is None:

@@ -427,3 +427,66 @@ def test_generated_layouts_on_a_larger_random_map_pass(seed: int, count: int) ->
         count_here = min(count, max_chips(m, used, reading))
         layout = generate_layout(m, used, count_here, seed=seed, reading=reading)
         assert check_layout(m, layout, used, reading, expected=count_here) == []
+
+
+@pytest.mark.parametrize("name", ["deutschland", "grid"])
+def test_layouts_from_the_distance_tables_equal_the_computed_ones(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Small grids look squared distances up in a table; bigger ones compute them: both must
+    give the same layouts."""
+    import engine.chips as chips_module
+    from engine.mapcache import derived
+    from engine.mapio import load_map
+    from engine.resources import bundled_map
+
+    m = load_map(bundled_map("deutschland")) if name == "deutschland" else grid_map(30, 24)
+    starts = sorted(m.start_squares)[:2] if m.start_squares else [(1, 1), (10, 1)]
+    seeds = range(12)
+    tabled = [generate_layout(m, starts, 30, seed=s) for s in seeds]
+    monkeypatch.setattr(chips_module, "_TABLE_CELLS", 0)
+    derived(m).clear()
+    assert [generate_layout(m, starts, 30, seed=s) for s in seeds] == tabled
+
+
+def test_nearest_free_with_a_bound_finds_what_the_full_search_finds() -> None:
+    from engine.chips import _Board
+
+    rng = random.Random(3)
+    for _ in range(200):
+        squares = {(x, y) for x in range(14) for y in range(11) if rng.random() < 0.8}
+        board = _Board(squares)
+        for sq in rng.sample(sorted(squares), 12):
+            if board.block[board.cell(sq)[0] * board.shape[1] + board.cell(sq)[1]] == 0:
+                board.place(board.cell(sq))
+        free = [
+            (r, c)
+            for r in range(board.shape[0])
+            for c in range(board.shape[1])
+            if board.block[r * board.shape[1] + c] == 0
+        ]
+        if not free:
+            continue
+        tx, ty = rng.uniform(0, board.shape[1]), rng.uniform(0, board.shape[0])
+        r, c = rng.choice(free)  # a free cell known to be there, as a chip's own cell is
+        radius = max(abs(c - int(tx)), abs(r - int(ty))) + 1
+        dx, dy = c - tx, r - ty
+        assert board.nearest_free(tx, ty, radius, dx * dx + dy * dy) == board.nearest_free(
+            tx, ty, radius
+        )
+
+
+def test_best_candidate_draws_the_same_with_any_random_class() -> None:
+    """The inlined draws for ``random.Random`` equal ``_randbelow``'s (a subclass takes the
+    general path)."""
+    from engine.chips import _best_candidate, _Board
+
+    class OtherRandom(random.Random):
+        pass
+
+    m = grid_map(30, 24)
+    allowed = set(m.placeable_squares())
+    for seed in range(5):
+        a = _best_candidate(_Board(allowed), 40, random.Random(seed), 8)
+        b = _best_candidate(_Board(allowed), 40, OtherRandom(seed), 8)
+        assert a == b

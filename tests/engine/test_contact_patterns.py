@@ -1,0 +1,80 @@
+"""The board's fast paths for listing moves against the plain computations they replace.
+
+- meeple options read from a square's (cached) contact pattern must equal the options worked
+  out from the feature roots around the square, at every turn, and after trials are undone and
+  boards copied (the caches are kept per board and checked on use);
+- the placements found through the per-tile lists of fitting frontier patterns must equal the
+  scan of every frontier group in the groups' order.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.board import Board, _free_locations
+from engine.game import Game, GameOptions, Phase
+from engine.mapio import load_map
+from engine.moves import Move
+from engine.resources import bundled_map
+
+
+def _plain_placements(board: Board, tile: str) -> list[tuple[tuple[int, int], int]]:
+    """Every frontier group in order, each square with each rotation that fits its pattern,
+    rotations checked edge by edge."""
+    out = []
+    for pattern, squares in board._groups.items():
+        rots = [
+            o.rotation
+            for o in board.compiled.oriented[tile]
+            if all(p in ("?", e) for p, e in zip(pattern, o.edges, strict=True))
+        ]
+        out += [(sq, r) for sq in squares for r in rots]
+    return out
+
+
+def _check(board: Board, tiles: list[str]) -> int:
+    """Compare both paths for ``tiles`` on every frontier square; return how many squares had
+    a meeple nearby (so that a test can show it met some)."""
+    meeples = board.features.meeples
+    touched = 0
+    for tile in tiles:
+        assert board.placements(tile) == _plain_placements(board, tile)
+        for sq, rot in board.placements(tile):
+            side_roots, half_roots, occupied = board.contacts(sq)
+            o = board.oriented(tile, rot)
+            plain = _free_locations(o, side_roots, half_roots, meeples)
+            assert board.meeple_options(sq, tile, rot) == plain, (sq, tile, rot)
+            assert (board.contact_pattern(sq) is not None) == occupied
+            touched += occupied
+    return touched
+
+
+@pytest.mark.parametrize(
+    ("map_name", "players", "seed"),
+    [(None, 2, 3), (None, 4, 8), ("deutschland", 4, 1), ("iberica", 3, 2)],
+)
+def test_cached_options_equal_the_plain_ones_through_trials_and_copies(
+    map_name: str | None, players: int, seed: int
+) -> None:
+    m = load_map(bundled_map(map_name)) if map_name else None
+    g = Game(m, players=players, seed=seed, options=GameOptions(meeples=12))
+    rng = random.Random(seed)
+    tiles = sorted(g.tileset.types)
+    touched = 0
+    while not g.is_over():
+        if g.phase is Phase.PLACE:
+            sample = [g.current_tile, *rng.sample(tiles, 3)]
+            touched += _check(g.board, sample)  # fills the caches
+            moves = g.legal_moves().list()
+            # a trial changes the board and is undone: the caches must follow both ways
+            trial = rng.choice([mv for mv in moves if isinstance(mv, Move)])
+            g.push_placement(trial)
+            _check(g.board, sample[1:])
+            g.pop()
+            touched += _check(g.board, sample)
+            copy = g.board.copy()
+            _check(copy, sample)
+        g.apply(rng.choice(g.legal_moves().list()))
+    assert touched > 50  # the pattern path was really exercised
