@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from engine.errors import EngineError
 from engine.geometry import SIDES, Edge, Side, Square, orthogonal_neighbours
 from engine.mapdef import EdgeKind, IslandRole, MapDef
 from engine.rules.base import map_rules
@@ -299,12 +300,15 @@ CODES: dict[str, CodeInfo] = {
 """Every issue code: severity, meaning and how to fix it (also in ``engine/VALIDATION.md``)."""
 
 
-
 def _rule_set_codes() -> dict[str, CodeInfo]:
     """The issue codes every rule set class declares (``Rules.issue_codes``)."""
     from engine.rules.base import rule_set_classes
+    from engine.rules.data.prints import ISSUE_CODES
 
-    out: dict[str, CodeInfo] = {}
+    out: dict[str, CodeInfo] = {
+        code: CodeInfo(Severity(info.severity), info.meaning, info.fix)
+        for code, info in ISSUE_CODES.items()
+    }
     for cls in rule_set_classes():
         for code, info in cls.issue_codes.items():
             out[code] = CodeInfo(Severity(info.severity), info.meaning, info.fix)
@@ -527,7 +531,7 @@ def _check_setup(c: _Ctx) -> None:
             f"the recommended tile pool (up to {s.tile_pool_max} tiles) is larger than the "
             f"{n} placeable squares",
         )
-    rules = map_rules(m.rule_set)
+    rules = _map_rules(m)
     sheet = rules.sheet_setup if rules is not None else None
     if rules is not None and sheet is not None:
         got = (len(m.start_squares), s.start_squares_used, s.chip_count)
@@ -892,20 +896,35 @@ def _check_tracks(c: _Ctx) -> None:
             row_owner.setdefault(r, number)
 
 
+def _map_rules(m: MapDef) -> Any:
+    """The map's rule set class, ``None`` without one or when it cannot be read (reported by
+    :func:`_check_rule_set` as ``ruleset-invalid``)."""
+    try:
+        return map_rules(m)
+    except EngineError:
+        return None
+
+
 def _check_rule_set(c: _Ctx) -> None:
-    rules = map_rules(c.m.rule_set)
+    if c.m.rule_set_error:
+        c.err("ruleset-invalid", c.m.rule_set_error)
+        return
+    rules = _map_rules(c.m)
     if rules is not None:
         rules.check_map(c.m, c)
 
 
 def _check_chips(c: _Ctx) -> None:
     m = c.m
-    rules = map_rules(m.rule_set)
+    rules = _map_rules(m)
     if rules is None or not rules.chip_layout.random or m.setup.chip_count <= 0:
         return
     from engine.chips import ChipReading
-    from engine.rules.chips_common import TOTAL_CHIPS
+    from engine.rules.chips_common import TOTAL_CHIPS as BOX
     from engine.startchoices import every_choice, worst_choice
+
+    spec = getattr(rules, "spec", None)
+    TOTAL_CHIPS = spec.supply.total if spec is not None else BOX  # noqa: N806
 
     if m.setup.chip_count > TOTAL_CHIPS:
         c.err(

@@ -11,6 +11,7 @@ The public API (docs/rule-sets.md, "Rule sets as data"):
 * :func:`data_rules_class`: the :class:`~engine.rules.base.Rules` class that plays a spec.
 """
 
+from engine.rules.data.rules import DataRules, DataState, data_rules_class
 from engine.rules.data.ruleset import (
     MECHANIC_KINDS,
     PRINT_NAMES,
@@ -26,6 +27,9 @@ from engine.rules.data.ruleset import (
 )
 
 __all__ = [
+    "DataRules",
+    "DataState",
+    "data_rules_class",
     "MECHANIC_KINDS",
     "PRINT_NAMES",
     "RuleSetError",

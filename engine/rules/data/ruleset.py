@@ -30,6 +30,9 @@ COLOUR_ORDER = ("purple", "light_blue", "orange")
 RESERVED_ACTIONS = frozenset(("place", "draw", "pass", "place_treat"))
 """Record action types a mechanic may not take: the core's and the treat placement's."""
 
+NAME_PATTERN = r"[a-z][a-z0-9_-]{0,39}"
+"""What a rule set's ``name`` looks like."""
+
 PRINT_NAMES = (
     "town_colours",
     "border_coa",
@@ -503,6 +506,11 @@ def _build(d: dict[str, Any], source: str) -> RuleSetSpec:
     )
 
 
+def spec_of_valid_dict(data: dict[str, Any], source: str = "") -> RuleSetSpec:
+    """The spec of a dict :func:`check_ruleset_dict` found valid (not checked again)."""
+    return _build(data, source)
+
+
 # -- checking -----------------------------------------------------------------------------------
 
 
@@ -751,5 +759,6 @@ def preset_dict(name: str) -> dict[str, Any]:
 
 @cache
 def preset_spec(name: str) -> RuleSetSpec:
-    """Preset ``name`` as a spec."""
-    return RuleSetSpec.from_dict(preset_dict(name), source=f"preset {name}")
+    """Preset ``name`` as a spec (shipped data, checked by the tests rather than at every start:
+    the country modules are built from it on import)."""
+    return _build(preset_dict(name), f"preset {name}")
