@@ -60,3 +60,13 @@ def test_a_preset_class_declares_what_its_spec_says() -> None:
     assert get_rules("data:great_britain").chip_layout.kind == "fixed"
     assert get_rules("data:iberica").chip_layout.excluded == ("gated_islands",)
     assert get_rules("data:france") is get_rules("data:france")  # made once per spec
+
+
+def test_sheet_tests_in_preset_runs_play_the_generic_class(module_or_preset: str) -> None:
+    from _chips_helpers import make_map, new_game
+
+    g = new_game(make_map(["###"]), ["B", "B"], "great_britain", chips=[])
+    cls = type(g.rules[0])
+    assert cls.__name__ == (
+        "DataRules_great_britain" if module_or_preset == "preset" else "GreatBritainRules"
+    )
