@@ -782,7 +782,7 @@ class DataRules(ChipRules):
         state.out.extend(paid)
         if kind == "points":
             state.markets[mech.id] = ()
-            market = action.market if action is not None else "anywhere"
+            market = getattr(action, "market", "anywhere")
             where = next(w for w, mk in MARKETS.items() if mk == market)
             ctx.award(p, r.points_at(where), mech.id, self.describe(ctx, mech, action, market))
         elif kind == "island_tile":
