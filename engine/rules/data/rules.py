@@ -889,7 +889,9 @@ class DataRules(ChipRules):
 # -- the class of a spec ------------------------------------------------------------------------
 
 
-def _figures(spec: RuleSetSpec) -> dict[str, Figure]:
+def mechanic_figures(spec: RuleSetSpec) -> dict[str, Figure]:
+    """The report figures of ``spec``'s parts: per mechanic ``<id>_taken``, ``chips_paid_<id>``
+    (and ``<id>_points`` for points), ``collect_points``, treat and island figures."""
     out: dict[str, Figure] = {}
     if spec.layout.kind != "none" and spec.collect.points_factor:
         out["collect_points"] = EventStat("chip", "points")
@@ -973,7 +975,7 @@ def class_attributes(spec: RuleSetSpec) -> dict[str, Any]:
         if ss
         else None,
         "issue_codes": ISSUE_CODES,
-        "report_figures": _figures(spec),
+        "report_figures": mechanic_figures(spec),
         # every offer is optional or reads neither meeples nor supply; every point but the end's
         # is awarded when a tile is placed (placement_points says when to play it out)
         "bot_hints": BotHints(meeple_blind=True, plain_scoring=not spec.held_chip_points),
