@@ -574,13 +574,14 @@ class DataRules(ChipRules):
         return True
 
     def draw_actions(self, ctx: RuleContext) -> list[Action]:
-        mechs = self.phases["draw"]
-        if not mechs:
-            return []
+        return self._phase_offers(ctx, "draw") if self.phases["draw"] else []
+
+    def _phase_offers(self, ctx: RuleContext, phase: str) -> list[Action]:
+        """Every action of the mechanics of ``phase`` the current player may take now."""
         state: DataState = ctx.rule_state[self.name]
         p = ctx.to_move
         out: list[Action] = []
-        for mech in mechs:
+        for mech in self.phases[phase]:
             if self.may_use(ctx, state, mech, p):
                 out.extend(self._offers(ctx, state, mech, p))
         return out
@@ -592,15 +593,7 @@ class DataRules(ChipRules):
             return [cls(key) for key in sorted(state.set_choices)]  # type: ignore[call-arg]
         if state.pending is not None:
             return [PlaceTreat(sq) for sq in self.treat_squares(ctx, state, state.pending)]
-        mechs = self.phases.get(phase, ())
-        if not mechs:
-            return []
-        p = ctx.to_move
-        out: list[Action] = []
-        for mech in mechs:
-            if self.may_use(ctx, state, mech, p):
-                out.extend(self._offers(ctx, state, mech, p))
-        return out
+        return self._phase_offers(ctx, phase) if self.phases.get(phase) else []
 
     def _set_action(self, state: DataState) -> str:
         return next(m.action for m in self.mechanics if m.id == state.set_mechanic)

@@ -279,3 +279,14 @@ def test_validate_simulate_and_replay_a_map_with_a_rule_set_file(
     assert "no 'italia' rule module" not in text
     figures = json.loads((report / "report.json").read_text(encoding="utf-8"))
     assert "upgrade_taken" in json.dumps(figures)
+    from engine.bots.base import make_bot, play_game
+    from engine.record import dumps_record, record_of
+
+    g = Game(load_map(path), players=2, seed=5, map_path=str(path))
+    play_game(g, [make_bot("random", seed=1), make_bot("random", seed=2)])
+    rec = tmp_path / "game.record.json"
+    rec.write_text(dumps_record(record_of(g)), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(rec)]) == 0
+    assert f"Red: {g.scores[0]}" in capsys.readouterr().out
+    assert g.rules[0].name == "italia"
