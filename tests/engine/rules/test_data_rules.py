@@ -290,3 +290,60 @@ def test_validate_simulate_and_replay_a_map_with_a_rule_set_file(
     assert main(["replay", str(rec)]) == 0
     assert f"Red: {g.scores[0]}" in capsys.readouterr().out
     assert g.rules[0].name == "italia"
+
+
+def _spec(**changes: Any) -> RuleSetSpec:
+    d = preset_dict("iberica")
+    d["name"] = "variant"
+    d.update(changes)
+    return RuleSetSpec.from_dict(d)
+
+
+def test_a_treat_bought_with_a_kept_chip_is_placed_and_found() -> None:
+    gift = {
+        "id": "gift",
+        "action": "give_treat",
+        "when": "after",
+        "pay": {"kind": "one_chip_of_colour"},
+        "reward": {"kind": "treat"},
+        "limit": "turn",
+    }
+    spec = _spec(collect={"kind": "keep", "points_factor": 1}, mechanics=[gift])
+    assert "tracks" in spec.prints and spec.collect.kind == "keep"
+    m = _with(load_map(bundled_map("iberica")), spec)
+    for seed in range(3):
+        g = Game(m, players=2, seed=seed)
+        rng = random.Random(seed)
+        bought = placed = 0
+        while not g.is_over():
+            action = rng.choice(g.legal_moves().list())
+            g.apply(action)
+            if action.type == "give_treat":
+                bought += 1
+                # the first chip paid is the treat, to be placed at once (compulsory)
+                assert _offered(g, "place_treat") and Pass() not in g.legal_moves()
+            placed += action.type == "place_treat"
+            check_invariants_any(g)
+        found = [e for e in g.events if e.kind == "treat"]
+        assert bought == placed > 0 and found
+        assert all(e.points in (2, 4) for e in found)  # value x treat_factor 2
+
+
+@pytest.mark.parametrize(("collect", "layout"), [("points", "random"), ("keep", "none")])
+def test_chips_scored_away_or_no_chips_at_all(collect: str, layout: str) -> None:
+    spec = _spec(collect={"kind": collect, "points_factor": 3}, layout={"kind": layout})
+    m = _with(load_map(bundled_map("iberica")), spec)
+    g = Game(m, players=2, seed=3)
+    st = g.rule_state["variant"]
+    assert len(st.down) == (0 if layout == "none" else m.setup.chip_count)
+    rng = random.Random(3)
+    while not g.is_over():
+        g.apply(rng.choice(g.legal_moves().list()))
+        check_invariants_any(g)
+    chip_points = sum(e.points for e in g.events if e.kind == "chip")
+    assert st.held == [[], []] and st.up == {}
+    if layout == "none":
+        assert chip_points == 0 and len(st.out) == 30
+    else:
+        taken = 30 - len(st.down) - len(st.unseen)
+        assert taken > 0 and chip_points % 3 == 0 and chip_points >= 3 * taken
