@@ -139,25 +139,22 @@ class HandInSet(Action):
 
 @dataclass(frozen=True, slots=True)
 class TakeIslandTile(Action):
-    """Pay a chip of the island's colour (values ``pay`` when the mechanic names them) and take
-    the face-up tile of the stack on ``square`` instead of drawing."""
+    """Pay a chip of the island's colour and take the face-up tile of the stack on ``square``
+    instead of drawing."""
 
     type: ClassVar[str] = "take_island_tile"
     square: Square
-    pay: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         return f"{self.type.replace('_', ' ')} {self.square[0]},{self.square[1]}"
 
     def to_dict(self) -> dict[str, Any]:
-        return _paid({"type": self.type, "x": self.square[0], "y": self.square[1]}, None, self.pay)
+        return {"type": self.type, "x": self.square[0], "y": self.square[1]}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Action:
         try:
-            return cls(
-                (int(data["x"]), int(data["y"])), tuple(sorted(int(v) for v in data.get("pay", ())))
-            )
+            return cls((int(data["x"]), int(data["y"])))
         except (KeyError, TypeError, ValueError):
             raise RecordError(f"{cls.type} needs integer x, y: {dict(data)!r}") from None
 
