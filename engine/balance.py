@@ -469,7 +469,7 @@ def rule_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) 
             for k in kinds
         },
     }
-    figures = _declared_figures(name)
+    figures = _declared_figures(name, m)
     if figures:
         out["figures"] = {key: _figure(m, name, spec, games) for key, spec in figures.items()}
     return out
@@ -523,14 +523,15 @@ def _island_of(m: MapDef, a: dict[str, Any]) -> str:
     return (found[0].name or found[0].id) if found else f"({a.get('x')}, {a.get('y')})"
 
 
-def _declared_figures(name: str) -> Mapping[str, Figure]:
+def _declared_figures(name: str, m: MapDef) -> Mapping[str, Figure]:
     from engine.errors import EngineError
-    from engine.rules.base import get_rules
+    from engine.rules.base import rules_for
 
     try:
-        return get_rules(name).report_figures
+        cls = rules_for(name, m)
     except EngineError:
         return {}
+    return cls.report_figures if cls is not None else {}
 
 
 def _figure(m: MapDef, rule: str, spec: Figure, games: Sequence[dict[str, Any]]) -> Any:

@@ -43,6 +43,7 @@ LIMITS: dict[str, int] = {
     "tile set": 5 * MB,
     "GeoJSON outline": 50 * MB,
     "image": 100 * MB,
+    "rule set": 1 * MB,
 }
 """Size limit per kind of input, in bytes (a real map is a few kB, a record a few hundred)."""
 

@@ -99,20 +99,27 @@ exclusion codes (``ChipLayout.excluded_code``) are added below."""
 
 def _layout_of(m: MapDef) -> ChipLayout | None:
     """The chip layout the map's rule set declares (``None`` without a rule set)."""
+    from engine.errors import EngineError
     from engine.rules.base import map_rules
 
-    rules = map_rules(m.rule_set)
+    try:
+        rules = map_rules(m)
+    except EngineError:  # an unreadable rule set: the validator reports it (ruleset-invalid)
+        return None
     return rules.chip_layout if rules is not None else None
 
 
 def _rule_set_exclusion_codes() -> dict[str, str]:
     from engine.rules.base import rule_set_classes
+    from engine.rules.data.rules import GATED_EXCLUSION
 
-    return {
+    out = {
         cls.chip_layout.excluded_code: cls.chip_layout.excluded_meaning
         for cls in rule_set_classes()
         if cls.chip_layout.excluded
     }
+    out[GATED_EXCLUSION.excluded_code] = GATED_EXCLUSION.excluded_meaning
+    return out
 
 
 RULE_CODES.update(_rule_set_exclusion_codes())

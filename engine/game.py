@@ -40,7 +40,7 @@ from engine.features import CITY, FIELD, KIND_NAMES, MONASTERY
 from engine.geometry import Square
 from engine.mapdef import MapDef
 from engine.moves import Action, Draw, Move, Pass, Placement
-from engine.rules.base import Rules, get_rules
+from engine.rules.base import Rules, get_rules, rules_for
 from engine.rules.context import RuleContext
 from engine.scoring import (
     KINDS,
@@ -99,7 +99,8 @@ class GameOptions:
     town_road_bonus: bool = False
     """Town variant c: +2 per still visible town orthogonally next to a scored road."""
     rule_set: str | None = None
-    """Map-Chips rule module; ``None``: the map's ``rule_set``; ``"none"``: plain Maps rules."""
+    """Map-Chips rule set: a module name, ``"data:<preset>"`` (a preset played as data), or the
+    map's data rule set by its name; ``None``: the map's own; ``"none"``: plain Maps rules."""
     rule_options: Mapping[str, Any] = field(default_factory=dict)
     """Options passed to the rule module (see its docs)."""
     large_city_connect: str = "any_edge"
@@ -350,11 +351,11 @@ def _board_map(m: MapDef | None, opts: GameOptions) -> MapDef | None:
         return m
     from engine.rules.spec import PRINTS, without_prints
 
-    name = opts.rule_set if opts.rule_set is not None else str(m.rule_set)
     used: set[str] = set()
-    if name != "none":
-        with contextlib.suppress(EngineError):  # Game._make_rules reports an unknown name
-            used.update(get_rules(name).blocking_prints)
+    with contextlib.suppress(EngineError):  # Game._make_rules reports an unknown name
+        cls = rules_for(opts.rule_set, m)
+        if cls is not None:
+            used.update(cls.blocking_prints)
     present = {"waves": bool(m.waves), "island_stacks": bool(m.stack_squares())}
     ignored = [p for p in PRINTS if p not in used and present[p]]
     return without_prints(m, ignored) if ignored else m
@@ -447,16 +448,13 @@ class Game:
     def _make_rules(self) -> list[Rules]:
         opts = self.options
         rules: list[Rules] = []
-        name = opts.rule_set
-        if name is None:
-            name = str(self.map.rule_set) if self.map is not None else "none"
-        if name != "none":
-            try:
-                cls = get_rules(name)
-            except EngineError as exc:
-                raise EngineError(
-                    f"{exc}; pass GameOptions(rule_set='none') to play without Map-Chips"
-                ) from None
+        try:
+            cls = rules_for(opts.rule_set, self.map)
+        except EngineError as exc:
+            raise EngineError(
+                f"{exc}; pass GameOptions(rule_set='none') to play without Map-Chips"
+            ) from None
+        if cls is not None:
             rules.append(cls(opts.rule_options))
         if opts.town_extra_tile or opts.town_cost or opts.town_road_bonus:
             towns = get_rules("towns")

@@ -14,9 +14,12 @@ from __future__ import annotations
 import pickle
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.geometry import Edge, Side, Square, neighbour
+
+if TYPE_CHECKING:
+    from engine.rules.data.ruleset import RuleSetSpec
 
 FORMAT_VERSION = 2
 """Current map file format version (see :mod:`engine.mapio` for migrations)."""
@@ -187,7 +190,9 @@ class MapDef:
     height: int
     author: str = ""
     description: str = ""
-    rule_set: RuleSet = RuleSet.NONE
+    rule_set: RuleSet | str = RuleSet.NONE
+    """The rule set the map is made for: a :class:`RuleSet`, or the name of its data rule set
+    (``rule_set_spec``)."""
     setup: Setup = field(default_factory=Setup)
     square_size_mm: float = 45.0
     land: set[Square] = field(default_factory=set)
@@ -206,6 +211,17 @@ class MapDef:
     edge facing the outside faces the sea; ferries cross only the sea."""
     editor: dict[str, Any] = field(default_factory=dict)
     """Editor settings saved with the map but not part of it (underlay path and alignment, …)."""
+    rule_set_spec: RuleSetSpec | None = None
+    """The map's own data rule set (embedded in the map file, or read from ``rule_set_file``);
+    ``rule_set`` is then its name."""
+    rule_set_file: str | None = None
+    """The rule-set file the map names (``{"file": ...}``, relative to the map's folder); saving
+    writes that reference back (the file itself is saved with ``save_ruleset``)."""
+    rule_set_error: str = ""
+    """Why the map's rule set could not be read (one line; the validator reports it as
+    ``ruleset-invalid``, a game refuses to start)."""
+    rule_set_raw: dict[str, Any] | None = None
+    """An embedded rule set that could not be read, kept as written so saving loses nothing."""
 
     def copy(self) -> MapDef:
         """An independent deep copy. Through pickle: 7x faster than ``copy.deepcopy`` on a

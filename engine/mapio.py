@@ -27,6 +27,7 @@ import contextlib
 import glob
 import json
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Callable, Iterable
@@ -392,11 +393,12 @@ def _edge_dict(edge: Edge) -> dict[str, Any]:
     return {"x": edge.x, "y": edge.y, "side": Side(edge.side).value}
 
 
-def map_to_dict(m: MapDef) -> dict[str, Any]:
+def map_to_dict(m: MapDef, *, inline_rule_set: bool = False) -> dict[str, Any]:
     """The JSON-ready dict of ``m`` in the current format version, with every list sorted.
 
     Map squares outside the grid have no row to live in and are left out; :func:`dumps_map` and
-    :func:`save_map` refuse such a map instead of losing them.
+    :func:`save_map` refuse such a map instead of losing them. ``inline_rule_set``: a rule set
+    read from a file is embedded instead of named (a record's map stands alone).
     """
     rows = [
         "".join("#" if (x, y) in m.land else "." for x in range(m.width)) for y in range(m.height)
@@ -409,7 +411,7 @@ def map_to_dict(m: MapDef) -> dict[str, Any]:
         "name": m.name,
         "author": m.author,
         "description": m.description,
-        "rule_set": RuleSet(m.rule_set).value,
+        "rule_set": rule_set_value(m, inline=inline_rule_set),
         "setup": {
             "start_squares_used": s.start_squares_used,
             "chip_count": s.chip_count,
@@ -499,6 +501,72 @@ def map_to_dict(m: MapDef) -> dict[str, Any]:
     return out
 
 
+# -- the rule set -----------------------------------------------------------------------------
+
+
+def rule_set_value(m: MapDef, *, inline: bool = False) -> Any:
+    """What a map file's ``rule_set`` holds for ``m``: ``{"file": ...}`` for a rule-set file
+    (its content with ``inline``, once read), the embedded rule set, or the name (as the map was
+    read: nothing is lost)."""
+    if m.rule_set_file is not None and not (inline and m.rule_set_spec is not None):
+        return {"file": m.rule_set_file}
+    if m.rule_set_spec is not None:
+        return m.rule_set_spec.to_dict()
+    if m.rule_set_raw is not None:
+        return m.rule_set_raw
+    return str(m.rule_set)
+
+
+def read_rule_set(m: MapDef, value: Any, source: str) -> None:
+    """Set ``m``'s rule set from a map file's ``rule_set`` value (schema-valid). A rule set that
+    cannot be read leaves ``m.rule_set_error`` (the validator's ``ruleset-invalid``)."""
+    from engine.rules.data.ruleset import NAME_PATTERN, check_ruleset_dict, spec_of_valid_dict
+
+    m.rule_set_spec = m.rule_set_raw = m.rule_set_file = None
+    m.rule_set_error = ""
+    if isinstance(value, str):
+        m.rule_set = RuleSet(value)
+        return
+    if set(value) == {"file"}:
+        m.rule_set_file = value["file"]
+        m.rule_set = "invalid"
+        m.rule_set_error = (
+            f"{source}: rule_set.file: {short_repr(value['file'])} is not read: the map was "
+            "not loaded from a file"
+        )
+        return
+    problems = check_ruleset_dict(value)
+    name = value.get("name")
+    m.rule_set = name if isinstance(name, str) and re.fullmatch(NAME_PATTERN, name) else "invalid"
+    if problems:
+        m.rule_set_raw = value
+        p = problems[0]
+        m.rule_set_error = f"{source}: rule_set{'.' + p.path if p.path else ''}: {p.message}"
+        return
+    m.rule_set_spec = spec_of_valid_dict(value, f"{source}: rule_set")
+
+
+def resolve_rule_set_file(m: MapDef, map_path: str | os.PathLike[str]) -> None:
+    """Read the rule-set file ``m`` names (``{"file": ...}``), relative to the folder of
+    ``map_path`` and never outside it, within its size bound. A file that cannot be read leaves
+    ``m.rule_set_error``."""
+    from engine.rules.data.ruleset import RuleSetError, load_ruleset
+
+    if m.rule_set_file is None:
+        return
+    try:
+        target = boundedio.inside_folder(m.rule_set_file, map_path, what="rule set")
+        spec = load_ruleset(target)
+    except (boundedio.InputFileError, RuleSetError) as exc:
+        m.rule_set_spec = None
+        m.rule_set = "invalid"
+        m.rule_set_error = f"{boundedio.shown(os.fspath(map_path))}: rule_set.file: {exc}"
+        return
+    m.rule_set_spec = spec
+    m.rule_set = spec.name
+    m.rule_set_error = ""
+
+
 # -- dict -> MapDef ----------------------------------------------------------------------------
 
 
@@ -514,7 +582,8 @@ class _Builder:
     MAX_NOTED = 50
     """Duplicates noted one by one; the rest are counted in one last issue."""
 
-    def __init__(self) -> None:
+    def __init__(self, source: str = "<data>") -> None:
+        self.source = source
         self.issues: list[Issue] = []
         self.unnoted = 0
 
@@ -589,11 +658,12 @@ class _Builder:
             height=height,
             author=d.get("author", ""),
             description=d.get("description", ""),
-            rule_set=RuleSet(d.get("rule_set", "none")),
+            rule_set=RuleSet.NONE,
             setup=setup,
             square_size_mm=float(d.get("square_size_mm", 45.0)),
             land=land,
         )
+        read_rule_set(m, d.get("rule_set", "none"), self.source)
         for item in d.get("start_squares", []):
             sq = (item["x"], item["y"])
             if sq in m.start_squares:
@@ -721,7 +791,7 @@ def _bounded_editor(data: dict[str, Any], builder: _Builder) -> dict[str, Any]:
 def _from_dict(data: Any, source: str) -> tuple[MapDef, list[Issue]]:
     _check_header(data, source)
     data = migrate(data, source=source)
-    builder = _Builder()
+    builder = _Builder(source)
     data = _bounded_editor(data, builder)
     _schema_check(data, source)
     try:
@@ -871,7 +941,9 @@ def read_map(path: str | os.PathLike[str]) -> tuple[MapDef, list[Issue]]:
     """
     text, source = _read_text(path)
     remove_stale_temporaries(path)
-    return _loads(text, source)
+    m, issues = _loads(text, source)
+    resolve_rule_set_file(m, path)
+    return m, issues
 
 
 def load_map(path: str | os.PathLike[str]) -> MapDef:
@@ -945,5 +1017,7 @@ __all__ = [
     "migrate",
     "read_map",
     "remove_stale_temporaries",
+    "resolve_rule_set_file",
+    "rule_set_value",
     "save_map",
 ]

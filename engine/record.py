@@ -151,7 +151,7 @@ def record_of(game: Game, *, embed_map: bool | None = None) -> GameRecord:
     if game.map is not None and (embed_map or (embed_map is None and game.map_path is None)):
         from engine.mapio import map_to_dict
 
-        data = map_to_dict(game.map)
+        data = map_to_dict(game.map, inline_rule_set=True)
     return GameRecord(
         options=game.options,
         seed=game.seed,
@@ -251,7 +251,7 @@ def _portable_map(record: GameRecord, path: Path) -> GameRecord:
     from engine.mapio import load_map, map_to_dict
 
     try:
-        data = map_to_dict(load_map(target))
+        data = map_to_dict(load_map(target), inline_rule_set=True)
     except EngineError as exc:
         raise RecordError(f"cannot embed the map of the record: {exc}") from None
     return replace(record, map_path=None, map_data=data)

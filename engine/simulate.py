@@ -144,13 +144,13 @@ def game_seed(run_seed: int, index: int) -> int:
 
 def rule_set_for(m: MapDef, rules: bool) -> tuple[str, str | None]:
     """The rule set to play and, if the map's is not available in the engine, its name."""
-    from engine.rules.base import get_rules
+    from engine.rules.base import rules_for
 
     name = str(m.rule_set)
     if not rules or name == "none":
         return "none", None
     try:
-        get_rules(name)
+        rules_for(name, m)
     except EngineError:
         return "none", name
     return name, None

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from engine.errors import EngineError
 from engine.geometry import SIDES, Edge, Side, Square, orthogonal_neighbours
 from engine.mapdef import EdgeKind, IslandRole, MapDef
 from engine.rules.base import map_rules
@@ -299,12 +300,15 @@ CODES: dict[str, CodeInfo] = {
 """Every issue code: severity, meaning and how to fix it (also in ``engine/VALIDATION.md``)."""
 
 
-
 def _rule_set_codes() -> dict[str, CodeInfo]:
     """The issue codes every rule set class declares (``Rules.issue_codes``)."""
     from engine.rules.base import rule_set_classes
+    from engine.rules.data.prints import ISSUE_CODES
 
-    out: dict[str, CodeInfo] = {}
+    out: dict[str, CodeInfo] = {
+        code: CodeInfo(Severity(info.severity), info.meaning, info.fix)
+        for code, info in ISSUE_CODES.items()
+    }
     for cls in rule_set_classes():
         for code, info in cls.issue_codes.items():
             out[code] = CodeInfo(Severity(info.severity), info.meaning, info.fix)
@@ -527,7 +531,7 @@ def _check_setup(c: _Ctx) -> None:
             f"the recommended tile pool (up to {s.tile_pool_max} tiles) is larger than the "
             f"{n} placeable squares",
         )
-    rules = map_rules(m.rule_set)
+    rules = _map_rules(m)
     sheet = rules.sheet_setup if rules is not None else None
     if rules is not None and sheet is not None:
         got = (len(m.start_squares), s.start_squares_used, s.chip_count)
@@ -892,25 +896,44 @@ def _check_tracks(c: _Ctx) -> None:
             row_owner.setdefault(r, number)
 
 
+def _map_rules(m: MapDef) -> Any:
+    """The map's rule set class, ``None`` without one or when it cannot be read (reported by
+    :func:`_check_rule_set` as ``ruleset-invalid``)."""
+    try:
+        return map_rules(m)
+    except EngineError:
+        return None
+
+
 def _check_rule_set(c: _Ctx) -> None:
-    rules = map_rules(c.m.rule_set)
+    if c.m.rule_set_error:
+        c.err("ruleset-invalid", c.m.rule_set_error)
+        return
+    rules = _map_rules(c.m)
     if rules is not None:
         rules.check_map(c.m, c)
 
 
 def _check_chips(c: _Ctx) -> None:
     m = c.m
-    rules = map_rules(m.rule_set)
-    if rules is None or not rules.chip_layout.random or m.setup.chip_count <= 0:
+    rules = _map_rules(m)
+    spec = getattr(rules, "spec", None)
+    # a data rule set may lay out its own count (layout.count) from its own supply
+    count = m.setup.chip_count
+    if spec is not None and spec.layout.count is not None:
+        count = spec.layout.count
+    if rules is None or not rules.chip_layout.random or count <= 0:
         return
     from engine.chips import ChipReading
-    from engine.rules.chips_common import TOTAL_CHIPS
+    from engine.rules.chips_common import TOTAL_CHIPS as BOX
     from engine.startchoices import every_choice, worst_choice
 
-    if m.setup.chip_count > TOTAL_CHIPS:
+    TOTAL_CHIPS = spec.supply.total if spec is not None else BOX  # noqa: N806
+
+    if count > TOTAL_CHIPS:
         c.err(
             "setup-chip-count",
-            f"setup.chip_count is {m.setup.chip_count}; the Map-Chips box has {TOTAL_CHIPS} chips",
+            f"setup.chip_count is {count}; the Map-Chips box has {TOTAL_CHIPS} chips",
         )
         return
     reading = ChipReading(c.reading)
@@ -921,23 +944,23 @@ def _check_chips(c: _Ctx) -> None:
     every = every_choice(m, reading)
     if every is not None:  # few choices: each one is checked and reported
         for choice, best in every.items():
-            if best < m.setup.chip_count:
+            if best < count:
                 c.err(
                     "chips-infeasible",
                     f"with start squares {names(choice)} used, at most {best} chips can be "
-                    f"placed (setup lays out {m.setup.chip_count}; reading {reading.value})",
+                    f"placed (setup lays out {count}; reading {reading.value})",
                     squares=choice,
                 )
         return
-    worst = worst_choice(m, reading, enough=m.setup.chip_count)
-    if worst is None or worst.lower_bound >= m.setup.chip_count:
+    worst = worst_choice(m, reading, enough=count)
+    if worst is None or worst.lower_bound >= count:
         return
-    if worst.chips < m.setup.chip_count:
+    if worst.chips < count:
         how = "the worst" if worst.exact else "a bad one"
         c.err(
             "chips-infeasible",
             f"with start squares {names(worst.choice)} used, at most {worst.chips} chips can be "
-            f"placed (setup lays out {m.setup.chip_count}; reading {reading.value}; "
+            f"placed (setup lays out {count}; reading {reading.value}; "
             f"{how} of {worst.choices} choices)",
             squares=worst.choice,
         )
@@ -946,7 +969,7 @@ def _check_chips(c: _Ctx) -> None:
         "chips-unproved",
         f"{worst.choices} choices of {m.setup.start_squares_used} start squares: every one "
         f"leaves room for at least {worst.lower_bound} chips (proved) and the worst found for "
-        f"{worst.chips}, but {m.setup.chip_count} could not be proved within the work limit "
+        f"{worst.chips}, but {count} could not be proved within the work limit "
         f"(reading {reading.value})",
     )
 

@@ -10,7 +10,16 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ["validate", "info", "chips", "replay", "new_from_country", "simulate", "grid"]
+COMMANDS = [
+    "validate",
+    "info",
+    "chips",
+    "replay",
+    "new_from_country",
+    "simulate",
+    "grid",
+    "ruleset",
+]
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

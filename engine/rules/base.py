@@ -223,12 +223,21 @@ def register(cls: type[Rules]) -> type[Rules]:
     return cls
 
 
+DATA_PREFIX = "data:"
+"""``"data:<preset>"`` names a preset played as data (``"data:france"``; docs/rule-sets.md)."""
+
+
 def get_rules(name: str) -> type[Rules]:
     """The rule module class called ``name``, looked up in the registry (the package's own modules
-    are loaded first if needed; a name from a data file is never imported).
+    are loaded first if needed; a name from a data file is never imported), or the data rule set
+    class of preset ``<p>`` for ``"data:<p>"``.
 
     :raises EngineError: naming the unknown rule set and the known ones.
     """
+    if isinstance(name, str) and name.startswith(DATA_PREFIX):
+        from engine.rules.data import data_rules_class, preset_spec
+
+        return data_rules_class(preset_spec(name[len(DATA_PREFIX) :]))
     cls = _REGISTRY.get(name) if isinstance(name, str) else None
     if cls is None and isinstance(name, str):
         available_rules()
@@ -240,12 +249,39 @@ def get_rules(name: str) -> type[Rules]:
     return cls
 
 
-def map_rules(rule_set: str) -> type[Rules] | None:
-    """The rule set class a map's ``rule_set`` names, ``None`` for ``"none"``.
+def map_rules(m: MapDef | str) -> type[Rules] | None:
+    """The rule set class a map plays by default: its data rule set (``MapDef.rule_set_spec``),
+    or the module its ``rule_set`` names; ``None`` for ``"none"``. A name (``str``) is looked
+    up as :func:`get_rules` does.
 
-    :raises EngineError: an unknown name (naming the known ones).
+    :raises EngineError: an unknown name (naming the known ones), or a map whose rule set could
+        not be read (``MapDef.rule_set_error``).
     """
-    return None if str(rule_set) == "none" else get_rules(str(rule_set))
+    if isinstance(m, str):
+        return None if m == "none" else get_rules(m)
+    return rules_for(None, m)
+
+
+def rules_for(name: str | None, m: MapDef | None) -> type[Rules] | None:
+    """The rule set class a game plays: ``name`` (``GameOptions.rule_set``; ``None``: the map's
+    own), where the map's data rule set answers to its name; ``None`` for ``"none"``.
+
+    :raises EngineError: as :func:`map_rules`.
+    """
+    if name is None:
+        if m is None:
+            return None
+        name = str(m.rule_set)
+    if name == "none":
+        return None
+    if m is not None and name == str(m.rule_set):
+        if m.rule_set_error:
+            raise EngineError(f"the map's rule set cannot be read: {m.rule_set_error}")
+        if m.rule_set_spec is not None:
+            from engine.rules.data import data_rules_class
+
+            return data_rules_class(m.rule_set_spec)
+    return get_rules(name)
 
 
 def rule_set_classes() -> list[type[Rules]]:

@@ -36,6 +36,7 @@ from engine.rules.view import ChipView, RuleView
 if TYPE_CHECKING:
     from engine.game import Game
     from engine.geometry import Square
+    from engine.mapdef import MapDef
     from engine.rules.context import RuleContext
 
 COLOURS: tuple[Colour, ...] = (Colour.PURPLE, Colour.LIGHT_BLUE, Colour.ORANGE)
@@ -58,14 +59,35 @@ class Chip:
 
 def make_chips(ones_per_colour: int = DEFAULT_ONES) -> tuple[Chip, ...]:
     """The 30 chips: per colour (purple, light blue, orange) ``ones_per_colour`` 1s then 2s."""
-    if not isinstance(ones_per_colour, int) or not 0 <= ones_per_colour <= CHIPS_PER_COLOUR:
+    return chip_supply(COLOURS, split_values(ones_per_colour, CHIPS_PER_COLOUR))
+
+
+def split_values(ones_per_colour: Any, per_colour: int) -> tuple[tuple[int, int], ...]:
+    """The value split of ``per_colour`` chips of which ``ones_per_colour`` are 1s, the rest 2s
+    (option ``ones_per_colour``)."""
+    if (
+        not isinstance(ones_per_colour, int)
+        or isinstance(ones_per_colour, bool)
+        or not 0 <= ones_per_colour <= per_colour
+    ):
         raise EngineError(
-            f"rule_options.ones_per_colour: {ones_per_colour!r} is not an integer in 0..10"
+            f"rule_options.ones_per_colour: {ones_per_colour!r} is not an integer in "
+            f"0..{per_colour}"
         )
+    return ((1, ones_per_colour), (2, per_colour - ones_per_colour))
+
+
+def chip_supply(colours: Iterable[Colour], values: Iterable[tuple[int, int]]) -> tuple[Chip, ...]:
+    """Every chip: per colour (in :data:`COLOURS` order), ``count`` chips of each ``(value,
+    count)``, lowest value first; ids count up from 0."""
+    split = sorted(values)
+    wanted = set(colours)
     chips: list[Chip] = []
     for colour in COLOURS:
-        for k in range(CHIPS_PER_COLOUR):
-            chips.append(Chip(len(chips), colour, 1 if k < ones_per_colour else 2))
+        if colour in wanted:
+            for value, count in split:
+                for _ in range(count):
+                    chips.append(Chip(len(chips), colour, value))
     return tuple(chips)
 
 
@@ -223,14 +245,17 @@ class ChipRules(Rules):
     def setup(self, ctx: RuleContext) -> None:
         if ctx.map is None:
             raise EngineError(f"rule set {self.name!r} needs a map (the classic board has none)")
-        chips = make_chips(self.options.get("ones_per_colour", DEFAULT_ONES))
-        state = self.state_class(chips, len(ctx.players))
+        state = self.state_class(self.make_chips(), len(ctx.players))
         ctx.rule_state[self.name] = state
         explicit = self.options.get("chips")
         if explicit is not None:
             self._explicit_layout(ctx, state, explicit)
         else:
             self.lay_out(ctx, state)
+
+    def make_chips(self) -> tuple[Chip, ...]:
+        """The chips of a game (the 30 of the sheets, split by ``ones_per_colour``)."""
+        return make_chips(self.options.get("ones_per_colour", DEFAULT_ONES))
 
     def used_starts(self, ctx: RuleContext) -> list[Square]:
         return [sq for sq, _t, _r in ctx.start_tiles]
@@ -242,9 +267,10 @@ class ChipRules(Rules):
 
         m = ctx.map
         assert m is not None
-        count = self.options.get("chip_count", m.setup.chip_count)
-        if not isinstance(count, int) or not 0 <= count <= TOTAL_CHIPS:
-            raise EngineError(f"rule_options.chip_count: {count!r} is not an integer in 0..30")
+        total = len(state.chips)
+        count = self.options.get("chip_count", self.layout_count(m))
+        if not isinstance(count, int) or not 0 <= count <= total:
+            raise EngineError(f"rule_options.chip_count: {count!r} is not an integer in 0..{total}")
         try:
             reading = ChipReading(self.options.get("chip_reading", ChipReading.OPEN_SIDES))
         except ValueError:
@@ -255,12 +281,16 @@ class ChipRules(Rules):
         squares = generate_layout(
             m, self.used_starts(ctx), count, seed=ctx.rng.randrange(2**31), reading=reading
         )
-        ids = list(range(TOTAL_CHIPS))
+        ids = list(range(total))
         ctx.rng.shuffle(ids)
         for sq, cid in zip(squares, ids, strict=False):
             state.down[sq] = cid
         state.unseen = sorted(ids[len(squares) :])
         state.out.extend(state.unseen)
+
+    def layout_count(self, m: MapDef) -> int:
+        """Chips laid out at random on ``m`` (without option ``chip_count``)."""
+        return m.setup.chip_count
 
     def _explicit_layout(self, ctx: RuleContext, state: ChipState, explicit: Any) -> None:
         m = ctx.map
@@ -286,7 +316,8 @@ class ChipRules(Rules):
             pick = next((c for c in free[colour] if state.chips[c].value == value), None)
             if pick is None:
                 raise EngineError(
-                    f"{where}: no {colour.value} chip worth {value!r} left in the 30-chip set"
+                    f"{where}: no {colour.value} chip worth {value!r} left in the "
+                    f"{len(state.chips)}-chip set"
                 )
             free[colour].remove(pick)
             state.down[sq] = pick
@@ -381,7 +412,7 @@ def invariant_violations(game: Game) -> list[str]:
             *(c for h in st.held for c in h),
             *st.out,
         ]
-        if sorted(ids) != list(range(TOTAL_CHIPS)):
+        if sorted(ids) != list(range(len(st.chips))):
             board, held, gone = st.counts()
             out.append(
                 f"{r.name}: chips not conserved (board {board} + held {held} + out {gone}, "

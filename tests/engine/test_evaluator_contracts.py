@@ -35,6 +35,16 @@ CASES = {
     "great_britain": ("great-britain", {}),
     "iberica": ("iberica", {}),
     "deutschland": ("deutschland", {}),
+    **{
+        f"data:{name}": (m, {"rule_set": f"data:{name}"})
+        for name, m in (
+            ("france", "france"),
+            ("benelux", "benelux"),
+            ("great_britain", "great-britain"),
+            ("iberica", "iberica"),
+            ("deutschland", "deutschland"),
+        )
+    },
     "towns": ("france", {"rule_set": "none", "town_cost": True, "town_road_bonus": True}),
     "none": ("example-small", {}),
 }

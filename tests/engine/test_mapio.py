@@ -372,7 +372,7 @@ def test_schema_is_2020_12_with_id_title_and_descriptions_everywhere() -> None:
     jsonschema.Draft202012Validator.check_schema(schema)
     assert _walk_properties(schema) == []
     props = schema["properties"]
-    assert props["rule_set"]["enum"] == [r.value for r in RuleSet]
+    assert props["rule_set"]["anyOf"][0]["enum"] == [r.value for r in RuleSet]
     sides = props["border_features"]["items"]["properties"]["side"]["enum"]
     assert sides == [s.value for s in Side]
     kinds = props["large_cities"]["items"]["properties"]["edges"]["items"]["properties"]["kind"]

@@ -32,10 +32,9 @@ SHIPPED = {
 }
 
 
-def _map_chips_game(name: str, seed: int) -> Game:
-    return Game(
-        load_map(bundled_map(SHIPPED[name])), seed=seed, options=GameOptions(end_after_turns=60)
-    )
+def _map_chips_game(name: str, seed: int, rule_set: str | None = None) -> Game:
+    opts = GameOptions(end_after_turns=60, rule_set=rule_set)
+    return Game(load_map(bundled_map(SHIPPED[name])), seed=seed, options=opts)
 
 
 def _towns_game(seed: int) -> Game:
@@ -49,11 +48,13 @@ def _towns_game(seed: int) -> Game:
     return Game(load_map(bundled_map("france")), seed=seed, options=opts)
 
 
+@pytest.mark.parametrize("data", [False, True], ids=["module", "preset"])
 @pytest.mark.parametrize("name", sorted(SHIPPED))
-def test_map_chips_hints_hold_in_real_games(monkeypatch, name: str) -> None:
-    trace = traced_games(monkeypatch, lambda s: _map_chips_game(name, s), range(3))
+def test_map_chips_hints_hold_in_real_games(monkeypatch, name: str, data: bool) -> None:
+    rule_set = f"data:{name}" if data else None
+    trace = traced_games(monkeypatch, lambda s: _map_chips_game(name, s, rule_set), range(3))
     assert trace.hooks_seen >= {"tile_placed", "apply"} or name == "deutschland"
-    assert hint_violations(type(_map_chips_game(name, 0).rules[0]), trace) == []
+    assert hint_violations(type(_map_chips_game(name, 0, rule_set).rules[0]), trace) == []
 
 
 def test_town_variant_hints_hold_in_real_games(monkeypatch) -> None:
