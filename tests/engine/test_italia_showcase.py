@@ -103,3 +103,23 @@ def test_mechanics_score_and_cost_what_the_file_says(games: list[Game]) -> None:
             assert min(oil_prices) * sales <= oil <= max(oil_prices) * sales
             # espresso costs chips worth exactly 5: one or more chips each time
             assert state.paid["espresso"][p] >= 3 * state.taken["espresso"][p]
+
+
+def test_the_balance_report_shows_each_mechanics_own_figures(italia: MapDef) -> None:
+    from engine.balance import balance_report
+    from engine.simulate import SimConfig, simulate
+
+    result = simulate(italia, SimConfig(games=3, players=(2,), bot="greedy", seed=2), workers=1)
+    rules = balance_report(italia, result)["rules"]
+    figures = rules["figures"]
+    for mech in ("vino", "olio", "espresso"):
+        assert f"{mech}_taken" in figures and f"chips_paid_{mech}" in figures
+    assert "vino_points" in figures and "olio_points" in figures
+    assert "espresso_points" not in figures  # an extra turn scores nothing itself
+    # where oil was sold (it has two prices) and which wine colours sold (one colour pays)
+    by_market = figures["olio_by_market"]
+    assert set(by_market) <= {"town", "export"}
+    assert sum(by_market.values()) == round(figures["olio_taken"]["mean"] * 3)
+    assert sum(figures["vino_by_colour"].values()) == round(figures["vino_taken"]["mean"] * 3)
+    # one place to sell (vino), or any colours paying (olio): no tally that would say nothing
+    assert "vino_by_market" not in figures and "olio_by_colour" not in figures
