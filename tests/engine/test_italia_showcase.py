@@ -101,7 +101,7 @@ def test_mechanics_score_and_cost_what_the_file_says(games: list[Game]) -> None:
             oil = game.breakdown[p].get("olio", 0)
             sales = state.taken["olio"][p]
             assert min(oil_prices) * sales <= oil <= max(oil_prices) * sales
-            # espresso costs chips worth exactly 5: one or more chips each time
+            # espresso costs chips worth exactly 6: three chips or more each time
             assert state.paid["espresso"][p] >= 3 * state.taken["espresso"][p]
 
 
