@@ -123,3 +123,17 @@ def test_the_balance_report_shows_each_mechanics_own_figures(italia: MapDef) -> 
     assert sum(figures["vino_by_colour"].values()) == round(figures["vino_taken"]["mean"] * 3)
     # one place to sell (vino), or any colours paying (olio): no tally that would say nothing
     assert "vino_by_market" not in figures and "olio_by_colour" not in figures
+
+
+def test_records_of_italia_games_replay_alone(games: list[Game]) -> None:
+    from engine.record import dumps_record, loads_record, record_of, replay
+
+    types: Counter[str] = Counter()
+    for game in games:
+        text = dumps_record(record_of(game))
+        data = json.loads(text)
+        assert data["map"]["embedded"]["rule_set"]["name"] == "italia"  # embedded: no file to find
+        types.update(a.get("type") for a in data["actions"] if isinstance(a, dict))
+        again = replay(loads_record(text))
+        assert again.scores == game.scores and again.breakdown == game.breakdown
+    assert types["sell_vino"] and types["sell_olio"] and types["drink_espresso"]
