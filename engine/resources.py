@@ -42,8 +42,9 @@ def schema_path(name: str) -> Path:
 
 
 def shipped_maps() -> list[Path]:
-    """Every shipped map file, sorted by name."""
-    return sorted(maps_dir().glob("*.json"))
+    """Every shipped map file, sorted by name (not the rule-set files a map names,
+    ``*.ruleset.json``)."""
+    return sorted(p for p in maps_dir().glob("*.json") if not p.name.endswith(".ruleset.json"))
 
 
 DEFAULT_MAP_NAME = "example-small"

@@ -16,7 +16,7 @@ from engine.mapio import load_map
 from engine.moves import Move, Pass
 from engine.resources import bundled_map
 
-MAPS = ["example-small", "france", "benelux", "great-britain", "iberica", "deutschland"]
+MAPS = ["example-small", "france", "benelux", "great-britain", "iberica", "deutschland", "italia"]
 
 
 def board_state(b: Board) -> object:

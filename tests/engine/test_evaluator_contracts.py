@@ -45,6 +45,7 @@ CASES = {
             ("deutschland", "deutschland"),
         )
     },
+    "italia": ("italia", {}),  # a data rule set from a file: Olio e Vino
     "towns": ("france", {"rule_set": "none", "town_cost": True, "town_road_bonus": True}),
     "none": ("example-small", {}),
 }

@@ -21,6 +21,7 @@ from engine.simulate import SimConfig, play_one, rule_set_for
         ("benelux", True),
         ("iberica", True),
         ("great-britain", True),
+        ("italia", True),
     ],
 )
 def test_fast_values_match_the_plain_evaluation(monkeypatch, name: str, rules_on: bool) -> None:
@@ -47,7 +48,7 @@ def test_fast_values_match_the_plain_evaluation(monkeypatch, name: str, rules_on
     assert mismatches == []
 
 
-@pytest.mark.parametrize("name", ["deutschland", "france", "great-britain", "iberica"])
+@pytest.mark.parametrize("name", ["deutschland", "france", "great-britain", "iberica", "italia"])
 def test_rule_choices_judged_in_place_match_the_sampled_copies(monkeypatch, name: str) -> None:
     """A rule-set choice that does not lead to the same player placing is judged once on the
     game itself: equal to judging it on copies whose hidden information is re-dealt. (Benelux

@@ -81,10 +81,22 @@ def _crash(exc: BaseException) -> str:
 # -- the corpus ---------------------------------------------------------------------------------
 
 
+def _standalone_text(path: Path) -> str:
+    """A shipped map's text, with a rule set it names by file embedded: the fuzzer reads texts,
+    and a text alone has no folder to find the file in."""
+    text = path.read_text(encoding="utf-8")
+    rule_set = json.loads(text).get("rule_set")
+    if not (isinstance(rule_set, dict) and set(rule_set) == {"file"}):
+        return text
+    from engine.mapio import load_map, map_to_dict
+
+    return json.dumps(map_to_dict(load_map(path), inline_rule_set=True), indent=1) + "\n"
+
+
 @cache
 def map_corpus() -> tuple[str, ...]:
-    """The text of every shipped map."""
-    return tuple(p.read_text(encoding="utf-8") for p in shipped_maps())
+    """The text of every shipped map (standing alone: see :func:`_standalone_text`)."""
+    return tuple(_standalone_text(p) for p in shipped_maps())
 
 
 @cache

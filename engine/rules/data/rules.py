@@ -51,6 +51,7 @@ from engine.rules.data.actions import (
 from engine.rules.data.ruleset import MARKETS, Mechanic, RuleSetSpec
 from engine.rules.spec import (
     ActionCount,
+    ActionTally,
     BotHints,
     ChipLayout,
     EventStat,
@@ -897,7 +898,8 @@ class DataRules(ChipRules):
 
 def mechanic_figures(spec: RuleSetSpec) -> dict[str, Figure]:
     """The report figures of ``spec``'s parts: per mechanic ``<id>_taken``, ``chips_paid_<id>``
-    (and ``<id>_points`` for points), ``collect_points``, treat and island figures."""
+    (and for points ``<id>_points``, ``<id>_by_market`` when it has several places and
+    ``<id>_by_colour`` when one colour pays), ``collect_points``, treat and island figures."""
     out: dict[str, Figure] = {}
     if spec.layout.kind != "none" and spec.collect.points_factor:
         out["collect_points"] = EventStat("chip", "points")
@@ -911,6 +913,10 @@ def mechanic_figures(spec: RuleSetSpec) -> dict[str, Figure]:
         out[f"chips_paid_{m.id}"] = SummarySum(f"chips_paid_{m.id}")
         if m.reward.kind == "points":
             out[f"{m.id}_points"] = EventStat(m.id, "points")
+            if len(m.reward.where) > 1:
+                out[f"{m.id}_by_market"] = ActionTally(m.action, "field", "market")
+            if m.pay.kind == "exact_value_one_colour":
+                out[f"{m.id}_by_colour"] = ActionTally(m.action, "field", "colour")
     if any(m.reward.kind == "extra_turn" and m.reward.park_meeple for m in spec.mechanics):
         out["meeples_parked_at_end"] = SummarySum("isle_of_man")
     if spec.held_chip_points:
