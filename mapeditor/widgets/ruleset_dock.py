@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QTimer, Signal
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFileDialog,
     QFormLayout,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -33,7 +34,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSpinBox,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -71,8 +71,34 @@ DATA = "data"
 """The source combo's entry for the map's own data rule set."""
 
 
+WORDS = {
+    "border_coa": "border road/city with coat of arms",
+    "town_colour": "town of the paid colour",
+    "gated_coa_islands": "gated islands with coats of arms",
+    "border_road_needs_coa": "a border road needs a coat of arms",
+    "when_nothing_parked": "also when nothing is parked",
+    "park_meeple": "parks a meeple (Isle of Man)",
+    "in_extra_turns": "offered in extra turns too",
+}
+"""Words for the names of fields and choices, where replacing ``_`` is not enough."""
+
+
 def _label(text: str) -> str:
-    return text.replace("_", " ")
+    return WORDS.get(text, text.replace("_", " "))
+
+
+def _compact(combo: QComboBox) -> QComboBox:
+    """A combo box that fits a narrow dock (long labels are cut, shown whole in the popup)."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(12)
+    return combo
+
+
+def _form(box: QWidget) -> QFormLayout:
+    """A form whose long rows put the label above the field in a narrow dock."""
+    form = QFormLayout(box)
+    form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+    return form
 
 
 @dataclass
@@ -95,6 +121,7 @@ class RuleSetDock(QScrollArea):
     def __init__(self, document: MapDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.document = document
         self.fields: list[_Field] = []
         self.problems: list[RuleSetProblem] = []
@@ -106,6 +133,10 @@ class RuleSetDock(QScrollArea):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.refresh)
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit_width)
         root = QWidget()
         self.root_layout = QVBoxLayout(root)
         self._build_source()
@@ -116,6 +147,7 @@ class RuleSetDock(QScrollArea):
         self.root_layout.addStretch(1)
         self.setWidget(root)
         self.set_document(document)
+        self._fit_width()
 
     # -- the document ------------------------------------------------------------------------
 
@@ -136,7 +168,7 @@ class RuleSetDock(QScrollArea):
     def _build_source(self) -> None:
         box = QGroupBox("Map-Chips rules")
         layout = QVBoxLayout(box)
-        self.source = QComboBox()
+        self.source = _compact(QComboBox())
         self.source.setObjectName("ruleset_source")
         self.source.setToolTip(
             "A Map-Chips module, no rules, or the map's own data rule set (edited below)"
@@ -148,12 +180,10 @@ class RuleSetDock(QScrollArea):
         self.source_note.setObjectName("ruleset_note")
         layout.addWidget(self.source_note)
         row = QHBoxLayout()
-        self.preset_button = QToolButton()
-        self.preset_button.setText("From preset")
+        self.preset_button = QPushButton("From preset")
         self.preset_button.setToolTip(
             "Copy an official mini-expansion into the map as its own rule set, to change"
         )
-        self.preset_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.preset_button)
         for name in preset_names():
             action = menu.addAction(preset_spec(name).display_title)
@@ -171,10 +201,14 @@ class RuleSetDock(QScrollArea):
         self.embed_button = QPushButton("Embed")
         self.embed_button.setToolTip("Keep the rule set inside the map file again")
         self.embed_button.clicked.connect(self.embed)
-        for w in (self.preset_button, self.load_button, self.file_button, self.embed_button):
-            row.addWidget(w)
-        row.addStretch(1)
-        layout.addLayout(row)
+        second = QHBoxLayout()
+        row.addWidget(self.preset_button)
+        row.addWidget(self.load_button)
+        second.addWidget(self.file_button)
+        second.addWidget(self.embed_button)
+        for r in (row, second):
+            r.addStretch(1)
+            layout.addLayout(r)
         self.root_layout.addWidget(box)
 
     def _show_source(self) -> None:
@@ -328,6 +362,14 @@ class RuleSetDock(QScrollArea):
         self.editor_layout.addWidget(self._chips_box())
         self.editor_layout.addWidget(self._mechanics_box(content))
         self.editor_layout.addWidget(self._scoring_box())
+        self._fit_timer.start()  # new widgets show (and count in the layout) a moment later
+
+    def _fit_width(self) -> None:
+        """No horizontal scrolling: the dock is as wide as its narrowest form."""
+        root = self.widget()
+        if root is not None:
+            bar = self.verticalScrollBar().sizeHint().width()
+            self.setMinimumWidth(root.minimumSizeHint().width() + bar + 2 * self.frameWidth())
 
     def _show_values(self, content: dict[str, Any] | None) -> None:
         state = edits.state(self.document)
@@ -435,6 +477,7 @@ class RuleSetDock(QScrollArea):
             text = v if isinstance(v, str) else ""
             if edit.text() != text:
                 edit.setText(text)
+                edit.setCursorPosition(0)  # a long description shows its beginning
 
         return self._bind(path, edit, show, "")
 
@@ -469,7 +512,7 @@ class RuleSetDock(QScrollArea):
         items: list[tuple[str, Any]],
         commit: Callable[[Any], None] | None = None,
     ) -> QComboBox:
-        combo = QComboBox()
+        combo = _compact(QComboBox())
         for label, value in items:
             combo.addItem(label, value)
         done = commit or self._commit(path)
@@ -507,7 +550,7 @@ class RuleSetDock(QScrollArea):
 
     def _general_box(self) -> QGroupBox:
         box = QGroupBox("Rule set")
-        form = QFormLayout(box)
+        form = _form(box)
         form.addRow("Name", self._line(("name",)))
         form.addRow("Title", self._line(("title",)))
         form.addRow("Description", self._line(("description",)))
@@ -515,7 +558,7 @@ class RuleSetDock(QScrollArea):
 
     def _chips_box(self) -> QGroupBox:
         box = QGroupBox("Chips")
-        form = QFormLayout(box)
+        form = _form(box)
         colours = QHBoxLayout()
         for colour in ("purple", "light_blue", "orange"):
             check = QCheckBox(_label(colour))
@@ -528,13 +571,11 @@ class RuleSetDock(QScrollArea):
             colours.addWidget(check)
         form.addRow("Colours", colours)
         form.addRow("Chips per colour", self._spin(("supply", "per_colour")))
-        values = QHBoxLayout()
+        values = QGridLayout()
         for v in range(1, 6):
-            values.addWidget(QLabel(f"{v}:"))
-            spin = self._spin(("supply", "values", str(v)))
-            spin.setToolTip(f"how many chips of each colour are worth {v}")
-            values.addWidget(spin)
-        form.addRow("Chips worth", values)
+            values.addWidget(QLabel(f"worth {v}"), 0, v - 1, Qt.AlignmentFlag.AlignCenter)
+            values.addWidget(self._spin(("supply", "values", str(v))), 1, v - 1)
+        form.addRow("Chips of each colour", values)
         form.addRow("Layout", self._choice(("layout", "kind"), self._kinds("layout")))
         form.addRow("Chips laid out", self._spin(("layout", "count"), special="the map's setup"))
         gated = QCheckBox("Keep ferry-gated islands free")
@@ -590,15 +631,15 @@ class RuleSetDock(QScrollArea):
         self.mechanics_view = QListView()
         self.mechanics_view.setObjectName("ruleset_mechanics")
         self.mechanics_view.setModel(self.mechanics_model)
-        self.mechanics_view.setMaximumHeight(96)
+        self.mechanics_view.setMaximumHeight(80)
+        self.mechanics_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.mechanics_view.setTextElideMode(Qt.TextElideMode.ElideRight)
         if self.mechanics_model.rowCount():
             self.mechanics_view.setCurrentIndex(self.mechanics_model.index(self.mechanic_index, 0))
         self.mechanics_view.clicked.connect(lambda i: self.select_mechanic(i.row()))
         layout.addWidget(self.mechanics_view)
         row = QHBoxLayout()
-        self.add_button = QToolButton()
-        self.add_button.setText("Add mechanic")
-        self.add_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.add_button = QPushButton("Add mechanic")
         menu = QMenu(self.add_button)
         for kind, info in MECHANIC_KINDS["reward"].items():
             action = menu.addAction(str(info["label"]))
@@ -633,7 +674,7 @@ class RuleSetDock(QScrollArea):
 
     def _mechanic_form(self, index: int, m: Any) -> QWidget:
         box = QGroupBox(f"Mechanic {index + 1}")
-        form = QFormLayout(box)
+        form = _form(box)
         at: Path_ = ("mechanics", index)
         form.addRow("Id", self._line((*at, "id")))
         form.addRow("Title", self._line((*at, "title")))
@@ -670,7 +711,7 @@ class RuleSetDock(QScrollArea):
             items = [("(none)", None)] + [(str(i), i) for i in ids if isinstance(i, str)]
             form.addRow(f"  {text}", self._choice(path, items))
         elif kind == "list":  # a points reward's places
-            row = QHBoxLayout()
+            row = QVBoxLayout()
             for choice in info["choices"]:
                 check = QCheckBox(_label(choice))
                 check.toggled.connect(lambda on, c=choice: self._set_where(at, c, on))
@@ -700,11 +741,11 @@ class RuleSetDock(QScrollArea):
 
     def _scoring_box(self) -> QGroupBox:
         box = QGroupBox("Scoring and map prints")
-        form = QFormLayout(box)
+        form = _form(box)
         form.addRow("Island coat of arms points", self._spin(("island_coat_points",)))
         form.addRow("Held chips at the end, per value", self._spin(("end", "held_chip_points")))
-        prints = QVBoxLayout()
-        for name in PRINT_NAMES:
+        prints = QGridLayout()
+        for i, name in enumerate(PRINT_NAMES):  # one column: the dock stays narrow
             check = QCheckBox(_label(name))
             check.toggled.connect(lambda on, n=name: self._set_print(n, on))
             self._bind(
@@ -712,7 +753,7 @@ class RuleSetDock(QScrollArea):
                 check,
                 self._shows_member(check, name, self._prints),
             )
-            prints.addWidget(check)
+            prints.addWidget(check, i, 0)
         form.addRow("Also needs printed", prints)
         return box
 
