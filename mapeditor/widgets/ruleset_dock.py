@@ -129,10 +129,6 @@ class RuleSetDock(QScrollArea):
         self._shape: object = None
         self.mechanics_model = QStandardItemModel(self)
         self.problem_label = QLabel()
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self.refresh)
         self._fit_timer = QTimer(self)
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
@@ -153,8 +149,7 @@ class RuleSetDock(QScrollArea):
 
     def set_document(self, document: MapDocument) -> None:
         self.document = document
-        document.ruleSetChanged.connect(self._timer.start)
-        document.mapReplaced.connect(self._timer.start)
+        document.ruleSetChanged.connect(self.refresh)  # mapReplaced emits it too
         document.fileChanged.connect(self._show_source)
         self._shape = None
         self.mechanic_index = 0
