@@ -30,7 +30,8 @@ def _layout_note(m: MapDef | str) -> str | None:
     try:
         rules = map_rules(m)
     except EngineError as exc:  # a data rule set with mistakes: the validation lists them
-        return f"The map's rule set cannot be read: {exc}"
+        text = str(exc)
+        return text[:1].upper() + text[1:]
     layout = rules.chip_layout if rules is not None else ChipLayout()
     if layout.random:
         return None

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QColor, QPalette, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -58,7 +58,8 @@ from mapeditor.ruleset_data import (
 from mapeditor.ruleset_files import write_atomically
 
 RULE_SET_FILTER = f"Rule sets (*{FILE_SUFFIX});;JSON files (*.json);;All files (*)"
-INVALID_STYLE = "background-color: #ffd9d9;"
+INVALID = QColor(255, 196, 196)
+"""The background of a field with a mistake (a palette colour: a style sheet would resize it)."""
 MODULE_TITLES = {
     "none": "No Map-Chips rules",
     "france": "France (module)",
@@ -67,6 +68,8 @@ MODULE_TITLES = {
     "iberica": "Península Ibérica (module)",
     "deutschland": "Deutschland (module)",
 }
+MAX_WIDTH = 340
+"""The dock grows to fit its form up to this width (pixels); beyond, the form scrolls."""
 DATA = "data"
 """The source combo's entry for the map's own data rule set."""
 
@@ -81,6 +84,7 @@ WORDS = {
     "in_extra_turns": "offered in extra turns too",
 }
 """Words for the names of fields and choices, where replacing ``_`` is not enough."""
+PLACES = {"border_coa": "at the border", "town_colour": "at a town", "anywhere": "anywhere"}
 
 
 def _label(text: str) -> str:
@@ -121,7 +125,6 @@ class RuleSetDock(QScrollArea):
     def __init__(self, document: MapDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWidgetResizable(True)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.document = document
         self.fields: list[_Field] = []
         self.problems: list[RuleSetProblem] = []
@@ -172,6 +175,7 @@ class RuleSetDock(QScrollArea):
         layout.addWidget(self.source)
         self.source_note = QLabel()
         self.source_note.setWordWrap(True)
+        self.source_note.setMinimumWidth(120)
         self.source_note.setObjectName("ruleset_note")
         layout.addWidget(self.source_note)
         row = QHBoxLayout()
@@ -337,6 +341,7 @@ class RuleSetDock(QScrollArea):
             self._shape = shape
             self._rebuild(content)
         self._show_values(content)
+        self._fit_timer.start()  # shown or hidden problems change the width the form needs
 
     def _rebuild(self, content: dict[str, Any] | None) -> None:
         while self.editor_layout.count():
@@ -351,20 +356,22 @@ class RuleSetDock(QScrollArea):
         self.problem_label = QLabel()
         self.problem_label.setObjectName("ruleset_problems")
         self.problem_label.setWordWrap(True)
+        self.problem_label.setMinimumWidth(120)  # wraps, never widens the dock
         self.problem_label.setStyleSheet("color: #b00020;")
         self.editor_layout.addWidget(self.problem_label)
         self.editor_layout.addWidget(self._general_box())
         self.editor_layout.addWidget(self._chips_box())
         self.editor_layout.addWidget(self._mechanics_box(content))
         self.editor_layout.addWidget(self._scoring_box())
-        self._fit_timer.start()  # new widgets show (and count in the layout) a moment later
 
     def _fit_width(self) -> None:
-        """No horizontal scrolling: the dock is as wide as its narrowest form."""
+        """The dock as wide as its form needs, within :data:`MAX_WIDTH` (measured once new widgets
+        are shown: they count in the layout only then)."""
         root = self.widget()
         if root is not None:
             bar = self.verticalScrollBar().sizeHint().width()
-            self.setMinimumWidth(root.minimumSizeHint().width() + bar + 2 * self.frameWidth())
+            need = root.minimumSizeHint().width() + bar + 2 * self.frameWidth()
+            self.setMinimumWidth(min(need, MAX_WIDTH))  # wider forms scroll, the window stays
 
     def _show_values(self, content: dict[str, Any] | None) -> None:
         state = edits.state(self.document)
@@ -393,7 +400,12 @@ class RuleSetDock(QScrollArea):
         for i, f in enumerate(self.fields):
             tip = "\n".join(marks.get(i, []))
             f.widget.setProperty("invalid", bool(tip))
-            f.widget.setStyleSheet(INVALID_STYLE if tip else "")
+            parent = f.widget.parentWidget()
+            palette = parent.palette() if parent is not None else QPalette()
+            if tip:
+                for role in (QPalette.ColorRole.Base, QPalette.ColorRole.Button):
+                    palette.setColor(role, INVALID)
+            f.widget.setPalette(palette)
             f.widget.setToolTip(tip or description(f.path))
         for row in range(self.mechanics_model.rowCount()):
             bad = [p.message for p in self.problems if p.path.startswith(f"mechanics[{row}]")]
@@ -719,7 +731,7 @@ class RuleSetDock(QScrollArea):
             form.addRow(f"  {text}", row)
         elif kind == "points":
             for where in self._where(at):
-                form.addRow(f"  Points: {_label(where)}", self._spin((*path, where)))
+                form.addRow(f"  Points {PLACES.get(where, where)}", self._spin((*path, where)))
 
     def _where(self, at: Path_) -> list[str]:
         got = get(self.content(), (*at, "where"), [])
