@@ -27,13 +27,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-MAPS = {
-    "france": "france",
-    "benelux": "benelux",
-    "great_britain": "great-britain",
-    "iberica": "iberica",
-    "deutschland": "deutschland",
-}
+sys.path.insert(0, str(REPO))
+
+from engine.rules.data.ruleset import PRESET_MAPS as MAPS  # noqa: E402
 
 BATCH = """
 import hashlib, random, time

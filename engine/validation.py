@@ -917,19 +917,23 @@ def _check_rule_set(c: _Ctx) -> None:
 def _check_chips(c: _Ctx) -> None:
     m = c.m
     rules = _map_rules(m)
-    if rules is None or not rules.chip_layout.random or m.setup.chip_count <= 0:
+    spec = getattr(rules, "spec", None)
+    # a data rule set may lay out its own count (layout.count) from its own supply
+    count = m.setup.chip_count
+    if spec is not None and spec.layout.count is not None:
+        count = spec.layout.count
+    if rules is None or not rules.chip_layout.random or count <= 0:
         return
     from engine.chips import ChipReading
     from engine.rules.chips_common import TOTAL_CHIPS as BOX
     from engine.startchoices import every_choice, worst_choice
 
-    spec = getattr(rules, "spec", None)
     TOTAL_CHIPS = spec.supply.total if spec is not None else BOX  # noqa: N806
 
-    if m.setup.chip_count > TOTAL_CHIPS:
+    if count > TOTAL_CHIPS:
         c.err(
             "setup-chip-count",
-            f"setup.chip_count is {m.setup.chip_count}; the Map-Chips box has {TOTAL_CHIPS} chips",
+            f"setup.chip_count is {count}; the Map-Chips box has {TOTAL_CHIPS} chips",
         )
         return
     reading = ChipReading(c.reading)
@@ -940,23 +944,23 @@ def _check_chips(c: _Ctx) -> None:
     every = every_choice(m, reading)
     if every is not None:  # few choices: each one is checked and reported
         for choice, best in every.items():
-            if best < m.setup.chip_count:
+            if best < count:
                 c.err(
                     "chips-infeasible",
                     f"with start squares {names(choice)} used, at most {best} chips can be "
-                    f"placed (setup lays out {m.setup.chip_count}; reading {reading.value})",
+                    f"placed (setup lays out {count}; reading {reading.value})",
                     squares=choice,
                 )
         return
-    worst = worst_choice(m, reading, enough=m.setup.chip_count)
-    if worst is None or worst.lower_bound >= m.setup.chip_count:
+    worst = worst_choice(m, reading, enough=count)
+    if worst is None or worst.lower_bound >= count:
         return
-    if worst.chips < m.setup.chip_count:
+    if worst.chips < count:
         how = "the worst" if worst.exact else "a bad one"
         c.err(
             "chips-infeasible",
             f"with start squares {names(worst.choice)} used, at most {worst.chips} chips can be "
-            f"placed (setup lays out {m.setup.chip_count}; reading {reading.value}; "
+            f"placed (setup lays out {count}; reading {reading.value}; "
             f"{how} of {worst.choices} choices)",
             squares=worst.choice,
         )
@@ -965,7 +969,7 @@ def _check_chips(c: _Ctx) -> None:
         "chips-unproved",
         f"{worst.choices} choices of {m.setup.start_squares_used} start squares: every one "
         f"leaves room for at least {worst.lower_bound} chips (proved) and the worst found for "
-        f"{worst.chips}, but {m.setup.chip_count} could not be proved within the work limit "
+        f"{worst.chips}, but {count} could not be proved within the work limit "
         f"(reading {reading.value})",
     )
 

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from engine.mapdef import Colour, IslandRole
 from engine.rules.base import register
 from engine.rules.data.actions import TakeIslandTile
-from engine.rules.data.rules import DataRules, DataState
+from engine.rules.data.rules import DataRules, DataState, mechanic_figures
 from engine.rules.data.ruleset import preset_spec
 from engine.rules.spec import ActionCount, ActionTally, IssueCode, IssueSink
 
@@ -63,6 +63,7 @@ class BeneluxRules(DataRules):
     report_figures = {
         "island_tiles_taken": ActionCount(("take_island_tile",)),
         "island_tiles_by_island": ActionTally("take_island_tile", "island"),
+        **mechanic_figures(_SPEC),
     }
 
     @classmethod

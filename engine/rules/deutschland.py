@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from engine.rules.base import register
 from engine.rules.data.actions import UpgradeMeeple
-from engine.rules.data.rules import DataRules
+from engine.rules.data.rules import DataRules, mechanic_figures
 from engine.rules.data.ruleset import preset_spec
 from engine.rules.spec import ActionCount, ActionTally
 
@@ -39,6 +39,7 @@ class DeutschlandRules(DataRules):
     report_figures = {
         "meeples_upgraded": ActionCount(("upgrade_meeple",)),
         "upgrades_paid_with": ActionTally("upgrade_meeple", "joined", "pay"),
+        **mechanic_figures(_SPEC),
     }
 
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from engine.rules.base import register
 from engine.rules.data.actions import SellWine
-from engine.rules.data.rules import DataRules, DataState, export_sides
+from engine.rules.data.rules import DataRules, DataState, export_sides, mechanic_figures
 from engine.rules.data.ruleset import preset_spec
 from engine.rules.spec import ActionCount, ActionTally, EventStat, IssueCode, IssueSink
 
@@ -58,6 +58,7 @@ class FranceRules(DataRules):
         "wines_by_market": ActionTally("sell_wine", "field", "market"),
         "wines_by_colour": ActionTally("sell_wine", "field", "colour"),
         "wines_sold_where": ActionTally("sell_wine", "square", "placed"),
+        **mechanic_figures(_SPEC),
     }
 
     @classmethod

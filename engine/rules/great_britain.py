@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 from engine.rules.base import register
 from engine.rules.chips_common import COLOURS
 from engine.rules.data.actions import BuyExtraTurn, HandInSet
-from engine.rules.data.rules import DataRules, DataState, is_set
+from engine.rules.data.rules import DataRules, DataState, is_set, mechanic_figures
 from engine.rules.data.ruleset import preset_spec
 from engine.rules.spec import ActionCount, IssueCode, IssueSink, SummarySum
 
@@ -75,6 +75,7 @@ class GreatBritainRules(DataRules):
         "double_turns_bought": ActionCount(("buy_extra_turn",)),
         "sets_chosen": ActionCount(("hand_in_set",)),
         "meeples_stuck_on_isle_of_man_at_end": SummarySum("isle_of_man"),
+        **mechanic_figures(preset_spec("great_britain")),
     }
 
     @classmethod

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from engine.rules.base import register
 from engine.rules.data.actions import PlaceTreat
 from engine.rules.data.prints import track_problems
-from engine.rules.data.rules import DataRules, DataState
+from engine.rules.data.rules import DataRules, DataState, mechanic_figures
 from engine.rules.data.ruleset import preset_spec
 from engine.rules.spec import (
     ActionCount,
@@ -76,6 +76,7 @@ class IbericaRules(DataRules):
         "treat_points": EventStat("treat", "points"),
         "island_coat_of_arms_tiles": EventStat("island"),
         "island_coat_of_arms_points": EventStat("island", "points"),
+        **mechanic_figures(_SPEC),
     }
 
     @classmethod

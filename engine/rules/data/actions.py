@@ -22,16 +22,9 @@ from engine.errors import EngineError, RecordError
 from engine.geometry import Square
 from engine.mapdef import Colour
 from engine.moves import LOCATIONS, Action
+from engine.rules.chips_common import _parse_colour
 
 A = TypeVar("A", bound=Action)
-
-
-def _colour(value: Any, where: str) -> Colour:
-    try:
-        return Colour(value)
-    except ValueError:
-        names = ", ".join(c.value for c in Colour)
-        raise EngineError(f"{where}: {value!r} is not a chip colour ({names})") from None
 
 
 def _paid(out: dict[str, Any], colour: Colour | None, pay: tuple[int, ...]) -> dict[str, Any]:
@@ -43,7 +36,7 @@ def _paid(out: dict[str, Any], colour: Colour | None, pay: tuple[int, ...]) -> d
 
 
 def _read_paid(data: Mapping[str, Any], where: str) -> tuple[Colour | None, tuple[int, ...]]:
-    colour = _colour(data["colour"], f"{where}.colour") if "colour" in data else None
+    colour = _parse_colour(data["colour"], f"{where}.colour") if "colour" in data else None
     pay = tuple(sorted(int(v) for v in data.get("pay", ())))
     return colour, pay
 

@@ -81,13 +81,13 @@ class DataState(ChipState):
         self.parts: frozenset[str] = frozenset()
         """What this game tracks (static): ``mechanics``, ``isle``, ``stacks``, ``treats``,
         ``upgrades``; set by :meth:`DataRules.setup`."""
-        self.used_round: dict[str, list[int]] = {}
+        self.used_round: dict[str, tuple[int, ...]] = {}
         """Mechanic id -> per player, the round of its last use."""
-        self.used_turn: dict[str, list[int]] = {}
+        self.used_turn: dict[str, tuple[int, ...]] = {}
         """Mechanic id -> per player, the game turn of its last use."""
-        self.taken: dict[str, list[int]] = {}
+        self.taken: dict[str, tuple[int, ...]] = {}
         """Mechanic id -> per player, how often it was used (automatic hand-ins included)."""
-        self.paid: dict[str, list[int]] = {}
+        self.paid: dict[str, tuple[int, ...]] = {}
         """Mechanic id -> per player, chips paid for it."""
         self.markets: dict[str, tuple[str, ...]] = {}
         """``points`` mechanic id -> the markets the tile just placed opened: ``"export"``,
@@ -110,20 +110,31 @@ class DataState(ChipState):
         """Upgraded meeple id -> the meeples it counts as."""
 
     def _copy_extra(self, new: Any) -> None:
-        new.parts = self.parts
-        new.used_round = {k: v[:] for k, v in self.used_round.items()}
-        new.used_turn = {k: v[:] for k, v in self.used_turn.items()}
-        new.taken = {k: v[:] for k, v in self.taken.items()}
-        new.paid = {k: v[:] for k, v in self.paid.items()}
-        new.markets = self.markets.copy()
-        new.isle = self.isle[:]
+        # bots copy games thousands of times a move: copy only the parts this game tracks
+        parts = new.parts = self.parts
+        if "mechanics" in parts:
+            # per-player counters are tuples, replaced on change (see put): shallow copies
+            new.used_round = self.used_round.copy()
+            new.used_turn = self.used_turn.copy()
+            new.taken = self.taken.copy()
+            new.paid = self.paid.copy()
+            new.markets = self.markets.copy()
+        else:
+            new.used_round = {}
+            new.used_turn = {}
+            new.taken = {}
+            new.paid = {}
+            new.markets = {}
+        new.isle = self.isle[:] if "isle" in parts else self.isle
         new.set_choices = self.set_choices  # replaced, never changed in place
         new.set_mechanic = self.set_mechanic
-        new.stacks = {sq: s[:] for sq, s in self.stacks.items()}
+        # attributes in the order of __init__: the instances then share their key table
+        stacks = "stacks" in parts
+        new.stacks = {sq: s[:] for sq, s in self.stacks.items()} if stacks else {}
         new.colour_of = self.colour_of
-        new.hidden = set(self.hidden)
+        new.hidden = set(self.hidden) if stacks else set()
         new.pending = self.pending
-        new.strength = self.strength.copy()
+        new.strength = self.strength.copy() if "upgrades" in parts else {}
 
     def _summary_extra(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -154,6 +165,13 @@ class DataState(ChipState):
         if not stack or square in self.hidden:
             return None
         return stack[-1]
+
+
+def put(counters: dict[str, tuple[int, ...]], key: str, player: int, value: int) -> None:
+    """Set ``player``'s entry of the per-player tuple ``counters[key]`` (a new tuple: copies of
+    the state share the old one)."""
+    old = counters[key]
+    counters[key] = (*old[:player], value, *old[player + 1 :])
 
 
 # -- shared pieces ------------------------------------------------------------------------------
@@ -318,10 +336,10 @@ class DataRules(ChipRules):
         if self.mechanics:
             parts.add("mechanics")
         for m in self.mechanics:
-            state.used_round[m.id] = [-1] * players
-            state.used_turn[m.id] = [-1] * players
-            state.taken[m.id] = [0] * players
-            state.paid[m.id] = [0] * players
+            state.used_round[m.id] = (-1,) * players
+            state.used_turn[m.id] = (-1,) * players
+            state.taken[m.id] = (0,) * players
+            state.paid[m.id] = (0,) * players
             r = m.reward
             if r.kind == "points":
                 state.markets[m.id] = ()
@@ -516,8 +534,8 @@ class DataRules(ChipRules):
         for c in ids:
             state.held[player].remove(c)
             state.out.append(c)
-        state.paid[mech.id][player] += len(ids)
-        state.taken[mech.id][player] += 1
+        put(state.paid, mech.id, player, state.paid[mech.id][player] + len(ids))
+        put(state.taken, mech.id, player, state.taken[mech.id][player] + 1)
 
     # -- treats ----------------------------------------------------------------------------------
 
@@ -574,13 +592,14 @@ class DataRules(ChipRules):
         return True
 
     def draw_actions(self, ctx: RuleContext) -> list[Action]:
-        mechs = self.phases["draw"]
-        if not mechs:
-            return []
+        return self._phase_offers(ctx, "draw") if self.phases["draw"] else []
+
+    def _phase_offers(self, ctx: RuleContext, phase: str) -> list[Action]:
+        """Every action of the mechanics of ``phase`` the current player may take now."""
         state: DataState = ctx.rule_state[self.name]
         p = ctx.to_move
         out: list[Action] = []
-        for mech in mechs:
+        for mech in self.phases[phase]:
             if self.may_use(ctx, state, mech, p):
                 out.extend(self._offers(ctx, state, mech, p))
         return out
@@ -592,15 +611,7 @@ class DataRules(ChipRules):
             return [cls(key) for key in sorted(state.set_choices)]  # type: ignore[call-arg]
         if state.pending is not None:
             return [PlaceTreat(sq) for sq in self.treat_squares(ctx, state, state.pending)]
-        mechs = self.phases.get(phase, ())
-        if not mechs:
-            return []
-        p = ctx.to_move
-        out: list[Action] = []
-        for mech in mechs:
-            if self.may_use(ctx, state, mech, p):
-                out.extend(self._offers(ctx, state, mech, p))
-        return out
+        return self._phase_offers(ctx, phase) if self.phases.get(phase) else []
 
     def _set_action(self, state: DataState) -> str:
         return next(m.action for m in self.mechanics if m.id == state.set_mechanic)
@@ -725,8 +736,8 @@ class DataRules(ChipRules):
         self._reward(ctx, state, p, mech, action, paid)
 
     def _used(self, ctx: RuleContext, state: DataState, mech: Mechanic, p: int) -> None:
-        state.used_round[mech.id][p] = ctx.round
-        state.used_turn[mech.id][p] = ctx.turn
+        put(state.used_round, mech.id, p, ctx.round)
+        put(state.used_turn, mech.id, p, ctx.turn)
 
     def _pay(self, state: DataState, mech: Mechanic, p: int, action: Any) -> list[int]:
         """Take the action's payment from ``p``'s hand: the chip ids paid, in order."""
@@ -746,8 +757,8 @@ class DataRules(ChipRules):
             if isinstance(action, TakeIslandTile):
                 colour = state.colour_of[action.square]
             paid = [state.take_held(p, colour, v) for v in action.pay]
-        state.paid[mech.id][p] += len(paid)
-        state.taken[mech.id][p] += 1
+        put(state.paid, mech.id, p, state.paid[mech.id][p] + len(paid))
+        put(state.taken, mech.id, p, state.taken[mech.id][p] + 1)
         return paid
 
     def _reward(
@@ -782,7 +793,7 @@ class DataRules(ChipRules):
         state.out.extend(paid)
         if kind == "points":
             state.markets[mech.id] = ()
-            market = action.market if action is not None else "anywhere"
+            market = getattr(action, "market", "anywhere")
             where = next(w for w, mk in MARKETS.items() if mk == market)
             ctx.award(p, r.points_at(where), mech.id, self.describe(ctx, mech, action, market))
         elif kind == "island_tile":
@@ -889,7 +900,9 @@ class DataRules(ChipRules):
 # -- the class of a spec ------------------------------------------------------------------------
 
 
-def _figures(spec: RuleSetSpec) -> dict[str, Figure]:
+def mechanic_figures(spec: RuleSetSpec) -> dict[str, Figure]:
+    """The report figures of ``spec``'s parts: per mechanic ``<id>_taken``, ``chips_paid_<id>``
+    (and ``<id>_points`` for points), ``collect_points``, treat and island figures."""
     out: dict[str, Figure] = {}
     if spec.layout.kind != "none" and spec.collect.points_factor:
         out["collect_points"] = EventStat("chip", "points")
@@ -973,7 +986,7 @@ def class_attributes(spec: RuleSetSpec) -> dict[str, Any]:
         if ss
         else None,
         "issue_codes": ISSUE_CODES,
-        "report_figures": _figures(spec),
+        "report_figures": mechanic_figures(spec),
         # every offer is optional or reads neither meeples nor supply; every point but the end's
         # is awarded when a tile is placed (placement_points says when to play it out)
         "bot_hints": BotHints(meeple_blind=True, plain_scoring=not spec.held_chip_points),

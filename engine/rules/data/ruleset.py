@@ -732,6 +732,14 @@ def save_ruleset(spec: RuleSetSpec, path: str | os.PathLike[str]) -> None:
 
 
 PRESETS = ("france", "benelux", "great_britain", "iberica", "deutschland")
+PRESET_MAPS = {
+    "france": "france",
+    "benelux": "benelux",
+    "great_britain": "great-britain",
+    "iberica": "iberica",
+    "deutschland": "deutschland",
+}
+"""The shipped map (``engine.resources.bundled_map`` name) made for each preset."""
 
 
 def preset_names() -> list[str]:

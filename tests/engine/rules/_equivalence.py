@@ -18,14 +18,9 @@ from engine.bots.base import make_bot
 from engine.game import Game, GameOptions
 from engine.mapio import load_map
 from engine.resources import bundled_map
+from engine.rules.data.ruleset import PRESET_MAPS
 
-MAPS = {
-    "france": "france",
-    "benelux": "benelux",
-    "great_britain": "great-britain",
-    "iberica": "iberica",
-    "deutschland": "deutschland",
-}
+MAPS = PRESET_MAPS
 """Preset name -> shipped map made for it."""
 
 CASES: list[tuple[str, int, int, str]] = [

@@ -14,6 +14,8 @@ from engine.record import dumps_record, loads_record, record_of, replay
 from engine.resources import bundled_map
 from engine.rules.benelux import BeneluxState, TakeIslandTile
 
+pytestmark = pytest.mark.usefixtures("module_or_preset")  # also the preset as data
+
 TEXEL_A, TEXEL_B, AMELAND = (3, 0), (4, 0), (5, 1)
 
 

@@ -14,6 +14,8 @@ from engine.resources import bundled_map
 from engine.rules.base import available_rules, get_rules
 from engine.rules.chips_common import ChipState, make_chips, payments
 
+pytestmark = pytest.mark.usefixtures("module_or_preset")  # also the preset as data
+
 CHIP_SETS = ("france", "benelux", "great_britain", "iberica", "deutschland")
 LAYOUT_SETS = {"france": 30, "benelux": 20, "iberica": 30, "deutschland": 30}
 MAP_FILE = {

@@ -15,6 +15,8 @@ from engine.record import dumps_record, loads_record, record_of, replay
 from engine.resources import bundled_map
 from engine.rules.france import FranceState, SellWine
 
+pytestmark = pytest.mark.usefixtures("module_or_preset")  # also the preset as data
+
 ORANGE, PURPLE, BLUE = Colour.ORANGE, Colour.PURPLE, Colour.LIGHT_BLUE
 
 

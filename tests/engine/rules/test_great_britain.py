@@ -15,6 +15,8 @@ from engine.resources import bundled_map
 from engine.rules.chips_common import make_chips
 from engine.rules.great_britain import BuyExtraTurn, GreatBritainState, is_set
 
+pytestmark = pytest.mark.usefixtures("module_or_preset")  # also the preset as data
+
 RED, BLUE = 0, 1
 
 

@@ -16,6 +16,8 @@ from engine.record import dumps_record, loads_record, record_of, replay
 from engine.resources import bundled_map
 from engine.rules.iberica import IbericaState, PlaceTreat
 
+pytestmark = pytest.mark.usefixtures("module_or_preset")  # also the preset as data
+
 RED, BLUE = 0, 1
 
 

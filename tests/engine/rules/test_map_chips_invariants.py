@@ -22,6 +22,8 @@ from engine.mapio import load_map
 from engine.record import dumps_record, loads_record, record_of, replay
 from engine.resources import bundled_map
 
+pytestmark = pytest.mark.usefixtures("module_or_preset")  # also the preset as data
+
 MAPS = {
     "france": "france",
     "benelux": "benelux",

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.usefixtures("module_or_preset")  # also the preset as data
+
 SHEETS: dict[str, tuple[str, ...]] = {
     "France": (
         "With this mini-expansion you will produce and sell wine to score points.",

@@ -60,3 +60,30 @@ def test_a_preset_class_declares_what_its_spec_says() -> None:
     assert get_rules("data:great_britain").chip_layout.kind == "fixed"
     assert get_rules("data:iberica").chip_layout.excluded == ("gated_islands",)
     assert get_rules("data:france") is get_rules("data:france")  # made once per spec
+
+
+def test_sheet_tests_in_preset_runs_play_the_generic_class(module_or_preset: str) -> None:
+    from _chips_helpers import make_map, new_game
+
+    g = new_game(make_map(["###"]), ["B", "B"], "great_britain", chips=[])
+    cls = type(g.rules[0])
+    assert cls.__name__ == (
+        "DataRules_great_britain" if module_or_preset == "preset" else "GreatBritainRules"
+    )
+
+
+@pytest.mark.parametrize("name", list(MAPS))
+def test_the_playtest_view_of_a_preset_is_the_modules(name: str) -> None:
+    m = load_map(bundled_map(MAPS[name]))
+    from engine.bots.base import make_bot
+    from engine.rules.context import RuleContext
+
+    views = []
+    for rs in (name, f"data:{name}"):
+        g = Game(m, players=2, seed=4, options=GameOptions(rule_set=rs, end_after_turns=30))
+        bots = [make_bot("random", seed=k) for k in range(2)]
+        while not g.is_over():
+            g.play(bots[g.to_move].choose(g))
+        views.append(g.rules[0].view(RuleContext.of(g)))
+    assert views[0] == views[1]
+    assert views[1].chips or views[1].held != [[], []]

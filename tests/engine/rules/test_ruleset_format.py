@@ -181,3 +181,23 @@ def test_a_file_over_the_size_bound_is_refused_unread(tmp_path: Path) -> None:
     path.write_bytes(b" " * (MAX_FILE_BYTES + 1))
     with pytest.raises(RuleSetError, match="big.ruleset.json: .*too large"):
         load_ruleset(path)
+
+
+def test_every_field_of_the_schema_is_described() -> None:
+    """The editor's rule-set dock shows the schema's descriptions."""
+    missing: list[str] = []
+
+    def walk(node: Any, path: str) -> None:
+        if not isinstance(node, dict):
+            return
+        for key in ("properties", "patternProperties"):
+            for name, sub in node.get(key, {}).items():
+                if isinstance(sub, dict) and "description" not in sub and "$ref" not in sub:
+                    missing.append(f"{path}.{name}")
+                walk(sub, f"{path}.{name}")
+        for name, sub in node.get("$defs", {}).items():
+            walk(sub, f"{path}.$defs.{name}")
+        walk(node.get("items"), f"{path}[]")
+
+    walk(_schema(), "$")
+    assert missing == []

@@ -1,0 +1,28 @@
+"""``module_or_preset``: run a rules test twice, against the country modules and against their
+presets played as data (a sheet test module opts in with
+``pytestmark = pytest.mark.usefixtures("module_or_preset")``)."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine.rules.base as rules_base
+from engine.rules.base import Rules
+from engine.rules.data import data_rules_class, preset_names, preset_spec
+
+
+@pytest.fixture(params=["module", "preset"])
+def module_or_preset(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """In ``"preset"`` runs, every game a test makes by a country's name (``rule_set="france"``
+    or a map made for it) plays that country's preset through the generic data class instead
+    (:func:`engine.rules.data.data_rules_class`)."""
+    if request.param == "preset":
+        real = rules_base.get_rules
+
+        def preset_rules(name: str) -> type[Rules]:
+            if name in preset_names():
+                return data_rules_class(preset_spec(name))
+            return real(name)
+
+        monkeypatch.setattr(rules_base, "get_rules", preset_rules)
+    return str(request.param)
