@@ -444,6 +444,16 @@ class RuleSetDock(QScrollArea):
         """The widget editing ``path`` (tests, and focusing a problem)."""
         return next((f.widget for f in self.fields if f.path == path), None)
 
+    def spin_box(self, path: Path_) -> QSpinBox:
+        """The spin box editing the number at ``path``.
+
+        :raises KeyError: no spin box edits it (the form shows another mechanic, or no data).
+        """
+        widget = self.field_widget(path)
+        if not isinstance(widget, QSpinBox):
+            raise KeyError(path_text(path))
+        return widget
+
     def show_problem(self, issue: Issue) -> QWidget | None:
         """Bring the field an issue of the rule set is about into view and focus it."""
         for p in self.problems:

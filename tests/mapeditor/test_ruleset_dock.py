@@ -29,9 +29,7 @@ def _spec(window):
 
 
 def _spin(dock, path) -> QSpinBox:
-    widget = dock.field_widget(path)
-    assert isinstance(widget, QSpinBox), path
-    return widget
+    return dock.spin_box(path)
 
 
 def _validated(window, qtbot) -> list:
