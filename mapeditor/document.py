@@ -108,7 +108,10 @@ class MapDocument(QObject):
         target = Path(path) if path is not None else self.path
         if target is None:
             raise ValueError("no file name: use Save As")
-        ruleset_files.write_beside(self.map, target)
+        same_folder = (
+            self.path is not None and self.path.parent.resolve() == target.parent.resolve()
+        )
+        ruleset_files.write_beside(self.map, target, replace_other=same_folder)
         save_map(self.map, target)
         self.path = target
         self.load_issues = []

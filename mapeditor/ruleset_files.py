@@ -40,18 +40,25 @@ def _same_on_disk(target: Path, content: dict[str, Any], spec: RuleSetSpec | Non
     return RuleSetSpec.from_dict(data) == spec  # the same rule set, written another way
 
 
-def write_beside(m: MapDef, map_path: Path) -> Path | None:
+def write_beside(m: MapDef, map_path: Path, *, replace_other: bool = True) -> Path | None:
     """Write ``m``'s rule-set file for a map saved at ``map_path`` unless it already holds this
-    rule set. Returns the file written (``None``: nothing to write).
+    rule set. Returns the file written (``None``: nothing to write). ``replace_other=False``
+    (the map is saved into another folder): a file of that name holding another rule set there
+    is not replaced.
 
-    :raises EngineError: a name leading outside the folder; ``OSError``: the write failed (the
-    old file is then untouched).
+    :raises EngineError: a name leading outside the folder, or another rule set in the way;
+        ``OSError``: the write failed (the old file is then untouched).
     """
     target = target_of(m, map_path)
     state = RuleSetState.of(m)
     content = state.content()
     if target is None or content is None or _same_on_disk(target, content, state.spec):
         return None
+    if not replace_other and target.exists():
+        raise EngineError(
+            f"{boundedio.shown(str(target))}: another rule set has this name in that folder; "
+            "save the map elsewhere, or embed its rule set (Rule set dock) first"
+        )
     write_atomically(target, file_text(content))
     return target
 

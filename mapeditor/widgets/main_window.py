@@ -693,6 +693,8 @@ class MainWindow(QMainWindow):
             return True
         self.set_document(document)
         self._add_recent(path)
+        if document.map.rule_set_error:  # the map opens; the validation lists it too
+            self.statusBar().showMessage(document.map.rule_set_error, 15000)
         self.offer_recovery()
         return True
 

@@ -359,3 +359,70 @@ def test_playtest_plays_the_data_rule_set(make_editor, qtbot, monkeypatch, tmp_p
     view = pieces(w.game)  # the rule panel's pieces come from the data rule set's view
     assert len(view.chips) == w.game.map.setup.chip_count
     assert chips_held(w.game, 0) == []
+
+
+def test_save_as_elsewhere_never_replaces_another_rule_set(make_editor, tmp_path: Path) -> None:
+    from engine.errors import EngineError
+    from engine.rules.data import save_ruleset
+
+    window = make_editor(_example())
+    window.ruleset.use_preset("france")
+    window.document.save(tmp_path / "map.json")
+    assert window.ruleset.save_to_file(tmp_path / "wine.ruleset.json")
+    other = tmp_path / "other"
+    other.mkdir()
+    save_ruleset(preset_spec("benelux"), other / "wine.ruleset.json")
+    kept = (other / "wine.ruleset.json").read_text()
+    with pytest.raises(EngineError, match="another rule set has this name"):
+        window.document.save(other / "map.json")
+    assert (other / "wine.ruleset.json").read_text() == kept and not (other / "map.json").exists()
+    assert window.document.modified  # the work is still there, unsaved
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    window.document.save(fresh / "map.json")  # a folder without one: written beside the map
+    again = MapDocument.open(fresh / "map.json")
+    assert again.map.rule_set_spec == _spec(window)
+
+
+def test_renaming_the_rule_set_renames_what_the_map_plays(make_editor) -> None:
+    window = make_editor(_example())
+    dock = window.ruleset
+    dock.use_preset("france")
+    name = dock.field_widget(("name",))
+    name.setText("vino")
+    name.editingFinished.emit()
+    assert window.document.map.rule_set == "vino" and _spec(window).name == "vino"
+    name.setText("Vino!")  # not a name: kept as typed, reported
+    name.editingFinished.emit()
+    assert window.document.map.rule_set == "invalid"
+    assert window.document.map.rule_set_error.startswith("rule_set.name: ")
+    assert name.property("invalid")
+    window.document.undo_stack.undo()  # edits of one field in a row are one step
+    assert window.document.map.rule_set == "france" and not name.property("invalid")
+    assert name.text() == "france"
+
+
+def test_the_balance_report_shows_each_mechanic_s_figures(qtbot) -> None:
+    from mapeditor.ruleset_data import data_state, preset_content, with_value
+    from mapeditor.widgets.balance_dialog import BalanceDialog
+
+    m = load_map(bundled_map("france"))
+    d = preset_content("france")
+    d = with_value(d, ("mechanics", 0, "reward", "points", "town_colour"), 7)
+    d = with_value(d, ("mechanics", 0, "id"), "vin")
+    data_state(d).apply_to(m)
+    dialog = BalanceDialog(m)
+    qtbot.addWidget(dialog)
+    assert dialog.rules.isEnabled() and dialog.rules.isChecked()
+    assert dialog.rules.text() == "Map-Chips rules (France (data))"
+    dialog.games.setValue(2)
+    dialog.bot.setCurrentText("greedy")
+    dialog.workers.setValue(1)
+    with qtbot.waitSignal(dialog.run_ended, timeout=120_000) as blocker:
+        dialog.start()
+    assert blocker.args == ["done"]
+    figures = dialog.report["rules"]["figures"]
+    assert {"vin_taken", "chips_paid_vin", "vin_points", "collect_points"} <= set(figures)
+    assert figures["vin_taken"]["n"] == 2
+    text = dialog.summary.toPlainText()
+    assert "vin taken" in text and "chips paid vin" in text and "vin points" in text
