@@ -42,7 +42,9 @@ def _click_issue(window, row: int) -> None:
     view = window.validation.view
     index = window.validation.model.index(row)
     view.scrollTo(index)
-    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(index).center())
+    QTest.mouseClick(
+        view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(index).center()
+    )
 
 
 def test_picking_a_preset_copies_it_in_and_undo_restores_the_module(make_editor, qtbot) -> None:
@@ -100,7 +102,9 @@ def test_adding_and_removing_mechanics_undo_and_redo(make_editor, qtbot) -> None
     action.trigger()
     spec = _spec(window)
     assert [m.id for m in spec.mechanics] == ["wine", "upgrade_meeple"]
-    assert spec.mechanics[1].reward.kind == "upgrade_meeple" and not window.document.map.rule_set_error
+    assert (
+        spec.mechanics[1].reward.kind == "upgrade_meeple" and not window.document.map.rule_set_error
+    )
     assert dock.mechanic_index == 1 and dock.mechanics_model.rowCount() == 2
     _spin(dock, ("mechanics", 1, "reward", "strength")).setValue(3)
     assert _spec(window).mechanics[1].reward.strength == 3
@@ -169,9 +173,7 @@ def test_a_bad_value_is_listed_with_its_field_and_marked_in_the_dock(make_editor
     # clicking the issue shows the dock and focuses the field
     window.docks["Properties"].raise_()
     row = next(
-        i
-        for i, issue in enumerate(window.validation.model.issues)
-        if "pay.value" in issue.message
+        i for i, issue in enumerate(window.validation.model.issues) if "pay.value" in issue.message
     )
     _click_issue(window, row)
     qtbot.waitUntil(lambda: dock.field_widget(("mechanics", 0, "pay", "value")).hasFocus())
