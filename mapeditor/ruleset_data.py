@@ -23,6 +23,7 @@ from engine.mapdef import MapDef, RuleSet
 from engine.rules.data import (
     MECHANIC_KINDS,
     RuleSetProblem,
+    RuleSetSpec,
     check_ruleset_dict,
     preset_dict,
 )
@@ -42,8 +43,8 @@ class RuleSetState:
     """The rule-set fields of a :class:`MapDef`, as one value (see the module docstring)."""
 
     rule_set: RuleSet | str
-    spec: Any = None
-    """The checked :class:`~engine.rules.data.RuleSetSpec`, or ``None``."""
+    spec: RuleSetSpec | None = None
+    """The checked data rule set, or ``None``."""
     file: str | None = None
     error: str = ""
     raw: Any = None
@@ -51,10 +52,8 @@ class RuleSetState:
 
     @staticmethod
     def of(m: MapDef) -> RuleSetState:
-        return RuleSetState(
-            m.rule_set, m.rule_set_spec, m.rule_set_file, m.rule_set_error,
-            copy.deepcopy(m.rule_set_raw),
-        )  # fmt: skip
+        raw = copy.deepcopy(m.rule_set_raw)
+        return RuleSetState(m.rule_set, m.rule_set_spec, m.rule_set_file, m.rule_set_error, raw)
 
     def apply_to(self, m: MapDef) -> None:
         m.rule_set = self.rule_set

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -782,6 +782,3 @@ class RuleSetDock(QScrollArea):
         now = self._prints()
         new = [p for p in PRINT_NAMES if (p in now and p != name) or (p == name and on)]
         edits.set_field(self.document, ("prints",), new)
-
-    def mechanic_row(self, index: int) -> QModelIndex:
-        return self.mechanics_model.index(index, 0)
