@@ -13,9 +13,8 @@ and cached), so ``SellWine`` and a designer's ``sell_olive_oil`` share their cod
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar, TypeVar
 
 from engine.errors import EngineError, RecordError
@@ -139,25 +138,22 @@ class HandInSet(Action):
 
 @dataclass(frozen=True, slots=True)
 class TakeIslandTile(Action):
-    """Pay a chip of the island's colour (values ``pay`` when the mechanic names them) and take
-    the face-up tile of the stack on ``square`` instead of drawing."""
+    """Pay a chip of the island's colour and take the face-up tile of the stack on ``square``
+    instead of drawing."""
 
     type: ClassVar[str] = "take_island_tile"
     square: Square
-    pay: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         return f"{self.type.replace('_', ' ')} {self.square[0]},{self.square[1]}"
 
     def to_dict(self) -> dict[str, Any]:
-        return _paid({"type": self.type, "x": self.square[0], "y": self.square[1]}, None, self.pay)
+        return {"type": self.type, "x": self.square[0], "y": self.square[1]}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Action:
         try:
-            return cls(
-                (int(data["x"]), int(data["y"])), tuple(sorted(int(v) for v in data.get("pay", ())))
-            )
+            return cls((int(data["x"]), int(data["y"])))
         except (KeyError, TypeError, ValueError):
             raise RecordError(f"{cls.type} needs integer x, y: {dict(data)!r}") from None
 
@@ -226,6 +222,20 @@ class UpgradeMeeple(Action):
 _MADE: dict[tuple[type[Action], str], type[Action]] = {}
 
 
+def _reduce(self: Any) -> tuple[Any, ...]:
+    # pickled as (shape, type, fields): the class is made again where it is unpickled (a bot's
+    # process may not have made it yet)
+    shape = type(self).__mro__[1]
+    values = tuple(getattr(self, f.name) for f in fields(self))
+    return (_remake, (shape.__name__, self.type, values))
+
+
+def _remake(shape_name: str, type_name: str, values: tuple[Any, ...]) -> Action:
+    shape: Any = globals()[shape_name]
+    action: Action = action_class(shape, type_name)(*values)
+    return action
+
+
 def action_class(shape: type[A], type_name: str) -> type[A]:
     """``shape`` under the record type ``type_name`` (``shape`` itself when it is its type)."""
     if shape.type == type_name:
@@ -233,8 +243,11 @@ def action_class(shape: type[A], type_name: str) -> type[A]:
     made = _MADE.get((shape, type_name))
     if made is None:
         name = f"{shape.__name__}_{type_name}"
-        made = type(name, (shape,), {"type": type_name, "__slots__": (), "__module__": __name__})
+        made = type(
+            name,
+            (shape,),
+            {"type": type_name, "__slots__": (), "__module__": __name__, "__reduce__": _reduce},
+        )
         made.__qualname__ = name
-        setattr(sys.modules[__name__], name, made)  # picklable by name
         _MADE[(shape, type_name)] = made
     return made  # type: ignore[return-value]

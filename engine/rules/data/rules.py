@@ -667,9 +667,8 @@ class DataRules(ChipRules):
                 tile = state.face_up(sq)
                 if tile is None:
                     continue
-                pays = self._pays(state, mech, p, [colour])
-                if pays and ctx.board.has_placement(tile):
-                    out.extend(cls(sq, pay) for _c, pay in pays)
+                if self._pays(state, mech, p, [colour]) and ctx.board.has_placement(tile):
+                    out.append(cls(sq))
             return out
         if r.kind == "extra_turn":
             if not self._may_extra_turn(ctx, state, mech, p):
@@ -745,18 +744,14 @@ class DataRules(ChipRules):
         if kind == "none":
             paid: list[int] = []
         elif kind == "one_chip_of_colour":
-            colour = action.colour if not isinstance(action, TakeIslandTile) else None
-            if colour is None:
-                colour = state.colour_of[action.square]
+            island = isinstance(action, TakeIslandTile)
+            colour = state.colour_of[action.square] if island else action.colour
             hand = state.held[p]
             cid = next(c for c in hand if state.chips[c].colour is colour)
             hand.remove(cid)
             paid = [cid]
         else:
-            colour = getattr(action, "colour", None)
-            if isinstance(action, TakeIslandTile):
-                colour = state.colour_of[action.square]
-            paid = [state.take_held(p, colour, v) for v in action.pay]
+            paid = [state.take_held(p, getattr(action, "colour", None), v) for v in action.pay]
         put(state.paid, mech.id, p, state.paid[mech.id][p] + len(paid))
         put(state.taken, mech.id, p, state.taken[mech.id][p] + 1)
         return paid

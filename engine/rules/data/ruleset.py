@@ -673,8 +673,8 @@ def _semantic_problems(d: dict[str, Any]) -> list[RuleSetProblem]:
                         bad(f"{at}.pay.{name}", "only for hand_in 'on_complete'")
         if (when == "draw") != (rk == "island_tile"):
             bad(f"{at}.when", "'draw' is the phase of island tiles, and only theirs")
-        if rk == "island_tile" and pk not in ("one_chip_of_colour", "exact_value_one_colour"):
-            bad(f"{at}.pay.kind", "an island tile is paid with chips of the island's colour")
+        if rk == "island_tile" and pk != "one_chip_of_colour":
+            bad(f"{at}.pay.kind", "an island tile is paid with one chip of the island's colour")
         if rk == "points":
             where, points = reward["where"], reward["points"]
             for w in where:

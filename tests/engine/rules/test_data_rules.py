@@ -347,3 +347,24 @@ def test_chips_scored_away_or_no_chips_at_all(collect: str, layout: str) -> None
     else:
         taken = 30 - len(st.down) - len(st.unseen)
         assert taken > 0 and chip_points % 3 == 0 and chip_points >= 3 * taken
+
+
+def test_a_designers_action_pickles_into_a_fresh_process() -> None:
+    """A bot in another process sends its action back pickled; the class of a designer's action
+    type is made where it is unpickled."""
+    import pickle
+    import subprocess
+    import sys
+
+    m = _with(load_map(bundled_map("france")), load_ruleset(MIXED))
+    g = Game(m, players=2, seed=1)
+    rng = random.Random(1)
+    while not any(a.type == "take_a_rest" for a in g.legal_moves()):
+        g.apply(rng.choice(g.legal_moves().list()))
+    action = next(a for a in g.legal_moves() if a.type == "take_a_rest")
+    assert pickle.loads(pickle.dumps(action)) == action
+    code = "import pickle, sys; print(pickle.loads(sys.stdin.buffer.read()).to_dict())"
+    out = subprocess.run(
+        [sys.executable, "-c", code], input=pickle.dumps(action), capture_output=True, check=True
+    )
+    assert out.stdout.decode().strip() == repr(action.to_dict())
