@@ -428,3 +428,45 @@ def test_the_balance_report_shows_each_mechanic_s_figures(qtbot) -> None:
     assert figures["vin_taken"]["n"] == 2
     text = dialog.summary.toPlainText()
     assert "vin taken" in text and "chips paid vin" in text and "vin points" in text
+
+
+ODD_VALUES = [None, "x", -1, 10**6, [], {}, [1, "a"], {"kind": 7}, True]
+
+
+def _paths(value, at=()):
+    """Every path of a JSON value (dict keys and list indexes)."""
+    yield at
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, (*at, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, (*at, i))
+
+
+@pytest.mark.parametrize("preset", ["france", "great_britain"])
+def test_the_dock_shows_any_broken_rule_set_without_failing(make_editor, preset) -> None:
+    from mapeditor.commands import set_rule_set
+    from mapeditor.ruleset_data import data_state, preset_content, validate, with_value
+
+    window = make_editor(_example())
+    dock = window.ruleset
+    base = preset_content(preset)
+    shown = 0
+    for n, path in enumerate(list(_paths(base))[1:]):
+        for i, odd in enumerate(ODD_VALUES):
+            if (n + i) % 3:  # a third of the pairs: every path, every value somewhere
+                continue
+            broken = with_value(base, path, odd)
+            set_rule_set(window.document, data_state(broken), "Break it")
+            # the dock shows it and lists its mistakes (a valid one, as read)
+            if window.document.map.rule_set_spec is None:
+                assert dock.content() == broken
+                assert dock.problems and dock.problem_label.text()
+            else:
+                assert not dock.problems and dock.problem_label.isHidden()
+            # the validation lists it without failing
+            codes = {i.code for i in validate(window.document.snapshot())}
+            assert ("ruleset-invalid" in codes) == (window.document.map.rule_set_spec is None)
+            shown += 1
+    assert shown > 50
