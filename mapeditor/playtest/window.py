@@ -282,7 +282,12 @@ class PlaytestWindow(QMainWindow):
             self.summary = None
         self.scene.colours = self._colours()
         self.scene.set_game(game)
-        self.setWindowTitle(f"Playtest: {self.map.name or self.map.id} — seed {game.seed}")
+        rules = ", ".join(r.title for r in game.rules if r.title and r.name in game.rule_state)
+        self.setWindowTitle(
+            f"Playtest: {self.map.name or self.map.id}"
+            + (f" ({rules})" if rules else "")
+            + f" — seed {game.seed}"
+        )
         self.seed_label.setText(f"Seed {game.seed}")
         self.log.clear()
         for entry in log:

@@ -357,6 +357,7 @@ def test_playtest_plays_the_data_rule_set(make_editor, qtbot, monkeypatch, tmp_p
     assert seen == ["Map-Chips rules (France (data))"]
     rules = w.game.rules[0]
     assert isinstance(rules, DataRules)
+    assert "(France)" in w.windowTitle()  # the rule set played, by its title
     assert rules.spec.mechanics[0].reward.points_at("town_colour") == 7
     view = pieces(w.game)  # the rule panel's pieces come from the data rule set's view
     assert len(view.chips) == w.game.map.setup.chip_count
