@@ -129,6 +129,8 @@ def load_file(document: MapDocument, path: Path) -> str:
         set_rule_set(document, data_state(spec.to_dict(), path.name), f"Use {path.name}")
         return f"The map now names {path.name}"
     set_rule_set(document, data_state(spec.to_dict()), f"Copy in {path.name}")
+    if folder is None:
+        return f"The map has no folder yet: the rule set of {path.name} was copied into it"
     return f"{path.name} is not in the map's folder: its rule set was copied into the map"
 
 
