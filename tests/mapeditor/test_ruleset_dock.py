@@ -311,6 +311,16 @@ def test_loading_a_rule_set_file_from_another_folder_copies_it_in(
     assert window.ruleset.load(path)
     assert window.document.map.rule_set_file is None  # the map has no folder: embedded
     assert _spec(window) == preset_spec("great_britain")
+    # beside a saved map, the map names the file instead
+    window.document.save(tmp_path / "map.json")
+    beside = tmp_path / "benelux.ruleset.json"
+    save_ruleset(preset_spec("benelux"), beside)
+    assert window.ruleset.load(beside)
+    assert window.document.map.rule_set_file == "benelux.ruleset.json"
+    assert _spec(window) == preset_spec("benelux")
+    window.document.undo_stack.undo()
+    assert window.document.map.rule_set_file is None
+    assert _spec(window) == preset_spec("great_britain")
 
 
 def test_autosave_keeps_unsaved_changes_of_a_rule_set_file(
