@@ -338,6 +338,10 @@ class MainWindow(QMainWindow):
         map_menu.addAction(self.validate_action)
         map_menu.addAction(self.playtest_action)
         add_balance_report_action(self, map_menu)
+        rule_set = map_menu.addAction("Map-Chips &rule set…")
+        rule_set.setToolTip("The map's Map-Chips rules: a module, or a mini-expansion of its own")
+        rule_set.triggered.connect(self.show_rule_set)
+        self.rule_set_action = rule_set
         tools_menu = bar.addMenu("&Tools")
         for action in self.tool_actions.values():
             tools_menu.addAction(action)
@@ -463,6 +467,7 @@ class MainWindow(QMainWindow):
             self.save_as_action,
             self.validate_action,
             self.playtest_action,
+            self.rule_set_action,
             *self.extras_actions.values(),
         ):
             action.setEnabled(not on)
@@ -589,10 +594,14 @@ class MainWindow(QMainWindow):
         dock.raise_()
         self.properties.show_map_properties(code)
 
-    def _show_rule_set_issue(self, issue: object) -> None:
+    def show_rule_set(self) -> None:
+        """Bring the Rule set dock to the front."""
         dock = self.docks["Rule set"]
         dock.show()
         dock.raise_()
+
+    def _show_rule_set_issue(self, issue: object) -> None:
+        self.show_rule_set()
         self.ruleset.show_problem(issue)  # type: ignore[arg-type]
 
     def delete_selection(self) -> None:

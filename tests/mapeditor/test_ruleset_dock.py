@@ -170,6 +170,11 @@ def test_a_bad_value_is_listed_with_its_field_and_marked_in_the_dock(make_editor
     }
     assert "not per_colour 12" in dock.field_widget(("supply", "values", "1")).toolTip()
     assert "supply.values" in dock.problem_label.text()
+    # Map ▸ Map-Chips rule set… brings the dock forward
+    window.docks["Properties"].raise_()
+    qtbot.waitUntil(lambda: window.docks["Rule set"].visibleRegion().isEmpty())
+    window.rule_set_action.trigger()
+    qtbot.waitUntil(lambda: not window.docks["Rule set"].visibleRegion().isEmpty())
     # clicking the issue shows the dock and focuses the field
     window.docks["Properties"].raise_()
     row = next(
