@@ -131,7 +131,8 @@ class RuleSetDock(QScrollArea):
         self.mechanic_index = 0
         self._shape: object = None
         self.mechanics_model = QStandardItemModel(self)
-        self.problem_label = QLabel()
+        self.problem_label = QLabel(self)  # replaced by the form's own (a child: never leaks)
+        self.problem_label.hide()
         self._fit_timer = QTimer(self)
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
@@ -350,6 +351,7 @@ class RuleSetDock(QScrollArea):
             if widget is not None:
                 widget.deleteLater()
         self.fields = []
+        self.mechanics_model.deleteLater()  # its view goes with the old form
         self.mechanics_model = QStandardItemModel(self)
         if content is None:
             return
@@ -410,7 +412,10 @@ class RuleSetDock(QScrollArea):
         for row in range(self.mechanics_model.rowCount()):
             bad = [p.message for p in self.problems if p.path.startswith(f"mechanics[{row}]")]
             item = self.mechanics_model.item(row)
-            item.setForeground(QColor(176, 0, 32) if bad else QColor(0, 0, 0))
+            if bad:
+                item.setForeground(QColor(176, 0, 32))
+            else:
+                item.setData(None, Qt.ItemDataRole.ForegroundRole)  # the theme's colour
             item.setToolTip("\n".join(bad))
         lines = [str(p) for p in self.problems[:8]]
         if len(self.problems) > 8:
