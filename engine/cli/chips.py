@@ -20,7 +20,7 @@ from engine.chips import (
 )
 from engine.errors import EngineError
 from engine.geometry import Square
-from engine.mapdef import MapDef, RuleSet
+from engine.mapdef import MapDef
 from engine.startchoices import first_choices
 
 LEGEND = (
@@ -111,6 +111,16 @@ def draw(m: MapDef, chips: set[Square], used: set[Square], allowed: set[Square])
     return "\n".join(rows)
 
 
+def _rules_of(m: MapDef) -> Any:
+    """The map's rule set class, ``None`` without one or when it cannot be read."""
+    from engine.rules.base import map_rules
+
+    try:
+        return map_rules(m)
+    except EngineError:
+        return None
+
+
 def run(args: argparse.Namespace) -> int:
     from engine.mapio import load_map  # loaded on use: keeps `python -m engine --help` light
 
@@ -126,13 +136,17 @@ def run(args: argparse.Namespace) -> int:
         return 2
     reading = ChipReading(args.reading)
     names = [m.start_squares[sq].name for sq in used]
-    fixed = m.rule_set is RuleSet.GREAT_BRITAIN and args.count is None
+    rules = _rules_of(m)
+    spec = getattr(rules, "spec", None)
+    fixed = rules is not None and rules.chip_layout.kind == "fixed" and args.count is None
     if fixed:
         layout = sorted(m.chip_squares)  # Great Britain: chips go on the printed chip squares
         count = len(layout)
         best = None
     else:
         count = m.setup.chip_count if args.count is None else args.count
+        if args.count is None and spec is not None and spec.layout.count is not None:
+            count = spec.layout.count  # a data rule set's own count
         try:
             layout = generate_layout(m, used, count, seed=args.seed, reading=reading)
         except EngineError as exc:
