@@ -16,6 +16,7 @@ from PySide6.QtGui import QUndoCommand
 
 from engine.mapdef import MapDef
 from mapeditor.document import ABSENT, MapDocument
+from mapeditor.ruleset_data import RuleSetState
 
 
 class CommandId(IntEnum):
@@ -23,6 +24,7 @@ class CommandId(IntEnum):
 
     CHANGE_ENTRIES = 1
     CHANGE_ATTRIBUTE = 2
+    SET_RULE_SET = 3
 
 
 class ChangeEntries(QUndoCommand):
@@ -119,6 +121,50 @@ class ReplaceMap(QUndoCommand):
 
     def undo(self) -> None:
         self._doc._apply_map(self._old)
+
+
+class SetRuleSet(QUndoCommand):
+    """Replace the map's rule set as a whole (a module name, or a data rule set embedded or in
+    its own file): the old and new :class:`RuleSetState` are kept, so undo restores exactly.
+
+    Consecutive commands with the same ``merge_key`` (one field's spin box) are one undo step.
+    """
+
+    def __init__(
+        self, document: MapDocument, new: RuleSetState, text: str, *, merge_key: object = None
+    ) -> None:
+        super().__init__(text)
+        self._doc = document
+        self._old = RuleSetState.of(document.map)
+        self._new = new
+        self._merge_key = merge_key
+
+    def redo(self) -> None:
+        self._doc._apply_rule_set(self._new)
+
+    def undo(self) -> None:
+        self._doc._apply_rule_set(self._old)
+
+    def id(self) -> int:
+        return int(CommandId.SET_RULE_SET) if self._merge_key is not None else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt's name
+        if not isinstance(other, SetRuleSet) or other._merge_key != self._merge_key:
+            return False
+        self._new = other._new
+        if self._old == self._new:
+            self.setObsolete(True)
+        return True
+
+
+def set_rule_set(
+    document: MapDocument, new: RuleSetState, text: str, *, merge_key: object = None
+) -> bool:
+    """Push a :class:`SetRuleSet` unless the rule set is already ``new``; ``True`` if pushed."""
+    if RuleSetState.of(document.map) == new:
+        return False
+    document.undo_stack.push(SetRuleSet(document, new, text, merge_key=merge_key))
+    return True
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -20,6 +20,8 @@ from engine.geometry import Edge, Square
 from engine.mapdef import MapDef
 from engine.mapio import read_map, save_map
 from engine.validation import Issue
+from mapeditor import ruleset_files
+from mapeditor.ruleset_data import RuleSetState
 
 ABSENT: Any = object()
 """Marks "no entry" in an element change (the key is removed, or was not there)."""
@@ -68,6 +70,8 @@ class MapDocument(QObject):
     selectionChanged = Signal()
     fileChanged = Signal()
     """The path or the clean state changed (window title)."""
+    ruleSetChanged = Signal()
+    """The map's rule set changed (module, data rule set, its file)."""
 
     def __init__(self, m: MapDef, path: Path | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -93,15 +97,21 @@ class MapDocument(QObject):
     def open(cls, path: str | Path, parent: QObject | None = None) -> MapDocument:
         """Load a map file; raises :class:`engine.errors.MapFormatError` naming the problem."""
         m, issues = read_map(path)
+        ruleset_files.recover_raw(m, Path(path))
         doc = cls(m, Path(path), parent)
         doc.load_issues = issues
         return doc
 
     def save(self, path: str | Path | None = None) -> None:
-        """Write the map atomically (to ``path``, or where it came from) and mark it clean."""
+        """Write the map atomically (to ``path``, or where it came from) and mark it clean; a
+        rule set kept in its own file is written beside it first."""
         target = Path(path) if path is not None else self.path
         if target is None:
             raise ValueError("no file name: use Save As")
+        same_folder = (
+            self.path is not None and self.path.parent.resolve() == target.parent.resolve()
+        )
+        ruleset_files.write_beside(self.map, target, replace_other=same_folder)
         save_map(self.map, target)
         self.path = target
         self.load_issues = []
@@ -184,8 +194,16 @@ class MapDocument(QObject):
             obj = obj[part] if isinstance(obj, dict) else getattr(obj, part)
         return obj, attr
 
+    def _apply_rule_set(self, state: RuleSetState) -> None:
+        """Set the map's rule set (module name or data rule set, embedded or in a file)."""
+        state.apply_to(self.map)
+        self.ruleSetChanged.emit()
+        self.squaresChanged.emit(None)
+        self.fileChanged.emit()
+
     def _apply_map(self, m: MapDef) -> None:
         """Replace the whole map (grid resize, move of a selection)."""
         self.map = m
         self.mapReplaced.emit()
+        self.ruleSetChanged.emit()
         self.squaresChanged.emit(None)

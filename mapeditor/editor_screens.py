@@ -1,7 +1,8 @@
 """Screenshots of the editor for the docs: ``python -m mapeditor.editor_screens OUTDIR [MAP...]``.
 
 Run under a display (``xvfb-run -a``). Writes ``OUTDIR/<map>.png`` for each shipped map (or the
-ones named) and ``OUTDIR/start-page.png``.
+ones named) and ``OUTDIR/start-page.png``; with ``--rule-set`` instead of map names, the Rule set
+dock's pictures (``ruleset-dock.png``, ``ruleset-issues.png``, ``ruleset-missing-print.png``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication([])
     # The user's own settings (recent files) stay out of the pictures.
     QStandardPaths.setTestModeEnabled(True)
+    if names == ["--rule-set"]:
+        rule_set_screens(app, out)
+        return 0
     start = open_editor()
     start.settings.setValue("recent", [str(Path.home() / "maps" / "my-island.json")])
     start._refresh_recent()
@@ -58,6 +62,51 @@ def main(argv: list[str] | None = None) -> int:
         window.document.undo_stack.setClean()
         window.close()
     return 0
+
+
+def rule_set_screens(app: QCoreApplication, out: Path) -> None:
+    """The Rule set dock on France: the preset with a changed number, two mistakes listed and
+    marked, and a missing print clicked in the issues list."""
+    import dataclasses
+
+    from mapeditor.commands import change_entries
+    from mapeditor.widgets.main_window import open_editor
+
+    window = open_editor(bundled_map("france"))
+    window.resize(1500, 950)
+    window.show()
+    dock = window.ruleset
+    dock.use_preset("france")
+    dock.spin_box(("mechanics", 0, "reward", "points", "town_colour")).setValue(7)
+    window.docks["Rule set"].raise_()
+    _settle(app, 1.0)
+    root = dock.widget()
+    if root is not None:
+        root.grab().save(str(out / "ruleset-dock.png"))
+    dock.spin_box(("supply", "per_colour")).setValue(12)
+    dock.spin_box(("mechanics", 0, "pay", "value")).setValue(40)
+    window.validation.run_now()
+    _settle(app, 2.0)
+    dock.ensureWidgetVisible(dock.spin_box(("supply", "values", "1")))
+    window.statusBar().clearMessage()
+    window.grab().save(str(out / "ruleset-issues.png"))
+    doc = window.document
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    town = min(doc.map.towns, key=lambda sq: (sq[0], sq[1]))
+    cleared = dataclasses.replace(doc.map.towns[town], grape=None)
+    change_entries(doc, "towns", {town: cleared}, "Clear grape")
+    window.validation.run_now()
+    _settle(app, 2.0)
+    model = window.validation.model
+    row = next(i for i, x in enumerate(model.issues) if x.code.startswith("ruleset-missing"))
+    window.validation._on_clicked(model.index(row))
+    _settle(app, 0.5)
+    window.grab().save(str(out / "ruleset-missing-print.png"))
+    for name in ("ruleset-dock", "ruleset-issues", "ruleset-missing-print"):
+        print(out / f"{name}.png")
+    doc.undo_stack.setClean()
+    window.close()
 
 
 if __name__ == "__main__":

@@ -145,7 +145,9 @@ def prepare(argv: list[str] | None = None) -> tuple[MapDef, PlaytestSetup, argpa
     rule_set = base.options.rule_set
     if args.no_chips:
         rule_set = "none"
-    elif str(m.rule_set) != "none" and not rule_set_available(str(m.rule_set)):
+    elif m.rule_set_error:
+        print(f"note: {m.rule_set_error}; playing plain Maps rules")
+    elif str(m.rule_set) != "none" and not rule_set_available(str(m.rule_set), m):
         print(f"note: the engine has no {m.rule_set} rules yet; playing plain Maps rules")
     options = replace(
         base.options,

@@ -16,9 +16,13 @@ from pathlib import Path
 from engine.errors import EngineError
 from engine.mapdef import MapDef
 from engine.mapio import read_map, save_map
+from mapeditor.ruleset_data import storable
 
 ORIGIN_KEY = "autosave_of"
 """Editor-settings key of a recovery file: the path of the map it recovers ("" if unsaved)."""
+RULE_SET_FILE_KEY = "autosave_rule_set_file"
+"""Editor-settings key of a recovery file: the rule-set file the map names. A recovery file
+lives elsewhere, so it embeds that rule set (with its unsaved changes) and says its file here."""
 
 
 def origin_of(path: Path | None) -> str:
@@ -40,6 +44,11 @@ def write(m: MapDef, target: Path, path: Path | None) -> None:
     """Write ``m`` (a snapshot) as the recovery of ``path`` to ``target``, atomically."""
     snap = m.copy()
     snap.editor = {**snap.editor, ORIGIN_KEY: origin_of(path)}
+    if snap.rule_set_file is not None and (snap.rule_set_spec or snap.rule_set_raw) is not None:
+        snap.editor[RULE_SET_FILE_KEY] = snap.rule_set_file
+        snap.rule_set_file = None
+        if snap.rule_set_raw is not None:
+            snap.rule_set_raw = storable(snap.rule_set_raw)
     target.parent.mkdir(parents=True, exist_ok=True)
     save_map(snap, target)
 
@@ -55,7 +64,10 @@ def read(target: Path, path: Path | None) -> MapDef | None:
         return None
     if m.editor.get(ORIGIN_KEY) != origin_of(path):
         return None
-    m.editor = {k: v for k, v in m.editor.items() if k != ORIGIN_KEY}
+    file = m.editor.get(RULE_SET_FILE_KEY)
+    if isinstance(file, str) and m.rule_set_file is None:
+        m.rule_set_file = file
+    m.editor = {k: v for k, v in m.editor.items() if k not in (ORIGIN_KEY, RULE_SET_FILE_KEY)}
     return m
 
 

@@ -120,24 +120,31 @@ class PlaytestSetup:
         return Game(m, players=[s.name for s in self.seats], seed=self.seed, options=self.options)
 
 
-def rule_set_available(name: str) -> bool:
-    """Whether the engine has a rule module called ``name`` (Map-Chips modules may be missing)."""
-    from engine.rules.base import get_rules
+def rule_set_available(name: str, m: MapDef | None = None) -> bool:
+    """Whether the engine can play the rule set ``name``: a module, or the data rule set of
+    ``m`` that answers to that name (a data rule set with mistakes cannot be played)."""
+    from engine.rules.base import rules_for
 
     if name == "none":
         return True
     try:
-        get_rules(name)
+        rules_for(name, m)
     except EngineError:
         return False
     return True
+
+
+def rule_set_title(m: MapDef) -> str:
+    """The map's rule set as a player knows it: ``France``, ``Italia (data)``."""
+    spec = m.rule_set_spec
+    return f"{spec.display_title} (data)" if spec is not None else str(m.rule_set)
 
 
 def default_setup(m: MapDef | None, *, seed: int | None = None, players: int = 2) -> PlaytestSetup:
     """The setup a new playtest of ``m`` starts from: the map's own rules when the engine has
     them (plain Maps rules otherwise), a fresh seed."""
     rule_set = "none"
-    if m is not None and str(m.rule_set) != "none" and rule_set_available(str(m.rule_set)):
+    if m is not None and str(m.rule_set) != "none" and rule_set_available(str(m.rule_set), m):
         rule_set = str(m.rule_set)
     return PlaytestSetup(
         seats=default_seats(players),
@@ -279,13 +286,15 @@ class SetupDialog(QDialog):
         form.addRow(self.farmers)
 
         rule_set = str(m.rule_set)
-        self.chips = QCheckBox(f"Map-Chips rules ({rule_set})")
+        self.chips = QCheckBox(f"Map-Chips rules ({rule_set_title(m)})")
         self.chips.setObjectName("map_chips")
-        available = rule_set != "none" and rule_set_available(rule_set)
+        available = rule_set != "none" and rule_set_available(rule_set, m)
         self.chips.setEnabled(available)
         self.chips.setChecked(available and opts.rule_set not in ("none",))
         if rule_set == "none":
             self.chips.setToolTip("this map has no Map-Chips rule set")
+        elif m.rule_set_error:
+            self.chips.setToolTip(f"the map's rule set has a mistake: {m.rule_set_error}")
         elif not available:
             self.chips.setToolTip(f"the engine has no rule module {rule_set!r} yet")
         form.addRow(self.chips)

@@ -7,7 +7,7 @@ keys into actions, and asks before a game in progress would be thrown away.
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
+from dataclasses import MISSING, fields, is_dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, Qt, Signal
@@ -282,7 +282,12 @@ class PlaytestWindow(QMainWindow):
             self.summary = None
         self.scene.colours = self._colours()
         self.scene.set_game(game)
-        self.setWindowTitle(f"Playtest: {self.map.name or self.map.id} — seed {game.seed}")
+        rules = ", ".join(r.title for r in game.rules if r.title and r.name in game.rule_state)
+        self.setWindowTitle(
+            f"Playtest: {self.map.name or self.map.id}"
+            + (f" ({rules})" if rules else "")
+            + f" — seed {game.seed}"
+        )
         self.seed_label.setText(f"Seed {game.seed}")
         self.log.clear()
         for entry in log:
@@ -616,8 +621,14 @@ class PlaytestWindow(QMainWindow):
         for action in legal:
             if isinstance(action, Move) or not is_dataclass(action):
                 continue
-            # only actions that a square alone names (more fields need a button)
-            if [f.name for f in fields(action)] != ["square"]:
+            # only actions that a square alone names (other fields at their defaults, e.g. no
+            # chip values to choose: more choices need a button)
+            names = [f.name for f in fields(action)]
+            if "square" not in names or any(
+                f.default is MISSING or getattr(action, f.name) != f.default
+                for f in fields(action)
+                if f.name != "square"
+            ):
                 continue
             sq = getattr(action, "square", None)
             if isinstance(sq, tuple):

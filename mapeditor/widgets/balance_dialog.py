@@ -225,9 +225,14 @@ class BalanceDialog(QDialog):
         self.bot = QComboBox()
         self.bot.addItems(list(BOTS))
         self.bot.setCurrentText("greedy")
-        self.rules = QCheckBox(f"Map-Chips rules ({m.rule_set})")
-        self.rules.setChecked(str(m.rule_set) != "none")
-        self.rules.setEnabled(str(m.rule_set) != "none")
+        from mapeditor.playtest.setup_dialog import rule_set_available, rule_set_title
+
+        playable = str(m.rule_set) != "none" and rule_set_available(str(m.rule_set), m)
+        self.rules = QCheckBox(f"Map-Chips rules ({rule_set_title(m)})")
+        self.rules.setChecked(playable)
+        self.rules.setEnabled(playable)
+        if m.rule_set_error:
+            self.rules.setToolTip(f"the map's rule set has a mistake: {m.rule_set_error}")
         self.workers = QSpinBox(minimum=1, maximum=max(1, os.cpu_count() or 1))
         self.workers.setValue(default_workers())
         self.seed = QSpinBox(minimum=0, maximum=2_000_000_000, value=0)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 from engine.chips import ChipReading, evenness, generate_layout
 from engine.errors import EngineError
 from engine.geometry import Square
+from engine.mapdef import MapDef
 from engine.rules.base import map_rules
 from engine.rules.spec import ChipLayout, LayoutKind
 from engine.startchoices import chip_proof, first_choices
@@ -24,9 +25,13 @@ from mapeditor import offload
 from mapeditor.document import MapDocument
 
 
-def _layout_note(rule_set: str) -> str | None:
-    """Why there is no random layout to show for ``rule_set``, or ``None`` if there is one."""
-    rules = map_rules(rule_set)
+def _layout_note(m: MapDef | str) -> str | None:
+    """Why there is no random layout to show for ``m``'s rule set, or ``None`` if there is one."""
+    try:
+        rules = map_rules(m)
+    except EngineError as exc:  # a data rule set with mistakes: the validation lists them
+        text = str(exc)
+        return text[:1].upper() + text[1:]
     layout = rules.chip_layout if rules is not None else ChipLayout()
     if layout.random:
         return None
@@ -118,7 +123,7 @@ class ChipsDock(QWidget):
         index = self.starts.findData(current)
         self.starts.setCurrentIndex(max(0, index))
         self.starts.blockSignals(False)
-        note = _layout_note(m.rule_set)
+        note = _layout_note(m)
         if note is not None:
             self.feasible.setText(note)
             return

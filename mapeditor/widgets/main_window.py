@@ -67,6 +67,7 @@ from mapeditor.widgets.neighbour_names_item import NeighbourNamesItem
 from mapeditor.widgets.overview_dock import OverviewView
 from mapeditor.widgets.printing import print_map, print_preview
 from mapeditor.widgets.properties_dock import PropertiesDock
+from mapeditor.widgets.ruleset_dock import RuleSetDock
 from mapeditor.widgets.start_page import StartPage
 from mapeditor.widgets.underlay_dock import UnderlayDock
 from mapeditor.widgets.validation_panel import ValidationPanel
@@ -199,12 +200,16 @@ class MainWindow(QMainWindow):
         self.properties = PropertiesDock(self.document)
         self.chips = ChipsDock(self.document)
         self.chips.layoutChanged.connect(self.scene.set_chips)
+        self.ruleset = RuleSetDock(self.document)
+        self.ruleset.status.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.validation.rule_set_issue_activated.connect(self._show_rule_set_issue)
         self.undo_view = QUndoView(self.undo_group)
         self.overview = OverviewView(self.scene, self.view)
         self.docks: dict[str, QDockWidget] = {}
         for title, widget, area in (
             ("Properties", self.properties, Qt.DockWidgetArea.RightDockWidgetArea),
             ("Validation", self.validation, Qt.DockWidgetArea.RightDockWidgetArea),
+            ("Rule set", self.ruleset, Qt.DockWidgetArea.RightDockWidgetArea),
             ("Chips", self.chips, Qt.DockWidgetArea.LeftDockWidgetArea),
             ("History", self.undo_view, Qt.DockWidgetArea.LeftDockWidgetArea),
             ("Overview", self.overview, Qt.DockWidgetArea.LeftDockWidgetArea),
@@ -214,6 +219,8 @@ class MainWindow(QMainWindow):
             dock.setWidget(widget)
             self.addDockWidget(area, dock)
             self.docks[title] = dock
+        self.tabifyDockWidget(self.docks["Properties"], self.docks["Rule set"])
+        self.docks["Properties"].raise_()
 
     def _action(
         self,
@@ -331,6 +338,10 @@ class MainWindow(QMainWindow):
         map_menu.addAction(self.validate_action)
         map_menu.addAction(self.playtest_action)
         add_balance_report_action(self, map_menu)
+        rule_set = map_menu.addAction("Map-Chips &rule set…")
+        rule_set.setToolTip("The map's Map-Chips rules: a module, or a mini-expansion of its own")
+        rule_set.triggered.connect(self.show_rule_set)
+        self.rule_set_action = rule_set
         tools_menu = bar.addMenu("&Tools")
         for action in self.tool_actions.values():
             tools_menu.addAction(action)
@@ -456,6 +467,7 @@ class MainWindow(QMainWindow):
             self.save_as_action,
             self.validate_action,
             self.playtest_action,
+            self.rule_set_action,
             *self.extras_actions.values(),
         ):
             action.setEnabled(not on)
@@ -500,6 +512,7 @@ class MainWindow(QMainWindow):
         self.validation.set_document(document)
         self.properties.set_document(document)
         self.chips.set_document(document)
+        self.ruleset.set_document(document)
         self.undo_group.addStack(document.undo_stack)
         self.undo_group.setActiveStack(document.undo_stack)
         self.undo_group.removeStack(old.undo_stack)
@@ -580,6 +593,16 @@ class MainWindow(QMainWindow):
         dock.show()
         dock.raise_()
         self.properties.show_map_properties(code)
+
+    def show_rule_set(self) -> None:
+        """Bring the Rule set dock to the front."""
+        dock = self.docks["Rule set"]
+        dock.show()
+        dock.raise_()
+
+    def _show_rule_set_issue(self, issue: object) -> None:
+        self.show_rule_set()
+        self.ruleset.show_problem(issue)  # type: ignore[arg-type]
 
     def delete_selection(self) -> None:
         delete_selection(self.document)
@@ -679,6 +702,8 @@ class MainWindow(QMainWindow):
             return True
         self.set_document(document)
         self._add_recent(path)
+        if document.map.rule_set_error:  # the map opens; the validation lists it too
+            self.statusBar().showMessage(document.map.rule_set_error, 15000)
         self.offer_recovery()
         return True
 

@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
 from engine.mapdef import Colour, EdgeKind, IslandRole, RuleSet
 from mapeditor.commands import change_attribute, change_entries
 from mapeditor.document import MapDocument
+from mapeditor.ruleset_data import RuleSetState
+from mapeditor.ruleset_edits import use_module
 
 _COLOURS = [("none", None)] + [(c.value.replace("_", " "), c) for c in Colour]
 
@@ -81,6 +83,10 @@ class PropertiesDock(QScrollArea):
 
         return set_value
 
+    def _use_module(self, name: Any) -> None:
+        if not self._building and name != "data":
+            use_module(self.document, str(name))
+
     def _entry(self, attr: str, key: Any, field: str) -> Callable[[Any], None]:
         def commit(value: Any) -> None:
             if self._building:
@@ -121,9 +127,14 @@ class PropertiesDock(QScrollArea):
         form.addRow("Name", _line(m.name, self._attr("name")))
         form.addRow("Author", _line(m.author, self._attr("author")))
         form.addRow("Description", _line(m.description, self._attr("description")))
+        # a data rule set is edited in the Rule set dock; here a module can be picked instead
+        rules: list[tuple[str, Any]] = [(r.value, r.value) for r in RuleSet]
+        data = RuleSetState.of(m).is_data
+        if data:
+            rules.append((f"{m.rule_set} (data: Rule set dock)", "data"))
         form.addRow(
             "Map-Chips rules",
-            _combo([(r.value, r) for r in RuleSet], m.rule_set, self._attr("rule_set")),
+            _combo(rules, "data" if data else str(m.rule_set), self._use_module),
         )
         form.addRow(
             "Start squares used",

@@ -1,6 +1,7 @@
 """The validation dock: re-validates after every change (debounced, in the helper process of
 :mod:`mapeditor.offload`, so the UI never waits for it) and lists the issues; clicking one selects
-and centres what it is about."""
+and centres what it is about. A data rule set with mistakes is listed field by field
+(:func:`mapeditor.ruleset_data.validate`)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from PySide6.QtWidgets import QLabel, QListView, QVBoxLayout, QWidget
 
 from engine.geometry import Square
 from engine.mapdef import MapDef
-from engine.validation import Issue, Severity, Where, validate_map
-from mapeditor import offload
+from engine.validation import Issue, Severity, Where
+from mapeditor import offload, ruleset_data
 from mapeditor.document import MapDocument
 from mapeditor.issues_model import IssuesModel
 
@@ -38,6 +39,9 @@ class ValidationPanel(QWidget):
     activated = Signal(object)
     map_issue_activated = Signal(str)
     """An issue about the map as a whole (no square) was clicked; carries its code."""
+    rule_set_issue_activated = Signal(object)
+    """An issue about the rule set's data (no square: ``ruleset-invalid``) was clicked; carries
+    the :class:`Issue`."""
     validated = Signal()
     DELAY_MS = 250
 
@@ -84,7 +88,7 @@ class ValidationPanel(QWidget):
         """Validate a snapshot of the map in the thread pool."""
         self._generation += 1
         offload.run_to_signal(
-            validate_map, (self.document.snapshot(),), self._signals.done, self._generation
+            ruleset_data.validate, (self.document.snapshot(),), self._signals.done, self._generation
         )
 
     def _on_done(self, generation: int, issues: list[Issue] | Exception) -> None:
@@ -106,7 +110,10 @@ class ValidationPanel(QWidget):
         where = issue.where
         squares = where_squares(self.document.map, where)
         if not squares:
-            self.map_issue_activated.emit(issue.code)
+            if issue.code.startswith("ruleset-"):
+                self.rule_set_issue_activated.emit(issue)
+            else:
+                self.map_issue_activated.emit(issue.code)
             return
         self.document.select(
             squares,

@@ -1,0 +1,313 @@
+"""The map's rule set as the editor edits it: plain data, no Qt.
+
+A map plays a Map-Chips module by name (``"france"``), nothing (``"none"``), or a data rule set
+(:mod:`engine.rules.data`) embedded in the map or kept in its own ``*.ruleset.json`` file beside
+it. :class:`RuleSetState` is everything of that on a :class:`MapDef` (five fields that always
+change together), so one undo command restores it exactly. The editor edits a data rule set as
+its dict (the file's content): a dict with mistakes is kept as it is (``MapDef.rule_set_raw``)
+and reported field by field, so a half-made change is never refused nor lost.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from engine import boundedio
+from engine.mapdef import MapDef, RuleSet
+from engine.rules.data import (
+    MECHANIC_KINDS,
+    RuleSetProblem,
+    RuleSetSpec,
+    check_ruleset_dict,
+    preset_dict,
+)
+from engine.rules.data.ruleset import FORMAT, MAX_FILE_BYTES, VERSION, spec_of_valid_dict
+from engine.validation import Issue, Severity, Where, validate_map
+
+FILE_SUFFIX = ".ruleset.json"
+MAX_SHOWN_PROBLEMS = 40
+"""At most this many ``ruleset-invalid`` lines in the issues list (the rest are summed up)."""
+
+Path_ = tuple[str | int, ...]
+"""A field of a rule-set dict: ``("mechanics", 0, "pay", "value")``."""
+
+
+@dataclass(frozen=True)
+class RuleSetState:
+    """The rule-set fields of a :class:`MapDef`, as one value (see the module docstring)."""
+
+    rule_set: RuleSet | str
+    spec: RuleSetSpec | None = None
+    """The checked data rule set, or ``None``."""
+    file: str | None = None
+    error: str = ""
+    raw: Any = None
+    """A data rule set with mistakes, as written (a dict), or ``None``."""
+
+    @staticmethod
+    def of(m: MapDef) -> RuleSetState:
+        raw = copy.deepcopy(m.rule_set_raw)
+        return RuleSetState(m.rule_set, m.rule_set_spec, m.rule_set_file, m.rule_set_error, raw)
+
+    def apply_to(self, m: MapDef) -> None:
+        m.rule_set = self.rule_set
+        m.rule_set_spec = self.spec
+        m.rule_set_file = self.file
+        m.rule_set_error = self.error
+        m.rule_set_raw = copy.deepcopy(self.raw)
+
+    @property
+    def is_data(self) -> bool:
+        """Whether this is a data rule set (readable or not)."""
+        return self.spec is not None or self.raw is not None or self.file is not None
+
+    def content(self) -> dict[str, Any] | None:
+        """The data rule set's dict (a fresh copy), ``None`` for a module or an unread file."""
+        if self.spec is not None:
+            out: dict[str, Any] = self.spec.to_dict()
+            return out
+        if isinstance(self.raw, dict):
+            return copy.deepcopy(self.raw)
+        return None
+
+
+def module_state(name: str) -> RuleSetState:
+    """A map that plays the module ``name`` (or ``"none"``)."""
+    return RuleSetState(RuleSet(name))
+
+
+def data_state(content: Any, file: str | None = None) -> RuleSetState:
+    """A map whose data rule set is ``content`` (embedded, or kept in ``file``): checked, and
+    kept as written when it has mistakes (the first one is the map's ``rule_set_error``)."""
+    problems = check_ruleset_dict(content)
+    name = content.get("name") if isinstance(content, dict) else None
+    shown = name if isinstance(name, str) and re.fullmatch(r"[a-z][a-z0-9_-]{0,39}", name) else ""
+    if problems:
+        return RuleSetState(
+            shown or "invalid", None, file, problem_line(problems[0], file), copy.deepcopy(content)
+        )
+    return RuleSetState(shown, spec_of_valid_dict(content, file or "rule_set"), file)
+
+
+def problem_line(p: RuleSetProblem, file: str | None) -> str:
+    """One problem as a line naming where it is: ``rule_set.supply.values: …`` (embedded) or
+    ``italia.ruleset.json: supply.values: …``."""
+    if file is not None:
+        return f"{file}: {p}"
+    return f"rule_set.{p}" if p.path else f"rule_set: {p.message}"
+
+
+def problems_of(state: RuleSetState) -> list[RuleSetProblem]:
+    """Every problem of the data rule set, field by field (``[]``: fine or not a data one)."""
+    if state.raw is not None:
+        return check_ruleset_dict(state.raw)
+    if state.error and state.spec is None and state.file is not None:
+        return [RuleSetProblem("", state.error)]
+    return []
+
+
+def preset_content(name: str) -> dict[str, Any]:
+    """Preset ``name`` as a new map's rule set: a copy that says what it is based on."""
+    d = preset_dict(name)
+    out: dict[str, Any] = {}
+    for key, value in d.items():
+        out[key] = value
+        if key == "description":
+            out["based_on"] = name
+    out.setdefault("based_on", name)
+    return out
+
+
+def read_raw(path: Path) -> Any:
+    """The JSON of a rule-set file that failed to load (bounded), so its mistakes can be fixed
+    in the editor; ``None`` when it is not readable JSON."""
+    try:
+        return boundedio.read_json(path, limit=MAX_FILE_BYTES, what="rule set")
+    except (boundedio.InputFileError, OSError):
+        return None
+
+
+def file_text(content: dict[str, Any]) -> str:
+    """What a rule-set file holds (as :func:`engine.rules.data.save_ruleset` writes it)."""
+    return json.dumps(content, indent=2, ensure_ascii=False) + "\n"
+
+
+def storable(content: Any) -> dict[str, Any]:
+    """``content`` with the marks a map file needs to embed it (``format``, ``version``)."""
+    out = dict(content) if isinstance(content, dict) else {}
+    if "format" not in out:
+        out = {"format": FORMAT, "version": VERSION, **out}
+    return out
+
+
+# -- fields ------------------------------------------------------------------------------------
+
+
+def path_text(path: Path_) -> str:
+    """``("mechanics", 0, "pay")`` -> ``"mechanics[0].pay"`` (the problems' spelling)."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+def get(content: Any, path: Path_, default: Any = None) -> Any:
+    """The value at ``path``, or ``default`` when it is missing or the dict is malformed."""
+    obj = content
+    for part in path:
+        if isinstance(part, int):
+            if not isinstance(obj, list) or not 0 <= part < len(obj):
+                return default
+        elif not isinstance(obj, dict) or part not in obj:
+            return default
+        obj = obj[part]
+    return obj
+
+
+def with_value(content: Any, path: Path_, value: Any) -> dict[str, Any]:
+    """A copy of ``content`` with ``value`` at ``path`` (missing dicts made on the way)."""
+    out = storable(copy.deepcopy(content))
+    obj: Any = out
+    for part, nxt in zip(path[:-1], path[1:], strict=True):
+        if isinstance(part, int):
+            obj = obj[part]
+            continue
+        if not isinstance(obj.get(part), dict | list):
+            obj[part] = [] if isinstance(nxt, int) else {}
+        obj = obj[part]
+    obj[path[-1]] = copy.deepcopy(value)
+    return out
+
+
+def kind_params(group: str, kind: str) -> dict[str, dict[str, Any]]:
+    """The parameters of a kind (:data:`MECHANIC_KINDS`), ``{}`` for an unknown one."""
+    params: dict[str, dict[str, Any]] = (
+        MECHANIC_KINDS.get(group, {}).get(kind, {}).get("params", {})
+    )
+    return params
+
+
+def kind_dict(group: str, kind: str) -> dict[str, Any]:
+    """A ``pay`` / ``reward`` dict of ``kind`` with every parameter at its default."""
+    out: dict[str, Any] = {"kind": kind}
+    for name, info in kind_params(group, kind).items():
+        out[name] = copy.deepcopy(info["default"])
+    if kind == "points" and group == "reward":
+        out["points"] = {w: out["points"].get(w, 3) for w in out["where"]}
+    return out
+
+
+MECHANIC_TEMPLATES: dict[str, dict[str, Any]] = {
+    "points": {"when": "after", "pay": ("exact_value_one_colour", {"value": 2}), "limit": "round"},
+    "extra_turn": {"when": "after", "pay": ("none", {}), "limit": "round"},
+    "upgrade_meeple": {"when": "action", "pay": ("exact_total_any", {"value": 4}), "limit": "none"},
+    "island_tile": {"when": "draw", "pay": ("one_chip_of_colour", {}), "limit": "none"},
+    "treat": {"when": "after", "pay": ("exact_total_any", {"value": 2}), "limit": "round"},
+    "free_parked_meeples": {
+        "when": "action",
+        "pay": ("set", {"size": 3}),
+        "limit": "none",
+    },
+}
+"""How a new mechanic with each reward starts (a combination the sheets use)."""
+
+
+def new_mechanic(content: Any, reward: str) -> dict[str, Any]:
+    """A new mechanic with ``reward``, its id and action unique in ``content``."""
+    mechanics = get(content, ("mechanics",), [])
+    taken = {m.get("id") for m in mechanics if isinstance(m, dict)}
+    taken |= {m.get("action") for m in mechanics if isinstance(m, dict)}
+    base = reward if reward != "points" else "sell"
+    mid, n = base, 2
+    while mid in taken:
+        mid, n = f"{base}_{n}", n + 1
+    template = MECHANIC_TEMPLATES[reward]
+    pay_kind, pay_values = template["pay"]
+    label = str(MECHANIC_KINDS["reward"][reward]["label"])
+    return {
+        "id": mid,
+        "title": label.split(",")[0][:80],
+        "action": mid,
+        "when": template["when"],
+        "pay": {**kind_dict("pay", pay_kind), **pay_values},
+        "reward": kind_dict("reward", reward),
+        "limit": template["limit"],
+    }
+
+
+def mechanic_summary(m: Any) -> str:
+    """One line for a list of mechanics: ``Sell wine: exact value of one colour -> points``."""
+    if not isinstance(m, dict):
+        return "(not a mechanic)"
+    title = m.get("title") or m.get("id") or "?"
+    pay = get(m, ("pay", "kind"), "?")
+    reward = get(m, ("reward", "kind"), "?")
+    return f"{title}  ({str(pay).replace('_', ' ')} → {str(reward).replace('_', ' ')})"
+
+
+# -- the schema's bounds -----------------------------------------------------------------------
+
+
+@cache
+def _schema() -> dict[str, Any]:
+    from engine.resources import schema_path
+
+    data: dict[str, Any] = json.loads(schema_path("ruleset").read_text(encoding="utf-8"))
+    return data
+
+
+def _node(path: Path_) -> dict[str, Any]:
+    schema = _schema()
+    node: dict[str, Any] = schema
+    for part in path:
+        while "$ref" in node:
+            node = schema["$defs"][node["$ref"].rsplit("/", 1)[-1]]
+        if isinstance(part, int):
+            node = node.get("items", {})
+        else:
+            props = node.get("properties", {})
+            if part in props:
+                node = props[part]
+            else:
+                node = next(iter(node.get("patternProperties", {}).values()), {})
+    while "$ref" in node:
+        node = schema["$defs"][node["$ref"].rsplit("/", 1)[-1]]
+    return node
+
+
+def bounds(path: Path_) -> tuple[int, int]:
+    """The schema's ``minimum`` and ``maximum`` of an integer field (``0, 99`` if it has none)."""
+    node = _node(path)
+    return int(node.get("minimum", 0)), int(node.get("maximum", 99))
+
+
+def description(path: Path_) -> str:
+    """The schema's description of a field (``""`` if it has none)."""
+    return str(_node(path).get("description", ""))
+
+
+# -- validation --------------------------------------------------------------------------------
+
+
+def validate(m: MapDef) -> list[Issue]:
+    """:func:`engine.validation.validate_map`, with every mistake of a data rule set being edited
+    listed (``ruleset-invalid``, one per field) rather than the first only. Runs in the
+    validation helper process."""
+    issues = validate_map(m)
+    state = RuleSetState.of(m)
+    if state.raw is None:
+        return issues
+    problems = check_ruleset_dict(state.raw)
+    if len(problems) < 2:
+        return issues
+    lines = [problem_line(p, state.file) for p in problems[:MAX_SHOWN_PROBLEMS]]
+    if len(problems) > MAX_SHOWN_PROBLEMS:
+        lines.append(f"… and {len(problems) - MAX_SHOWN_PROBLEMS} more mistakes in the rule set")
+    out = [i for i in issues if i.code != "ruleset-invalid"]
+    return out + [Issue(Severity.ERROR, "ruleset-invalid", line, Where()) for line in lines]

@@ -1,0 +1,158 @@
+"""Every edit of a map's rule set, as one undoable :class:`~mapeditor.commands.SetRuleSet`.
+
+The Rule set dock and the properties dock call these; none touches a widget. A data rule set is
+edited as its dict (see :mod:`mapeditor.ruleset_data`), so a value that makes it invalid is kept
+and reported rather than refused.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from engine.rules.data import RuleSetError, load_ruleset
+from mapeditor.commands import set_rule_set
+from mapeditor.document import MapDocument
+from mapeditor.ruleset_data import (
+    FILE_SUFFIX,
+    Path_,
+    RuleSetState,
+    data_state,
+    get,
+    kind_dict,
+    module_state,
+    new_mechanic,
+    path_text,
+    preset_content,
+    storable,
+    with_value,
+)
+
+
+def state(document: MapDocument) -> RuleSetState:
+    return RuleSetState.of(document.map)
+
+
+def content(document: MapDocument) -> dict[str, Any] | None:
+    """The map's data rule set as a dict (a copy), ``None`` without one."""
+    return state(document).content()
+
+
+def _edit(document: MapDocument, new: dict[str, Any], text: str, merge_key: object = None) -> bool:
+    return set_rule_set(document, data_state(new, state(document).file), text, merge_key=merge_key)
+
+
+def use_module(document: MapDocument, name: str) -> bool:
+    """Play the Map-Chips module ``name`` (``"none"``: none): a data rule set is dropped (undo
+    brings it back)."""
+    return set_rule_set(document, module_state(name), f"Use rule set {name}")
+
+
+def use_preset(document: MapDocument, name: str) -> bool:
+    """Copy preset ``name`` into the map as its own (embedded) data rule set."""
+    return set_rule_set(document, data_state(preset_content(name)), f"Use preset {name}")
+
+
+def set_field(document: MapDocument, path: Path_, value: Any) -> bool:
+    """Set one field of the data rule set; edits of the same field in a row are one undo step."""
+    current = content(document)
+    if current is None or get(current, path, object()) == value:
+        return False
+    field = path_text(path)
+    return _edit(
+        document, with_value(current, path, value), f"Change {field}", ("rule-set field", field)
+    )
+
+
+def set_kind(document: MapDocument, index: int, group: str, kind: str) -> bool:
+    """Change mechanic ``index``'s ``pay`` or ``reward`` kind; its parameters start at their
+    defaults."""
+    current = content(document)
+    if current is None or get(current, ("mechanics", index, group, "kind")) == kind:
+        return False
+    new = with_value(current, ("mechanics", index, group), kind_dict(group, kind))
+    return _edit(document, new, f"Change mechanics[{index}].{group} to {kind}")
+
+
+def add_mechanic(document: MapDocument, reward: str) -> int | None:
+    """Append a mechanic with ``reward`` (its other parts as a sheet has them); its index."""
+    current = content(document)
+    if current is None:
+        return None
+    mechanics = list(get(current, ("mechanics",), []))
+    mechanics.append(new_mechanic(current, reward))
+    _edit(document, with_value(current, ("mechanics",), mechanics), f"Add a {reward} mechanic")
+    return len(mechanics) - 1
+
+
+def remove_mechanic(document: MapDocument, index: int) -> bool:
+    """Remove mechanic ``index``."""
+    current = content(document)
+    mechanics = list(get(current, ("mechanics",), []))
+    if current is None or not 0 <= index < len(mechanics):
+        return False
+    gone = mechanics.pop(index)
+    name = gone.get("id", index) if isinstance(gone, dict) else index
+    return _edit(
+        document, with_value(current, ("mechanics",), mechanics), f"Remove mechanic {name}"
+    )
+
+
+def keep_in_file(document: MapDocument, file_name: str) -> bool:
+    """Keep the data rule set in its own file ``file_name`` (beside the map; written when the
+    map is saved) instead of embedding it."""
+    current = content(document)
+    if current is None:
+        return False
+    return set_rule_set(
+        document, data_state(current, file_name), f"Keep the rule set in {file_name}"
+    )
+
+
+def embed(document: MapDocument) -> bool:
+    """Embed the data rule set in the map again (its file is left as it is)."""
+    current = content(document)
+    if current is None:
+        return False
+    return set_rule_set(document, data_state(storable(current)), "Embed the rule set in the map")
+
+
+def load_file(document: MapDocument, path: Path) -> str:
+    """Use the rule-set file ``path``: named by the map when it lies in the map's folder,
+    otherwise copied in (embedded). Returns what was done, in words.
+
+    :raises RuleSetError: the file cannot be used (one line naming the file and the field).
+    """
+    spec = load_ruleset(path)
+    folder = document.path.parent.resolve() if document.path is not None else None
+    if folder is not None and path.resolve().parent == folder:
+        set_rule_set(document, data_state(spec.to_dict(), path.name), f"Use {path.name}")
+        return f"The map now names {path.name}"
+    set_rule_set(document, data_state(spec.to_dict()), f"Copy in {path.name}")
+    if folder is None:
+        return f"The map has no folder yet: the rule set of {path.name} was copied into it"
+    return f"{path.name} is not in the map's folder: its rule set was copied into the map"
+
+
+def default_file_name(document: MapDocument) -> str:
+    """A file name for the rule set: ``<name>.ruleset.json``."""
+    current = content(document) or {}
+    name = current.get("name") if isinstance(current.get("name"), str) else None
+    return f"{name or document.map.id or 'rules'}{FILE_SUFFIX}"
+
+
+__all__ = [
+    "RuleSetError",
+    "add_mechanic",
+    "content",
+    "default_file_name",
+    "embed",
+    "keep_in_file",
+    "load_file",
+    "remove_mechanic",
+    "set_field",
+    "set_kind",
+    "state",
+    "use_module",
+    "use_preset",
+]
