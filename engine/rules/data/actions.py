@@ -137,11 +137,10 @@ class HandInSet(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class TakeIslandTile(Action):
-    """Pay a chip of the island's colour and take the face-up tile of the stack on ``square``
-    instead of drawing."""
+class SquareAction(Action):
+    """An action named by one map square, recorded as {type, x, y}."""
 
-    type: ClassVar[str] = "take_island_tile"
+    type: ClassVar[str] = ""
     square: Square
 
     def __str__(self) -> str:
@@ -159,24 +158,18 @@ class TakeIslandTile(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class PlaceTreat(Action):
+class TakeIslandTile(SquareAction):
+    """Pay a chip of the island's colour and take the face-up tile of the stack on ``square``
+    instead of drawing."""
+
+    type: ClassVar[str] = "take_island_tile"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceTreat(SquareAction):
     """Place the chip just collected face up as a treat on ``square``."""
 
     type: ClassVar[str] = "place_treat"
-    square: Square
-
-    def __str__(self) -> str:
-        return f"place treat {self.square[0]},{self.square[1]}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "x": self.square[0], "y": self.square[1]}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Action:
-        try:
-            return cls((int(data["x"]), int(data["y"])))
-        except (KeyError, TypeError, ValueError):
-            raise RecordError(f"place_treat needs integer x, y: {dict(data)!r}") from None
 
 
 @dataclass(frozen=True, slots=True)
