@@ -212,8 +212,15 @@ class MapScene(QGraphicsScene):
         self._marks_rect = now
 
     def set_markers(self, errors: set[Square], warnings: set[Square]) -> None:
-        self.marker_errors, self.marker_warnings = errors, warnings
-        self.overlay.update()
+        """Show validation markers; repaint only the squares whose marker came or went (the
+        validation after each edit mostly finds the same issues)."""
+        changed = (set(errors) ^ self.marker_errors) | (set(warnings) ^ self.marker_warnings)
+        self.marker_errors, self.marker_warnings = set(errors), set(warnings)
+        if len(changed) > 256:  # many rectangles cost Qt more than one repaint of the view
+            self.overlay.update()
+            return
+        for sq in changed:
+            self.overlay.update(square_rect(sq).adjusted(-4, -4, 4, 4))
 
     def set_chips(self, chips: list[Square]) -> None:
         self.chips = list(chips)

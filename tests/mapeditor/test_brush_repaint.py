@@ -103,3 +103,24 @@ def test_the_hover_mark_is_erased_where_it_was(make_editor, monkeypatch, qtbot) 
     span = QRectF(9 * SQUARE, 9 * SQUARE, 33 * SQUARE, 33 * SQUARE)
     for rect in painted:
         assert span.adjusted(-slack, -slack, slack, slack).contains(rect), rect
+
+
+def test_new_validation_markers_repaint_only_their_squares(make_editor, monkeypatch, qtbot) -> None:
+    """Validation runs after each edit and mostly finds the same issues: the same markers repaint
+    nothing, a new one only its square."""
+    window = make_editor(blank(64, 64, land=True))
+    with qtbot.waitSignal(window.validation.validated, timeout=20_000):
+        window.validation.run_now()  # the map's own markers are in: no answer is on its way
+    scene = window.scene
+    scene.set_markers({(5, 5)}, set())
+    qtbot.wait(50)
+    painted = _record_paints(monkeypatch)
+    scene.set_markers({(5, 5)}, set())
+    qtbot.wait(50)
+    assert painted == []
+    scene.set_markers({(5, 5)}, {(30, 20)})
+    qtbot.waitUntil(lambda: bool(painted))
+    qtbot.wait(20)
+    for rect in painted:
+        assert _within(window, rect, {(30, 20)}), rect
+    assert scene.marker_warnings == {(30, 20)}
