@@ -40,6 +40,7 @@ import itertools
 import math
 import random
 import sys
+from bisect import bisect_left
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -945,7 +946,7 @@ def _best_candidate(
         board.place(cell)
         for j in (flat - width, flat - 1, flat, flat + 1, flat + width):
             if block[j] == 1:  # was free
-                free.remove(j)
+                del free[bisect_left(free, j)]  # free is ascending: no scan from the start
         if table is not None:
             np.minimum(nearest, table[flat], out=nearest)
         else:
@@ -988,21 +989,52 @@ def _spread_subset(
     return chosen
 
 
+_STAYS = 0.49  # a chip this close (per axis) to its centroid stays: no search needed
+_TABLE_ENTRIES = 500_000  # board cells x placeable squares up to which Lloyd keeps a table
+
+
+def _point_distances(board: _Board, points: np.ndarray) -> np.ndarray | None:
+    """Squared distance from every board cell (row-major) to every point, the same floats
+    :func:`_nearest_sq` computes; ``None`` when the table would be large."""
+    import numpy as np
+
+    h, w = board.shape
+    if h * w * len(points) > _TABLE_ENTRIES:
+        return None
+    rows, cols = np.divmod(np.arange(h * w, dtype=np.float64), w)
+    pts = points - np.array([board.x0, board.y0], dtype=np.float64)
+    table: np.ndarray = (cols[:, None] - pts[None, :, 0]) ** 2 + (rows[:, None] - pts[None, :, 1]) ** 2
+    return table
+
+
 def _lloyd(
-    board: _Board, chosen: list[tuple[int, int]], points: np.ndarray, passes: int
+    board: _Board,
+    chosen: list[tuple[int, int]],
+    points: np.ndarray,
+    passes: int,
+    table: np.ndarray | None = None,
 ) -> list[tuple[int, int]]:
-    """Move each chip to the free cell nearest its Voronoi centroid while the cost improves."""
+    """Move each chip to the free cell nearest its Voronoi centroid while the cost improves.
+
+    ``table``: :func:`_point_distances` of this board and these points, if kept (a layout then
+    looks its chips' distances up instead of computing them)."""
     import numpy as np
 
     # Points in board cell coordinates (column, row).
     pts = points - np.array([board.x0, board.y0], dtype=np.float64)
     current = list(chosen)
     k = len(current)
+    width = board.shape[1]
+    across = np.arange(len(pts))
 
     def measure(cells: list[tuple[int, int]]) -> tuple[float, np.ndarray]:
+        if table is not None:
+            d = table[[r * width + c for r, c in cells]]
+            owner = d.argmin(axis=0)  # the first chip on a tie, as _nearest_sq
+            return float(d[owner, across].mean()), owner
         chips = np.array([(c, r) for r, c in cells], dtype=np.float64)
-        d, owner = _nearest_sq(pts, chips)
-        return float(d.mean()), owner
+        dist, owner = _nearest_sq(pts, chips)
+        return float(dist.mean()), owner
 
     best, (best_cost, owner) = list(current), measure(current)
     for _ in range(passes):
@@ -1015,10 +1047,12 @@ def _lloyd(
             if weight[j] == 0:
                 continue
             tx, ty = cx[j] / weight[j], cy[j] / weight[j]
+            dx, dy = cell[1] - tx, cell[0] - ty
+            if -_STAYS < dx < _STAYS and -_STAYS < dy < _STAYS:
+                continue  # its own cell is nearer than any other cell (by far more than rounding)
             board.remove(cell)
             # The chip's own cell is free now (no other chip is next to it), so it is a candidate.
             radius = max(abs(cell[1] - int(tx)), abs(cell[0] - int(ty))) + 1
-            dx, dy = cell[1] - tx, cell[0] - ty
             new = board.nearest_free(tx, ty, radius, dx * dx + dy * dy) or cell
             board.place(new)
             if new != cell:
@@ -1085,7 +1119,10 @@ def generate_layout(
     # Dense layouts are shaped by the no-two-adjacent rule, not by spreading: skip the costly
     # passes when chips x points gets large (bounded time for big counts).
     if len(points) and count * len(points) <= _LLOYD_LIMIT:
-        final = _lloyd(board, chosen, points, passes)
+        table = tables.get((key, "distances"))
+        if table is None:
+            table = tables[(key, "distances")] = _point_distances(board, points)
+        final = _lloyd(board, chosen, points, passes, table)
     else:
         final = chosen
     return sorted(board.square(cell) for cell in final)

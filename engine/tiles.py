@@ -159,6 +159,10 @@ class TileSet:
     name: str = ""
     start_tile: str = "D"
     source: str = "<data>"
+    _pools: dict[str, tuple[str, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """Pools already listed, by name: every game's set-up asks for one (``types`` is read-only)."""
 
     def __getitem__(self, tile_id: str) -> TileType:
         try:
@@ -192,6 +196,9 @@ class TileSet:
 
     def full_pool(self, name: str = "base+ic+tb") -> list[str]:
         """Every tile of the named pool, one id per copy, in file order."""
+        known = self._pools.get(name)
+        if known is not None:
+            return list(known)
         wanted = name.split("+")
         exps = self.expansions  # a scan of every type: once, not once per name
         unknown = [e for e in wanted if e not in exps]
@@ -200,7 +207,9 @@ class TileSet:
                 f"unknown tile pool {name!r}: {', '.join(unknown) or 'empty name'} is not an "
                 f"expansion of this tile set; valid pools: {', '.join(self.pool_names())}"
             )
-        return [t.id for t in self.types.values() if t.expansion in wanted for _ in range(t.count)]
+        tiles = [t.id for t in self.types.values() if t.expansion in wanted for _ in range(t.count)]
+        self._pools[name] = tuple(tiles)
+        return tiles
 
     def pool(
         self, name: str = "base+ic+tb", size: int | None = None, rng: random.Random | None = None

@@ -94,6 +94,8 @@ class OverlayItem(QGraphicsItem):
         painter.setBrush(QBrush(QColor(20, 110, 230, 50)))
         for sq in s.document.selection:
             painter.drawRect(square_rect(sq))
+        # what is drawn of the tool now, so that the next change repaints where it was
+        s._marks_rect = s._marks_rect.united(s.tool_marks_rect())
         tool = s.tool
         if tool is not None:
             painter.setPen(QPen(QColor(255, 255, 255, 220), 2, Qt.PenStyle.DashLine))
@@ -122,6 +124,9 @@ class MapScene(QGraphicsScene):
         self.marker_warnings: set[Square] = set()
         self.chips: list[Square] = []
         self._chunks: dict[tuple[int, int], ChunkItem] = {}
+        self._marks_rect = QRectF()
+        """Where the overlay has drawn the tool's preview and the hover edge since the last
+        :meth:`tool_marks_changed`."""
         self.overlay = OverlayItem(self)
         self.addItem(self.overlay)
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
@@ -155,16 +160,18 @@ class MapScene(QGraphicsScene):
         if squares is None:
             for item in self._chunks.values():
                 item.update()
-        else:
-            # A square's drawing reaches into its neighbours (shared edges, names under towns):
-            # repaint the block around each changed square, in the chunks it overlaps.
-            for x, y in squares:
-                dirty = QRectF((x - 1) * SQUARE, (y - 1) * SQUARE, 3 * SQUARE, 3 * SQUARE)
-                for key in self.chunks_of([(x, y)]):
-                    chunk = self._chunks.get(key)
-                    if chunk is not None:
-                        chunk.update(dirty)
-        self.overlay.update()
+            self.overlay.update()
+            return
+        # A square's drawing reaches into its neighbours (shared edges, names under towns):
+        # repaint the block around each changed square, in the chunks it overlaps, and the
+        # overlay there only (updating all of it would repaint every chunk in view).
+        for x, y in squares:
+            dirty = QRectF((x - 1) * SQUARE, (y - 1) * SQUARE, 3 * SQUARE, 3 * SQUARE)
+            for key in self.chunks_of([(x, y)]):
+                chunk = self._chunks.get(key)
+                if chunk is not None:
+                    chunk.update(dirty)
+            self.overlay.update(dirty)
 
     @staticmethod
     def chunks_of(squares: Iterable[Square]) -> set[tuple[int, int]]:
@@ -176,9 +183,44 @@ class MapScene(QGraphicsScene):
                     out.add(((x + dx) // CHUNK, (y + dy) // CHUNK))
         return out
 
+    def tool_marks_rect(self) -> QRectF:
+        """The scene rectangle holding the tool's preview squares and edges and the hover edge."""
+        rect = QRectF()
+        tool = self.tool
+        if tool is not None and tool.preview:
+            xs = [x for x, _ in tool.preview]
+            ys = [y for _, y in tool.preview]
+            rect = square_rect((min(xs), min(ys))).united(square_rect((max(xs), max(ys))))
+        edges = list(tool.preview_edges) if tool is not None else []
+        if self.hover_edge is not None and self.show_hover_edge:
+            edges.append(self.hover_edge)
+        for edge in edges:
+            line = edge_line(edge)
+            rect = rect.united(QRectF(line.p1(), line.p2()).normalized())
+        if rect.isNull():
+            return rect
+        pad = 8.0  # the widest mark pen (6) and antialiasing
+        return rect.adjusted(-pad, -pad, pad, pad)
+
+    def tool_marks_changed(self) -> None:
+        """The tool's preview or the hover edge changed: repaint the overlay where they were
+        and where they are, not all of it (which would repaint every chunk in view)."""
+        now = self.tool_marks_rect()
+        for dirty in (self._marks_rect, now):  # apart: a jump across the map is two small areas
+            if not dirty.isNull():
+                self.overlay.update(dirty)
+        self._marks_rect = now
+
     def set_markers(self, errors: set[Square], warnings: set[Square]) -> None:
-        self.marker_errors, self.marker_warnings = errors, warnings
-        self.overlay.update()
+        """Show validation markers; repaint only the squares whose marker came or went (the
+        validation after each edit mostly finds the same issues)."""
+        changed = (set(errors) ^ self.marker_errors) | (set(warnings) ^ self.marker_warnings)
+        self.marker_errors, self.marker_warnings = set(errors), set(warnings)
+        if len(changed) > 256:  # many rectangles cost Qt more than one repaint of the view
+            self.overlay.update()
+            return
+        for sq in changed:
+            self.overlay.update(square_rect(sq).adjusted(-4, -4, 4, 4))
 
     def set_chips(self, chips: list[Square]) -> None:
         self.chips = list(chips)

@@ -187,7 +187,7 @@ class MapView(QGraphicsView):
         tool = self.map_scene.tool
         if tool is not None:
             tool.move(tool_event)
-        self.map_scene.overlay.update()
+        self.map_scene.tool_marks_changed()
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         if self._panning:

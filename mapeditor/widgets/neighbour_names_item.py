@@ -31,13 +31,14 @@ class NeighbourNamesItem(QGraphicsItem):
         self.refresh()
 
     def refresh(self, *_args: object) -> None:
-        self.prepareGeometryChange()
+        """Recompute the lines and names; repaint only if they changed (an edit elsewhere, such
+        as each step of a brush stroke, must not repaint the whole map under this item)."""
         m = self._document.map
         names = {
             e: n for e, n in neighbour_names(m).items() if e.square in m.land and m.faces_outside(e)
         }
-        self._edges = [(edge_line(e), n) for e, n in names.items()]
-        self._labels = []
+        edges = [(edge_line(e), n) for e, n in names.items()]
+        labels: list[tuple[QPointF, str]] = []
         for name, run in label_runs(names):
             mids = [edge_midpoint(e) for e in run]
             cx = sum(p.x() for p in mids) / len(mids)
@@ -45,10 +46,16 @@ class NeighbourNamesItem(QGraphicsItem):
             ox = sum(e.side.delta[0] for e in run)
             oy = sum(e.side.delta[1] for e in run)
             norm = max(1e-9, (ox * ox + oy * oy) ** 0.5)
-            self._labels.append(
+            labels.append(
                 (QPointF(cx + ox / norm * SQUARE * 0.45, cy + oy / norm * SQUARE * 0.45), name)
             )
-        self._rect = map_rect(m).adjusted(-2 * SQUARE, -2 * SQUARE, 2 * SQUARE, 2 * SQUARE)
+        rect = map_rect(m).adjusted(-2 * SQUARE, -2 * SQUARE, 2 * SQUARE, 2 * SQUARE)
+        if rect != self._rect:
+            self.prepareGeometryChange()
+            self._rect = rect
+        elif edges == self._edges and labels == self._labels:
+            return
+        self._edges, self._labels = edges, labels
         self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name

@@ -433,8 +433,8 @@ def test_generated_layouts_on_a_larger_random_map_pass(seed: int, count: int) ->
 def test_layouts_from_the_distance_tables_equal_the_computed_ones(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Small grids look squared distances up in a table; bigger ones compute them: both must
-    give the same layouts."""
+    """Small grids look squared distances up in tables (best-candidate sampling, Lloyd
+    passes); bigger ones compute them: both must give the same layouts."""
     import engine.chips as chips_module
     from engine.mapcache import derived
     from engine.mapio import load_map
@@ -445,6 +445,7 @@ def test_layouts_from_the_distance_tables_equal_the_computed_ones(
     seeds = range(12)
     tabled = [generate_layout(m, starts, 30, seed=s) for s in seeds]
     monkeypatch.setattr(chips_module, "_TABLE_CELLS", 0)
+    monkeypatch.setattr(chips_module, "_TABLE_ENTRIES", 0)
     derived(m).clear()
     assert [generate_layout(m, starts, 30, seed=s) for s in seeds] == tabled
 
@@ -474,6 +475,26 @@ def test_nearest_free_with_a_bound_finds_what_the_full_search_finds() -> None:
         assert board.nearest_free(tx, ty, radius, dx * dx + dy * dy) == board.nearest_free(
             tx, ty, radius
         )
+
+
+def test_a_chip_close_to_its_centroid_is_where_the_search_would_put_it() -> None:
+    """Lloyd passes skip the search for a chip within ``_STAYS`` (per axis) of its centroid:
+    the full search must find that chip's own cell."""
+    from engine.chips import _STAYS, _Board
+
+    rng = random.Random(5)
+    for _ in range(300):
+        squares = {(x, y) for x in range(14) for y in range(11) if rng.random() < 0.8}
+        board = _Board(squares)
+        for sq in rng.sample(sorted(squares), 20):
+            if board.block[board.cell(sq)[0] * board.shape[1] + board.cell(sq)[1]] == 0:
+                board.place(board.cell(sq))
+        r, c = board.cell(rng.choice(sorted(squares)))
+        if board.block[r * board.shape[1] + c] != 0:
+            continue
+        edge = rng.choice([_STAYS, -_STAYS, rng.uniform(-_STAYS, _STAYS)])
+        tx, ty = c + rng.uniform(-_STAYS, _STAYS), r + edge
+        assert board.nearest_free(tx, ty, board.shape[0] + board.shape[1]) == (r, c)
 
 
 def test_best_candidate_draws_the_same_with_any_random_class() -> None:

@@ -241,6 +241,20 @@ def test_standard_pool_sizes() -> None:
     assert TS.pool_names() == ["base", "base+ic", "base+ic+tb"]
 
 
+def test_a_pool_is_a_fresh_list_each_time() -> None:
+    """Pools are listed once per name and kept; the game removes and shuffles what it gets, which
+    must not change the next game's pool; an unknown name is never kept."""
+    first = TS.full_pool("base")
+    first.clear()
+    game_pool = TS.pool("base")
+    game_pool.remove("D")
+    assert len(TS.full_pool("base")) == 72 and len(TS.pool("base")) == 72
+    with pytest.raises(TileSetError):
+        TS.full_pool("base+river")
+    with pytest.raises(TileSetError):
+        TS.full_pool("base+river")
+
+
 def test_subset_pool_keeps_a_start_tile_and_is_a_sub_multiset() -> None:
     full = Counter(TS.pool())
     for seed in range(40):
