@@ -262,15 +262,33 @@ class MCTSBot:
                     n.sums[p] += r
 
     def _playout(self, sim: Game) -> None:
+        """Epsilon-greedy for ``playout_turns`` turns. ``sim`` is already a determinisation, so
+        the greedy evaluation is run on it directly (no copy per decision, as the greedy bot
+        makes to hide face-down values), and a random action is drawn from the live move view
+        without listing the moves."""
+        from engine.game import Phase
+
         turns = self.playout_turns
         start = sim.turn
         rng = self.rng
+        eps = self.epsilon
         policy = self.policy
+        mv = policy.meeple_value
         while not sim.is_over() and (turns is None or sim.turn - start < turns):
-            if rng.random() < self.epsilon:
-                sim.apply(rng.choice(sim.legal_moves().list()))
-            else:
+            if rng.random() < eps:
+                sim.apply(rng.choice(sim.legal_moves()))
+                continue
+            if sim.phase is not Phase.PLACE:
                 sim.apply(policy.choose(sim))
+                continue
+            moves = sim.legal_moves().list()
+            if len(moves) == 1:
+                sim.apply(moves[0])
+                continue
+            values = placement_values(sim, moves, sim.to_move, mv)
+            top = max(values) - 1e-9
+            best = [m for m, v in zip(moves, values, strict=True) if v >= top]
+            sim.apply(best[0] if len(best) == 1 else rng.choice(best))
 
     def _rewards(self, sim: Game) -> list[float]:
         """Each seat's reward: from its projected margin over the best other seat. Before the
