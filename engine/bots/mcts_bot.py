@@ -23,10 +23,11 @@ so a few noisy playouts do not pull the bot far from the greedy choice, and the 
 from it when the playouts say so. (Relative, not absolute: with an absolute prior the least
 visited child looks best whenever the mover is behind.)
 
-Playouts: epsilon-greedy (the greedy bot, a random action with probability ``epsilon``) for
-``playout_turns`` turns, then the position is judged by its projected scores, a meeple in supply worth ``meeple_value``:
-``0.5 + 0.5 * tanh(margin / scale)`` for each seat (1, 0.5 or 0 with a small margin term when the
-game ended).
+Playouts: epsilon-greedy (the greedy evaluation, a random action with probability ``epsilon``)
+for ``playout_turns`` turns (2 by default: short playouts and many iterations beat long ones and
+few at the same CPU), then the position is judged by its projected scores, a meeple in supply
+worth ``meeple_value``: ``0.5 + 0.5 * tanh(margin / scale)`` for each seat (1, 0.5 or 0 with a
+small margin term when the game ended).
 
 Search reuse: after the bot moves, the subtree under the actions played since (its own and the
 other seats') is kept, so the next search starts with the statistics already gathered there.
