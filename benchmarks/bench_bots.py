@@ -98,8 +98,10 @@ def run(
         ties += r == 0.5
         cpu += c
         moves += k
+        # running tallies: a run cut short still gives a usable (partial) figure
         print(f"  game {i} seat {i % 2} scores {s} result {r} cpu/move "
-              f"{c / max(k, 1):.3f}", flush=True)
+              f"{c / max(k, 1):.3f} | so far {wins}/{played} won, {ties} ties, "
+              f"cpu/move {cpu / max(moves, 1):.3f}", flush=True)
     if pool is not None:
         pool.close()
         pool.join()

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.bots.mcts_bot import DEFAULT_ITERATIONS
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ class SimConfig:
     rules: bool = True
     """Play the map's Map-Chips rule set (``False``: plain Maps rules)."""
     seed: int = 0
-    mcts_iterations: int = 60
+    mcts_iterations: int = DEFAULT_ITERATIONS
     """Iteration budget of the ``mcts`` bot per move (the bot's default, about 0.3 s a move:
     see docs/bots.md)."""
     seats: tuple[str, ...] = ()

@@ -18,6 +18,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from engine.bots.mcts_bot import DEFAULT_ITERATIONS
 from engine.errors import EngineError
 
 
@@ -62,8 +63,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--mcts-iterations",
         type=int,
-        default=60,
-        help="iterations per move of the mcts bot (default 60, about 0.3 s a move)",
+        default=DEFAULT_ITERATIONS,
+        help=f"iterations per move of the mcts bot (default {DEFAULT_ITERATIONS}, about 0.3 s a move)",
     )
     p.add_argument(
         "--rules",

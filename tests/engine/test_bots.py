@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 from _game_helpers import make_map
@@ -149,3 +150,19 @@ def test_mcts_plays_deutschland_with_its_rule_actions() -> None:
     bots = [MCTSBot(iterations=3, playout_turns=1, seed=1), make_bot("greedy", seed=2)]
     play_game(g, bots)  # play() checks every action
     assert g.is_over()
+
+
+def test_mcts_playout_plays_a_best_greedy_move_on_the_determinisation() -> None:
+    from engine.bots.greedy_bot import placement_values
+
+    g = Game(None, seed=4)
+    for _ in range(6):
+        g.play(make_bot("greedy", seed=1).choose(g))
+    bot = MCTSBot(seed=3, epsilon=0.0, playout_turns=1)
+    sim = g.copy(shuffle=random.Random(1))
+    moves = sim.legal_moves().list()
+    values = placement_values(sim, moves, sim.to_move, bot.policy.meeple_value)
+    bot._playout(sim)
+    played = sim.history[-1]
+    assert played in moves and values[moves.index(played)] == max(values)
+    assert len(sim.history) == len(g.history) + 1  # one turn, then judged
