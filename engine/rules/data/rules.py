@@ -629,9 +629,11 @@ class DataRules(ChipRules):
         """Every way ``player`` can pay for ``mech`` now: ``(colour, values)`` (``colours``:
         only chips of these)."""
         pay = mech.pay
-        hand = state.held_chips(player)
         if pay.kind == "none":
             return [(None, ())]
+        if not state.held[player]:
+            return []  # every other kind pays with held chips (most turns of a game)
+        hand = state.held_chips(player)
         if pay.kind == "exact_total_any":
             return [(None, v) for v in payments((c.value for c in hand), pay.value)]
         by_colour: dict[Colour, list[int]] = {}
