@@ -128,6 +128,14 @@ class Projection:
         x, y = self.project(lon, lat)
         return float((x - self.x0) / self.km), float((y - self.y0) / self.km)
 
+    def square_boxes(self, squares: Sequence[Square]) -> Any:
+        """The grid squares as boxes in projected km (a numpy array of shapely polygons)."""
+        xs = np.array([sq[0] for sq in squares], dtype=np.float64)
+        ys = np.array([sq[1] for sq in squares], dtype=np.float64)
+        size = self.km
+        x1, y1 = self.x0 + (xs + 1) * size, self.y0 + (ys + 1) * size
+        return shapely.box(self.x0 + xs * size, self.y0 + ys * size, x1, y1)
+
     def square(self, lon: float, lat: float) -> Square:
         """The grid square holding a longitude/latitude (may lie outside the grid)."""
         fx, fy = self.grid_point(lon, lat)
@@ -586,19 +594,7 @@ def keep_parts(raster: Raster, outline: BaseGeometry, share: float = SMALL_PART_
         ]
         if not squares:
             continue
-        boxes = shapely.box(
-            *np.array(
-                [
-                    (
-                        proj.x0 + i * size,
-                        proj.y0 + j * size,
-                        proj.x0 + (i + 1) * size,
-                        proj.y0 + (j + 1) * size,
-                    )
-                    for i, j in squares
-                ]
-            ).T
-        )
+        boxes = proj.square_boxes(squares)
         areas = shapely.area(shapely.intersection(boxes, part)) / (size * size)
         covered = [sq for sq, a in zip(squares, areas, strict=True) if a > 0.05]
         if any(sq in raster.land for sq in covered):
@@ -823,14 +819,7 @@ def _square_parts(outline: BaseGeometry, raster: Raster) -> tuple[dict[Square, i
     if not land:
         return {}, polys
     size = proj.km
-    xs = np.array([sq[0] for sq in land], dtype=np.float64)
-    ys = np.array([sq[1] for sq in land], dtype=np.float64)
-    boxes = shapely.box(
-        proj.x0 + xs * size,
-        proj.y0 + ys * size,
-        proj.x0 + (xs + 1) * size,
-        proj.y0 + (ys + 1) * size,
-    )
+    boxes = proj.square_boxes(land)
     if len(polys) == 1:
         return dict.fromkeys(land, 0), polys
     # Far below a square's size, as the raster does: the 1:10m coasts have many more vertices.
@@ -925,12 +914,7 @@ def neighbours_along_border(
     size = proj.km
     xs = np.array([sq[0] for sq in squares], dtype=np.float64)
     ys = np.array([sq[1] for sq in squares], dtype=np.float64)
-    boxes = shapely.box(
-        proj.x0 + xs * size,
-        proj.y0 + ys * size,
-        proj.x0 + (xs + 1) * size,
-        proj.y0 + (ys + 1) * size,
-    )
+    boxes = proj.square_boxes(squares)
     own = _unwrap(_polygonal(own, "outline"))
     # Each outside square is an exact longitude/latitude rectangle (x depends on lon only, y on
     # lat only): their union is the only place where a neighbour matters.
