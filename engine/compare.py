@@ -508,7 +508,7 @@ def draw_comparison_charts(
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    from engine.report import _shrink_png
+    from engine.report import save_chart
 
     files: dict[str, Path] = {}
     charts: list[tuple[str, Callable[[], Any]]] = [
@@ -518,11 +518,7 @@ def draw_comparison_charts(
     with plt.rc_context({"font.size": 8, "axes.titlesize": 9}):
         for name, draw in charts:
             fig = draw()
-            path = out_dir / f"{name}.png"
-            fig.savefig(path, dpi=dpi, metadata={"Software": None})
-            plt.close(fig)
-            _shrink_png(path)
-            files[name] = path
+            files[name] = save_chart(plt, fig, out_dir / f"{name}.png", dpi)
     return files
 
 

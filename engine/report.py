@@ -564,12 +564,17 @@ def draw_charts(report: BalanceReport, out_dir: Path, *, dpi: int = 72) -> dict[
             fig = draw(plt, report)
             if fig is None:
                 continue
-            path = out_dir / f"{name}.png"
-            fig.savefig(path, dpi=dpi, metadata={"Software": None})
-            plt.close(fig)
-            _shrink_png(path)
-            files[name] = path
+            files[name] = save_chart(plt, fig, out_dir / f"{name}.png", dpi)
     return files
+
+
+def save_chart(plt: Any, fig: Any, path: Path, dpi: int) -> Path:
+    """Save a matplotlib figure as a small PNG at ``path`` (palette-quantised, no Software tag),
+    close it and return ``path``: every report, comparison and sweep chart goes through here."""
+    fig.savefig(path, dpi=dpi, metadata={"Software": None})
+    plt.close(fig)
+    _shrink_png(path)
+    return path
 
 
 def _shrink_png(path: Path) -> None:

@@ -267,7 +267,7 @@ def draw_sweep_charts(report: dict[str, Any], out_dir: Path, *, dpi: int = 72) -
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    from engine.report import _shrink_png
+    from engine.report import save_chart
 
     files: dict[str, Path] = {}
     with plt.rc_context({"font.size": 8, "axes.titlesize": 9}):
@@ -302,10 +302,7 @@ def draw_sweep_charts(report: dict[str, Any], out_dir: Path, *, dpi: int = 72) -
                 ax.set_xlabel(name)
             fig.tight_layout()
             path = out_dir / f"sweep-{name.replace('.', '-')}.png"
-            fig.savefig(path, dpi=dpi, metadata={"Software": None})
-            plt.close(fig)
-            _shrink_png(path)
-            files[name] = path
+            files[name] = save_chart(plt, fig, path, dpi)
     return files
 
 
