@@ -48,7 +48,7 @@ from shapely.geometry.base import BaseGeometry
 
 from engine.errors import EngineError
 from engine.geometry import Edge, Side, Square
-from engine.mapdef import MapDef
+from engine.mapdef import MAX_GRID, MapDef
 
 __all__ = [
     "EARTH_RADIUS_KM",
@@ -79,8 +79,6 @@ __all__ = [
 ]
 
 EARTH_RADIUS_KM = 6371.0088
-MAX_GRID = 400
-"""Largest grid side the map format accepts."""
 SEA = ""
 """Neighbour name of an outside square that is no country (sea, lake, or nothing known)."""
 GEO_EXTRA_HINT = "install the geo extra: pip install -e '.[geo]'"

@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.errors import EngineError
 from engine.geometry import Edge, Square
-from engine.mapdef import MapDef, Track
+from engine.mapdef import MAX_GRID, MapDef, Track
 
 __all__ = [
     "MAX_GRID",
@@ -46,8 +46,6 @@ __all__ = [
     "target_squares",
 ]
 
-MAX_GRID = 400
-"""Largest grid side the map format accepts."""
 Reshape = tuple[int, int, int, int]
 """``(width, height, dx, dy)``: the arguments of :func:`reshape`."""
 POOL_RATIO = 1.6

@@ -25,6 +25,10 @@ FORMAT_VERSION = 2
 """Current map file format version (see :mod:`engine.mapio` for migrations)."""
 
 
+MAX_GRID = 400
+"""Largest grid side the map format accepts (``schemas/map.schema.json`` says the same)."""
+
+
 class Colour(StrEnum):
     """The three Map-Chips / grape / island colours."""
 

@@ -40,6 +40,7 @@ from engine.errors import MapFormatError
 from engine.geometry import Edge, Side, Square
 from engine.mapdef import (
     FORMAT_VERSION,
+    MAX_GRID,
     BorderFeature,
     Colour,
     EdgeKind,
@@ -84,8 +85,8 @@ def _migrate_0_to_1(data: dict[str, Any]) -> dict[str, Any]:
         raise MapFormatError("version 0 map needs integer 'width' and 'height'")
     if not isinstance(land, list):
         raise MapFormatError("'land' must be a list of [x, y] pairs", path="$.land")
-    if not (1 <= width <= _MAX_GRID and 1 <= height <= _MAX_GRID):
-        raise MapFormatError(f"grid {width}x{height} is out of range 1..{_MAX_GRID}")
+    if not (1 <= width <= MAX_GRID and 1 <= height <= MAX_GRID):
+        raise MapFormatError(f"grid {width}x{height} is out of range 1..{MAX_GRID}")
     rows = [["."] * width for _ in range(height)]
     for i, item in enumerate(land):
         ok = (
@@ -121,7 +122,6 @@ MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
 }
 """``version -> function`` upgrading a raw map dict of that version to the next version."""
 
-_MAX_GRID = 400
 _MAX_COORD = 1000
 
 
@@ -254,11 +254,11 @@ def element_bounds(width: int, height: int) -> dict[str, int]:
 def _check_counts(data: dict[str, Any], source: str) -> None:
     """Refuse element lists longer than the grid can hold, before the (slower) schema check."""
     grid = data.get("grid")
-    size = [_MAX_GRID, _MAX_GRID]
+    size = [MAX_GRID, MAX_GRID]
     if isinstance(grid, dict):
         for i, key in enumerate(("width", "height")):
             v = grid.get(key)
-            if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= _MAX_GRID:
+            if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_GRID:
                 size[i] = v
     bounds = element_bounds(size[0], size[1])
     grid_text = f"a {size[0]}x{size[1]} grid"

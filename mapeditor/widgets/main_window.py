@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
 
 from engine.errors import EngineError, MapFormatError
 from engine.geometry import Edge, Square
-from engine.mapdef import MapDef
+from engine.mapdef import MAX_GRID, MapDef
 from engine.resources import maps_dir
 from mapeditor import recovery
 from mapeditor.document import MapDocument
@@ -121,7 +121,7 @@ class NewMapDialog(QDialog):
         self.width_spin = QSpinBox()
         self.height_spin = QSpinBox()
         for spin, value in ((self.width_spin, 16), (self.height_spin, 20)):
-            spin.setRange(1, 400)
+            spin.setRange(1, MAX_GRID)
             spin.setValue(value)
         form = QFormLayout(self)
         form.addRow("Columns", self.width_spin)

@@ -568,3 +568,18 @@ def test_wheel_ships_the_schemas_and_maps(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "example-small"
+
+
+def test_grid_limit_is_one_constant_that_the_schema_shares() -> None:
+    """The schema's grid bounds and the engine's MAX_GRID (mapio, gridshape, country) agree."""
+    from engine import country, gridshape, mapdef
+    from engine.resources import bundled_map, schema_path
+
+    schema = json.loads(schema_path("map").read_text(encoding="utf-8"))
+    grid = schema["properties"]["grid"]["properties"]
+    assert grid["width"]["maximum"] == grid["height"]["maximum"] == mapdef.MAX_GRID
+    assert gridshape.MAX_GRID is country.MAX_GRID is mapdef.MAX_GRID
+    data = json.loads(Path(bundled_map("example-small")).read_text(encoding="utf-8"))
+    data["grid"]["width"] = mapdef.MAX_GRID + 1
+    with pytest.raises(MapFormatError, match=f"grid.*{mapdef.MAX_GRID}"):
+        map_from_dict(data)
