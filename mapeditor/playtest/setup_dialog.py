@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QGridLayout,
     QGroupBox,
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 from engine.errors import EngineError
 from engine.game import PLAYER_NAMES, Game, GameOptions
 from engine.mapdef import MapDef
+from mapeditor.dialog_buttons import ok_cancel
 
 BOT_KINDS: dict[str, str] = {
     "human": "Human",
@@ -328,12 +328,7 @@ class SetupDialog(QDialog):
         self.problems.setStyleSheet("color: #b00020;")
         self.problems.setWordWrap(True)
         layout.addWidget(self.problems)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Play")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons, _ = ok_cancel(self, "Play")
         layout.addWidget(buttons)
         self._base_options = opts
 

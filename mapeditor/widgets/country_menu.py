@@ -10,7 +10,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QInputDialog,
     QLabel,
@@ -27,6 +26,7 @@ from engine.errors import EngineError
 from engine.gridshape import ANCHORS, MAX_GRID
 from engine.mapdef import EdgeKind, Ferry, MapDef
 from mapeditor import country_actions as actions
+from mapeditor.dialog_buttons import ok_cancel
 
 if TYPE_CHECKING:
     from mapeditor.widgets.main_window import MainWindow
@@ -76,11 +76,7 @@ class GridDialog(QDialog):
             self.anchor.addItems(ANCHORS)
             self.anchor.setCurrentText("c")
             form.addRow("Keep in place", self.anchor)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons, _ = ok_cancel(self)
         form.addRow(buttons)
 
     def arguments(self, window: MainWindow) -> actions.Reshape:
@@ -111,12 +107,7 @@ class FerriesDialog(QDialog):
             item.setCheckState(Qt.CheckState.Checked)
             self.list.addItem(item)
         layout.addWidget(self.list)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Add checked ferries")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons, _ = ok_cancel(self, "Add checked ferries")
         layout.addWidget(buttons)
 
     def chosen(self) -> list[Ferry]:

@@ -29,7 +29,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QDockWidget,
     QFileDialog,
     QFormLayout,
@@ -49,6 +48,7 @@ from engine.geometry import Edge, Square
 from engine.mapdef import MAX_GRID, MapDef
 from engine.resources import maps_dir
 from mapeditor import recovery
+from mapeditor.dialog_buttons import ok_cancel
 from mapeditor.document import MapDocument
 from mapeditor.painting import LAYERS, square_rect
 from mapeditor.playtest.launch import confirm_errors, open_playtest
@@ -126,11 +126,7 @@ class NewMapDialog(QDialog):
         form = QFormLayout(self)
         form.addRow("Columns", self.width_spin)
         form.addRow("Rows", self.height_spin)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons, _ = ok_cancel(self)
         form.addRow(buttons)
 
 

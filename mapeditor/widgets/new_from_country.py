@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
@@ -52,6 +51,7 @@ from engine.islands import land_parts
 from engine.mapdef import EdgeKind, LargeCity, MapDef, StartSquare, Town
 from engine.places import set_projection
 from mapeditor import offload
+from mapeditor.dialog_buttons import ok_cancel
 from mapeditor.neighbours import NEIGHBOURS_KEY, neighbour_names, neighbours_to_editor
 
 __all__ = ["NEIGHBOURS_KEY", "ROLES", "NewFromCountryDialog", "default_role", "neighbour_names"]
@@ -165,11 +165,7 @@ class NewFromCountryDialog(QDialog):
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.setMinimumWidth(380)
         self.preview_button = QPushButton("Preview now")
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok_button.setText("Create map")
+        self.buttons, self.ok_button = ok_cancel(self, "Create map")
         self.ok_button.setEnabled(False)
 
         form = QFormLayout()
@@ -227,8 +223,6 @@ class NewFromCountryDialog(QDialog):
             self.local_names.toggled,
         ):
             signal.connect(self._schedule)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
         self._schedule()
 
     # -- inputs --------------------------------------------------------------------------------
