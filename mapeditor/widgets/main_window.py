@@ -25,6 +25,7 @@ from PySide6.QtGui import (
     QCloseEvent,
     QGuiApplication,
     QKeySequence,
+    QShowEvent,
     QUndoGroup,
 )
 from PySide6.QtWidgets import (
@@ -802,6 +803,17 @@ class MainWindow(QMainWindow):
 
         doc.undo_stack.push(ReplaceMap(doc, recovered, "Recover autosave"))
         return True
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        # A message shown before the window was (opening a file from the command line) could
+        # not hide the tool hint, which is hidden only while visible: show it again so it does
+        # (cleared first: QStatusBar ignores the message it already shows).
+        super().showEvent(event)
+        bar = self.statusBar()
+        message = bar.currentMessage()
+        if message:
+            bar.clearMessage()
+            bar.showMessage(message, 8000)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         if self.maybe_save():

@@ -115,3 +115,16 @@ def test_the_start_page_offers_nothing_to_edit(qtbot) -> None:
     assert not window.document.modified
     _click_item(window.start_page.shipped, "Example (small)")
     assert window.paste_action.isEnabled() and window.save_action.isEnabled()
+
+
+def test_a_message_from_opening_hides_the_tool_hint_once_the_window_shows(qtbot) -> None:
+    """Opening from the command line says so before the window is shown; the message must not be
+    drawn over the tool hint (they share the status bar's left side)."""
+    window = open_editor(bundled_map("italia"))
+    message = window.statusBar().currentMessage()
+    assert "shipped map" in message
+    _shown(qtbot, window)
+    assert window.statusBar().currentMessage() == message
+    assert not window._hint.isVisible()
+    window.statusBar().clearMessage()
+    assert window._hint.isVisible()
