@@ -66,3 +66,15 @@ def wait_for_human(qtbot, window: PlaytestWindow) -> None:
         lambda: window.game.is_over() or (window.human_to_move() and not window.worker.busy),
         timeout=20_000,
     )
+
+
+def play_first_placement(qtbot, window: PlaytestWindow):
+    """As the human: click the first legal placement (turned to fit), place no meeple, and wait
+    until the human is to move again. Returns the placement played."""
+    p = window.game.legal_placements().list()[0]
+    window.rotation = p.rotation
+    click_square(window, p.square)
+    if window.pending is not None:
+        window.no_meeple()
+    wait_for_human(qtbot, window)
+    return p

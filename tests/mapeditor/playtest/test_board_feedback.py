@@ -3,7 +3,13 @@ names in the score table, and an undo that keeps the zoom."""
 
 from __future__ import annotations
 
-from _playtest_helpers import click_square, hover_square, small_setup, wait_for_human
+from _playtest_helpers import (
+    click_square,
+    hover_square,
+    play_first_placement,
+    small_setup,
+    wait_for_human,
+)
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
@@ -96,12 +102,7 @@ def test_player_names_are_not_cut_short_by_a_wide_chips_column(
 def test_undo_keeps_the_zoom(qtbot, make_playtest) -> None:
     w = make_playtest()
     wait_for_human(qtbot, w)
-    p = w.game.legal_placements().list()[0]
-    w.rotation = p.rotation
-    click_square(w, p.square)
-    if w.pending is not None:
-        w.no_meeple()
-    wait_for_human(qtbot, w)
+    p = play_first_placement(qtbot, w)
     w.activateWindow()
     qtbot.waitUntil(w.isActiveWindow)
     hover_square(w, p.square)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from _playtest_helpers import click_square, wait_for_human
+from _playtest_helpers import play_first_placement, wait_for_human
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from engine.mapio import load_map
@@ -23,12 +23,7 @@ def test_playtest_plays_a_copy_of_the_edited_map(qtbot, make_editor, monkeypatch
     w.pace.setValue(0)
     assert w.map is not editor.document.map and w.map == editor.document.map
     wait_for_human(qtbot, w)
-    p = w.game.legal_placements().list()[0]
-    w.rotation = p.rotation
-    click_square(w, p.square)
-    if w.pending is not None:
-        w.no_meeple()
-    wait_for_human(qtbot, w)
+    play_first_placement(qtbot, w)
     assert w.game.turn >= 2
     assert editor.document.map == before  # playing never changes the map being edited
     assert not editor.document.undo_stack.canUndo()

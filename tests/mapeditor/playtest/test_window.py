@@ -6,6 +6,7 @@ from _playtest_helpers import (
     click_scene,
     click_square,
     hover_square,
+    play_first_placement,
     small_setup,
     wait_for_human,
     wheel,
@@ -158,12 +159,7 @@ def test_undo_takes_back_the_human_turn_and_the_bot_reply(qtbot, make_playtest) 
     wait_for_human(qtbot, w)
     assert not w.undo_action.isEnabled()
     start = w.game.state_summary()
-    p = w.game.legal_placements().list()[0]
-    w.rotation = p.rotation
-    click_square(w, p.square)
-    if w.pending is not None:
-        w.no_meeple()
-    wait_for_human(qtbot, w)
+    play_first_placement(qtbot, w)
     assert w.game.turn == 2  # the bot replied
     assert w.undo_action.isEnabled()
     w.undo_action.trigger()
