@@ -12,6 +12,15 @@ availability count in place of the parent's visits. Every seat's decisions are i
 rule-set actions (wine, island tiles, the Isle of Man, treats, upgrades, extra turns) are children
 like placing moves.
 
+The root: sequential halving with common random numbers (Karnin, Koren & Somekh 2013; Cazenave
+2015). The ``root_candidates`` best moves by the greedy evaluation are compared in rounds; in a
+round every surviving move is tried once in the same determinisation with the same playout
+draws, so two moves are judged on the same tiles and most of the luck of the draw cancels out.
+Each phase spends an equal share of the budget and keeps the better half (the greedy evaluation
+counts as ``prior_visits`` tries, as below). Under plain UCB1 the root spread a few hundred
+iterations almost evenly over 25 moves, a dozen noisy playouts each. Below the root, and at the
+root with a time budget, the tree is searched with UCB1 as follows.
+
 Progressive widening: a node offers its moves in the order of the greedy evaluation
 (:func:`engine.bots.greedy_bot.placement_values` for placing moves) and lets a new child in only
 when ``widening * sqrt(visits)`` grows past the number it has, so a small budget goes to the moves
@@ -56,8 +65,8 @@ if TYPE_CHECKING:
     from engine.game import Game
     from engine.moves import Action
 
-DEFAULT_ITERATIONS = 200
-"""The default budget per move, about 0.3 s of CPU per move on the classic table and 0.4 s on
+DEFAULT_ITERATIONS = 250
+"""The default budget per move, about 0.25 s of CPU per move on the classic table and 0.4 s on
 Deutschland (docs/bots.md has the measured figures against greedy)."""
 
 DEFAULT_PLAYOUT_TURNS = 2
@@ -87,6 +96,15 @@ def level_options(level: int) -> dict[str, Any]:
     if level not in LEVELS:
         raise EngineError(f"strength level {level!r} is not one of 1..10")
     return dict(LEVELS[level])
+
+
+def _halving_cost(n: int) -> int:
+    """The fewest iterations sequential halving over ``n`` moves needs: one round per phase."""
+    cost = 0
+    while n > 1:
+        cost += n
+        n = (n + 1) // 2
+    return cost
 
 
 def _key(game: Game, action: Action) -> Hashable:
@@ -124,7 +142,8 @@ class _Node:
 
 
 class MCTSBot:
-    """ISMCTS with progressive widening, epsilon-greedy playouts and search reuse.
+    """ISMCTS with sequential halving at the root, progressive widening below it, epsilon-greedy
+    playouts and search reuse.
 
     Give ``iterations`` (deterministic, the default) or ``seconds``, or a strength ``level``
     1..10 (see :data:`LEVELS`).
@@ -147,6 +166,8 @@ class MCTSBot:
         meeple_value: float = 1.0,
         blunder: float = 0.0,
         level: int | None = None,
+        root_candidates: int = 12,
+        halving: bool = True,
         candidates: int | None = None,
         margin_weight: float | None = None,
     ) -> None:
@@ -172,6 +193,12 @@ class MCTSBot:
         self.reuse = reuse
         self.prior_visits = prior_visits
         self.blunder = blunder
+        self.root_candidates = root_candidates
+        """How many of the root's moves (best greedy evaluation first) sequential halving
+        compares."""
+        self.halving = halving
+        """Sequential halving with common random numbers at the root (iteration budgets only);
+        off: UCB1 at the root as below it."""
         self.meeple_value = meeple_value
         """Points a meeple in supply is worth when a playout is judged before the end."""
         """Chance of playing a random legal action instead of searching (weak levels)."""
@@ -240,13 +267,28 @@ class MCTSBot:
             return key, action, prior, True
         return best[0], best[1], best[2], False
 
-    def _iterate(self, root: _Node, game: Game) -> None:
-        sim = game.copy(shuffle=self.rng)
+    def _iterate(
+        self,
+        root: _Node,
+        game: Game,
+        rng: random.Random | None = None,
+        first: tuple[Hashable, Action, float] | None = None,
+    ) -> list[float]:
+        """One iteration: deal a determinisation with ``rng`` (the bot's own by default),
+        descend the tree (through the root's child ``first`` when given), play out, back up.
+        Returns every seat's reward."""
+        rng = rng or self.rng
+        sim = game.copy(shuffle=rng)
         node = root
         path = [root]
         while not sim.is_over():
             mover = sim.to_move
-            key, action, prior, new = self._select(node, sim)
+            if first is not None:
+                key, action, prior = first
+                new = key not in node.children
+                first = None
+            else:
+                key, action, prior, new = self._select(node, sim)
             sim.apply(action)
             child = node.children.get(key)
             if child is None:
@@ -255,7 +297,7 @@ class MCTSBot:
             path.append(node)
             if new:
                 break
-        self._playout(sim)
+        self._playout(sim, rng)
         rewards = self._rewards(sim)
         for n in path:
             n.visits += 1
@@ -266,8 +308,53 @@ class MCTSBot:
             else:
                 for p, r in enumerate(rewards):
                     n.sums[p] += r
+        return rewards
 
-    def _playout(self, sim: Game) -> None:
+    def _halving(self, root: _Node, game: Game) -> tuple[Hashable, Action] | None:
+        """Sequential halving at the root over the ``root_candidates`` best moves by the greedy
+        evaluation, with common random numbers: in each round every surviving move is tried in
+        the same determinisation with the same playout draws, so the moves are compared on the
+        same tiles. Each phase spends an equal share of the budget and keeps the better half.
+        Returns the chosen move (``None`` when the budget is too small to try every
+        candidate once)."""
+        budget = self.iterations or 0
+        # a reused root's order was worked out in a determinisation: keep what is legal here
+        legal = {_key(game, a) for a in game.legal_moves()}
+        cands = [c for c in self._ordered(root, game) if c[0] in legal][: self.root_candidates]
+        while len(cands) > 2 and _halving_cost(len(cands)) > budget:
+            cands = cands[:-1]  # a small budget compares fewer moves rather than overspend
+        if len(cands) < 2 or _halving_cost(len(cands)) > budget:
+            return None
+        phases = max(1, math.ceil(math.log2(len(cands))))
+        n0 = self.prior_visits
+        sums = dict.fromkeys((key for key, _a, _q in cands), 0.0)
+        tries = 0
+        me = game.to_move
+        alive = list(cands)
+        spent = 0
+        for phase in range(phases):
+            rounds = max(1, (budget - spent) // ((phases - phase) * len(alive)))
+            for _ in range(rounds):
+                seed = self.rng.getrandbits(64)
+                for cand in alive:
+                    sums[cand[0]] += self._iterate(root, game, random.Random(seed), cand)[me]
+                spent += len(alive)
+            tries += rounds
+
+            def score(cand: tuple[Hashable, Action, float], tries: int = tries) -> float:
+                # every survivor has the same number of paired tries: the greedy prior counts
+                # as n0 of them, as in the tree
+                return (sums[cand[0]] + n0 * cand[2]) / (tries + n0)
+
+            alive.sort(key=score, reverse=True)
+            alive = alive[: max(1, (len(alive) + 1) // 2)]
+        # what rounding left goes below the chosen move: its subtree is the one reused next
+        for _ in range(budget - spent):
+            self._iterate(root, game, None, alive[0])
+        self.last_iterations = budget
+        return alive[0][0], alive[0][1]
+
+    def _playout(self, sim: Game, rng: random.Random | None = None) -> None:
         """Epsilon-greedy for ``playout_turns`` turns. ``sim`` is already a determinisation, so
         the greedy evaluation is run on it directly (no copy per decision, as the greedy bot
         makes to hide face-down values), and a random action is drawn from the live move view
@@ -276,7 +363,7 @@ class MCTSBot:
 
         turns = self.playout_turns
         start = sim.turn
-        rng = self.rng
+        rng = rng or self.rng
         eps = self.epsilon
         policy = self.policy
         mv = policy.meeple_value
@@ -349,6 +436,12 @@ class MCTSBot:
             self._root = None
             return self.rng.choice(moves)
         root = self._reused_root(game)
+        if self.halving and self.iterations is not None:
+            chosen = self._halving(root, game)
+            if chosen is not None:
+                self._root = root
+                self._history = len(game.history)
+                return chosen[1]
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         done = 0
         while True:

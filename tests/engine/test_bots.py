@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Hashable
+from typing import Any
 
 import pytest
 from _game_helpers import make_map
@@ -128,10 +130,65 @@ def test_mcts_builds_a_real_tree_and_reuses_it_between_moves() -> None:
 
 def test_mcts_widens_progressively() -> None:
     g = Game(None, seed=6)
-    bot = MCTSBot(iterations=30, seed=1, playout_turns=1, widening=1.0)
+    # UCB1 at the root (halving off) widens there as it does below the root
+    bot = MCTSBot(iterations=30, seed=1, playout_turns=1, widening=1.0, halving=False)
     bot.choose(g)
     assert bot._root is not None
     assert 2 <= len(bot._root.children) <= int(math.sqrt(31)) + 1 < g.legal_moves().count()
+
+
+def _halving_bot(
+    monkeypatch: pytest.MonkeyPatch, rewarded: int | None = None
+) -> tuple[MCTSBot, list[tuple[int, Hashable]]]:
+    """A bot whose iterations are recorded as (determinisation draw, root move); with
+    ``rewarded``, the root move of that greedy rank wins every playout and the others lose."""
+    bot = MCTSBot(iterations=100, seed=4, root_candidates=8)
+    calls: list[tuple[int, Hashable]] = []
+    real = MCTSBot._iterate
+
+    def iterate(self: MCTSBot, root: Any, game: Game, rng: Any = None, first: Any = None) -> Any:
+        probe = random.Random()
+        probe.setstate((rng or self.rng).getstate())
+        calls.append((probe.getrandbits(32), first[0] if first else None))
+        out = real(self, root, game, rng, first)
+        if rewarded is not None and first is not None:
+            ranked = [k for k, _a, _q in self._ordered(root, game)]
+            win = 1.0 if first[0] == ranked[rewarded] else 0.0
+            return [win if p == game.to_move else 1 - win for p in range(len(out))]
+        return out
+
+    monkeypatch.setattr(MCTSBot, "_iterate", iterate)
+    return bot, calls
+
+
+def test_mcts_halving_compares_the_best_greedy_moves_on_the_same_deals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    g = Game(None, seed=8)
+    bot, calls = _halving_bot(monkeypatch)
+    bot.choose(g)
+    assert len(calls) == 100 == bot.last_iterations  # the whole budget, no more
+    ranked = [k for k, _a, _q in bot._ordered(bot._root, g)]  # type: ignore[arg-type]
+    assert {k for _d, k in calls} == set(ranked[:8])  # only the 8 best by greedy evaluation
+    # rounds: every surviving move in turn on one deal; the survivors halve each phase
+    rounds: list[tuple[int, list[Hashable]]] = []
+    for deal, key in calls:
+        if rounds and rounds[-1][0] == deal:
+            rounds[-1][1].append(key)
+        else:
+            rounds.append((deal, [key]))
+    sizes = [len(keys) for _d, keys in rounds]
+    assert sizes[0] == 8 and 4 in sizes and 2 in sizes
+    assert all(a >= b for a, b in zip(sizes, sizes[1:], strict=False))  # never grows back
+    assert len({d for d, _k in rounds}) == len(rounds)  # a fresh deal for each round
+
+
+def test_mcts_halving_finds_the_move_the_playouts_favour(monkeypatch: pytest.MonkeyPatch) -> None:
+    g = Game(None, seed=8)
+    bot, _calls = _halving_bot(monkeypatch, rewarded=5)  # greedy ranks it sixth
+    move = bot.choose(g)
+    ranked = [a for _k, a, _q in bot._ordered(bot._root, g)]  # type: ignore[arg-type]
+    assert move == ranked[5] != ranked[0]
 
 
 @pytest.mark.parametrize("level", [1, 5, 10])
@@ -166,3 +223,17 @@ def test_mcts_playout_plays_a_best_greedy_move_on_the_determinisation() -> None:
     played = sim.history[-1]
     assert played in moves and values[moves.index(played)] == max(values)
     assert len(sim.history) == len(g.history) + 1  # one turn, then judged
+
+
+@pytest.mark.parametrize("iterations", [3, 5, 16, 23, 40])
+def test_mcts_halving_never_spends_more_than_the_budget(
+    monkeypatch: pytest.MonkeyPatch, iterations: int
+) -> None:
+    g = Game(None, seed=8)
+    bot, calls = _halving_bot(monkeypatch)
+    bot.iterations = iterations
+    move = bot.choose(g)
+    assert move in g.legal_moves()
+    assert len(calls) == iterations == bot.last_iterations
+    compared = {k for _d, k in calls}
+    assert 2 <= len(compared) <= 8 and None not in compared  # halving; fewer moves when poorer
