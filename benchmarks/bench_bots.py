@@ -5,7 +5,8 @@ CPU time (``time.process_time``, one core) per MCTS move. Tables: ``classic`` (n
 tiles, 2 players) and ``deutschland`` (the bundled map with its Map-Chips rules).
 
 Run: ``python benchmarks/bench_bots.py --games 200 --table classic``
-     ``python benchmarks/bench_bots.py --levels --games 20``  (the strength-level table)
+     ``python benchmarks/bench_bots.py --levels --games 20``  (the strength-level table;
+     ``--levels 1-7`` or ``--levels 9,10`` for some levels)
 
 Game ``i`` uses seed ``i`` (``--first`` shifts it); the MCTS bot sits in seat ``i % 2``. Budgets
 are iteration counts, so a run reproduces exactly. ``--until HH:MM`` stops starting new games
@@ -120,6 +121,15 @@ def line(r: dict[str, Any], label: str = "") -> str:
     )
 
 
+def _level_list(text: str) -> list[int]:
+    """``1-10``, ``8,9`` or ``1-3,9`` as a list of levels."""
+    out: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out.extend(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200)
@@ -129,7 +139,10 @@ def main() -> None:
     ap.add_argument("--level", type=int, default=None, help="MCTS strength level 1..10")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="another MCTS option (number), e.g. --set prior_visits=5")
-    ap.add_argument("--levels", action="store_true", help="every level vs greedy and random")
+    ap.add_argument(
+        "--levels", nargs="?", const="1-10", default=None, metavar="LIST",
+        help="levels vs greedy and random: all, or e.g. 1-7 or 8,9",
+    )
     ap.add_argument("--first", type=int, default=0, help="seed of the first game")
     ap.add_argument("--until", default=None, help="HH:MM UTC: start no game after that")
     ap.add_argument("--jobs", type=int, default=1, help="games in parallel processes")
@@ -138,7 +151,7 @@ def main() -> None:
     tables = args.table or ["classic", "deutschland"]
     if args.levels:
         print("level | table | vs greedy | vs random | CPU s/move")
-        for level in range(1, 11):
+        for level in _level_list(args.levels):
             for table in tables:
                 g = run(table, args.games, "greedy", {"level": level}, args.first, until, args.jobs)
                 r = run(table, args.games, "random", {"level": level}, args.first, until, args.jobs)
