@@ -43,6 +43,10 @@ _KIND_OF = {"city": CITY, "road": ROAD, "field": FIELD, "monastery": MONASTERY}
 _LETTER = {EdgeKind.CITY: "C", EdgeKind.ROAD: "R", EdgeKind.FIELD: "F"}
 _LETTER_NAME = {"C": "city", "R": "road", "F": "field", "?": "anything"}
 _FREE = "????"
+_MAX_PATTERN_IDS = 1 << 20
+"""Contact patterns given an int id per tile set (a game meets a few hundred)."""
+_MoveTable = dict[int, tuple[tuple[tuple[str, ...], ...], int]]
+"""Pattern id -> meeple locations per rotation and moves per square (see move_tables)."""
 # tags of the board's own undo-log entries (beside features.LOG_ROOT)
 _LOG_DONE = 1  # (tag, root): completed now
 _LOG_REQ = 2  # (tag, square, old pattern or None)
@@ -64,14 +68,16 @@ _SIDE_OPEN_T = (_SIDE_OPEN,)
 _SIDE_FIELD_CITY_T = (_SIDE_FIELD_CITY,)
 _SIDE_CLOSED_T = (_SIDE_CLOSED,)
 _EMPTY: frozenset[int] = frozenset()
-_WITH_EDGE: dict[tuple[str, int, str], str] = {
-    (p, s, letter): p[: (s + 2) & 3] + letter + p[((s + 2) & 3) + 1 :]
-    for p in map("".join, product("CRF?", repeat=4))
+_WITH_EDGE: dict[tuple[int, str], dict[str, str]] = {
+    (s, letter): {
+        p: p[: (s + 2) & 3] + letter + p[((s + 2) & 3) + 1 :]
+        for p in map("".join, product("CRF?", repeat=4))
+    }
     for s in range(4)
     for letter in "CRF"
 }
-"""(pattern of a square, side s of the tile placed next to it, that side's letter) -> the
-square's pattern with the facing side (s + 2) set to the letter."""
+"""(side s of the tile placed next to a square, that side's letter) -> pattern of the square ->
+the square's pattern with the facing side (s + 2) set to the letter."""
 
 
 def partner_half(h: int) -> int:
@@ -115,6 +121,11 @@ class OrientedTile:
         "heads",
         "dense_cities",
         "pos_seg",
+        "node_kinds",
+        "node_open",
+        "node_coa",
+        "city_links",
+        "with_edge",
     )
 
     def __init__(self, tile: TileType, rotation: int) -> None:
@@ -198,6 +209,19 @@ class OrientedTile:
             tuple(sorted({self.dense[c] for c in cs})) for cs in self.cities
         )
         """For a field segment, the ``dense`` indices of the city segments it touches."""
+        # what :meth:`Board.place` appends to the feature store for the new nodes, in one go
+        self.node_kinds: tuple[int, ...] = tuple(self.kinds[i] for i in self.heads)
+        self.node_open: tuple[int, ...] = tuple(self.open_edges[i] for i in self.heads)
+        self.node_coa: tuple[int, ...] = tuple(self.coa[i] for i in self.heads)
+        self.city_links: tuple[tuple[int, tuple[int, ...]], ...] = tuple(
+            (i, cs) for i, cs in enumerate(self.cities) if cs
+        )
+        """Each field segment that touches cities, with the city segments."""
+        self.with_edge: tuple[dict[str, str], ...] = tuple(
+            _WITH_EDGE[s, self.edges[s]] for s in range(4)
+        )
+        """For each side, the pattern of the empty square across it -> that pattern once this
+        tile is there (the tables are shared)."""
 
     def segment_at(self, location: str) -> int | None:
         """The segment a meeple location names, or ``None``."""
@@ -286,6 +310,12 @@ class CompiledTiles:
             tuple[tuple[tuple[str, ...], ...], int],
         ] = {}
         """See :meth:`move_options`."""
+        self._pattern_ids: dict[tuple[int, ...], int] = {}
+        self._id_patterns: list[tuple[int, ...]] = [()]
+        """Contact pattern <-> small int (0: no meeple nearby), see :meth:`pattern_id`."""
+        self._move_tables: dict[tuple[str, bool], dict[tuple[int, ...], _MoveTable]] = {}
+        """See :meth:`move_tables`."""
+        self._move_entries = 0
 
     def pattern_options(
         self, tile_id: str, rotation: int, pattern: tuple[int, ...]
@@ -327,6 +357,45 @@ class CompiledTiles:
                 for r in rotations
             )
             out = cache[key] = (own, len(rotations) + sum(len(names) for names in own))
+        return out
+
+    def pattern_id(self, pattern: tuple[int, ...] | None) -> int:
+        """A small int for a :meth:`Board.contact_pattern`, the same for equal patterns in
+        every game of this tile set (0: ``None``), so that the moves of a square are looked up
+        by an int instead of hashing its pattern again every turn; -1 once
+        ``_MAX_PATTERN_IDS`` patterns have ids (the pattern itself is used then)."""
+        if pattern is None:
+            return 0
+        pid = self._pattern_ids.get(pattern)
+        if pid is None:
+            ids = self._id_patterns
+            if len(ids) >= _MAX_PATTERN_IDS:
+                return -1
+            pid = self._pattern_ids[pattern] = len(ids)
+            ids.append(pattern)
+        return pid
+
+    def move_tables(self, tile_id: str, farmers: bool) -> dict[tuple[int, ...], _MoveTable]:
+        """Rotations of ``tile_id`` -> pattern id (:meth:`pattern_id`) -> :meth:`move_options`
+        of the tile at those rotations on a square with that pattern: filled on use
+        (:meth:`fill_move_table`)."""
+        key = (tile_id, farmers)
+        tables = self._move_tables.get(key)
+        if tables is None:
+            tables = self._move_tables[key] = {}
+        return tables
+
+    def fill_move_table(
+        self, table: _MoveTable, tile_id: str, rotations: tuple[int, ...], pid: int, farmers: bool
+    ) -> tuple[tuple[tuple[str, ...], ...], int]:
+        """:meth:`move_options` for pattern id ``pid`` (>= 0), kept in ``table`` (of
+        :meth:`move_tables` for the same tile, rotations and farmers)."""
+        out = self.move_options(tile_id, rotations, self._id_patterns[pid], farmers)
+        self._move_entries += 1
+        if self._move_entries > 200_000:  # bound the memory of very long runs
+            self._move_tables.clear()
+            self._move_entries = 1
+        table[pid] = out
         return out
 
     def fits(self, tile_id: str, pattern: str) -> tuple[int, ...]:
@@ -983,16 +1052,30 @@ class Board:
         parent = f.parent
         entry = self._contact_src.get(square)
         if entry is None:
-            entry = self._contact_src[square] = [self._contact_nodes(square), None, None, None]
+            entry = self._contact_src[square] = [self._contact_nodes(square), None, None, None, 0]
         elif entry[2] is not None:
             # a root that is still a root is still every root its nodes reach (no path
-            # compression; undone trials drop the entries)
+            # compression; undone trials drop the entries); one that was merged since reaches
+            # its new root. The pattern depends only on which positions share a root and
+            # which roots have a meeple: while the roots found stay distinct and keep their
+            # meeple or lack of one, it stands (merges far away are most turns' changes).
+            moved = False
+            now: list[int] = []
             for r, had in zip(entry[2], entry[3], strict=True):
-                if parent[r] != r or (r in meeples) is not had:
+                if parent[r] != r:
+                    moved = True
+                    while parent[r] != r:
+                        r = parent[r]
+                if (r in meeples) is not had:
                     break
+                now.append(r)
             else:
                 pattern: tuple[int, ...] | None = entry[1]
-                return pattern
+                if not moved:
+                    return pattern
+                if len(set(now)) == len(now):
+                    entry[2] = tuple(now)
+                    return pattern
         roots = []
         for r in entry[0]:
             if r >= 0:
@@ -1004,6 +1087,7 @@ class Board:
         entry[3] = tuple(r in meeples for r in distinct)
         if meeples.keys().isdisjoint(roots):  # -1 is never a key
             entry[1] = None
+            entry[4] = 0
             return None
         # Only what can change an option is kept, so that fewer patterns reach the caches:
         # every feature with a meeple is 1 (label 0: a segment touching one is taken whatever
@@ -1025,7 +1109,75 @@ class Board:
             else:
                 append(-1)
         pattern = entry[1] = tuple(out)
+        entry[4] = self.compiled.pattern_id(pattern)
         return pattern
+
+    def move_blocks(self, tile_id: str, farmers: bool, starts: list[int], blocks: list[Any]) -> int:
+        """The moves of placing ``tile_id`` with a meeple in supply, in :meth:`placements`
+        order, counted by blocks (``Game._move_index``): each frontier group that fits is split
+        into runs of squares with no meeple nearby, whose moves differ only in the square, and
+        squares with a :meth:`contact_pattern` on their own. Appends each block's first move
+        index to ``starts`` and ``(squares, rotations, meeple locations per rotation, moves per
+        square)`` to ``blocks``; returns the number of moves. The cached contact pattern of a
+        square is checked here as in :meth:`contact_pattern` (inlined: groups are small and
+        this runs every turn) and looked up by its id."""
+        compiled = self.compiled
+        tables = compiled.move_tables(tile_id, farmers)
+        fill = compiled.fill_move_table
+        meeples = self.features.meeples
+        parent = self.features.parent
+        src = self._contact_src
+        groups = self._groups
+        total = 0
+        for p, rots in self._fitting(tile_id):
+            squares = groups[p]
+            if not squares:
+                continue
+            table = tables.get(rots)
+            if table is None:
+                table = tables[rots] = {}
+            got = table.get(0)
+            locs, per_square = got if got is not None else fill(table, tile_id, rots, 0, farmers)
+            if not meeples:
+                starts.append(total)
+                blocks.append((squares, rots, locs, per_square))
+                total += per_square * len(squares)
+                continue
+            run: list[Square] = []
+            for sq in squares:
+                entry = src.get(sq)
+                if entry is not None and entry[2] is not None:
+                    for r, had in zip(entry[2], entry[3], strict=True):
+                        if parent[r] != r or (r in meeples) is not had:
+                            self.contact_pattern(sq)
+                            break
+                else:
+                    self.contact_pattern(sq)
+                    entry = src[sq]
+                pid = entry[4]
+                if pid == 0:
+                    run.append(sq)
+                    continue
+                if run:
+                    starts.append(total)
+                    blocks.append((run, rots, locs, per_square))
+                    total += per_square * len(run)
+                    run = []
+                got = table.get(pid)
+                if got is None:
+                    if pid > 0:
+                        got = fill(table, tile_id, rots, pid, farmers)
+                    else:  # no id (see CompiledTiles.pattern_id)
+                        got = compiled.move_options(tile_id, rots, entry[1], farmers)
+                own, n = got
+                starts.append(total)
+                blocks.append(((sq,), rots, own, n))
+                total += n
+            if run:
+                starts.append(total)
+                blocks.append((run, rots, locs, per_square))
+                total += per_square * len(run)
+        return total
 
     def _contact_nodes(self, square: Square) -> tuple[int, ...]:
         """The feature nodes (not roots) that a tile on the empty ``square`` would join: for
@@ -1134,31 +1286,24 @@ class Board:
             src.pop((x, y + 1), None)
             src.pop((x - 1, y), None)
         # 1. a node per segment
-        key = frozenset((square,))
-        nodes: list[int] = []
-        n_segs = len(o.kinds)
-        fkind = f.kind
-        ftiles = f.tiles
-        fcoa = f.coa
-        nid = len(parent)
         kinds = o.kinds
-        ocoa = o.coa
-        osides = o.sides
-        for i in range(n_segs):
-            kind = kinds[i]
-            if kind == MONASTERY:
-                nodes.append(-1)
-                continue
-            nodes.append(nid)
-            parent.append(nid)
-            fkind.append(kind)
-            fopen.append(len(osides[i]))
-            ftiles.append(key)
-            fcoa.append(ocoa[i])
-            nid += 1
-        for i in range(n_segs):
-            if o.cities[i]:
-                f.cities[nodes[i]] = frozenset(nodes[c] for c in o.cities[i])
+        n_segs = len(kinds)
+        nid = len(parent)
+        k = len(o.heads)
+        parent += range(nid, nid + k)
+        f.kind += o.node_kinds
+        fopen += o.node_open
+        f.tiles += (frozenset((square,)),) * k
+        f.coa += o.node_coa
+        nodes = (
+            list(range(nid, nid + k))
+            if k == n_segs
+            else [nid + d if d >= 0 else -1 for d in o.dense]  # -1: the monastery
+        )
+        if o.city_links:
+            fcities = f.cities
+            for i, cs in o.city_links:
+                fcities[nodes[i]] = frozenset([nodes[c] for c in cs])
         tiles[square] = o
         all_nodes[square] = tuple(nodes)
         self.order.append(square)
@@ -1172,6 +1317,7 @@ class Board:
         hs = layout.handlers.get(square) if layout is not None else None
         placeable = layout.placeable if layout is not None else None
         edges = o.edges
+        with_edge = o.with_edge
         side_seg = o.side_seg
         half_seg = o.half_seg
         for s in range(4):
@@ -1208,7 +1354,7 @@ class Board:
                             if a != b:
                                 funion(a, b)
                 elif placeable is None or q in placeable:
-                    np = _WITH_EDGE[req.get(q, _FREE), s, edges[s]]
+                    np = with_edge[s][req.get(q, _FREE)]
                     if log is not None:
                         log.append((_LOG_REQ, q, req.get(q)))
                     req[q] = np

@@ -844,36 +844,7 @@ class Game:
                 total += n * len(squares)
             index.total = total
             return index
-        farmers = self.options.farmers
-        pattern_of = board.contact_pattern if board.features.meeples else None
-        move_options = board.compiled.move_options
-        for squares, rots in board.placement_groups(tile):
-            locs, per_square = move_options(tile, rots, (), farmers)
-            if pattern_of is None:
-                starts.append(total)
-                blocks.append((squares, rots, locs, per_square))
-                total += per_square * len(squares)
-                continue
-            run: list[Square] = []
-            for sq in squares:
-                pattern = pattern_of(sq)
-                if pattern is None:
-                    run.append(sq)
-                    continue
-                if run:
-                    starts.append(total)
-                    blocks.append((run, rots, locs, per_square))
-                    total += per_square * len(run)
-                    run = []
-                own, n = move_options(tile, rots, pattern, farmers)
-                starts.append(total)
-                blocks.append(((sq,), rots, own, n))
-                total += n
-            if run:
-                starts.append(total)
-                blocks.append((run, rots, locs, per_square))
-                total += per_square * len(run)
-        index.total = total
+        index.total = board.move_blocks(tile, self.options.farmers, starts, blocks)
         return index
 
     def _has_moves(self) -> bool:

@@ -258,6 +258,12 @@ class DataRules(ChipRules):
             when: tuple(m for m in self.mechanics if m.when == when and m not in self.on_complete)
             for when in ("draw", "action", "after")
         }
+        # what a player holding no chip may be offered: every other kind pays with held chips
+        # (see _pays), and most turns of a game start with an empty hand
+        self.unpaid_phases: dict[str, tuple[Mechanic, ...]] = {
+            when: tuple(m for m in mechs if m.pay.kind == "none")
+            for when, mechs in self.phases.items()
+        }
         self.points_mechanics = tuple(m for m in self.mechanics if m.reward.kind == "points")
         self.collect = self.spec.collect
         self._cands: dict[Any, tuple[Square, ...]] | None = None
@@ -600,7 +606,7 @@ class DataRules(ChipRules):
         state: DataState = ctx.rule_state[self.name]
         p = ctx.to_move
         out: list[Action] = []
-        for mech in self.phases[phase]:
+        for mech in (self.phases if state.held[p] else self.unpaid_phases)[phase]:
             if self.may_use(ctx, state, mech, p):
                 out.extend(self._offers(ctx, state, mech, p))
         return out
