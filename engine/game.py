@@ -618,7 +618,7 @@ class Game:
                 f.meeples[root] = f.meeples.get(root, ()) + (mid,)
             for r in rules:
                 r.meeple_placed(self._rule_ctx, mid)
-        if rules and any(r.actions(self._rule_ctx, "action") for r in rules):
+        if rules and any(r.has_actions(self._rule_ctx, "action") for r in rules):
             self.phase = Phase.ACTION
             return
         self._score_and_continue()
@@ -633,7 +633,7 @@ class Game:
         for sq in monks:
             if sq in self.monks:
                 self._score_monastery(sq, final=False)
-        if self.rules and any(r.actions(self._rule_ctx, "after") for r in self.rules):
+        if self.rules and any(r.has_actions(self._rule_ctx, "after") for r in self.rules):
             self.phase = Phase.AFTER
             return
         self._end_turn()
@@ -1005,11 +1005,11 @@ class Game:
                     break
             # a rule action may end the phase (e.g. a forced choice made): re-check offers
             if self.phase is Phase.ACTION and not any(
-                r.actions(self._rule_ctx, "action") for r in self.rules
+                r.has_actions(self._rule_ctx, "action") for r in self.rules
             ):
                 self._score_and_continue()
             elif self.phase is Phase.AFTER and not any(
-                r.actions(self._rule_ctx, "after") for r in self.rules
+                r.has_actions(self._rule_ctx, "after") for r in self.rules
             ):
                 self._end_turn()
 

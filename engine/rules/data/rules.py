@@ -620,6 +620,32 @@ class DataRules(ChipRules):
             return [PlaceTreat(sq) for sq in self.treat_squares(ctx, state, state.pending)]
         return self._phase_offers(ctx, phase) if self.phases.get(phase) else []
 
+    def has_actions(self, ctx: RuleContext, phase: str) -> bool:
+        if type(self).actions is not DataRules.actions:  # a subclass with actions of its own
+            return bool(self.actions(ctx, phase))
+        state: DataState = ctx.rule_state[self.name]
+        if phase == "action" and state.set_choices:
+            return True
+        if state.pending is not None:
+            return bool(self.treat_squares(ctx, state, state.pending))
+        if not self.phases.get(phase):
+            return False
+        p = ctx.to_move
+        for mech in (self.phases if state.held[p] else self.unpaid_phases)[phase]:
+            if self.may_use(ctx, state, mech, p) and self._has_offer(ctx, state, mech, p):
+                return True
+        return False
+
+    def _has_offer(self, ctx: RuleContext, state: DataState, mech: Mechanic, p: int) -> bool:
+        """``bool(self._offers(...))``; an upgrade without building the offers (a payment and
+        one of the player's meeples not upgraded yet: most turns of a Deutschland game)."""
+        if mech.reward.kind == "upgrade_meeple" and mech.pay.kind != "set":
+            under = state.under
+            return bool(self._pays(state, mech, p)) and any(
+                m[0] == p and mid not in under for mid, m in ctx.meeples.items()
+            )
+        return bool(self._offers(ctx, state, mech, p))
+
     def _set_action(self, state: DataState) -> str:
         return next(m.action for m in self.mechanics if m.id == state.set_mechanic)
 
