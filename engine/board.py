@@ -1281,10 +1281,7 @@ class Board:
         src = self._contact_src
         if src:
             src.pop(square, None)
-            src.pop((x, y - 1), None)
-            src.pop((x + 1, y), None)
-            src.pop((x, y + 1), None)
-            src.pop((x - 1, y), None)
+        handlers = layout.handlers if layout is not None else None
         # 1. a node per segment
         kinds = o.kinds
         n_segs = len(kinds)
@@ -1327,6 +1324,8 @@ class Board:
             if h is None or h[0] == H_NORMAL:
                 other = tiles.get(q)
                 if other is not None:
+                    if src:
+                        src.pop(q, None)
                     a = side_seg[s]
                     if a >= 0:
                         b = all_nodes[q][other.side_seg[(s + 2) & 3]]
@@ -1354,6 +1353,22 @@ class Board:
                             if a != b:
                                 funion(a, b)
                 elif placeable is None or q in placeable:
+                    entry = src.get(q) if src else None
+                    if entry is not None:
+                        # the contact nodes of q across from this tile (as _contact_nodes):
+                        # the other sides' stay, its pattern is made again on use
+                        t = (s + 2) & 3
+                        hq = handlers.get(q) if handlers is not None else None
+                        if hq is None or hq[t] is None or hq[t][0] == H_NORMAL:
+                            cn = list(entry[0])
+                            k = side_seg[s]
+                            cn[t] = nodes[k] if k >= 0 else -1
+                            k = half_seg[_PARTNER[2 * t]]
+                            cn[4 + 2 * t] = nodes[k] if k >= 0 else -1
+                            k = half_seg[_PARTNER[2 * t + 1]]
+                            cn[5 + 2 * t] = nodes[k] if k >= 0 else -1
+                            entry[0] = tuple(cn)
+                            entry[2] = None
                     np = with_edge[s][req.get(q, _FREE)]
                     if log is not None:
                         log.append((_LOG_REQ, q, req.get(q)))
@@ -1373,7 +1388,11 @@ class Board:
                         groups[np] = group = {} if group is None else group.copy()
                         owned.add(np)
                     group[q] = None
+                elif src:
+                    src.pop(q, None)
                 continue
+            if src:
+                src.pop(q, None)
             kind_h = h[0]
             a = side_seg[s]
             if kind_h == H_CLOSED:
