@@ -654,12 +654,12 @@ class Board:
         """The undo log while a trial is open (:meth:`begin_trial`), shared with the features."""
         self._side_cache: dict[Square, tuple[tuple[Any, ...], ...]] = {}
         self._contact_src: dict[Square, list[Any]] = {}
-        """Empty square -> ``[nodes, pattern, roots, occupied]``: the 12 feature nodes of
-        :meth:`contact_pattern` (side then half-edge order, -1: none), and its last pattern
-        with the distinct roots it was made from and whether each had a meeple (``None``: not
-        made yet). The nodes only go stale when a tile is placed next to the square
-        (:meth:`place` drops those) or a trial is undone; the pattern also when one of those
-        roots stops being one or gains or loses a meeple (checked on use)."""
+        """Empty square -> ``[nodes, pattern, roots, id]``: the 12 feature nodes of
+        :meth:`contact_pattern` (side then half-edge order, -1: none), its last pattern, the
+        distinct roots it was made from each with whether it had a meeple (``None``: not made
+        yet) and the pattern's :meth:`CompiledTiles.pattern_id`. The nodes change when a tile
+        is placed next to the square (:meth:`place` sets that side's) and go stale when a trial
+        is undone (all dropped); the pattern is checked on use (see :meth:`contact_pattern`)."""
         """:meth:`_sides` of empty squares since the last change (moves listed, then judged)."""
         if self.layout is not None:
             self._make_printed_nodes()
@@ -1052,7 +1052,7 @@ class Board:
         parent = f.parent
         entry = self._contact_src.get(square)
         if entry is None:
-            entry = self._contact_src[square] = [self._contact_nodes(square), None, None, None, 0]
+            entry = self._contact_src[square] = [self._contact_nodes(square), None, None, 0]
         elif entry[2] is not None:
             # a root that is still a root is still every root its nodes reach (no path
             # compression; undone trials drop the entries); one that was merged since reaches
@@ -1060,20 +1060,20 @@ class Board:
             # which roots have a meeple: while the roots found stay distinct and keep their
             # meeple or lack of one, it stands (merges far away are most turns' changes).
             moved = False
-            now: list[int] = []
-            for r, had in zip(entry[2], entry[3], strict=True):
+            now: list[tuple[int, bool]] = []
+            for r, had in entry[2]:
                 if parent[r] != r:
                     moved = True
                     while parent[r] != r:
                         r = parent[r]
                 if (r in meeples) is not had:
                     break
-                now.append(r)
+                now.append((r, had))
             else:
                 pattern: tuple[int, ...] | None = entry[1]
                 if not moved:
                     return pattern
-                if len(set(now)) == len(now):
+                if len({r for r, _had in now}) == len(now):
                     entry[2] = tuple(now)
                     return pattern
         roots = []
@@ -1082,12 +1082,10 @@ class Board:
                 while parent[r] != r:
                     r = parent[r]
             roots.append(r)
-        distinct = tuple({r for r in roots if r >= 0})
-        entry[2] = distinct
-        entry[3] = tuple(r in meeples for r in distinct)
+        entry[2] = tuple([(r, r in meeples) for r in {r for r in roots if r >= 0}])
         if meeples.keys().isdisjoint(roots):  # -1 is never a key
             entry[1] = None
-            entry[4] = 0
+            entry[3] = 0
             return None
         # Only what can change an option is kept, so that fewer patterns reach the caches:
         # every feature with a meeple is 1 (label 0: a segment touching one is taken whatever
@@ -1109,7 +1107,7 @@ class Board:
             else:
                 append(-1)
         pattern = entry[1] = tuple(out)
-        entry[4] = self.compiled.pattern_id(pattern)
+        entry[3] = self.compiled.pattern_id(pattern)
         return pattern
 
     def move_blocks(self, tile_id: str, farmers: bool, starts: list[int], blocks: list[Any]) -> int:
@@ -1147,14 +1145,14 @@ class Board:
             for sq in squares:
                 entry = src.get(sq)
                 if entry is not None and entry[2] is not None:
-                    for r, had in zip(entry[2], entry[3], strict=True):
+                    for r, had in entry[2]:
                         if parent[r] != r or (r in meeples) is not had:
                             self.contact_pattern(sq)
                             break
                 else:
                     self.contact_pattern(sq)
                     entry = src[sq]
-                pid = entry[4]
+                pid = entry[3]
                 if pid == 0:
                     run.append(sq)
                     continue

@@ -53,7 +53,7 @@ def _check(board: Board, tiles: list[str]) -> int:
             assert (pattern is not None) == occupied
             touched += occupied
             if meeples:  # the id kept with the pattern names it
-                pid = board._contact_src[sq][4]
+                pid = board._contact_src[sq][3]
                 assert pid == board.compiled.pattern_id(pattern)
                 assert pid == 0 if pattern is None else board.compiled._id_patterns[pid] == pattern
     return touched
@@ -104,7 +104,7 @@ def test_moves_counted_by_pattern_id_equal_the_list_also_without_ids(
         view = g.legal_moves()
         moves = view.list()
         assert [view[i] for i in range(len(view))] == moves
-        without_id += sum(entry[4] == -1 for entry in g.board._contact_src.values())
+        without_id += sum(entry[3] == -1 for entry in g.board._contact_src.values())
         g.apply(rng.choice(view))
     assert len(compiled._id_patterns) == 8
     assert without_id > 50  # the fallback was really exercised
