@@ -267,6 +267,9 @@ class DataRules(ChipRules):
         self.points_mechanics = tuple(m for m in self.mechanics if m.reward.kind == "points")
         self.collect = self.spec.collect
         self._cands: dict[Any, tuple[Square, ...]] | None = None
+        self._pay_cache: dict[Any, Any] = {}
+        """(mechanic, chip ids held, colours) -> the ways to pay (see _pays); ``None`` -> the
+        chips of the game they were worked out for."""
         """Per colour, the squares of its tracks that may ever hold a treat (static per game)."""
 
     def choice_option(self, name: str, default: str, choices: tuple[str, ...]) -> str:
@@ -659,12 +662,32 @@ class DataRules(ChipRules):
         self, state: DataState, mech: Mechanic, player: int, colours: list[Colour] | None = None
     ) -> list[tuple[Colour | None, tuple[int, ...]]]:
         """Every way ``player`` can pay for ``mech`` now: ``(colour, values)`` (``colours``:
-        only chips of these)."""
+        only chips of these). Kept per hand: asked after every placement, while a hand
+        changes only when a chip is taken or paid."""
         pay = mech.pay
         if pay.kind == "none":
             return [(None, ())]
-        if not state.held[player]:
+        held = state.held[player]
+        if not held:
             return []  # every other kind pays with held chips (most turns of a game)
+        cache = self._pay_cache
+        if cache.get(None) is not state.chips:  # the chips the ids stand for (one game's)
+            cache.clear()
+            cache[None] = state.chips
+        key = (mech.id, tuple(held), None if colours is None else tuple(colours))
+        ways = cache.get(key)
+        if ways is None:
+            if len(cache) > 4096:
+                cache.clear()
+                cache[None] = state.chips
+            ways = cache[key] = tuple(self._pay_ways(state, mech, player, colours))
+        return list(ways)
+
+    def _pay_ways(
+        self, state: DataState, mech: Mechanic, player: int, colours: list[Colour] | None
+    ) -> list[tuple[Colour | None, tuple[int, ...]]]:
+        """:meth:`_pays` worked out, for a player holding chips."""
+        pay = mech.pay
         hand = state.held_chips(player)
         if pay.kind == "exact_total_any":
             return [(None, v) for v in payments((c.value for c in hand), pay.value)]
