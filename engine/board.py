@@ -303,10 +303,18 @@ class CompiledTiles:
             tid: _fit_table(os) for tid, os in self.oriented.items()
         }
         """Tile -> every pattern some rotation fits -> those rotations (absent: none fits)."""
-        self._options: dict[tuple[str, int, tuple[int, ...]], tuple[str, ...]] = {}
-        """(tile, rotation, contact pattern) -> free meeple locations (see pattern_options)."""
+        geometries: dict[tuple[Any, ...], int] = {}
+        self._geo: dict[str, tuple[int, ...]] = {
+            tid: tuple(geometries.setdefault((o.pos_seg, o.names), len(geometries)) for o in os)
+            for tid, os in self.oriented.items()
+        }
+        """Tile -> a geometry id per rotation: what its meeple options depend on (the segment
+        on each contact position, each segment's location name). Tiles that differ only in
+        coats of arms or printing share the option caches below."""
+        self._options: dict[tuple[int, tuple[int, ...]], tuple[str, ...]] = {}
+        """(geometry, contact pattern) -> free meeple locations (see pattern_options)."""
         self._moves: dict[
-            tuple[str, tuple[int, ...], tuple[int, ...], bool],
+            tuple[tuple[int, ...], tuple[int, ...], bool],
             tuple[tuple[tuple[str, ...], ...], int],
         ] = {}
         """See :meth:`move_options`."""
@@ -322,7 +330,7 @@ class CompiledTiles:
     ) -> tuple[str, ...]:
         """The free meeple locations of ``tile_id`` at ``rotation`` on a square with this
         :meth:`Board.contact_pattern` (cached: a game meets a few thousand patterns)."""
-        key = (tile_id, rotation, pattern)
+        key = (self._geo[tile_id][rotation // 90], pattern)
         cache = self._options
         names = cache.get(key)
         if names is None:
@@ -338,7 +346,8 @@ class CompiledTiles:
         this contact pattern (``()``: no meeple nearby, every location free; fields left out
         unless ``farmers``), and the number of moves they make (each rotation with no meeple,
         plus one per location). Cached."""
-        key = (tile_id, rotations, pattern, farmers)
+        geo = self._geo[tile_id]
+        key = (tuple([geo[r // 90] for r in rotations]), pattern, farmers)
         cache = self._moves
         out = cache.get(key)
         if out is None:
