@@ -353,19 +353,19 @@ class CompiledTiles:
         if out is None:
             if len(cache) > 200_000:
                 cache.clear()
-            own = tuple(
-                tuple(
-                    loc
-                    for loc in (
-                        self.pattern_options(tile_id, r, pattern)
-                        if pattern
-                        else self.oriented[tile_id][r // 90].names
-                    )
-                    if farmers or loc not in _FIELD_NAMES
+            own: list[tuple[str, ...]] = []
+            total = len(rotations)
+            for r in rotations:
+                names = (
+                    self.pattern_options(tile_id, r, pattern)
+                    if pattern
+                    else self.oriented[tile_id][r // 90].names
                 )
-                for r in rotations
-            )
-            out = cache[key] = (own, len(rotations) + sum(len(names) for names in own))
+                if not farmers:
+                    names = tuple([loc for loc in names if loc not in _FIELD_NAMES])
+                own.append(names)
+                total += len(names)
+            out = cache[key] = (tuple(own), total)
         return out
 
     def pattern_id(self, pattern: tuple[int, ...] | None) -> int:
