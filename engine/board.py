@@ -270,24 +270,29 @@ def _pattern_free(o: OrientedTile, pattern: tuple[int, ...]) -> tuple[str, ...]:
     for p, v in enumerate(pattern):
         if v >= 0:
             seg = pos_seg[p]
-            if seg >= 0:
+            if seg < 0:
+                continue
+            if v & 1:
+                # a feature with a meeple: the segment is taken, so pooling it adds nothing
+                taken.add(seg)
+            else:
                 segs = shared.get(v)
                 if segs is None:
                     shared[v] = {seg}
                 else:
                     segs.add(seg)
-                if v & 1:
-                    taken.add(seg)
+    if not taken:
+        return o.names
     # segments that join one feature become one: taken together (to a fixpoint; rare)
     pools = [segs for segs in shared.values() if len(segs) > 1]
-    changed = bool(pools) and bool(taken)
+    changed = bool(pools)
     while changed:
         changed = False
         for segs in pools:
             if not segs <= taken and not segs.isdisjoint(taken):
                 taken |= segs
                 changed = True
-    return tuple(name for name, i in o.locations if i not in taken)
+    return tuple([name for name, i in o.locations if i not in taken])
 
 
 class CompiledTiles:
