@@ -26,7 +26,8 @@ played, and a differing digest is reported as an error.
 
 ``--instructions`` also counts the machine instructions per game of ``classic`` and
 ``deutschland`` in both checkouts (valgrind's cachegrind, without cache simulation: a batch of
-games less the same process with none), a figure the load of other processes does not change.
+games less the same process with none; one OpenBLAS thread, see ``instructions``), a figure the
+load of other processes does not change.
 """
 
 from __future__ import annotations
@@ -135,7 +136,11 @@ def instructions(case: str, tree: Path, games: int) -> float:
     """Machine instructions per game of ``case`` in ``tree`` (see ``--instructions``)."""
 
     def count(n: int) -> int:
-        env = dict(os.environ, PYTHONPATH=str(tree))
+        # one BLAS thread: numpy's OpenBLAS workers spin for a while after numpy is imported
+        # (by the chip layout of the warm-up game), and valgrind runs threads one at a time,
+        # so their spinning would be counted as instructions of the games (a few million per
+        # game, varying from run to run); the engine itself makes no BLAS call
+        env = dict(os.environ, PYTHONPATH=str(tree), OPENBLAS_NUM_THREADS="1")
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
         cmd += [sys.executable, str(HERE / "ab_games.py"), case, str(n), "0"]
         out = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, check=False)

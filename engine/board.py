@@ -43,6 +43,10 @@ _KIND_OF = {"city": CITY, "road": ROAD, "field": FIELD, "monastery": MONASTERY}
 _LETTER = {EdgeKind.CITY: "C", EdgeKind.ROAD: "R", EdgeKind.FIELD: "F"}
 _LETTER_NAME = {"C": "city", "R": "road", "F": "field", "?": "anything"}
 _FREE = "????"
+_MAX_PATTERN_IDS = 1 << 20
+"""Contact patterns given an int id per tile set (a game meets a few hundred)."""
+_MoveTable = dict[int, tuple[tuple[tuple[str, ...], ...], int]]
+"""Pattern id -> meeple locations per rotation and moves per square (see move_tables)."""
 # tags of the board's own undo-log entries (beside features.LOG_ROOT)
 _LOG_DONE = 1  # (tag, root): completed now
 _LOG_REQ = 2  # (tag, square, old pattern or None)
@@ -64,14 +68,16 @@ _SIDE_OPEN_T = (_SIDE_OPEN,)
 _SIDE_FIELD_CITY_T = (_SIDE_FIELD_CITY,)
 _SIDE_CLOSED_T = (_SIDE_CLOSED,)
 _EMPTY: frozenset[int] = frozenset()
-_WITH_EDGE: dict[tuple[str, int, str], str] = {
-    (p, s, letter): p[: (s + 2) & 3] + letter + p[((s + 2) & 3) + 1 :]
-    for p in map("".join, product("CRF?", repeat=4))
+_WITH_EDGE: dict[tuple[int, str], dict[str, str]] = {
+    (s, letter): {
+        p: p[: (s + 2) & 3] + letter + p[((s + 2) & 3) + 1 :]
+        for p in map("".join, product("CRF?", repeat=4))
+    }
     for s in range(4)
     for letter in "CRF"
 }
-"""(pattern of a square, side s of the tile placed next to it, that side's letter) -> the
-square's pattern with the facing side (s + 2) set to the letter."""
+"""(side s of the tile placed next to a square, that side's letter) -> pattern of the square ->
+the square's pattern with the facing side (s + 2) set to the letter."""
 
 
 def partner_half(h: int) -> int:
@@ -115,6 +121,11 @@ class OrientedTile:
         "heads",
         "dense_cities",
         "pos_seg",
+        "node_kinds",
+        "node_open",
+        "node_coa",
+        "city_links",
+        "with_edge",
     )
 
     def __init__(self, tile: TileType, rotation: int) -> None:
@@ -198,6 +209,19 @@ class OrientedTile:
             tuple(sorted({self.dense[c] for c in cs})) for cs in self.cities
         )
         """For a field segment, the ``dense`` indices of the city segments it touches."""
+        # what :meth:`Board.place` appends to the feature store for the new nodes, in one go
+        self.node_kinds: tuple[int, ...] = tuple(self.kinds[i] for i in self.heads)
+        self.node_open: tuple[int, ...] = tuple(self.open_edges[i] for i in self.heads)
+        self.node_coa: tuple[int, ...] = tuple(self.coa[i] for i in self.heads)
+        self.city_links: tuple[tuple[int, tuple[int, ...]], ...] = tuple(
+            (i, cs) for i, cs in enumerate(self.cities) if cs
+        )
+        """Each field segment that touches cities, with the city segments."""
+        self.with_edge: tuple[dict[str, str], ...] = tuple(
+            _WITH_EDGE[s, self.edges[s]] for s in range(4)
+        )
+        """For each side, the pattern of the empty square across it -> that pattern once this
+        tile is there (the tables are shared)."""
 
     def segment_at(self, location: str) -> int | None:
         """The segment a meeple location names, or ``None``."""
@@ -246,24 +270,29 @@ def _pattern_free(o: OrientedTile, pattern: tuple[int, ...]) -> tuple[str, ...]:
     for p, v in enumerate(pattern):
         if v >= 0:
             seg = pos_seg[p]
-            if seg >= 0:
+            if seg < 0:
+                continue
+            if v & 1:
+                # a feature with a meeple: the segment is taken, so pooling it adds nothing
+                taken.add(seg)
+            else:
                 segs = shared.get(v)
                 if segs is None:
                     shared[v] = {seg}
                 else:
                     segs.add(seg)
-                if v & 1:
-                    taken.add(seg)
+    if not taken:
+        return o.names
     # segments that join one feature become one: taken together (to a fixpoint; rare)
     pools = [segs for segs in shared.values() if len(segs) > 1]
-    changed = bool(pools) and bool(taken)
+    changed = bool(pools)
     while changed:
         changed = False
         for segs in pools:
             if not segs <= taken and not segs.isdisjoint(taken):
                 taken |= segs
                 changed = True
-    return tuple(name for name, i in o.locations if i not in taken)
+    return tuple([name for name, i in o.locations if i not in taken])
 
 
 class CompiledTiles:
@@ -279,20 +308,34 @@ class CompiledTiles:
             tid: _fit_table(os) for tid, os in self.oriented.items()
         }
         """Tile -> every pattern some rotation fits -> those rotations (absent: none fits)."""
-        self._options: dict[tuple[str, int, tuple[int, ...]], tuple[str, ...]] = {}
-        """(tile, rotation, contact pattern) -> free meeple locations (see pattern_options)."""
+        geometries: dict[tuple[Any, ...], int] = {}
+        self._geo: dict[str, tuple[int, ...]] = {
+            tid: tuple(geometries.setdefault((o.pos_seg, o.names), len(geometries)) for o in os)
+            for tid, os in self.oriented.items()
+        }
+        """Tile -> a geometry id per rotation: what its meeple options depend on (the segment
+        on each contact position, each segment's location name). Tiles that differ only in
+        coats of arms or printing share the option caches below."""
+        self._options: dict[tuple[int, tuple[int, ...]], tuple[str, ...]] = {}
+        """(geometry, contact pattern) -> free meeple locations (see pattern_options)."""
         self._moves: dict[
-            tuple[str, tuple[int, ...], tuple[int, ...], bool],
+            tuple[tuple[int, ...], tuple[int, ...], bool],
             tuple[tuple[tuple[str, ...], ...], int],
         ] = {}
         """See :meth:`move_options`."""
+        self._pattern_ids: dict[tuple[int, ...], int] = {}
+        self._id_patterns: list[tuple[int, ...]] = [()]
+        """Contact pattern <-> small int (0: no meeple nearby), see :meth:`pattern_id`."""
+        self._move_tables: dict[tuple[str, bool], dict[tuple[int, ...], _MoveTable]] = {}
+        """See :meth:`move_tables`."""
+        self._move_entries = 0
 
     def pattern_options(
         self, tile_id: str, rotation: int, pattern: tuple[int, ...]
     ) -> tuple[str, ...]:
         """The free meeple locations of ``tile_id`` at ``rotation`` on a square with this
         :meth:`Board.contact_pattern` (cached: a game meets a few thousand patterns)."""
-        key = (tile_id, rotation, pattern)
+        key = (self._geo[tile_id][rotation // 90], pattern)
         cache = self._options
         names = cache.get(key)
         if names is None:
@@ -308,25 +351,65 @@ class CompiledTiles:
         this contact pattern (``()``: no meeple nearby, every location free; fields left out
         unless ``farmers``), and the number of moves they make (each rotation with no meeple,
         plus one per location). Cached."""
-        key = (tile_id, rotations, pattern, farmers)
+        geo = self._geo[tile_id]
+        key = (tuple([geo[r // 90] for r in rotations]), pattern, farmers)
         cache = self._moves
         out = cache.get(key)
         if out is None:
             if len(cache) > 200_000:
                 cache.clear()
-            own = tuple(
-                tuple(
-                    loc
-                    for loc in (
-                        self.pattern_options(tile_id, r, pattern)
-                        if pattern
-                        else self.oriented[tile_id][r // 90].names
-                    )
-                    if farmers or loc not in _FIELD_NAMES
+            own: list[tuple[str, ...]] = []
+            total = len(rotations)
+            for r in rotations:
+                names = (
+                    self.pattern_options(tile_id, r, pattern)
+                    if pattern
+                    else self.oriented[tile_id][r // 90].names
                 )
-                for r in rotations
-            )
-            out = cache[key] = (own, len(rotations) + sum(len(names) for names in own))
+                if not farmers:
+                    names = tuple([loc for loc in names if loc not in _FIELD_NAMES])
+                own.append(names)
+                total += len(names)
+            out = cache[key] = (tuple(own), total)
+        return out
+
+    def pattern_id(self, pattern: tuple[int, ...] | None) -> int:
+        """A small int for a :meth:`Board.contact_pattern`, the same for equal patterns in
+        every game of this tile set (0: ``None``), so that the moves of a square are looked up
+        by an int instead of hashing its pattern again every turn; -1 once
+        ``_MAX_PATTERN_IDS`` patterns have ids (the pattern itself is used then)."""
+        if pattern is None:
+            return 0
+        pid = self._pattern_ids.get(pattern)
+        if pid is None:
+            ids = self._id_patterns
+            if len(ids) >= _MAX_PATTERN_IDS:
+                return -1
+            pid = self._pattern_ids[pattern] = len(ids)
+            ids.append(pattern)
+        return pid
+
+    def move_tables(self, tile_id: str, farmers: bool) -> dict[tuple[int, ...], _MoveTable]:
+        """Rotations of ``tile_id`` -> pattern id (:meth:`pattern_id`) -> :meth:`move_options`
+        of the tile at those rotations on a square with that pattern: filled on use
+        (:meth:`fill_move_table`)."""
+        key = (tile_id, farmers)
+        tables = self._move_tables.get(key)
+        if tables is None:
+            tables = self._move_tables[key] = {}
+        return tables
+
+    def fill_move_table(
+        self, table: _MoveTable, tile_id: str, rotations: tuple[int, ...], pid: int, farmers: bool
+    ) -> tuple[tuple[tuple[str, ...], ...], int]:
+        """:meth:`move_options` for pattern id ``pid`` (>= 0), kept in ``table`` (of
+        :meth:`move_tables` for the same tile, rotations and farmers)."""
+        out = self.move_options(tile_id, rotations, self._id_patterns[pid], farmers)
+        self._move_entries += 1
+        if self._move_entries > 200_000:  # bound the memory of very long runs
+            self._move_tables.clear()
+            self._move_entries = 1
+        table[pid] = out
         return out
 
     def fits(self, tile_id: str, pattern: str) -> tuple[int, ...]:
@@ -585,12 +668,12 @@ class Board:
         """The undo log while a trial is open (:meth:`begin_trial`), shared with the features."""
         self._side_cache: dict[Square, tuple[tuple[Any, ...], ...]] = {}
         self._contact_src: dict[Square, list[Any]] = {}
-        """Empty square -> ``[nodes, pattern, roots, occupied]``: the 12 feature nodes of
-        :meth:`contact_pattern` (side then half-edge order, -1: none), and its last pattern
-        with the distinct roots it was made from and whether each had a meeple (``None``: not
-        made yet). The nodes only go stale when a tile is placed next to the square
-        (:meth:`place` drops those) or a trial is undone; the pattern also when one of those
-        roots stops being one or gains or loses a meeple (checked on use)."""
+        """Empty square -> ``[nodes, pattern, roots, id]``: the 12 feature nodes of
+        :meth:`contact_pattern` (side then half-edge order, -1: none), its last pattern, the
+        distinct roots it was made from each with whether it had a meeple (``None``: not made
+        yet) and the pattern's :meth:`CompiledTiles.pattern_id`. The nodes change when a tile
+        is placed next to the square (:meth:`place` sets that side's) and go stale when a trial
+        is undone (all dropped); the pattern is checked on use (see :meth:`contact_pattern`)."""
         """:meth:`_sides` of empty squares since the last change (moves listed, then judged)."""
         if self.layout is not None:
             self._make_printed_nodes()
@@ -983,27 +1066,40 @@ class Board:
         parent = f.parent
         entry = self._contact_src.get(square)
         if entry is None:
-            entry = self._contact_src[square] = [self._contact_nodes(square), None, None, None]
+            entry = self._contact_src[square] = [self._contact_nodes(square), None, None, 0]
         elif entry[2] is not None:
             # a root that is still a root is still every root its nodes reach (no path
-            # compression; undone trials drop the entries)
-            for r, had in zip(entry[2], entry[3], strict=True):
-                if parent[r] != r or (r in meeples) is not had:
+            # compression; undone trials drop the entries); one that was merged since reaches
+            # its new root. The pattern depends only on which positions share a root and
+            # which roots have a meeple: while the roots found stay distinct and keep their
+            # meeple or lack of one, it stands (merges far away are most turns' changes).
+            moved = False
+            now: list[tuple[int, bool]] = []
+            for r, had in entry[2]:
+                if parent[r] != r:
+                    moved = True
+                    while parent[r] != r:
+                        r = parent[r]
+                if (r in meeples) is not had:
                     break
+                now.append((r, had))
             else:
                 pattern: tuple[int, ...] | None = entry[1]
-                return pattern
+                if not moved:
+                    return pattern
+                if len({r for r, _had in now}) == len(now):
+                    entry[2] = tuple(now)
+                    return pattern
         roots = []
         for r in entry[0]:
             if r >= 0:
                 while parent[r] != r:
                     r = parent[r]
             roots.append(r)
-        distinct = tuple({r for r in roots if r >= 0})
-        entry[2] = distinct
-        entry[3] = tuple(r in meeples for r in distinct)
+        entry[2] = tuple([(r, r in meeples) for r in {r for r in roots if r >= 0}])
         if meeples.keys().isdisjoint(roots):  # -1 is never a key
             entry[1] = None
+            entry[3] = 0
             return None
         # Only what can change an option is kept, so that fewer patterns reach the caches:
         # every feature with a meeple is 1 (label 0: a segment touching one is taken whatever
@@ -1025,7 +1121,75 @@ class Board:
             else:
                 append(-1)
         pattern = entry[1] = tuple(out)
+        entry[3] = self.compiled.pattern_id(pattern)
         return pattern
+
+    def move_blocks(self, tile_id: str, farmers: bool, starts: list[int], blocks: list[Any]) -> int:
+        """The moves of placing ``tile_id`` with a meeple in supply, in :meth:`placements`
+        order, counted by blocks (``Game._move_index``): each frontier group that fits is split
+        into runs of squares with no meeple nearby, whose moves differ only in the square, and
+        squares with a :meth:`contact_pattern` on their own. Appends each block's first move
+        index to ``starts`` and ``(squares, rotations, meeple locations per rotation, moves per
+        square)`` to ``blocks``; returns the number of moves. The cached contact pattern of a
+        square is checked here as in :meth:`contact_pattern` (inlined: groups are small and
+        this runs every turn) and looked up by its id."""
+        compiled = self.compiled
+        tables = compiled.move_tables(tile_id, farmers)
+        fill = compiled.fill_move_table
+        meeples = self.features.meeples
+        parent = self.features.parent
+        src = self._contact_src
+        groups = self._groups
+        total = 0
+        for p, rots in self._fitting(tile_id):
+            squares = groups[p]
+            if not squares:
+                continue
+            table = tables.get(rots)
+            if table is None:
+                table = tables[rots] = {}
+            got = table.get(0)
+            locs, per_square = got if got is not None else fill(table, tile_id, rots, 0, farmers)
+            if not meeples:
+                starts.append(total)
+                blocks.append((squares, rots, locs, per_square))
+                total += per_square * len(squares)
+                continue
+            run: list[Square] = []
+            for sq in squares:
+                entry = src.get(sq)
+                if entry is not None and entry[2] is not None:
+                    for r, had in entry[2]:
+                        if parent[r] != r or (r in meeples) is not had:
+                            self.contact_pattern(sq)
+                            break
+                else:
+                    self.contact_pattern(sq)
+                    entry = src[sq]
+                pid = entry[3]
+                if pid == 0:
+                    run.append(sq)
+                    continue
+                if run:
+                    starts.append(total)
+                    blocks.append((run, rots, locs, per_square))
+                    total += per_square * len(run)
+                    run = []
+                got = table.get(pid)
+                if got is None:
+                    if pid > 0:
+                        got = fill(table, tile_id, rots, pid, farmers)
+                    else:  # no id (see CompiledTiles.pattern_id)
+                        got = compiled.move_options(tile_id, rots, entry[1], farmers)
+                own, n = got
+                starts.append(total)
+                blocks.append(((sq,), rots, own, n))
+                total += n
+            if run:
+                starts.append(total)
+                blocks.append((run, rots, locs, per_square))
+                total += per_square * len(run)
+        return total
 
     def _contact_nodes(self, square: Square) -> tuple[int, ...]:
         """The feature nodes (not roots) that a tile on the empty ``square`` would join: for
@@ -1129,36 +1293,26 @@ class Board:
         src = self._contact_src
         if src:
             src.pop(square, None)
-            src.pop((x, y - 1), None)
-            src.pop((x + 1, y), None)
-            src.pop((x, y + 1), None)
-            src.pop((x - 1, y), None)
+        handlers = layout.handlers if layout is not None else None
         # 1. a node per segment
-        key = frozenset((square,))
-        nodes: list[int] = []
-        n_segs = len(o.kinds)
-        fkind = f.kind
-        ftiles = f.tiles
-        fcoa = f.coa
-        nid = len(parent)
         kinds = o.kinds
-        ocoa = o.coa
-        osides = o.sides
-        for i in range(n_segs):
-            kind = kinds[i]
-            if kind == MONASTERY:
-                nodes.append(-1)
-                continue
-            nodes.append(nid)
-            parent.append(nid)
-            fkind.append(kind)
-            fopen.append(len(osides[i]))
-            ftiles.append(key)
-            fcoa.append(ocoa[i])
-            nid += 1
-        for i in range(n_segs):
-            if o.cities[i]:
-                f.cities[nodes[i]] = frozenset(nodes[c] for c in o.cities[i])
+        n_segs = len(kinds)
+        nid = len(parent)
+        k = len(o.heads)
+        parent += range(nid, nid + k)
+        f.kind += o.node_kinds
+        fopen += o.node_open
+        f.tiles += (frozenset((square,)),) * k
+        f.coa += o.node_coa
+        nodes = (
+            list(range(nid, nid + k))
+            if k == n_segs
+            else [nid + d if d >= 0 else -1 for d in o.dense]  # -1: the monastery
+        )
+        if o.city_links:
+            fcities = f.cities
+            for i, cs in o.city_links:
+                fcities[nodes[i]] = frozenset([nodes[c] for c in cs])
         tiles[square] = o
         all_nodes[square] = tuple(nodes)
         self.order.append(square)
@@ -1172,6 +1326,7 @@ class Board:
         hs = layout.handlers.get(square) if layout is not None else None
         placeable = layout.placeable if layout is not None else None
         edges = o.edges
+        with_edge = o.with_edge
         side_seg = o.side_seg
         half_seg = o.half_seg
         for s in range(4):
@@ -1181,6 +1336,8 @@ class Board:
             if h is None or h[0] == H_NORMAL:
                 other = tiles.get(q)
                 if other is not None:
+                    if src:
+                        src.pop(q, None)
                     a = side_seg[s]
                     if a >= 0:
                         b = all_nodes[q][other.side_seg[(s + 2) & 3]]
@@ -1208,7 +1365,23 @@ class Board:
                             if a != b:
                                 funion(a, b)
                 elif placeable is None or q in placeable:
-                    np = _WITH_EDGE[req.get(q, _FREE), s, edges[s]]
+                    entry = src.get(q) if src else None
+                    if entry is not None:
+                        # the contact nodes of q across from this tile (as _contact_nodes):
+                        # the other sides' stay, its pattern is made again on use
+                        t = (s + 2) & 3
+                        hq = handlers.get(q) if handlers is not None else None
+                        if hq is None or hq[t] is None or hq[t][0] == H_NORMAL:
+                            cn = list(entry[0])
+                            k = side_seg[s]
+                            cn[t] = nodes[k] if k >= 0 else -1
+                            k = half_seg[_PARTNER[2 * t]]
+                            cn[4 + 2 * t] = nodes[k] if k >= 0 else -1
+                            k = half_seg[_PARTNER[2 * t + 1]]
+                            cn[5 + 2 * t] = nodes[k] if k >= 0 else -1
+                            entry[0] = tuple(cn)
+                            entry[2] = None
+                    np = with_edge[s][req.get(q, _FREE)]
                     if log is not None:
                         log.append((_LOG_REQ, q, req.get(q)))
                     req[q] = np
@@ -1227,7 +1400,11 @@ class Board:
                         groups[np] = group = {} if group is None else group.copy()
                         owned.add(np)
                     group[q] = None
+                elif src:
+                    src.pop(q, None)
                 continue
+            if src:
+                src.pop(q, None)
             kind_h = h[0]
             a = side_seg[s]
             if kind_h == H_CLOSED:

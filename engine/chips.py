@@ -936,11 +936,11 @@ def _best_candidate(
             picks = [free[randbelow(n)] for _ in range(min(tries, n))]
         # the farthest from the chips so far, the lowest index on a tie
         vals = nearest[picks].tolist()
-        flat = picks[0]
-        far = vals[0]
-        for v, i in zip(vals, picks, strict=True):
-            if v > far or (v == far and i < flat):
-                far, flat = v, i
+        far = max(vals)
+        if vals.count(far) == 1:
+            flat = picks[vals.index(far)]
+        else:  # a tie (all inf before the first chip): the lowest index
+            flat = min([i for v, i in zip(vals, picks, strict=True) if v == far])
         cell = divmod(flat, width)
         chosen.append(cell)
         board.place(cell)

@@ -35,6 +35,7 @@ from engine.board import (
     BoardTrial,
     MapOptions,
 )
+from engine.draws import shuffle
 from engine.errors import EngineError, IllegalMoveError
 from engine.features import CITY, FIELD, KIND_NAMES, MONASTERY
 from engine.geometry import Square
@@ -492,7 +493,7 @@ class Game:
         pool = self.tileset.pool(pool_name, count, self.rng)
         if start in pool:
             pool.remove(start)
-        self.rng.shuffle(pool)
+        shuffle(self.rng, pool)  # rng.shuffle(pool), faster
         return pool
 
     def _place_start_tiles(self) -> None:
@@ -618,7 +619,7 @@ class Game:
                 f.meeples[root] = f.meeples.get(root, ()) + (mid,)
             for r in rules:
                 r.meeple_placed(self._rule_ctx, mid)
-        if rules and any(r.actions(self._rule_ctx, "action") for r in rules):
+        if rules and any(r.has_actions(self._rule_ctx, "action") for r in rules):
             self.phase = Phase.ACTION
             return
         self._score_and_continue()
@@ -633,7 +634,7 @@ class Game:
         for sq in monks:
             if sq in self.monks:
                 self._score_monastery(sq, final=False)
-        if self.rules and any(r.actions(self._rule_ctx, "after") for r in self.rules):
+        if self.rules and any(r.has_actions(self._rule_ctx, "after") for r in self.rules):
             self.phase = Phase.AFTER
             return
         self._end_turn()
@@ -844,36 +845,7 @@ class Game:
                 total += n * len(squares)
             index.total = total
             return index
-        farmers = self.options.farmers
-        pattern_of = board.contact_pattern if board.features.meeples else None
-        move_options = board.compiled.move_options
-        for squares, rots in board.placement_groups(tile):
-            locs, per_square = move_options(tile, rots, (), farmers)
-            if pattern_of is None:
-                starts.append(total)
-                blocks.append((squares, rots, locs, per_square))
-                total += per_square * len(squares)
-                continue
-            run: list[Square] = []
-            for sq in squares:
-                pattern = pattern_of(sq)
-                if pattern is None:
-                    run.append(sq)
-                    continue
-                if run:
-                    starts.append(total)
-                    blocks.append((run, rots, locs, per_square))
-                    total += per_square * len(run)
-                    run = []
-                own, n = move_options(tile, rots, pattern, farmers)
-                starts.append(total)
-                blocks.append(((sq,), rots, own, n))
-                total += n
-            if run:
-                starts.append(total)
-                blocks.append((run, rots, locs, per_square))
-                total += per_square * len(run)
-        index.total = total
+        index.total = board.move_blocks(tile, self.options.farmers, starts, blocks)
         return index
 
     def _has_moves(self) -> bool:
@@ -1034,11 +1006,11 @@ class Game:
                     break
             # a rule action may end the phase (e.g. a forced choice made): re-check offers
             if self.phase is Phase.ACTION and not any(
-                r.actions(self._rule_ctx, "action") for r in self.rules
+                r.has_actions(self._rule_ctx, "action") for r in self.rules
             ):
                 self._score_and_continue()
             elif self.phase is Phase.AFTER and not any(
-                r.actions(self._rule_ctx, "after") for r in self.rules
+                r.has_actions(self._rule_ctx, "after") for r in self.rules
             ):
                 self._end_turn()
 

@@ -156,6 +156,11 @@ class Rules:
         """Extra actions offered now in ``phase`` (``"action"``: before scoring; ``"after"``)."""
         return []
 
+    def has_actions(self, ctx: RuleContext, phase: str) -> bool:
+        """Whether :meth:`actions` offers anything now (asked after every placement: a rule
+        set may answer without building the actions)."""
+        return bool(self.actions(ctx, phase))
+
     def pass_allowed(self, ctx: RuleContext, phase: str) -> bool:
         """Whether the player may :class:`~engine.moves.Pass` now (``False`` makes this module's
         offered actions mandatory, e.g. placing a collected treat)."""

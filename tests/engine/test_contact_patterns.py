@@ -4,7 +4,9 @@
   out from the feature roots around the square, at every turn, and after trials are undone and
   boards copied (the caches are kept per board and checked on use);
 - the placements found through the per-tile lists of fitting frontier patterns must equal the
-  scan of every frontier group in the groups' order.
+  scan of every frontier group in the groups' order;
+- a square's cached pattern id must name its pattern (``CompiledTiles.pattern_id``), and the
+  moves counted by id (``Board.move_blocks``) must equal the list also when no id is left.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import random
 
 import pytest
 
+import engine.board as board_module
 from engine.board import Board, _free_locations
 from engine.game import Game, GameOptions, Phase
 from engine.mapio import load_map
@@ -46,8 +49,13 @@ def _check(board: Board, tiles: list[str]) -> int:
             o = board.oriented(tile, rot)
             plain = _free_locations(o, side_roots, half_roots, meeples)
             assert board.meeple_options(sq, tile, rot) == plain, (sq, tile, rot)
-            assert (board.contact_pattern(sq) is not None) == occupied
+            pattern = board.contact_pattern(sq)
+            assert (pattern is not None) == occupied
             touched += occupied
+            if meeples:  # the id kept with the pattern names it
+                pid = board._contact_src[sq][3]
+                assert pid == board.compiled.pattern_id(pattern)
+                assert pid == 0 if pattern is None else board.compiled._id_patterns[pid] == pattern
     return touched
 
 
@@ -78,3 +86,25 @@ def test_cached_options_equal_the_plain_ones_through_trials_and_copies(
             _check(copy, sample)
         g.apply(rng.choice(g.legal_moves().list()))
     assert touched > 50  # the pattern path was really exercised
+
+
+def test_moves_counted_by_pattern_id_equal_the_list_also_without_ids(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the id table full (``pattern_id`` gives -1), the patterns themselves are used."""
+    g = Game(None, players=3, seed=5, options=GameOptions(meeples=12))
+    compiled = g.board.compiled
+    monkeypatch.setattr(board_module, "_MAX_PATTERN_IDS", 8)
+    monkeypatch.setattr(compiled, "_pattern_ids", {})
+    monkeypatch.setattr(compiled, "_id_patterns", [()])
+    monkeypatch.setattr(compiled, "_move_tables", {})
+    rng = random.Random(5)
+    without_id = 0
+    while not g.is_over():
+        view = g.legal_moves()
+        moves = view.list()
+        assert [view[i] for i in range(len(view))] == moves
+        without_id += sum(entry[3] == -1 for entry in g.board._contact_src.values())
+        g.apply(rng.choice(view))
+    assert len(compiled._id_patterns) == 8
+    assert without_id > 50  # the fallback was really exercised

@@ -258,9 +258,18 @@ class DataRules(ChipRules):
             when: tuple(m for m in self.mechanics if m.when == when and m not in self.on_complete)
             for when in ("draw", "action", "after")
         }
+        # what a player holding no chip may be offered: every other kind pays with held chips
+        # (see _pays), and most turns of a game start with an empty hand
+        self.unpaid_phases: dict[str, tuple[Mechanic, ...]] = {
+            when: tuple(m for m in mechs if m.pay.kind == "none")
+            for when, mechs in self.phases.items()
+        }
         self.points_mechanics = tuple(m for m in self.mechanics if m.reward.kind == "points")
         self.collect = self.spec.collect
         self._cands: dict[Any, tuple[Square, ...]] | None = None
+        self._pay_cache: dict[Any, Any] = {}
+        """(mechanic, chip ids held, colours) -> the ways to pay (see _pays); ``None`` -> the
+        chips of the game they were worked out for."""
         """Per colour, the squares of its tracks that may ever hold a treat (static per game)."""
 
     def choice_option(self, name: str, default: str, choices: tuple[str, ...]) -> str:
@@ -600,7 +609,7 @@ class DataRules(ChipRules):
         state: DataState = ctx.rule_state[self.name]
         p = ctx.to_move
         out: list[Action] = []
-        for mech in self.phases[phase]:
+        for mech in (self.phases if state.held[p] else self.unpaid_phases)[phase]:
             if self.may_use(ctx, state, mech, p):
                 out.extend(self._offers(ctx, state, mech, p))
         return out
@@ -613,6 +622,32 @@ class DataRules(ChipRules):
         if state.pending is not None:
             return [PlaceTreat(sq) for sq in self.treat_squares(ctx, state, state.pending)]
         return self._phase_offers(ctx, phase) if self.phases.get(phase) else []
+
+    def has_actions(self, ctx: RuleContext, phase: str) -> bool:
+        if type(self).actions is not DataRules.actions:  # a subclass with actions of its own
+            return bool(self.actions(ctx, phase))
+        state: DataState = ctx.rule_state[self.name]
+        if phase == "action" and state.set_choices:
+            return True
+        if state.pending is not None:
+            return bool(self.treat_squares(ctx, state, state.pending))
+        if not self.phases.get(phase):
+            return False
+        p = ctx.to_move
+        for mech in (self.phases if state.held[p] else self.unpaid_phases)[phase]:
+            if self.may_use(ctx, state, mech, p) and self._has_offer(ctx, state, mech, p):
+                return True
+        return False
+
+    def _has_offer(self, ctx: RuleContext, state: DataState, mech: Mechanic, p: int) -> bool:
+        """``bool(self._offers(...))``; an upgrade without building the offers (a payment and
+        one of the player's meeples not upgraded yet: most turns of a Deutschland game)."""
+        if mech.reward.kind == "upgrade_meeple" and mech.pay.kind != "set":
+            under = state.under
+            return bool(self._pays(state, mech, p)) and any(
+                m[0] == p and mid not in under for mid, m in ctx.meeples.items()
+            )
+        return bool(self._offers(ctx, state, mech, p))
 
     def _set_action(self, state: DataState) -> str:
         return next(m.action for m in self.mechanics if m.id == state.set_mechanic)
@@ -627,12 +662,32 @@ class DataRules(ChipRules):
         self, state: DataState, mech: Mechanic, player: int, colours: list[Colour] | None = None
     ) -> list[tuple[Colour | None, tuple[int, ...]]]:
         """Every way ``player`` can pay for ``mech`` now: ``(colour, values)`` (``colours``:
-        only chips of these)."""
+        only chips of these). Kept per hand: asked after every placement, while a hand
+        changes only when a chip is taken or paid."""
         pay = mech.pay
         if pay.kind == "none":
             return [(None, ())]
-        if not state.held[player]:
+        held = state.held[player]
+        if not held:
             return []  # every other kind pays with held chips (most turns of a game)
+        cache = self._pay_cache
+        if cache.get(None) is not state.chips:  # the chips the ids stand for (one game's)
+            cache.clear()
+            cache[None] = state.chips
+        key = (mech.id, tuple(held), None if colours is None else tuple(colours))
+        ways = cache.get(key)
+        if ways is None:
+            if len(cache) > 4096:
+                cache.clear()
+                cache[None] = state.chips
+            ways = cache[key] = tuple(self._pay_ways(state, mech, player, colours))
+        return list(ways)
+
+    def _pay_ways(
+        self, state: DataState, mech: Mechanic, player: int, colours: list[Colour] | None
+    ) -> list[tuple[Colour | None, tuple[int, ...]]]:
+        """:meth:`_pays` worked out, for a player holding chips."""
+        pay = mech.pay
         hand = state.held_chips(player)
         if pay.kind == "exact_total_any":
             return [(None, v) for v in payments((c.value for c in hand), pay.value)]

@@ -1,0 +1,32 @@
+"""Random draws the engine makes often, faster than :mod:`random`'s and the very same.
+
+A game's pile is shuffled at every set-up (bots and reports set up thousands of games).
+:func:`shuffle` gives exactly ``rng.shuffle(x)``'s permutation and leaves ``rng`` in the same
+state, with ``random.Random._randbelow`` inlined (``getrandbits(n.bit_length())`` until the
+draw is below ``n``); any other generator is simply asked to shuffle.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+_INLINE = getattr(random.Random, "_randbelow", None) is getattr(
+    random.Random, "_randbelow_with_getrandbits", object()
+)
+"""Whether random.Random draws below n as inlined here (CPython does)."""
+
+
+def shuffle(rng: random.Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)``: the same permutation, and ``rng`` left in the same state."""
+    if not _INLINE or type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(x))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]

@@ -1,0 +1,55 @@
+"""``Rules.has_actions`` (asked after every placement) against ``bool(Rules.actions)``.
+
+The data rule sets answer without building the offers where they can (an upgrade: a payment
+and a meeple not yet upgraded); the answer must be the offers' at every point of whole games of
+every shipped rule set, with random players taking the offered actions. The ways to pay, kept
+per hand, must be the ones worked out afresh at every point too.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.game import Game, GameOptions
+from engine.mapio import load_map
+from engine.resources import bundled_map
+from engine.rules.data.rules import DataRules
+
+MAPS = ["benelux", "deutschland", "france", "great-britain", "iberica", "italia"]
+
+
+@pytest.mark.parametrize("map_name", MAPS)
+def test_has_actions_is_whether_actions_offers_anything(map_name: str) -> None:
+    m = load_map(bundled_map(map_name))
+    seen = {True: 0, False: 0}
+    for seed in range(5 if map_name == "deutschland" else 3):
+        g = Game(m, players=2 + seed, seed=seed, options=GameOptions(meeples=4 + 2 * seed))
+        rng = random.Random(seed)
+        ctx = g._rule_ctx
+        while not g.is_over():
+            for r in g.rules:
+                for phase in ("action", "after"):
+                    offered = bool(r.actions(ctx, phase))
+                    assert r.has_actions(ctx, phase) == offered, (seed, g.turn, phase)
+                    seen[offered] += 1
+                if isinstance(r, DataRules):
+                    _check_pays(r, ctx)
+            g.apply(rng.choice(g.legal_moves().list()))
+    assert seen[False]
+    # Benelux offers its island tiles in the draw phase only
+    assert seen[True] if map_name != "benelux" else not seen[True]
+
+
+def _check_pays(r: DataRules, ctx: object) -> None:
+    state = ctx.rule_state[r.name]  # type: ignore[attr-defined]
+    for mech in r.mechanics:
+        if mech.pay.kind == "none":
+            continue
+        for p, held in enumerate(state.held):
+            if not held:
+                continue
+            colours = {state.chips[c].colour for c in held}
+            for wanted in (None, *([c] for c in sorted(colours, key=lambda c: c.value))):
+                assert r._pays(state, mech, p, wanted) == r._pay_ways(state, mech, p, wanted)
