@@ -315,8 +315,8 @@ class MCTSBot:
         evaluation, with common random numbers: in each round every surviving move is tried in
         the same determinisation with the same playout draws, so the moves are compared on the
         same tiles. Each phase spends an equal share of the budget and keeps the better half.
-        Returns the chosen move (``None`` when the budget is too small to try every
-        candidate once)."""
+        A budget too small for every candidate compares fewer; ``None`` when it cannot
+        compare two (or there is only one), and the caller searches with UCB1."""
         budget = self.iterations or 0
         # a reused root's order was worked out in a determinisation: keep what is legal here
         legal = {_key(game, a) for a in game.legal_moves()}
