@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine.chips import (
     RULE_CODES,
     ChipReading,
+    _Board,
     allowed_squares,
     check_layout,
     evenness,
@@ -450,16 +451,22 @@ def test_layouts_from_the_distance_tables_equal_the_computed_ones(
     assert [generate_layout(m, starts, 30, seed=s) for s in seeds] == tabled
 
 
-def test_nearest_free_with_a_bound_finds_what_the_full_search_finds() -> None:
+def _random_board(rng: random.Random, tries: int) -> tuple[_Board, set[tuple[int, int]]]:
+    """A 14x11 board of about 80 % land with chips on up to ``tries`` random free squares."""
     from engine.chips import _Board
 
+    squares = {(x, y) for x in range(14) for y in range(11) if rng.random() < 0.8}
+    board = _Board(squares)
+    for sq in rng.sample(sorted(squares), tries):
+        if board.block[board.cell(sq)[0] * board.shape[1] + board.cell(sq)[1]] == 0:
+            board.place(board.cell(sq))
+    return board, squares
+
+
+def test_nearest_free_with_a_bound_finds_what_the_full_search_finds() -> None:
     rng = random.Random(3)
     for _ in range(200):
-        squares = {(x, y) for x in range(14) for y in range(11) if rng.random() < 0.8}
-        board = _Board(squares)
-        for sq in rng.sample(sorted(squares), 12):
-            if board.block[board.cell(sq)[0] * board.shape[1] + board.cell(sq)[1]] == 0:
-                board.place(board.cell(sq))
+        board, _squares = _random_board(rng, 12)
         free = [
             (r, c)
             for r in range(board.shape[0])
@@ -480,15 +487,11 @@ def test_nearest_free_with_a_bound_finds_what_the_full_search_finds() -> None:
 def test_a_chip_close_to_its_centroid_is_where_the_search_would_put_it() -> None:
     """Lloyd passes skip the search for a chip within ``_STAYS`` (per axis) of its centroid:
     the full search must find that chip's own cell."""
-    from engine.chips import _STAYS, _Board
+    from engine.chips import _STAYS
 
     rng = random.Random(5)
     for _ in range(300):
-        squares = {(x, y) for x in range(14) for y in range(11) if rng.random() < 0.8}
-        board = _Board(squares)
-        for sq in rng.sample(sorted(squares), 20):
-            if board.block[board.cell(sq)[0] * board.shape[1] + board.cell(sq)[1]] == 0:
-                board.place(board.cell(sq))
+        board, squares = _random_board(rng, 20)
         r, c = board.cell(rng.choice(sorted(squares)))
         if board.block[r * board.shape[1] + c] != 0:
             continue

@@ -137,16 +137,9 @@ def test_a_full_game_with_real_clicks(qtbot, make_playtest, tmp_path) -> None:
 
 def test_scoring_events_explain_themselves_in_the_log(qtbot, make_playtest) -> None:
     w = make_playtest(setup=small_setup("greedy"))
-    while not w.game.is_over():
-        wait_for_human(qtbot, w)
-        if w.game.is_over():
-            break
-        p = w.game.legal_placements().list()[0]
-        w.rotation = p.rotation
-        click_square(w, p.square)
-        if w.pending is not None:
-            w.no_meeple()
     wait_for_human(qtbot, w)
+    while not w.game.is_over():
+        play_first_placement(qtbot, w)
     texts = [e.text for e in w.game.events]
     assert texts, "the game scored something"
     lines = w.log.lines()
