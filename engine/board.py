@@ -125,6 +125,7 @@ class OrientedTile:
         "node_open",
         "node_coa",
         "city_links",
+        "city_link_nodes",
         "with_edge",
     )
 
@@ -217,6 +218,10 @@ class OrientedTile:
             (i, cs) for i, cs in enumerate(self.cities) if cs
         )
         """Each field segment that touches cities, with the city segments."""
+        self.city_link_nodes: tuple[tuple[int, tuple[int, ...]], ...] = tuple(
+            (self.dense[i], tuple([self.dense[c] for c in cs])) for i, cs in self.city_links
+        )
+        """:attr:`city_links` as offsets of the new feature nodes (``dense``), for placing."""
         self.with_edge: tuple[dict[str, str], ...] = tuple(
             _WITH_EDGE[s, self.edges[s]] for s in range(4)
         )
@@ -304,10 +309,14 @@ class CompiledTiles:
             tid: tuple(OrientedTile(t, r) for r in (0, 90, 180, 270))
             for tid, t in tileset.types.items()
         }
+        by_edges: dict[tuple[str, ...], dict[str, tuple[int, ...]]] = {}
         self._fit: dict[str, dict[str, tuple[int, ...]]] = {
-            tid: _fit_table(os) for tid, os in self.oriented.items()
+            tid: by_edges.setdefault(tuple(o.edges for o in os), _fit_table(os))
+            for tid, os in self.oriented.items()
         }
-        """Tile -> every pattern some rotation fits -> those rotations (absent: none fits)."""
+        """Tile -> every pattern some rotation fits -> those rotations (absent: none fits).
+        Tiles with the same edges share one table (the board keeps its fitting lists per
+        table: a Deutschland set has 65 tiles but 28 edge sequences)."""
         geometries: dict[tuple[Any, ...], int] = {}
         self._geo: dict[str, tuple[int, ...]] = {
             tid: tuple(geometries.setdefault((o.pos_seg, o.names), len(geometries)) for o in os)
@@ -652,8 +661,9 @@ class Board:
         """Patterns whose square dict this board may change in place; the others may be shared
         with a copy (copy-on-write: bots copy boards thousands of times a game)."""
         self._fit_src: dict[str, dict[Square, None]] | None = None
-        self._fit_lists: dict[str, list[Any]] = {}
-        """Tile -> ``[fitting patterns, groups seen]`` for ``_fit_src`` (see :meth:`_fitting`)."""
+        self._fit_lists: dict[int, list[Any]] = {}
+        """Fit table (by id) -> ``[fitting patterns, groups seen]`` for ``_fit_src`` (see
+        :meth:`_fitting`)."""
         self.monasteries: dict[Square, int] = {}
         """Monastery squares -> how many neighbouring squares still have to be filled."""
         self._mon_watch: dict[Square, tuple[Square, ...]] = {}
@@ -881,13 +891,16 @@ class Board:
         if self._fit_src is not groups:
             self._fit_src = groups
             self._fit_lists = {}
-        entry = self._fit_lists.get(tile_id)
+        fit = self.compiled._fit[tile_id]
+        entry = self._fit_lists.get(id(fit))  # tiles with the same edges share the list
         if entry is None:
-            entry = self._fit_lists[tile_id] = [[], 0]
+            entry = self._fit_lists[id(fit)] = [[], 0]
         seen = entry[1]
         if seen != len(groups):
-            fit = self.compiled._fit[tile_id]
-            entry[0] += [(p, fit[p]) for p in islice(groups, seen, None) if p in fit]
+            append = entry[0].append
+            for p in islice(groups, seen, None):
+                if p in fit:
+                    append((p, fit[p]))
             entry[1] = len(groups)
         fitting: list[tuple[str, tuple[int, ...]]] = entry[0]
         return fitting
@@ -944,7 +957,11 @@ class Board:
     def has_placement(self, tile_id: str) -> bool:
         """Whether ``tile_id`` fits anywhere on the frontier."""
         groups = self._groups
-        return any(groups[p] for p, _rots in self._fitting(tile_id))
+        # a loop, not any(): a generator costs a frame per draw on Python 3.11
+        for p, _rots in self._fitting(tile_id):  # noqa: SIM110
+            if groups[p]:
+                return True
+        return False
 
     def is_legal(self, square: Square, tile_id: str, rotation: int) -> bool:
         return square in self._front and rotation in self.compiled.fits(
@@ -1096,7 +1113,9 @@ class Board:
                 while parent[r] != r:
                     r = parent[r]
             roots.append(r)
-        entry[2] = tuple([(r, r in meeples) for r in {r for r in roots if r >= 0}])
+        distinct = set(roots)
+        distinct.discard(-1)
+        entry[2] = tuple(zip(distinct, map(meeples.__contains__, distinct), strict=True))
         if meeples.keys().isdisjoint(roots):  # -1 is never a key
             entry[1] = None
             entry[3] = 0
@@ -1311,8 +1330,9 @@ class Board:
         )
         if o.city_links:
             fcities = f.cities
-            for i, cs in o.city_links:
-                fcities[nodes[i]] = frozenset([nodes[c] for c in cs])
+            at = nid.__add__
+            for d, ds in o.city_link_nodes:
+                fcities[nid + d] = frozenset(map(at, ds))
         tiles[square] = o
         all_nodes[square] = tuple(nodes)
         self.order.append(square)

@@ -172,14 +172,18 @@ class LegalMoveGenerator:
     indexes. ``len()`` and ``view[i]`` are the ``list()`` order without building the list, so
     ``rng.choice(game.legal_moves())`` picks what ``rng.choice(game.legal_moves().list())``
     picks for the same RNG state, at a fraction of the cost (placing: the moves are counted
-    per square and rotation, and only the one drawn is built)."""
+    per square and rotation, and only the one drawn is built). In the other phases ``len()``
+    and ``view[i]`` share one list of the rule offers while no action is played (same history,
+    phase, turn and scorings): a change made to the game outside play then is seen once an
+    action is played, or by a new view."""
 
-    __slots__ = ("_game", "_key", "_index")
+    __slots__ = ("_game", "_key", "_index", "_listed")
 
     def __init__(self, game: Game) -> None:
         self._game = game
         self._key: tuple[Any, ...] | None = None
         self._index: _MoveIndex | None = None
+        self._listed: tuple[tuple[Any, ...], Action | None, list[Action]] | None = None
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self._game._list_moves())
@@ -218,10 +222,22 @@ class LegalMoveGenerator:
             self._key = key
         return self._index
 
+    def _other_moves(self) -> Sequence[Action]:
+        """The actions of a phase other than placing, kept while the game stays where it was
+        (``len()`` then ``[i]``, as ``rng.choice`` asks, builds the rule offers once)."""
+        g = self._game
+        history = g.history
+        last = history[-1] if history else None  # held here: its id cannot be reused
+        key = (len(history), g.phase, len(g.events), g.turn)
+        listed = self._listed
+        if listed is None or listed[0] != key or listed[1] is not last:
+            listed = self._listed = (key, last, g._list_moves())
+        return listed[2]
+
     def count(self) -> int:
         index = self._indexed()
         if index is None:
-            return len(self._game._list_moves())
+            return len(self._other_moves())
         return index.total
 
     __len__ = count
@@ -229,7 +245,7 @@ class LegalMoveGenerator:
     def __getitem__(self, i: int) -> Action:
         index = self._indexed()
         if index is None:
-            return self._game._list_moves()[i]
+            return self._other_moves()[i]
         return index.move(i)
 
     def __repr__(self) -> str:
@@ -320,6 +336,31 @@ class _MoveIndex:
                 return tuple.__new__(Move, (sq, rot, names[rem - 1] if rem else None))
             rem -= len(names) + 1
         raise AssertionError("unreachable: per_square counts every move")
+
+
+class _Hooks(NamedTuple):
+    """The rules that do something on each notification hook, in play order: a hook a rule
+    set leaves as :class:`Rules` has it (doing nothing, or offering nothing) is not called,
+    since every turn asks each hook."""
+
+    start_of_turn: tuple[Rules, ...]
+    draw_actions: tuple[Rules, ...]
+    tile_drawn: tuple[Rules, ...]
+    tile_placed: tuple[Rules, ...]
+    meeple_placed: tuple[Rules, ...]
+    on_score: tuple[Rules, ...]
+    feature_scored: tuple[Rules, ...]
+    end_of_turn: tuple[Rules, ...]
+
+    @classmethod
+    def of(cls, rules: Sequence[Rules]) -> _Hooks:
+        def doing(hook: str) -> tuple[Rules, ...]:
+            default = getattr(Rules, hook)
+            return tuple(
+                r for r in rules if getattr(type(r), hook) is not default or hook in vars(r)
+            )
+
+        return cls(*(doing(hook) for hook in cls._fields))
 
 
 class Meeple(NamedTuple):
@@ -438,6 +479,8 @@ class Game:
         self._rule_ctx = RuleContext(self)
         """What the rule hooks see of this game (:mod:`engine.rules.context`)."""
         self.rules: list[Rules] = self._make_rules()
+        self._hooks = _Hooks.of(self.rules)
+        """Per notification hook, the rules that do something on it (see :class:`_Hooks`)."""
         self.pile: list[str] = self._make_pile()
         self._place_start_tiles()
         for r in self.rules:
@@ -557,14 +600,17 @@ class Game:
             self._finish()
             return
         if self.rules:
-            for r in self.rules:
-                r.start_of_turn(self._rule_ctx)
+            hooks = self._hooks
+            ctx = self._rule_ctx
+            for r in hooks.start_of_turn:
+                r.start_of_turn(ctx)
             if self.phase is Phase.OVER:
                 return
-            if any(r.draw_actions(self._rule_ctx) for r in self.rules):
-                self.phase = Phase.DRAW
-                self.current_tile = None
-                return
+            for r in hooks.draw_actions:
+                if r.draw_actions(ctx):
+                    self.phase = Phase.DRAW
+                    self.current_tile = None
+                    return
         self._draw()
 
     def _draw(self) -> None:
@@ -575,7 +621,7 @@ class Game:
             if board.has_placement(tid):
                 self.current_tile = tid
                 self.phase = Phase.PLACE
-                for r in self.rules:
+                for r in self._hooks.tile_drawn:
                     r.tile_drawn(self._rule_ctx, tid)
                 return
             self.set_aside.append(tid)
@@ -585,7 +631,7 @@ class Game:
         """Make ``tile_id`` the tile to place now (``RuleContext.set_current_tile``)."""
         self.current_tile = tile_id
         self.phase = Phase.PLACE
-        for r in self.rules:
+        for r in self._hooks.tile_drawn:
             r.tile_drawn(self._rule_ctx, tile_id)
 
     def _apply_move(self, move: Move) -> None:
@@ -599,8 +645,10 @@ class Game:
         self.current_tile = None
         player = self.to_move
         rules = self.rules
-        for r in rules:
-            r.tile_placed(self._rule_ctx, sq, tile, rot)
+        hooks = self._hooks
+        ctx = self._rule_ctx
+        for r in hooks.tile_placed:
+            r.tile_placed(ctx, sq, tile, rot)
         loc = move.meeple
         if loc is not None:
             o = board.tiles[sq]
@@ -617,11 +665,12 @@ class Game:
                 f = board.features
                 root = f.find(node)
                 f.meeples[root] = f.meeples.get(root, ()) + (mid,)
-            for r in rules:
-                r.meeple_placed(self._rule_ctx, mid)
-        if rules and any(r.has_actions(self._rule_ctx, "action") for r in rules):
-            self.phase = Phase.ACTION
-            return
+            for r in hooks.meeple_placed:
+                r.meeple_placed(ctx, mid)
+        for r in rules:
+            if r.has_actions(ctx, "action"):
+                self.phase = Phase.ACTION
+                return
         self._score_and_continue()
 
     def _score_and_continue(self) -> None:
@@ -634,16 +683,17 @@ class Game:
         for sq in monks:
             if sq in self.monks:
                 self._score_monastery(sq, final=False)
-        if self.rules and any(r.has_actions(self._rule_ctx, "after") for r in self.rules):
-            self.phase = Phase.AFTER
-            return
+        for r in self.rules:
+            if r.has_actions(self._rule_ctx, "after"):
+                self.phase = Phase.AFTER
+                return
         self._end_turn()
 
     def _end_turn(self) -> None:
         if self._hold_turn_end:
             self.phase = Phase.TURN_END
             return
-        for r in self.rules:
+        for r in self._hooks.end_of_turn:
             r.end_of_turn(self._rule_ctx)
         self.turn += 1
         self._in_extra_turn = bool(self._extra_turns)
@@ -717,7 +767,7 @@ class Game:
                 "field",
                 3 * cities,
                 winners,
-                tuple(self.players[p] for p in winners),
+                tuple(map(self.players.__getitem__, winners)),
                 final=True,
                 cities=cities,
                 squares=square_tiles(f, root),
@@ -732,7 +782,7 @@ class Game:
                 KIND_NAMES[kind],
                 feature_points(kind, tiles, coa, final),
                 winners,
-                tuple(self.players[p] for p in winners),
+                tuple(map(self.players.__getitem__, winners)),
                 final=final,
                 tiles=tiles,
                 coats_of_arms=coa,
@@ -770,14 +820,14 @@ class Game:
             self.supply[player] += 1
 
     def _add_event(self, event: ScoreEvent) -> None:
-        for r in self.rules:
+        for r in self._hooks.on_score:
             event = r.on_score(self._rule_ctx, event)
         for p in event.players:
             self.scores[p] += event.points
             bd = self.breakdown[p]
             bd[event.kind] = bd.get(event.kind, 0) + event.points
         self.events.append(event)
-        for r in self.rules:
+        for r in self._hooks.feature_scored:
             r.feature_scored(self._rule_ctx, event)
 
     # -- legality ---------------------------------------------------------------------------------

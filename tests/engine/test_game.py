@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from _game_helpers import make_map, scripted
@@ -20,7 +21,9 @@ from engine.mapdef import (
     RuleSet,
     Town,
 )
+from engine.mapio import load_map
 from engine.moves import Move, Placement
+from engine.resources import bundled_map
 
 
 def test_classic_game_starts_with_d_at_origin_and_71_tiles_to_draw() -> None:
@@ -510,3 +513,40 @@ def test_town_variant_c_next_to_the_large_city_square_a_road_ends_in(
     [road] = [e for e in g.events if e.kind == "road"]
     assert (road.points, road.bonus) == (points, bonus)
     assert ((3, 0) in road.squares) is road_tile
+
+
+def test_rule_hooks_left_as_defaults_are_not_called() -> None:
+    # every turn asks each notification hook; a rule set that leaves one as Rules has it is
+    # skipped there, one that defines it (on its class or on the instance) is called
+    from engine.game import _Hooks
+    from engine.rules.base import Rules
+
+    calls: list[str] = []
+
+    class Quiet(Rules):
+        name = "quiet"
+
+    class Busy(Rules):
+        name = "busy"
+
+        def start_of_turn(self, ctx: Any) -> None:
+            calls.append("start")
+
+        def end_of_turn(self, ctx: Any) -> None:
+            calls.append("end")
+
+    quiet, busy = Quiet(), Busy()
+    hooks = _Hooks.of([quiet, busy])
+    assert hooks.start_of_turn == (busy,) and hooks.end_of_turn == (busy,)
+    assert hooks.tile_placed == () and hooks.on_score == ()
+    quiet.tile_drawn = lambda ctx, tile_id: calls.append(tile_id)  # type: ignore[method-assign]
+    assert _Hooks.of([quiet, busy]).tile_drawn == (quiet,)
+    assert set(_Hooks._fields) <= {n for n in vars(Rules) if not n.startswith("_")}
+
+    g = Game(load_map(bundled_map("deutschland")), players=2, seed=5)
+    g.rules.append(busy)
+    g._hooks = _Hooks.of(g.rules)
+    rng = random.Random(5)
+    for _ in range(6):
+        g.apply(rng.choice(g.legal_moves()))
+    assert calls.count("end") >= 1 and calls.count("start") == calls.count("end")

@@ -85,3 +85,34 @@ def test_views_are_public_types_with_membership() -> None:
     assert Move((99, 99), 0, None) not in moves
     assert Placement(move.square, move.rotation) in placements
     assert "LegalMoveGenerator" in repr(moves)
+
+
+def _to_rule_phase(g: Game, rng: random.Random) -> bool:
+    """Play uniformly until a phase other than placing offers a rule action (False: game over)."""
+    while not g.is_over():
+        if g.phase.value in ("action", "after", "draw") and len(g.legal_moves().list()) > 1:
+            return True
+        g.apply(rng.choice(g.legal_moves()))
+    return False
+
+
+def test_a_held_view_follows_play_in_rule_phases() -> None:
+    # len() and [i] share one list of rule offers while the game stays where it is; a view
+    # held across actions (pushed, played, undone) lists what the game offers then
+    g = Game(load_map(bundled_map("deutschland")), players=4, seed=3)
+    rng = random.Random(3)
+    seen = 0
+    while seen < 5 and _to_rule_phase(g, rng):
+        view = g.legal_moves()
+        offers = view.list()
+        assert len(view) == len(offers) and [view[i] for i in range(len(view))] == offers
+        g.push(offers[-1])
+        assert view.list() == g.legal_moves().list()
+        assert len(view) == len(view.list())
+        assert [view[i] for i in range(len(view))] == view.list()
+        g.pop()
+        assert len(view) == len(offers) and view[len(offers) - 1] == offers[-1]
+        g.apply(offers[0])
+        assert [view[i] for i in range(len(view))] == view.list() == g.legal_moves().list()
+        seen += 1
+    assert seen == 5

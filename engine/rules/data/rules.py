@@ -643,10 +643,13 @@ class DataRules(ChipRules):
         """``bool(self._offers(...))``; an upgrade without building the offers (a payment and
         one of the player's meeples not upgraded yet: most turns of a Deutschland game)."""
         if mech.reward.kind == "upgrade_meeple" and mech.pay.kind != "set":
+            if not self._pays(state, mech, p):
+                return False
             under = state.under
-            return bool(self._pays(state, mech, p)) and any(
-                m[0] == p and mid not in under for mid, m in ctx.meeples.items()
-            )
+            for mid, m in ctx.meeples.items():  # noqa: SIM110 (no generator frame per turn)
+                if m[0] == p and mid not in under:
+                    return True
+            return False
         return bool(self._offers(ctx, state, mech, p))
 
     def _set_action(self, state: DataState) -> str:
