@@ -125,7 +125,6 @@ class OrientedTile:
         "node_open",
         "node_coa",
         "city_links",
-        "city_link_nodes",
         "with_edge",
     )
 
@@ -218,10 +217,6 @@ class OrientedTile:
             (i, cs) for i, cs in enumerate(self.cities) if cs
         )
         """Each field segment that touches cities, with the city segments."""
-        self.city_link_nodes: tuple[tuple[int, tuple[int, ...]], ...] = tuple(
-            (self.dense[i], tuple([self.dense[c] for c in cs])) for i, cs in self.city_links
-        )
-        """:attr:`city_links` as offsets of the new feature nodes (``dense``), for placing."""
         self.with_edge: tuple[dict[str, str], ...] = tuple(
             _WITH_EDGE[s, self.edges[s]] for s in range(4)
         )
@@ -1115,7 +1110,7 @@ class Board:
             roots.append(r)
         distinct = set(roots)
         distinct.discard(-1)
-        entry[2] = tuple(zip(distinct, map(meeples.__contains__, distinct), strict=True))
+        entry[2] = tuple([(r, r in meeples) for r in distinct])
         if meeples.keys().isdisjoint(roots):  # -1 is never a key
             entry[1] = None
             entry[3] = 0
@@ -1330,9 +1325,8 @@ class Board:
         )
         if o.city_links:
             fcities = f.cities
-            at = nid.__add__
-            for d, ds in o.city_link_nodes:
-                fcities[nid + d] = frozenset(map(at, ds))
+            for i, cs in o.city_links:
+                fcities[nodes[i]] = frozenset([nodes[c] for c in cs])
         tiles[square] = o
         all_nodes[square] = tuple(nodes)
         self.order.append(square)

@@ -72,6 +72,18 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# module names for the phases: reading an enum member off its class costs several times
+# a global lookup on Python 3.11, and the turn loop compares the phase many times a turn
+_DRAW, _PLACE, _ACTION, _AFTER, _TURN_END, _OVER = (
+    Phase.DRAW,
+    Phase.PLACE,
+    Phase.ACTION,
+    Phase.AFTER,
+    Phase.TURN_END,
+    Phase.OVER,
+)
+
+
 @dataclass(frozen=True)
 class GameOptions:
     """Everything that changes how a game is played. Defaults follow the Maps rule sheets."""
@@ -203,7 +215,7 @@ class LegalMoveGenerator:
         """The move index of the current placement turn (``None`` in other phases), cached
         while the game stays where it was."""
         g = self._game
-        if g.phase is not Phase.PLACE:
+        if g.phase is not _PLACE:
             return None
         board = g.board
         meeples = board.features.meeples
@@ -280,7 +292,7 @@ class LegalPlacementGenerator:
 
     def count(self) -> int:
         g = self._game
-        if g.phase is not Phase.PLACE or g.current_tile is None:
+        if g.phase is not _PLACE or g.current_tile is None:
             return 0
         return g.board.placement_count(g.current_tile)
 
@@ -288,7 +300,7 @@ class LegalPlacementGenerator:
 
     def __getitem__(self, i: int) -> Placement:
         g = self._game
-        if g.phase is not Phase.PLACE or g.current_tile is None:
+        if g.phase is not _PLACE or g.current_tile is None:
             raise IndexError("no placement now")
         return tuple.__new__(Placement, g.board.placement_at(g.current_tile, i))
 
@@ -354,13 +366,28 @@ class _Hooks(NamedTuple):
 
     @classmethod
     def of(cls, rules: Sequence[Rules]) -> _Hooks:
-        def doing(hook: str) -> tuple[Rules, ...]:
-            default = getattr(Rules, hook)
-            return tuple(
-                r for r in rules if getattr(type(r), hook) is not default or hook in vars(r)
-            )
+        names = set(cls._fields)
+        doing = [
+            _hooks_defined(type(r)) | (getattr(r, "__dict__", {}).keys() & names) for r in rules
+        ]
+        return cls(
+            *[tuple([r for r, d in zip(rules, doing, strict=True) if h in d]) for h in cls._fields]
+        )
 
-        return cls(*(doing(hook) for hook in cls._fields))
+
+_HOOKS_DEFINED: dict[type[Rules], frozenset[str]] = {}
+
+
+def _hooks_defined(rules_class: type[Rules]) -> frozenset[str]:
+    """The notification hooks (:class:`_Hooks`) that ``rules_class`` defines for itself."""
+    found = _HOOKS_DEFINED.get(rules_class)
+    if found is None:
+        if len(_HOOKS_DEFINED) > 256:  # rule sets made from data are classes too: bound it
+            _HOOKS_DEFINED.clear()
+        found = _HOOKS_DEFINED[rules_class] = frozenset(
+            h for h in _Hooks._fields if getattr(rules_class, h) is not getattr(Rules, h)
+        )
+    return found
 
 
 class Meeple(NamedTuple):
@@ -464,7 +491,7 @@ class Game:
         self.current_tile: str | None = None
         self.set_aside: list[str] = []
         """Drawn tiles that fitted nowhere (out of the game)."""
-        self.phase = Phase.PLACE
+        self.phase = _PLACE
         self.start_tiles: list[tuple[Square, str, int]] = []
         self.last_placement: tuple[Square, str, int] | None = None
         self.rule_state: dict[str, Any] = {}
@@ -604,11 +631,11 @@ class Game:
             ctx = self._rule_ctx
             for r in hooks.start_of_turn:
                 r.start_of_turn(ctx)
-            if self.phase is Phase.OVER:
+            if self.phase is _OVER:
                 return
             for r in hooks.draw_actions:
                 if r.draw_actions(ctx):
-                    self.phase = Phase.DRAW
+                    self.phase = _DRAW
                     self.current_tile = None
                     return
         self._draw()
@@ -620,7 +647,7 @@ class Game:
             tid = pile.pop()
             if board.has_placement(tid):
                 self.current_tile = tid
-                self.phase = Phase.PLACE
+                self.phase = _PLACE
                 for r in self._hooks.tile_drawn:
                     r.tile_drawn(self._rule_ctx, tid)
                 return
@@ -630,7 +657,7 @@ class Game:
     def _set_current_tile(self, tile_id: str) -> None:
         """Make ``tile_id`` the tile to place now (``RuleContext.set_current_tile``)."""
         self.current_tile = tile_id
-        self.phase = Phase.PLACE
+        self.phase = _PLACE
         for r in self._hooks.tile_drawn:
             r.tile_drawn(self._rule_ctx, tile_id)
 
@@ -669,7 +696,7 @@ class Game:
                 r.meeple_placed(ctx, mid)
         for r in rules:
             if r.has_actions(ctx, "action"):
-                self.phase = Phase.ACTION
+                self.phase = _ACTION
                 return
         self._score_and_continue()
 
@@ -685,13 +712,13 @@ class Game:
                 self._score_monastery(sq, final=False)
         for r in self.rules:
             if r.has_actions(self._rule_ctx, "after"):
-                self.phase = Phase.AFTER
+                self.phase = _AFTER
                 return
         self._end_turn()
 
     def _end_turn(self) -> None:
         if self._hold_turn_end:
-            self.phase = Phase.TURN_END
+            self.phase = _TURN_END
             return
         for r in self._hooks.end_of_turn:
             r.end_of_turn(self._rule_ctx)
@@ -707,7 +734,7 @@ class Game:
 
     def _finish(self) -> None:
         self.current_tile = None
-        self.phase = Phase.OVER
+        self.phase = _OVER
         f = self.board.features
         find = f.find
         seen: set[int] = set()
@@ -767,7 +794,7 @@ class Game:
                 "field",
                 3 * cities,
                 winners,
-                tuple(map(self.players.__getitem__, winners)),
+                tuple([self.players[p] for p in winners]),
                 final=True,
                 cities=cities,
                 squares=square_tiles(f, root),
@@ -782,7 +809,7 @@ class Game:
                 KIND_NAMES[kind],
                 feature_points(kind, tiles, coa, final),
                 winners,
-                tuple(map(self.players.__getitem__, winners)),
+                tuple([self.players[p] for p in winners]),
                 final=final,
                 tiles=tiles,
                 coats_of_arms=coa,
@@ -842,7 +869,7 @@ class Game:
 
     def _list_moves(self) -> list[Action]:
         phase = self.phase
-        if phase is Phase.PLACE:
+        if phase is _PLACE:
             tile = self.current_tile
             assert tile is not None
             new = tuple.__new__
@@ -864,12 +891,12 @@ class Game:
                     if farmers or loc not in _FIELD_LOCATIONS:
                         append(new(Move, (sq, rot, loc)))
             return out
-        if phase is Phase.DRAW:
+        if phase is _DRAW:
             acts: list[Action] = [Draw()]
             for r in self.rules:
                 acts.extend(r.draw_actions(self._rule_ctx))
             return acts
-        if phase is Phase.ACTION or phase is Phase.AFTER:
+        if phase is _ACTION or phase is _AFTER:
             ph = phase.value
             acts = [Pass()] if self._pass_allowed() else []
             for r in self.rules:
@@ -899,9 +926,9 @@ class Game:
         return index
 
     def _has_moves(self) -> bool:
-        if self.phase is Phase.PLACE:
+        if self.phase is _PLACE:
             return self.current_tile is not None and self.board.has_placement(self.current_tile)
-        return self.phase is not Phase.OVER
+        return self.phase is not _OVER
 
     def _pass_allowed(self) -> bool:
         phase = self.phase.value
@@ -921,7 +948,7 @@ class Game:
         return LegalPlacementGenerator(self)
 
     def _placement_list(self) -> list[Placement]:
-        if self.phase is Phase.PLACE and self.current_tile is not None:
+        if self.phase is _PLACE and self.current_tile is not None:
             new = tuple.__new__
             return [new(Placement, p) for p in self.board.placements(self.current_tile)]
         return []
@@ -929,13 +956,13 @@ class Game:
     def _placement_check(self, p: object) -> bool:
         return (
             isinstance(p, Placement)
-            and self.phase is Phase.PLACE
+            and self.phase is _PLACE
             and self.current_tile is not None
             and self.board.is_legal(p.square, self.current_tile, p.rotation)
         )
 
     def _has_placement(self) -> bool:
-        return self.phase is Phase.PLACE and self._has_moves()
+        return self.phase is _PLACE and self._has_moves()
 
     def meeple_locations(self, placement: Placement) -> list[str]:
         """Where the current player may put a meeple after ``placement`` (canonical names)."""
@@ -950,10 +977,10 @@ class Game:
     def why_illegal(self, action: Action) -> str | None:
         """``None`` if ``action`` is legal now, else a sentence saying why not."""
         phase = self.phase
-        if phase is Phase.OVER:
+        if phase is _OVER:
             return "the game is over"
         if isinstance(action, Move):
-            if phase is not Phase.PLACE:
+            if phase is not _PLACE:
                 return f"no tile to place now (the game waits for a {phase.value} action)"
             tile = self.current_tile
             assert tile is not None
@@ -982,21 +1009,21 @@ class Game:
                 return f"the {kind} at {loc} of {where} joins a {kind} that already has a meeple"
             return None
         if isinstance(action, Pass):
-            if phase is Phase.ACTION or phase is Phase.AFTER:
+            if phase is _ACTION or phase is _AFTER:
                 if not self._pass_allowed():
                     return "cannot pass now: a rule action must be taken first"
                 return None
             return f"cannot pass now (the game waits for a {phase.value} action)"
         if isinstance(action, Draw):
-            if phase is Phase.DRAW:
+            if phase is _DRAW:
                 return None
             return "cannot draw now"
         for r in self.rules:
             offered = (
                 r.draw_actions(self._rule_ctx)
-                if phase is Phase.DRAW
+                if phase is _DRAW
                 else r.actions(self._rule_ctx, phase.value)
-                if phase in (Phase.ACTION, Phase.AFTER)
+                if phase in (_ACTION, _AFTER)
                 else []
             )
             if action in offered:
@@ -1039,7 +1066,7 @@ class Game:
         if isinstance(action, Move):
             self._apply_move(action)
         elif isinstance(action, Pass):
-            if self.phase is Phase.ACTION:
+            if self.phase is _ACTION:
                 self._score_and_continue()
             else:
                 self._end_turn()
@@ -1049,17 +1076,19 @@ class Game:
             phase = self.phase
             for r in self.rules:
                 offered = (
-                    r.draw_actions(self._rule_ctx) if phase is Phase.DRAW else r.actions(self._rule_ctx, phase.value)
+                    r.draw_actions(self._rule_ctx)
+                    if phase is _DRAW
+                    else r.actions(self._rule_ctx, phase.value)
                 )
                 if action in offered:
                     r.apply(self._rule_ctx, action)
                     break
             # a rule action may end the phase (e.g. a forced choice made): re-check offers
-            if self.phase is Phase.ACTION and not any(
+            if self.phase is _ACTION and not any(
                 r.has_actions(self._rule_ctx, "action") for r in self.rules
             ):
                 self._score_and_continue()
-            elif self.phase is Phase.AFTER and not any(
+            elif self.phase is _AFTER and not any(
                 r.has_actions(self._rule_ctx, "after") for r in self.rules
             ):
                 self._end_turn()
@@ -1161,11 +1190,11 @@ class Game:
     # -- results ----------------------------------------------------------------------------------
 
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def outcome(self) -> Outcome | None:
         """Scores and winners once the game is over, else ``None``."""
-        if self.phase is not Phase.OVER:
+        if self.phase is not _OVER:
             return None
         best = max(self.scores)
         return Outcome(tuple(self.scores), tuple(i for i, s in enumerate(self.scores) if s == best))
@@ -1175,7 +1204,7 @@ class Game:
         for every occupied feature (no state change; rule hooks are not consulted)."""
         out = self.scores[:]
         meeples = self.meeples
-        if self.phase is Phase.OVER or not meeples:
+        if self.phase is _OVER or not meeples:
             return out
         # hot path of the bots (thousands of calls a game): roots found without helper calls,
         # and a feature with one meeple needs no majority

@@ -79,9 +79,13 @@ def split_values(ones_per_colour: Any, per_colour: int) -> tuple[tuple[int, int]
 
 def chip_supply(colours: Iterable[Colour], values: Iterable[tuple[int, int]]) -> tuple[Chip, ...]:
     """Every chip: per colour (in :data:`COLOURS` order), ``count`` chips of each ``(value,
-    count)``, lowest value first; ids count up from 0."""
-    split = sorted(values)
-    wanted = set(colours)
+    count)``, lowest value first; ids count up from 0. Chips are immutable: every game of a
+    supply gets the same tuple."""
+    return _chip_supply(frozenset(colours), tuple(sorted(values)))
+
+
+@functools.lru_cache(maxsize=64)
+def _chip_supply(wanted: frozenset[Colour], split: tuple[tuple[int, int], ...]) -> tuple[Chip, ...]:
     chips: list[Chip] = []
     for colour in COLOURS:
         if colour in wanted:
