@@ -964,9 +964,21 @@ def _cell_distances(h: int, width: int) -> np.ndarray:
     same floats :func:`_best_candidate` computes one row at a time on bigger grids."""
     import numpy as np
 
-    rows, cols = np.divmod(np.arange(h * width, dtype=np.float64), width)
-    table: np.ndarray = (cols[None, :] - cols[:, None]) ** 2 + (rows[None, :] - rows[:, None]) ** 2
-    return table
+    rows, cols = np.divmod(np.arange(h * width, dtype=np.int64), width)
+    return _small_ints((cols[None, :] - cols[:, None]) ** 2 + (rows[None, :] - rows[:, None]) ** 2)
+
+
+def _small_ints(table: np.ndarray) -> np.ndarray:
+    """An integer distance table in the smallest of int16 and int32 that holds it (the same
+    values in a quarter or half of float64's memory: set-up runs between games, which push
+    the tables out of the processor's caches). Compared with and folded into float64 arrays,
+    the values are exact, so layouts do not change."""
+    import numpy as np
+
+    if table.size and int(table.max()) > np.iinfo(np.int32).max:
+        return table
+    small = np.int16 if not table.size or int(table.max()) <= np.iinfo(np.int16).max else np.int32
+    return table.astype(small)
 
 
 def _spread_subset(
@@ -1001,10 +1013,11 @@ def _point_distances(board: _Board, points: np.ndarray) -> np.ndarray | None:
     h, w = board.shape
     if h * w * len(points) > _TABLE_ENTRIES:
         return None
-    rows, cols = np.divmod(np.arange(h * w, dtype=np.float64), w)
-    pts = points - np.array([board.x0, board.y0], dtype=np.float64)
-    table: np.ndarray = (cols[:, None] - pts[None, :, 0]) ** 2 + (rows[:, None] - pts[None, :, 1]) ** 2
-    return table
+    rows, cols = np.divmod(np.arange(h * w, dtype=np.int64), w)
+    pts = points.astype(np.int64) - np.array([board.x0, board.y0], dtype=np.int64)  # whole squares
+    return _small_ints(
+        (cols[:, None] - pts[None, :, 0]) ** 2 + (rows[:, None] - pts[None, :, 1]) ** 2
+    )
 
 
 def _lloyd(
