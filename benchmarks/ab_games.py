@@ -1,11 +1,17 @@
 """One timed batch of random games for :mod:`benchmarks.bench_ab` (runs in either checkout).
 
-``python benchmarks/ab_games.py SCENARIO GAMES SEED`` prints ``seconds setup_seconds digest``.
-``SCENARIO``: ``classic`` (2 players, 72 base tiles, farmers) or ``deutschland`` (4 players,
-Map-Chips on). Every action is uniform over ``legal_moves()``, drawn with ``rng.choice`` (on the
-view itself where it is a sequence, else on its list: the same action for the same RNG state).
-Set-up is ``Game(...)`` alone: the previous game is freed before its clock starts (still inside
-the total). The digest is of the actions played, in their record form (``to_dict()``: an action class may move
+``python benchmarks/ab_games.py SCENARIO GAMES SEED`` prints ``seconds setup_seconds digest
+process_seconds``. ``SCENARIO``: ``classic`` (2 players, 72 base tiles, farmers) or
+``deutschland`` (4 players, Map-Chips on). Every action is uniform over ``legal_moves()``, drawn
+with ``rng.choice`` (on the view itself where it is a sequence, else on its list: the same
+action for the same RNG state). Set-up is ``Game(...)`` alone: the previous game is freed before
+its clock starts (still inside the total).
+
+``seconds`` and ``setup_seconds`` are CPU time of the thread that plays (``time.thread_time``):
+the engine runs on one thread. ``process_seconds`` is CPU time of the whole process, which also
+counts numpy's OpenBLAS worker threads: the chip layout imports numpy in the warm-up game, and
+those threads spin idle on another core for a while after the import (about 50 ms of CPU in all,
+the same in both checkouts, and no work of any game). The digest is of the actions played, in their record form (``to_dict()``: an action class may move
 between modules or gain a defaulted field without the game changing), so the two checkouts can
 be shown to play the same games; it is made after the clock stops (the actions are only kept
 while playing). Final scores are left out on purpose: against ``a46416a`` one Deutschland seed
@@ -39,7 +45,7 @@ def main() -> None:
     played: list[Any] = []
     keep = played.append
     setup = 0.0
-    start = time.thread_time()
+    start, start_process = time.thread_time(), time.process_time()
     g = None
     for i in range(games):
         # the previous game is freed before the set-up clock starts: freeing it is the end of
@@ -55,10 +61,11 @@ def main() -> None:
             g.apply(action)
             keep(action)
     seconds = time.thread_time() - start
+    process_seconds = time.process_time() - start_process
     digest = hashlib.sha256()  # outside the timed part: it measures the harness, not the engine
     for action in played:
         digest.update(json.dumps(action.to_dict(), sort_keys=True).encode())
-    print(f"{seconds:.6f} {setup:.6f} {digest.hexdigest()[:16]}")
+    print(f"{seconds:.6f} {setup:.6f} {digest.hexdigest()[:16]} {process_seconds:.6f}")
 
 
 if __name__ == "__main__":

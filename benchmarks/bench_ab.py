@@ -4,8 +4,9 @@
 
 The baseline is checked out into a temporary git worktree (removed at the end) and the two
 are run alternately, round after round, each in a fresh process, so that the load of a shared
-machine falls on both alike. Game batches time CPU (``time.process_time``) inside the process;
-whole-process figures are wall time. Each line prints the median of both and their ratio
+machine falls on both alike. Game batches time the CPU time of the thread that plays
+(``time.thread_time``; the CPU time of the whole process is printed too, see
+``benchmarks/ab_games.py``); whole-process figures are wall time. Each line prints the median of both and their ratio
 (baseline / this checkout: above 1 means this checkout is faster), plus the minima.
 
 Cases:
@@ -101,11 +102,14 @@ def _run(tree: Path, args: list[str]) -> str:
 
 
 def measure(case: str, tree: Path, round_no: int) -> tuple[float, float, str]:
-    """(seconds, set-up seconds, digest) of one run of ``case`` in ``tree``."""
+    """(seconds, set-up seconds, digest) of one run of ``case`` in ``tree``; for game batches
+    the digest is followed by the CPU seconds of the whole process."""
     if case in GAMES:
         script = str(HERE / "ab_games.py")
-        secs, setup, digest = _run(tree, [script, case, str(GAMES[case]), str(round_no)]).split()
-        return float(secs), float(setup), digest
+        secs, setup, digest, process = _run(
+            tree, [script, case, str(GAMES[case]), str(round_no)]
+        ).split()
+        return float(secs), float(setup), f"{digest} {process}"
     if case == "greedy":
         out = _run_code(tree, GREEDY.format(games=GREEDY_GAMES, seed=round_no * GREEDY_GAMES))
         secs, digest = out.split()
@@ -201,6 +205,15 @@ def main() -> int:
                 cn = statistics.median(c for _, c, _ in runs["new"])
                 print(f"{'':12s} CPU time of the process: base {cb:.3f} s, new {cn:.3f} s")
             if case in GAMES:
+                pb, pn = (
+                    statistics.median(float(d.split()[1]) for _, _, d in runs[k])
+                    for k in ("base", "new")
+                )
+                print(
+                    f"{'':12s} CPU time of the whole process (with numpy's idle BLAS threads): "
+                    f"base {per_run / pb:.3f} games/s, new {per_run / pn:.3f} games/s, "
+                    f"ratio {pb / pn:.2f}x"
+                )
                 setup = statistics.median(s / t for t, s, _ in runs["new"])
                 setup_b = statistics.median(s / t for t, s, _ in runs["base"])
                 print(f"{'':12s} set-up share of a game: base {setup_b:.1%}, new {setup:.1%}")
@@ -211,15 +224,13 @@ def main() -> int:
                     f"{'':12s} instructions per game: base {ib / 1e6:.1f} M, new {i_n / 1e6:.1f} M,"
                     f" ratio {ib / i_n:.2f}x ({n_games} games)"
                 )
-            played = [{d for _, _, d in runs[k]} for k in ("base", "new")]
+            played = [{d.split()[0] if d else d for _, _, d in runs[k]} for k in ("base", "new")]
             if per_run and played[0] != played[1]:
                 print(f"{'':12s} ERROR: the two checkouts played different games")
                 failed = True
             sys.stdout.flush()
     finally:
-        subprocess.run(
-            ["git", "worktree", "remove", "--force", str(base)], cwd=REPO, check=False
-        )
+        subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=REPO, check=False)
         subprocess.run(["git", "worktree", "prune"], cwd=REPO, check=False)
         shutil.rmtree(tmp, ignore_errors=True)
     return 1 if failed else 0
