@@ -312,6 +312,13 @@ class CompiledTiles:
         """Tile -> every pattern some rotation fits -> those rotations (absent: none fits).
         Tiles with the same edges share one table (the board keeps its fitting lists per
         table: a Deutschland set has 65 tiles but 28 edge sequences)."""
+        by_table: dict[int, dict[str, tuple[str, tuple[int, ...]]]] = {}
+        self._fit_items: dict[str, dict[str, tuple[str, tuple[int, ...]]]] = {
+            tid: by_table.setdefault(id(fit), {p: (p, rots) for p, rots in fit.items()})
+            for tid, fit in self._fit.items()
+        }
+        """:attr:`_fit` as ``pattern -> (pattern, rotations)``: the items of the boards' fitting
+        lists, made once instead of for every board."""
         geometries: dict[tuple[Any, ...], int] = {}
         self._geo: dict[str, tuple[int, ...]] = {
             tid: tuple(geometries.setdefault((o.pos_seg, o.names), len(geometries)) for o in os)
@@ -675,8 +682,9 @@ class Board:
         self._contact_src: dict[Square, list[Any]] = {}
         """Empty square -> ``[nodes, pattern, roots, id]``: the 12 feature nodes of
         :meth:`contact_pattern` (side then half-edge order, -1: none), its last pattern, the
-        distinct roots it was made from each with whether it had a meeple (``None``: not made
-        yet) and the pattern's :meth:`CompiledTiles.pattern_id`. The nodes change when a tile
+        distinct roots it was made from, each as ``r`` without a meeple or ``~r`` (negative) with
+        one (``None``: not made yet: one tuple of ints, which the collector soon stops
+        tracking, instead of a pair per root) and the pattern's :meth:`CompiledTiles.pattern_id`. The nodes change when a tile
         is placed next to the square (:meth:`place` sets that side's) and go stale when a trial
         is undone (all dropped); the pattern is checked on use (see :meth:`contact_pattern`)."""
         """:meth:`_sides` of empty squares since the last change (moves listed, then judged)."""
@@ -886,16 +894,17 @@ class Board:
         if self._fit_src is not groups:
             self._fit_src = groups
             self._fit_lists = {}
-        fit = self.compiled._fit[tile_id]
-        entry = self._fit_lists.get(id(fit))  # tiles with the same edges share the list
+        items = self.compiled._fit_items[tile_id]
+        entry = self._fit_lists.get(id(items))  # tiles with the same edges share the list
         if entry is None:
-            entry = self._fit_lists[id(fit)] = [[], 0]
+            entry = self._fit_lists[id(items)] = [[], 0]
         seen = entry[1]
         if seen != len(groups):
             append = entry[0].append
             for p in islice(groups, seen, None):
-                if p in fit:
-                    append((p, fit[p]))
+                item = items.get(p)
+                if item is not None:
+                    append(item)
             entry[1] = len(groups)
         fitting: list[tuple[str, tuple[int, ...]]] = entry[0]
         return fitting
@@ -1086,20 +1095,23 @@ class Board:
             # which roots have a meeple: while the roots found stay distinct and keep their
             # meeple or lack of one, it stands (merges far away are most turns' changes).
             moved = False
-            now: list[tuple[int, bool]] = []
-            for r, had in entry[2]:
+            now: list[int] = []
+            for r in entry[2]:
+                had = r < 0
+                if had:
+                    r = ~r
                 if parent[r] != r:
                     moved = True
                     while parent[r] != r:
                         r = parent[r]
                 if (r in meeples) is not had:
                     break
-                now.append((r, had))
+                now.append(~r if had else r)
             else:
                 pattern: tuple[int, ...] | None = entry[1]
                 if not moved:
                     return pattern
-                if len({r for r, _had in now}) == len(now):
+                if len(set(now)) == len(now):
                     entry[2] = tuple(now)
                     return pattern
         roots = []
@@ -1110,7 +1122,7 @@ class Board:
             roots.append(r)
         distinct = set(roots)
         distinct.discard(-1)
-        entry[2] = tuple([(r, r in meeples) for r in distinct])
+        entry[2] = tuple([~r if r in meeples else r for r in distinct])
         if meeples.keys().isdisjoint(roots):  # -1 is never a key
             entry[1] = None
             entry[3] = 0
@@ -1162,8 +1174,8 @@ class Board:
             table = tables.get(rots)
             if table is None:
                 table = tables[rots] = {}
-            got = table.get(0)
-            locs, per_square = got if got is not None else fill(table, tile_id, rots, 0, farmers)
+                fill(table, tile_id, rots, 0, farmers)
+            locs, per_square = table[0]
             if not meeples:
                 starts.append(total)
                 blocks.append((squares, rots, locs, per_square))
@@ -1173,8 +1185,12 @@ class Board:
             for sq in squares:
                 entry = src.get(sq)
                 if entry is not None and entry[2] is not None:
-                    for r, had in entry[2]:
-                        if parent[r] != r or (r in meeples) is not had:
+                    for r in entry[2]:
+                        if (
+                            (parent[r] != r or r in meeples)
+                            if r >= 0
+                            else (parent[~r] != ~r or ~r not in meeples)
+                        ):
                             self.contact_pattern(sq)
                             break
                 else:

@@ -266,6 +266,8 @@ class DataRules(ChipRules):
         }
         self.points_mechanics = tuple(m for m in self.mechanics if m.reward.kind == "points")
         self.collect = self.spec.collect
+        self._own_actions = type(self).actions is not DataRules.actions
+        """A subclass with actions of its own: :meth:`has_actions` asks them."""
         self._cands: dict[Any, tuple[Square, ...]] | None = None
         self._pay_cache: dict[Any, Any] = {}
         """(mechanic, chip ids held, colours) -> the ways to pay (see _pays); ``None`` -> the
@@ -624,7 +626,7 @@ class DataRules(ChipRules):
         return self._phase_offers(ctx, phase) if self.phases.get(phase) else []
 
     def has_actions(self, ctx: RuleContext, phase: str) -> bool:
-        if type(self).actions is not DataRules.actions:  # a subclass with actions of its own
+        if self._own_actions:
             return bool(self.actions(ctx, phase))
         state: DataState = ctx.rule_state[self.name]
         if phase == "action" and state.set_choices:
@@ -634,7 +636,8 @@ class DataRules(ChipRules):
         if not self.phases.get(phase):
             return False
         p = ctx.to_move
-        for mech in (self.phases if state.held[p] else self.unpaid_phases)[phase]:
+        mechs = (self.phases if state.held[p] else self.unpaid_phases)[phase]
+        for mech in mechs:
             if self.may_use(ctx, state, mech, p) and self._has_offer(ctx, state, mech, p):
                 return True
         return False
