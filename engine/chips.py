@@ -902,14 +902,20 @@ class _Board:
 
 
 def _best_candidate(
-    board: _Board, count: int, rng: random.Random, tries: int
+    board: _Board,
+    count: int,
+    rng: random.Random,
+    tries: int,
+    free: list[int] | None = None,
 ) -> list[tuple[int, int]] | None:
-    """Mitchell's best-candidate sampling; ``None`` if free squares run out first."""
+    """Mitchell's best-candidate sampling; ``None`` if free squares run out first. ``free``:
+    the board's free cells in ascending order, if known (a new list: it is used up)."""
     import numpy as np
 
     h, width = board.shape
     block = board.block
-    free = [i for i, b in enumerate(block) if b == 0]  # ascending
+    if free is None:
+        free = [i for i, b in enumerate(block) if b == 0]  # ascending
     table = _cell_distances(h, width) if h * width <= _TABLE_CELLS else None
     if table is None:
         rows, cols = np.divmod(np.arange(h * width, dtype=np.float64), width)
@@ -1111,11 +1117,14 @@ def generate_layout(
     rng = random.Random(seed)
     chosen = None
     if len(allowed) >= count:
-        template = tables.get((key, "board"))
-        if template is None:
-            template = tables[(key, "board")] = _Board(allowed)
+        kept = tables.get((key, "board"))
+        if kept is None:
+            template = _Board(allowed)
+            free = tuple(i for i, b in enumerate(template.block) if b == 0)
+            kept = tables[(key, "board")] = (template, free)
+        template, free = kept
         board = template.copy()
-        chosen = _best_candidate(board, count, rng, tries)
+        chosen = _best_candidate(board, count, rng, tries, list(free))
     if chosen is None:
         # Sampling got stuck (dense request): start from an exact maximum independent set.
         mis = _maximum_independent_set(allowed)
