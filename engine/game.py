@@ -343,9 +343,9 @@ class _MoveIndex:
         squares, rots, locs, per_square = self.blocks[b]
         k, rem = divmod(i - self.starts[b], per_square)
         sq = next(islice(squares, k, None)) if isinstance(squares, dict) else squares[k]
-        for rot, names in zip(rots, locs, strict=True):
+        for j, names in enumerate(locs):  # one tuple of names per rotation
             if rem <= len(names):
-                return tuple.__new__(Move, (sq, rot, names[rem - 1] if rem else None))
+                return tuple.__new__(Move, (sq, rots[j], names[rem - 1] if rem else None))
             rem -= len(names) + 1
         raise AssertionError("unreachable: per_square counts every move")
 
