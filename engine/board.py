@@ -498,6 +498,7 @@ class MapLayout:
             ferry_end[f.b] = (f.id, f.a.square)
         self.handlers: dict[Square, tuple[Any, ...]] = {}
         self.static_req: dict[Square, str] = {}
+        self.contacts = {}
         # squares next to a large city, per city: opened when the city connects
         self.city_neighbours: dict[str, list[Square]] = {cid: [] for cid in m.large_cities}
         for sq in sorted(self.placeable):
@@ -549,6 +550,10 @@ class MapLayout:
     ) = None
     """The feature nodes of the printed parts (large cities, their road stubs, ferries) as
     every new board makes them, filled in by the first board (see Board._make_printed_nodes)."""
+
+    contacts: dict[Square, tuple[tuple[int, ...], tuple[tuple[int, Square, int, int, int], ...]]]
+    """Per square, filled on use by boards of this layout: its printed contact nodes and the
+    sides a placed tile may lie across (see Board._contact_nodes)."""
 
     @property
     def map(self) -> MapDef:
@@ -633,6 +638,10 @@ class BoardTrial(NamedTuple):
     front: dict[Square, str]
     groups: dict[str, dict[Square, None]]
     meeples: dict[int, tuple[int, ...]]
+
+
+_NO_CONTACTS: tuple[int, ...] = (-1,) * 12
+"""No feature node on any side or half-edge (see Board._contact_nodes)."""
 
 
 class Board:
@@ -1224,34 +1233,58 @@ class Board:
     def _contact_nodes(self, square: Square) -> tuple[int, ...]:
         """The feature nodes (not roots) that a tile on the empty ``square`` would join: for
         each side, then each half-edge; -1 where nothing is joined (see :meth:`_sides`)."""
-        nodes = [-1] * 12
-        tiles = self.tiles
-        all_nodes = self.nodes
         layout = self.layout
-        hs = layout.handlers.get(square) if layout is not None else None
-        x, y = square
-        for s in range(4):
-            h = hs[s] if hs is not None else None
-            if h is not None and h[0] != H_NORMAL:
-                kind_h = h[0]
-                if kind_h == H_FERRY or (kind_h == H_CITY and h[2] != "F"):
-                    nodes[s] = self._printed_node(square, s, h)
-                continue
-            dx, dy = DELTAS[s]
-            q = (x + dx, y + dy)
+        if layout is None:
+            base, sides = _NO_CONTACTS, self._contact_sides(square)
+        else:
+            got = layout.contacts.get(square)
+            if got is None:
+                got = layout.contacts[square] = (
+                    self._printed_contacts(square),
+                    self._contact_sides(square),
+                )
+            base, sides = got
+        nodes: list[int] | None = None
+        tiles = self.tiles
+        for s, q, back, half0, half1 in sides:
             other = tiles.get(q)
             if other is None:
                 continue
-            qnodes = all_nodes[q]
-            k = other.side_seg[(s + 2) & 3]
+            if nodes is None:
+                nodes = list(base)
+            qnodes = self.nodes[q]
+            k = other.side_seg[back]
             if k >= 0:
                 nodes[s] = qnodes[k]
-            k = other.half_seg[_PARTNER[2 * s]]
+            k = other.half_seg[half0]
             if k >= 0:
                 nodes[4 + 2 * s] = qnodes[k]
-            k = other.half_seg[_PARTNER[2 * s + 1]]
+            k = other.half_seg[half1]
             if k >= 0:
                 nodes[5 + 2 * s] = qnodes[k]
+        return base if nodes is None else tuple(nodes)
+
+    def _contact_sides(self, square: Square) -> tuple[tuple[int, Square, int, int, int], ...]:
+        """The sides of ``square`` across which a placed tile may lie: ``(side, neighbour,
+        the neighbour's side back, its half-edges partnering this side's two)``."""
+        hs = self.layout.handlers.get(square) if self.layout is not None else None
+        x, y = square
+        out = []
+        for s in range(4):
+            if hs is None or hs[s][0] == H_NORMAL:
+                dx, dy = DELTAS[s]
+                out.append((s, (x + dx, y + dy), (s + 2) & 3, _PARTNER[2 * s], _PARTNER[2 * s + 1]))
+        return tuple(out)
+
+    def _printed_contacts(self, square: Square) -> tuple[int, ...]:
+        """:meth:`_contact_nodes` of ``square`` from the printed map alone (large cities and
+        their road stubs, ferries): the same for every board of a layout, whose printed
+        feature nodes are made in one order (see :meth:`_make_printed_nodes`)."""
+        nodes = [-1] * 12
+        hs = self.layout.handlers.get(square) if self.layout is not None else None
+        for s, h in enumerate(hs or ()):
+            if h[0] == H_FERRY or (h[0] == H_CITY and h[2] != "F"):
+                nodes[s] = self._printed_node(square, s, h)
         return tuple(nodes)
 
     def touches_meeple(self, square: Square) -> bool:

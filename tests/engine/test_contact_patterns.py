@@ -61,7 +61,15 @@ def _check(board: Board, tiles: list[str]) -> int:
 
 @pytest.mark.parametrize(
     ("map_name", "players", "seed"),
-    [(None, 2, 3), (None, 4, 8), ("deutschland", 4, 1), ("iberica", 3, 2)],
+    # a second Deutschland game reuses the printed contact nodes its layout keeps
+    [
+        (None, 2, 3),
+        (None, 4, 8),
+        ("deutschland", 4, 1),
+        ("deutschland", 2, 5),
+        ("iberica", 3, 2),
+        ("great-britain", 3, 4),
+    ],
 )
 def test_cached_options_equal_the_plain_ones_through_trials_and_copies(
     map_name: str | None, players: int, seed: int
