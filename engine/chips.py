@@ -920,6 +920,7 @@ def _best_candidate(
     if table is None:
         rows, cols = np.divmod(np.arange(h * width, dtype=np.float64), width)
     nearest = np.full(h * width, np.inf)  # squared distance to the nearest chip so far
+    take = nearest.take
     chosen: list[tuple[int, int]] = []
     randbelow = rng._randbelow  # type: ignore[attr-defined]
     getrandbits = rng.getrandbits
@@ -941,7 +942,7 @@ def _best_candidate(
         else:
             picks = [free[randbelow(n)] for _ in range(min(tries, n))]
         # the farthest from the chips so far, the lowest index on a tie
-        vals = nearest[picks].tolist()
+        vals = take(picks).tolist()
         far = max(vals)
         if vals.count(far) == 1:
             flat = picks[vals.index(far)]
@@ -949,10 +950,10 @@ def _best_candidate(
             flat = min([i for v, i in zip(vals, picks, strict=True) if v == far])
         cell = divmod(flat, width)
         chosen.append(cell)
-        board.place(cell)
-        for j in (flat - width, flat - 1, flat, flat + 1, flat + width):
-            if block[j] == 1:  # was free
+        for j in (flat - width, flat - 1, flat, flat + 1, flat + width):  # board.place, inlined
+            if block[j] == 0:  # free until now
                 del free[bisect_left(free, j)]  # free is ascending: no scan from the start
+            block[j] += 1
         if table is not None:
             np.minimum(nearest, table[flat], out=nearest)
         else:

@@ -366,13 +366,18 @@ class _Hooks(NamedTuple):
 
     @classmethod
     def of(cls, rules: Sequence[Rules]) -> _Hooks:
-        names = set(cls._fields)
-        doing = [
-            _hooks_defined(type(r)) | (getattr(r, "__dict__", {}).keys() & names) for r in rules
-        ]
-        return cls(
-            *[tuple([r for r, d in zip(rules, doing, strict=True) if h in d]) for h in cls._fields]
-        )
+        names = cls._fields
+        if not rules:
+            return cls(*[()] * len(names))
+        doing: dict[str, list[Rules]] = {h: [] for h in names}
+        for r in rules:
+            own = getattr(r, "__dict__", None)  # a hook set on the instance counts too
+            hooks = _hooks_defined(type(r))
+            if own and not own.keys().isdisjoint(doing):
+                hooks = hooks | (own.keys() & doing.keys())
+            for h in hooks:
+                doing[h].append(r)
+        return cls(*[tuple(doing[h]) for h in names])
 
 
 _HOOKS_DEFINED: dict[type[Rules], frozenset[str]] = {}
