@@ -312,13 +312,18 @@ class CompiledTiles:
         """Tile -> every pattern some rotation fits -> those rotations (absent: none fits).
         Tiles with the same edges share one table (the board keeps its fitting lists per
         table: a Deutschland set has 65 tiles but 28 edge sequences)."""
-        by_table: dict[int, dict[str, tuple[str, tuple[int, ...]]]] = {}
-        self._fit_items: dict[str, dict[str, tuple[str, tuple[int, ...]]]] = {
-            tid: by_table.setdefault(id(fit), {p: (p, rots) for p, rots in fit.items()})
-            for tid, fit in self._fit.items()
+        classes: dict[int, int] = {}
+        self._fit_class: dict[str, int] = {
+            tid: classes.setdefault(id(fit), len(classes)) for tid, fit in self._fit.items()
         }
-        """:attr:`_fit` as ``pattern -> (pattern, rotations)``: the items of the boards' fitting
+        """Tile -> its fit class: tiles with the same edges (one shared :attr:`_fit` table)."""
+        self._fit_class_items: list[dict[str, tuple[str, tuple[int, ...]]]] = [{}] * len(classes)
+        for tid, c in self._fit_class.items():
+            self._fit_class_items[c] = {p: (p, rots) for p, rots in self._fit[tid].items()}
+        """Per fit class, ``pattern -> (pattern, rotations)``: the items of the boards' fitting
         lists, made once instead of for every board."""
+        self._fitters: dict[str, tuple[tuple[int, tuple[str, tuple[int, ...]]], ...]] = {}
+        """Pattern -> the fit classes that fit it, with their items (see :meth:`fitters`)."""
         geometries: dict[tuple[Any, ...], int] = {}
         self._geo: dict[str, tuple[int, ...]] = {
             tid: tuple(geometries.setdefault((o.pos_seg, o.names), len(geometries)) for o in os)
@@ -340,6 +345,20 @@ class CompiledTiles:
         self._move_tables: dict[tuple[str, bool], dict[tuple[int, ...], _MoveTable]] = {}
         """See :meth:`move_tables`."""
         self._move_entries = 0
+
+    def fitters(self, pattern: str) -> tuple[tuple[int, tuple[str, tuple[int, ...]]], ...]:
+        """The fit classes some rotation of whose tiles fits ``pattern``, each with its item
+        ``(pattern, rotations)`` (cached: at most 256 patterns exist)."""
+        got = self._fitters.get(pattern)
+        if got is None:
+            got = self._fitters[pattern] = tuple(
+                [
+                    (c, items[pattern])
+                    for c, items in enumerate(self._fit_class_items)
+                    if pattern in items
+                ]
+            )
+        return got
 
     def pattern_options(
         self, tile_id: str, rotation: int, pattern: tuple[int, ...]
@@ -672,9 +691,11 @@ class Board:
         """Patterns whose square dict this board may change in place; the others may be shared
         with a copy (copy-on-write: bots copy boards thousands of times a game)."""
         self._fit_src: dict[str, dict[Square, None]] | None = None
-        self._fit_lists: dict[int, list[Any]] = {}
-        """Fit table (by id) -> ``[fitting patterns, groups seen]`` for ``_fit_src`` (see
+        self._fit_lists: dict[int, list[tuple[str, tuple[int, ...]]]] = {}
+        """Fit class -> its fitting patterns in ``_fit_src``, for the classes asked for (see
         :meth:`_fitting`)."""
+        self._fit_seen = 0
+        """How many of ``_fit_src``'s patterns the lists in ``_fit_lists`` have seen."""
         self.monasteries: dict[Square, int] = {}
         """Monastery squares -> how many neighbouring squares still have to be filled."""
         self._mon_watch: dict[Square, tuple[Square, ...]] = {}
@@ -771,6 +792,7 @@ class Board:
         b._owned = set()
         b._fit_src = None
         b._fit_lists = {}
+        b._fit_seen = 0
         self._owned = set()  # the square dicts are shared now: copy before changing
         b.monasteries = self.monasteries.copy()
         b._mon_watch = self._mon_watch.copy()
@@ -900,22 +922,26 @@ class Board:
         groups' order, with its rotations: kept per tile and extended as patterns appear (a
         pattern never leaves a groups dict; a trial or a copy brings a new dict)."""
         groups = self._groups
+        lists = self._fit_lists
         if self._fit_src is not groups:
             self._fit_src = groups
-            self._fit_lists = {}
-        items = self.compiled._fit_items[tile_id]
-        entry = self._fit_lists.get(id(items))  # tiles with the same edges share the list
-        if entry is None:
-            entry = self._fit_lists[id(items)] = [[], 0]
-        seen = entry[1]
-        if seen != len(groups):
-            append = entry[0].append
-            for p in islice(groups, seen, None):
-                item = items.get(p)
-                if item is not None:
-                    append(item)
-            entry[1] = len(groups)
-        fitting: list[tuple[str, tuple[int, ...]]] = entry[0]
+            self._fit_lists = lists = {}
+            self._fit_seen = len(groups)
+        elif self._fit_seen != len(groups):
+            # new patterns go to the lists of the classes that fit them, if started
+            fitters = self.compiled.fitters
+            for p in islice(groups, self._fit_seen, None):
+                for c, item in fitters(p):
+                    started = lists.get(c)
+                    if started is not None:
+                        started.append(item)
+            self._fit_seen = len(groups)
+        compiled = self.compiled
+        c = compiled._fit_class[tile_id]  # tiles with the same edges share the list
+        fitting = lists.get(c)
+        if fitting is None:
+            items = compiled._fit_class_items[c]
+            fitting = lists[c] = [items[p] for p in groups if p in items]
         return fitting
 
     def placements(self, tile_id: str) -> list[tuple[Square, int]]:

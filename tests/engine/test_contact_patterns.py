@@ -116,3 +116,30 @@ def test_moves_counted_by_pattern_id_equal_the_list_also_without_ids(
         g.apply(rng.choice(view))
     assert len(compiled._id_patterns) == 8
     assert without_id > 50  # the fallback was really exercised
+
+
+def test_fitting_lists_follow_new_patterns_for_started_and_new_classes() -> None:
+    # a class's list, once started, gets each new frontier pattern its tiles fit pushed to it
+    # (CompiledTiles.fitters); a class asked for later scans the groups once: both must equal
+    # the plain scan in the groups' order, turn after turn
+    g = Game(load_map(bundled_map("deutschland")), players=4, seed=11)
+    rng = random.Random(11)
+    board = g.board
+    compiled = board.compiled
+    tiles = sorted(g.tileset.types)
+    for p in ("CFR?", "????", "RRRR"):
+        fit = [c for c, items in enumerate(compiled._fit_class_items) if p in items]
+        assert [c for c, _item in compiled.fitters(p)] == fit
+    asked: set[str] = set()
+    while not g.is_over():
+        if g.phase is Phase.PLACE:
+            for tile in rng.sample(tiles, 2):  # some classes start late in the game
+                asked.add(tile)
+                assert board.placements(tile) == _plain_placements(board, tile)
+            for tile in asked:
+                plain = [
+                    (p, rots) for p in board._groups for rots in [compiled.fits(tile, p)] if rots
+                ]
+                assert board._fitting(tile) == plain
+        g.apply(rng.choice(g.legal_moves()))
+    assert len({compiled._fit_class[t] for t in asked}) > 10
