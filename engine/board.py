@@ -87,6 +87,8 @@ def partner_half(h: int) -> int:
 
 
 _PARTNER = tuple(partner_half(h) for h in range(8))
+_HALF_PARTNERS = tuple(tuple((h, _PARTNER[h]) for h in (2 * s, 2 * s + 1)) for s in range(4))
+"""Per side, its two half-edges, each with the neighbour's half-edge it touches."""
 
 
 # -- compiled tiles ------------------------------------------------------------------------------
@@ -1424,9 +1426,7 @@ class Board:
             h = hs[s] if hs is not None else None
             if h is None or h[0] == H_NORMAL:
                 other = tiles.get(q)
-                if other is not None:
-                    if src:
-                        src.pop(q, None)
+                if other is not None:  # (a square with a tile has no contact entry)
                     a = side_seg[s]
                     if a >= 0:
                         b = all_nodes[q][other.side_seg[(s + 2) & 3]]
@@ -1444,9 +1444,10 @@ class Board:
                             fopen[r] -= 2
                     if edges[s] != "C":  # field halves on both sides of a road, or a field edge
                         onodes = all_nodes[q]
-                        for hh in (s << 1, (s << 1) | 1):
+                        ohalf = other.half_seg
+                        for hh, partner in _HALF_PARTNERS[s]:
                             a = nodes[half_seg[hh]]
-                            b = onodes[other.half_seg[_PARTNER[hh]]]
+                            b = onodes[ohalf[partner]]
                             while parent[a] != a:
                                 a = parent[a]
                             while parent[b] != b:
