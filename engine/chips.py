@@ -1049,9 +1049,10 @@ def _lloyd(
 
     def measure(cells: list[tuple[int, int]]) -> tuple[float, np.ndarray]:
         if table is not None:
-            d = table[[r * width + c for r, c in cells]]
+            d = table.take([r * width + c for r, c in cells], axis=0)
             owner = d.argmin(axis=0)  # the first chip on a tie, as _nearest_sq
-            return float(d[owner, across].mean()), owner
+            # the mean of whole numbers: their exact sum over the count, as .mean() gives it
+            return int(d[owner, across].sum()) / len(across), owner
         chips = np.array([(c, r) for r, c in cells], dtype=np.float64)
         dist, owner = _nearest_sq(pts, chips)
         return float(dist.mean()), owner
