@@ -25,6 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from itertools import islice
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from engine.board import (
@@ -168,6 +169,11 @@ class GameOptions:
         if kw.get("draw_order") is not None:
             kw["draw_order"] = tuple(kw["draw_order"])
         return cls(**kw)
+
+
+_DEFAULT_OPTIONS = GameOptions(rule_options=MappingProxyType({}))
+"""The options of a game made without any: one frozen instance for all (its rule options read
+only), instead of a new one per game."""
 
 
 @dataclass(frozen=True)
@@ -454,7 +460,7 @@ class Game:
     ) -> None:
         from engine.tiles import default_tileset
 
-        opts = options or GameOptions()
+        opts = options or _DEFAULT_OPTIONS
         names = (
             list(PLAYER_NAMES[:players]) if isinstance(players, int) else [str(p) for p in players]
         )

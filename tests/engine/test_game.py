@@ -550,3 +550,11 @@ def test_rule_hooks_left_as_defaults_are_not_called() -> None:
     for _ in range(6):
         g.apply(rng.choice(g.legal_moves()))
     assert calls.count("end") >= 1 and calls.count("start") == calls.count("end")
+
+
+def test_games_made_without_options_share_read_only_defaults() -> None:
+    a, b = Game(None, players=2, seed=1), Game(None, players=2, seed=2)
+    assert a.options is b.options and a.options == GameOptions()
+    with pytest.raises(TypeError):
+        a.options.rule_options["ones_per_colour"] = 3  # type: ignore[index]
+    assert a.options.to_dict() == GameOptions().to_dict()
