@@ -358,8 +358,8 @@ class _MoveIndex:
 
 class _Hooks(NamedTuple):
     """The rules that do something on each notification hook, in play order: a hook a rule
-    set leaves as :class:`Rules` has it (doing nothing, or offering nothing) is not called,
-    since every turn asks each hook."""
+    set leaves as :class:`Rules` has it (doing nothing, or offering nothing), or declares quiet
+    (:meth:`Rules.quiet_hooks`), is not called, since every turn asks each hook."""
 
     start_of_turn: tuple[Rules, ...]
     draw_actions: tuple[Rules, ...]
@@ -378,7 +378,7 @@ class _Hooks(NamedTuple):
         doing: dict[str, list[Rules]] = {h: [] for h in names}
         for r in rules:
             own = getattr(r, "__dict__", None)  # a hook set on the instance counts too
-            hooks = _hooks_defined(type(r))
+            hooks = _hooks_defined(type(r)) - r.quiet_hooks()
             if own and not own.keys().isdisjoint(doing):
                 hooks = hooks | (own.keys() & doing.keys())
             for h in hooks:

@@ -161,6 +161,12 @@ class Rules:
         set may answer without building the actions)."""
         return bool(self.actions(ctx, phase))
 
+    def quiet_hooks(self) -> frozenset[str]:
+        """Notification hooks this rule set defines but never acts on with its options (a rule
+        set made from data that has no draw-phase mechanic, say): the game does not call them
+        every turn. Default: none."""
+        return frozenset()
+
     def pass_allowed(self, ctx: RuleContext, phase: str) -> bool:
         """Whether the player may :class:`~engine.moves.Pass` now (``False`` makes this module's
         offered actions mandatory, e.g. placing a collected treat)."""

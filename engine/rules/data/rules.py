@@ -606,6 +606,14 @@ class DataRules(ChipRules):
     def draw_actions(self, ctx: RuleContext) -> list[Action]:
         return self._phase_offers(ctx, "draw") if self.phases["draw"] else []
 
+    def quiet_hooks(self) -> frozenset[str]:
+        quiet = set()
+        if not self.phases["draw"]:
+            quiet.add("draw_actions")
+        if not any(m.reward.kind in ("points", "island_tile") for m in self.mechanics):
+            quiet.add("end_of_turn")  # it only resets markets (points) and hidden stacks
+        return frozenset(quiet)
+
     def _phase_offers(self, ctx: RuleContext, phase: str) -> list[Action]:
         """Every action of the mechanics of ``phase`` the current player may take now."""
         state: DataState = ctx.rule_state[self.name]

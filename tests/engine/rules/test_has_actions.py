@@ -53,3 +53,21 @@ def _check_pays(r: DataRules, ctx: object) -> None:
             colours = {state.chips[c].colour for c in held}
             for wanted in (None, *([c] for c in sorted(colours, key=lambda c: c.value))):
                 assert r._pays(state, mech, p, wanted) == r._pay_ways(state, mech, p, wanted)
+
+
+def test_quiet_hooks_are_those_a_rule_set_never_acts_on() -> None:
+    # a data rule set without draw-phase mechanics offers nothing at the draw, and without
+    # points or island-tile rewards its end of turn resets nothing: the game skips both calls
+    from engine.game import Game
+    from engine.mapio import load_map
+    from engine.resources import bundled_map
+
+    quiet = {}
+    for name in ("deutschland", "france", "benelux"):
+        g = Game(load_map(bundled_map(name)), players=3, seed=1)
+        (rule,) = g.rules
+        quiet[name] = rule.quiet_hooks()
+        assert all(rule not in getattr(g._hooks, h) for h in quiet[name])
+    assert quiet["deutschland"] == {"draw_actions", "end_of_turn"}
+    assert quiet["france"] == {"draw_actions"}  # wine markets reset at each turn's end
+    assert quiet["benelux"] == frozenset()  # island tiles are drawn instead of the pile's
