@@ -369,6 +369,10 @@ class _Hooks(NamedTuple):
     on_score: tuple[Rules, ...]
     feature_scored: tuple[Rules, ...]
     end_of_turn: tuple[Rules, ...]
+    offers_action: tuple[Rules, ...]
+    """Asked :meth:`Rules.has_actions` after a placement (phase ``action``)."""
+    offers_after: tuple[Rules, ...]
+    """Asked :meth:`Rules.has_actions` after the scoring (phase ``after``)."""
 
     @classmethod
     def of(cls, rules: Sequence[Rules]) -> _Hooks:
@@ -395,8 +399,18 @@ def _hooks_defined(rules_class: type[Rules]) -> frozenset[str]:
     if found is None:
         if len(_HOOKS_DEFINED) > 256:  # rule sets made from data are classes too: bound it
             _HOOKS_DEFINED.clear()
+        # a rule set that lists no actions of its own offers none in any phase
+        offers = any(
+            getattr(rules_class, m) is not getattr(Rules, m) for m in ("actions", "has_actions")
+        )
         found = _HOOKS_DEFINED[rules_class] = frozenset(
-            h for h in _Hooks._fields if getattr(rules_class, h) is not getattr(Rules, h)
+            h
+            for h in _Hooks._fields
+            if (
+                offers
+                if h.startswith("offers_")
+                else getattr(rules_class, h) is not getattr(Rules, h)
+            )
         )
     return found
 
@@ -682,7 +696,6 @@ class Game:
         self.last_placement = (sq, tile, rot)
         self.current_tile = None
         player = self.to_move
-        rules = self.rules
         hooks = self._hooks
         ctx = self._rule_ctx
         for r in hooks.tile_placed:
@@ -705,7 +718,7 @@ class Game:
                 f.meeples[root] = f.meeples.get(root, ()) + (mid,)
             for r in hooks.meeple_placed:
                 r.meeple_placed(ctx, mid)
-        for r in rules:
+        for r in hooks.offers_action:
             if r.has_actions(ctx, "action"):
                 self.phase = _ACTION
                 return
@@ -721,7 +734,7 @@ class Game:
         for sq in monks:
             if sq in self.monks:
                 self._score_monastery(sq, final=False)
-        for r in self.rules:
+        for r in self._hooks.offers_after:
             if r.has_actions(self._rule_ctx, "after"):
                 self.phase = _AFTER
                 return

@@ -164,7 +164,8 @@ class Rules:
     def quiet_hooks(self) -> frozenset[str]:
         """Notification hooks this rule set defines but never acts on with its options (a rule
         set made from data that has no draw-phase mechanic, say): the game does not call them
-        every turn. Default: none."""
+        every turn. ``offers_action`` / ``offers_after`` name the phases in which
+        :meth:`has_actions` never says yes. Default: none."""
         return frozenset()
 
     def pass_allowed(self, ctx: RuleContext, phase: str) -> bool:

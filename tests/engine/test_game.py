@@ -541,7 +541,10 @@ def test_rule_hooks_left_as_defaults_are_not_called() -> None:
     assert hooks.tile_placed == () and hooks.on_score == ()
     quiet.tile_drawn = lambda ctx, tile_id: calls.append(tile_id)  # type: ignore[method-assign]
     assert _Hooks.of([quiet, busy]).tile_drawn == (quiet,)
-    assert set(_Hooks._fields) <= {n for n in vars(Rules) if not n.startswith("_")}
+    hooks_named = {h for h in _Hooks._fields if not h.startswith("offers_")}
+    assert hooks_named <= {n for n in vars(Rules) if not n.startswith("_")}
+    # no actions of its own: asked in no phase; Busy lists none either
+    assert hooks.offers_action == hooks.offers_after == ()
 
     g = Game(load_map(bundled_map("deutschland")), players=2, seed=5)
     g.rules.append(busy)
@@ -558,3 +561,24 @@ def test_games_made_without_options_share_read_only_defaults() -> None:
     with pytest.raises(TypeError):
         a.options.rule_options["ones_per_colour"] = 3  # type: ignore[index]
     assert a.options.to_dict() == GameOptions().to_dict()
+
+
+def test_rule_sets_with_actions_are_asked_in_both_phases_unless_quiet() -> None:
+    from engine.game import _Hooks
+    from engine.rules.base import Rules
+
+    class Offering(Rules):
+        name = "offering"
+
+        def actions(self, ctx: Any, phase: str) -> list[Any]:
+            return []
+
+    class NothingAfter(Offering):
+        name = "nothing_after"
+
+        def quiet_hooks(self) -> frozenset[str]:
+            return frozenset({"offers_after"})
+
+    a, b = Offering(), NothingAfter()
+    hooks = _Hooks.of([a, b])
+    assert hooks.offers_action == (a, b) and hooks.offers_after == (a,)

@@ -612,6 +612,11 @@ class DataRules(ChipRules):
             quiet.add("draw_actions")
         if not any(m.reward.kind in ("points", "island_tile") for m in self.mechanics):
             quiet.add("end_of_turn")  # it only resets markets (points) and hidden stacks
+        treats = self.collect.kind == "treat" or any(
+            m.reward.kind == "treat" for m in self.mechanics
+        )
+        if not self.phases["after"] and not treats and not self._own_actions:
+            quiet.add("offers_after")  # no mechanic there, and no treat is ever to be placed
         return frozenset(quiet)
 
     def _phase_offers(self, ctx: RuleContext, phase: str) -> list[Action]:

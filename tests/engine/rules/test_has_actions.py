@@ -56,8 +56,9 @@ def _check_pays(r: DataRules, ctx: object) -> None:
 
 
 def test_quiet_hooks_are_those_a_rule_set_never_acts_on() -> None:
-    # a data rule set without draw-phase mechanics offers nothing at the draw, and without
-    # points or island-tile rewards its end of turn resets nothing: the game skips both calls
+    # a data rule set without draw-phase mechanics offers nothing at the draw, without points
+    # or island-tile rewards its end of turn resets nothing, and without after-phase mechanics
+    # or treats it offers nothing after the scoring: the game skips those calls
     from engine.game import Game
     from engine.mapio import load_map
     from engine.resources import bundled_map
@@ -68,6 +69,7 @@ def test_quiet_hooks_are_those_a_rule_set_never_acts_on() -> None:
         (rule,) = g.rules
         quiet[name] = rule.quiet_hooks()
         assert all(rule not in getattr(g._hooks, h) for h in quiet[name])
-    assert quiet["deutschland"] == {"draw_actions", "end_of_turn"}
+    # Deutschland offers nothing after the scoring either: no mechanic, no treat to place
+    assert quiet["deutschland"] == {"draw_actions", "end_of_turn", "offers_after"}
     assert quiet["france"] == {"draw_actions"}  # wine markets reset at each turn's end
-    assert quiet["benelux"] == frozenset()  # island tiles are drawn instead of the pile's
+    assert quiet["benelux"] == {"offers_after"}  # island tiles are drawn instead of the pile's
