@@ -921,8 +921,9 @@ class Board:
 
     def _fitting(self, tile_id: str) -> list[tuple[str, tuple[int, ...]]]:
         """The patterns of the frontier groups (empty ones too) that ``tile_id`` fits, in the
-        groups' order, with its rotations: kept per tile and extended as patterns appear (a
-        pattern never leaves a groups dict; a trial or a copy brings a new dict)."""
+        groups' order, with its rotations: one list per fit class (tiles with the same edges),
+        made by one scan when first asked for and then given each new pattern its class fits
+        (a pattern never leaves a groups dict; a trial or a copy brings a new dict)."""
         groups = self._groups
         lists = self._fit_lists
         if self._fit_src is not groups:
