@@ -401,6 +401,7 @@ class _ToyRules(Rules):
     that also buys an extra turn, a mandatory choice when a tile goes on (0, -1)."""
 
     name = "toy_rules_for_tests"
+    title = "Toy rules (tests)"  # registered: it declares itself like every rule set
 
     def setup(self, ctx: RuleContext) -> None:
         ctx.rule_state[self.name] = _ToyState()
