@@ -981,7 +981,13 @@ def save_map(m: MapDef, path: str | os.PathLike[str]) -> None:
 
     Either the whole new file is there afterwards or the old one is untouched.
     """
-    text = dumps_map(m)
+    write_text_atomically(path, dumps_map(m))
+
+
+def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` (UTF-8, Unix line ends) to ``path`` through a temporary file in the same
+    folder, flushed to disk, then renamed over it: either the whole new file is there
+    afterwards or the old one is untouched. A file replaced keeps its permissions."""
     target = Path(path)
     remove_stale_temporaries(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -1020,4 +1026,5 @@ __all__ = [
     "resolve_rule_set_file",
     "rule_set_value",
     "save_map",
+    "write_text_atomically",
 ]

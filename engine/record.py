@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -260,19 +259,10 @@ def _portable_map(record: GameRecord, path: Path) -> GameRecord:
 def save_record(record: GameRecord, path: str | Path) -> None:
     """Write atomically (temp file in the same folder, then rename). A map path is written
     relative to the record's folder; a map outside it is embedded (see :func:`map_file_of`)."""
-    from engine.mapio import remove_stale_temporaries
+    from engine.mapio import write_text_atomically
 
     p = Path(path)
-    record = _portable_map(record, p)
-    remove_stale_temporaries(p)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(dumps_record(record))
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text_atomically(p, dumps_record(_portable_map(record, p)))
 
 
 def _resolve_map(record: GameRecord) -> tuple[MapDef | None, str | None]:

@@ -725,10 +725,11 @@ def load_ruleset(path: str | os.PathLike[str]) -> RuleSetSpec:
 
 
 def save_ruleset(spec: RuleSetSpec, path: str | os.PathLike[str]) -> None:
-    """Write ``spec`` as a rule-set file (UTF-8 JSON, two-space indent)."""
-    text = json.dumps(spec.to_dict(), indent=2, ensure_ascii=False) + "\n"
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
+    """Write ``spec`` as a rule-set file (UTF-8 JSON, two-space indent), atomically: the whole
+    new file, or the old one untouched (:func:`engine.mapio.write_text_atomically`)."""
+    from engine.mapio import write_text_atomically  # mapio reads rule sets: import on use
+
+    write_text_atomically(path, json.dumps(spec.to_dict(), indent=2, ensure_ascii=False) + "\n")
 
 
 PRESETS = ("france", "benelux", "great_britain", "iberica", "deutschland")

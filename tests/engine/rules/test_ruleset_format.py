@@ -201,3 +201,22 @@ def test_every_field_of_the_schema_is_described() -> None:
 
     walk(_schema(), "$")
     assert missing == []
+
+
+def test_saving_a_rule_set_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a save that fails half way leaves the old file whole and no temporary file behind
+    import os
+
+    path = tmp_path / "mine.ruleset.json"
+    save_ruleset(preset_spec("france"), path)
+    before = path.read_bytes()
+
+    def boom(src: str, dst: str) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError, match="disk full"):
+        save_ruleset(preset_spec("deutschland"), path)
+    assert path.read_bytes() == before
+    assert [f.name for f in tmp_path.iterdir()] == ["mine.ruleset.json"]
+    assert load_ruleset(path) == preset_spec("france")
