@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from functools import cache
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -1075,7 +1075,8 @@ def class_attributes(spec: RuleSetSpec) -> dict[str, Any]:
     }
 
 
-@cache
+@lru_cache(maxsize=256)  # an editing session makes a spec per edit: bounded
 def data_rules_class(spec: RuleSetSpec) -> type[DataRules]:
-    """The rule set class that plays ``spec`` (made once per spec; not registered by name)."""
+    """The rule set class that plays ``spec`` (made once per spec, for the last 256 specs; not
+    registered by name)."""
     return type(f"DataRules_{spec.name}", (DataRules,), {"__module__": __name__, "spec": spec})

@@ -368,3 +368,14 @@ def test_a_designers_action_pickles_into_a_fresh_process() -> None:
         [sys.executable, "-c", code], input=pickle.dumps(action), capture_output=True, check=True
     )
     assert out.stdout.decode().strip() == repr(action.to_dict())
+
+
+def test_rule_set_classes_made_from_specs_are_kept_for_a_bounded_number_of_specs() -> None:
+    # an editing session makes a new spec at every edit: the classes made for them are reused
+    # for an equal spec but not kept without end
+    from engine.rules.data.rules import data_rules_class
+    from engine.rules.data.ruleset import preset_spec
+
+    spec = preset_spec("france")
+    assert data_rules_class(spec) is data_rules_class(preset_spec("france"))
+    assert data_rules_class.cache_info().maxsize == 256
