@@ -607,15 +607,24 @@ class DataRules(ChipRules):
         return self._phase_offers(ctx, "draw") if self.phases["draw"] else []
 
     def quiet_hooks(self) -> frozenset[str]:
+        # only for this class's own hooks: a subclass that redefines one decides for itself
+        cls = type(self)
         quiet = set()
-        if not self.phases["draw"]:
+        if not self.phases["draw"] and cls.draw_actions is DataRules.draw_actions:
             quiet.add("draw_actions")
-        if not any(m.reward.kind in ("points", "island_tile") for m in self.mechanics):
+        if cls.end_of_turn is DataRules.end_of_turn and not any(
+            m.reward.kind in ("points", "island_tile") for m in self.mechanics
+        ):
             quiet.add("end_of_turn")  # it only resets markets (points) and hidden stacks
         treats = self.collect.kind == "treat" or any(
             m.reward.kind == "treat" for m in self.mechanics
         )
-        if not self.phases["after"] and not treats and not self._own_actions:
+        if (
+            not self.phases["after"]
+            and not treats
+            and not self._own_actions
+            and cls.has_actions is DataRules.has_actions
+        ):
             quiet.add("offers_after")  # no mechanic there, and no treat is ever to be placed
         return frozenset(quiet)
 

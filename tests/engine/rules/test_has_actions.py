@@ -9,6 +9,7 @@ per hand, must be the ones worked out afresh at every point too.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -73,3 +74,31 @@ def test_quiet_hooks_are_those_a_rule_set_never_acts_on() -> None:
     assert quiet["deutschland"] == {"draw_actions", "end_of_turn", "offers_after"}
     assert quiet["france"] == {"draw_actions"}  # wine markets reset at each turn's end
     assert quiet["benelux"] == {"offers_after"}  # island tiles are drawn instead of the pile's
+
+
+def test_a_subclass_that_redefines_a_hook_is_not_silenced() -> None:
+    # DataRules names its own hooks quiet; a subclass with an end of turn of its own is called
+    from engine.game import Game, _Hooks
+    from engine.mapio import load_map
+    from engine.resources import bundled_map
+    from engine.rules.deutschland import DeutschlandRules
+
+    ends: list[int] = []
+
+    class Counting(DeutschlandRules):
+        def end_of_turn(self, ctx: Any) -> None:
+            ends.append(ctx.turn)
+            super().end_of_turn(ctx)
+
+    rule = Counting()
+    assert "end_of_turn" not in rule.quiet_hooks() and "draw_actions" in rule.quiet_hooks()
+    assert _Hooks.of([rule]).end_of_turn == (rule,)
+    assert _Hooks.of([DeutschlandRules()]).end_of_turn == ()
+    # the same rule set (and state) as the game's, with the end of turn counted
+    g = Game(load_map(bundled_map("deutschland")), players=2, seed=4)
+    g.rules[:] = [rule]
+    g._hooks = _Hooks.of(g.rules)
+    rng = random.Random(4)
+    while g.turn < 6:
+        g.apply(rng.choice(g.legal_moves()))
+    assert ends == [0, 1, 2, 3, 4, 5]
