@@ -312,18 +312,20 @@ class CompiledTiles:
             for tid, os in self.oriented.items()
         }
         """Tile -> every pattern some rotation fits -> those rotations (absent: none fits).
-        Tiles with the same edges share one table (the board keeps its fitting lists per
-        table: a Deutschland set has 65 tiles but 28 edge sequences)."""
+        Tiles with the same edges share one table: a fit class (a Deutschland set has 65 tiles
+        but 28 edge sequences); the board keeps its fitting lists per class."""
         classes: dict[int, int] = {}
-        self._fit_class: dict[str, int] = {
-            tid: classes.setdefault(id(fit), len(classes)) for tid, fit in self._fit.items()
-        }
+        self._fit_class: dict[str, int] = {}
         """Tile -> its fit class: tiles with the same edges (one shared :attr:`_fit` table)."""
-        self._fit_class_items: list[dict[str, tuple[str, tuple[int, ...]]]] = [{}] * len(classes)
-        for tid, c in self._fit_class.items():
-            self._fit_class_items[c] = {p: (p, rots) for p, rots in self._fit[tid].items()}
+        self._fit_class_items: list[dict[str, tuple[str, tuple[int, ...]]]] = []
         """Per fit class, ``pattern -> (pattern, rotations)``: the items of the boards' fitting
         lists, made once instead of for every board."""
+        for tid, fit in self._fit.items():
+            c = classes.get(id(fit))
+            if c is None:
+                c = classes[id(fit)] = len(self._fit_class_items)
+                self._fit_class_items.append({p: (p, rots) for p, rots in fit.items()})
+            self._fit_class[tid] = c
         self._fitters: dict[str, tuple[tuple[int, tuple[str, tuple[int, ...]]], ...]] = {}
         """Pattern -> the fit classes that fit it, with their items (see :meth:`fitters`)."""
         geometries: dict[tuple[Any, ...], int] = {}
@@ -714,11 +716,12 @@ class Board:
         self._contact_src: dict[Square, list[Any]] = {}
         """Empty square -> ``[nodes, pattern, roots, id]``: the 12 feature nodes of
         :meth:`contact_pattern` (side then half-edge order, -1: none), its last pattern, the
-        distinct roots it was made from, each as ``r`` without a meeple or ``~r`` (negative) with
-        one (``None``: not made yet: one tuple of ints, which the collector soon stops
-        tracking, instead of a pair per root) and the pattern's :meth:`CompiledTiles.pattern_id`. The nodes change when a tile
-        is placed next to the square (:meth:`place` sets that side's) and go stale when a trial
-        is undone (all dropped); the pattern is checked on use (see :meth:`contact_pattern`)."""
+        distinct roots it was made from, each as ``r`` without a meeple or ``~r`` (negative)
+        with one (``None``: not made yet; one tuple of ints, which the collector soon stops
+        tracking, instead of a pair per root) and the pattern's
+        :meth:`CompiledTiles.pattern_id`. The nodes change when a tile is placed next to the
+        square (:meth:`place` sets that side's) and go stale when a trial is undone (all
+        dropped); the pattern is checked on use (see :meth:`contact_pattern`)."""
         """:meth:`_sides` of empty squares since the last change (moves listed, then judged)."""
         if self.layout is not None:
             self._make_printed_nodes()
@@ -1462,7 +1465,7 @@ class Board:
                         # the other sides' stay, its pattern is made again on use
                         t = (s + 2) & 3
                         hq = handlers.get(q) if handlers is not None else None
-                        if hq is None or hq[t] is None or hq[t][0] == H_NORMAL:
+                        if hq is None or hq[t][0] == H_NORMAL:
                             cn = list(entry[0])
                             k = side_seg[s]
                             cn[t] = nodes[k] if k >= 0 else -1

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from engine.draws import inlinable
 from engine.errors import EngineError
 from engine.geometry import Square, orthogonal_neighbours
 from engine.mapdef import MapDef
@@ -924,7 +925,7 @@ def _best_candidate(
     chosen: list[tuple[int, int]] = []
     randbelow = rng._randbelow  # type: ignore[attr-defined]
     getrandbits = rng.getrandbits
-    plain = type(rng) is random.Random
+    plain = inlinable(rng)
     for _ in range(count):
         if not free:
             return None

@@ -17,9 +17,15 @@ _INLINE = getattr(random.Random, "_randbelow", None) is getattr(
 """Whether random.Random draws below n as inlined here (CPython does)."""
 
 
+def inlinable(rng: random.Random) -> bool:
+    """Whether ``rng``'s draws below ``n`` may be inlined as ``getrandbits(n.bit_length())``
+    until below ``n`` (a plain ``random.Random`` on CPython): the same draws, no call each."""
+    return _INLINE and type(rng) is random.Random
+
+
 def shuffle(rng: random.Random, x: list[Any]) -> None:
     """``rng.shuffle(x)``: the same permutation, and ``rng`` left in the same state."""
-    if not _INLINE or type(rng) is not random.Random:
+    if not inlinable(rng):
         rng.shuffle(x)
         return
     getrandbits = rng.getrandbits
