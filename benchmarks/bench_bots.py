@@ -100,16 +100,26 @@ def run(
         cpu += c
         moves += k
         # running tallies: a run cut short still gives a usable (partial) figure
-        print(f"  game {i} seat {i % 2} scores {s} result {r} cpu/move "
-              f"{c / max(k, 1):.3f} | so far {wins}/{played} won, {ties} ties, "
-              f"cpu/move {cpu / max(moves, 1):.3f}", flush=True)
+        print(
+            f"  game {i} seat {i % 2} scores {s} result {r} cpu/move "
+            f"{c / max(k, 1):.3f} | so far {wins}/{played} won, {ties} ties, "
+            f"cpu/move {cpu / max(moves, 1):.3f}",
+            flush=True,
+        )
     if pool is not None:
         pool.close()
         pool.join()
     lo, hi = wilson(wins, played)
     return {
-        "table": table, "opponent": opponent, "games": played, "wins": wins, "ties": ties,
-        "rate": wins / max(played, 1), "lo": lo, "hi": hi, "cpu_per_move": cpu / max(moves, 1),
+        "table": table,
+        "opponent": opponent,
+        "games": played,
+        "wins": wins,
+        "ties": ties,
+        "rate": wins / max(played, 1),
+        "lo": lo,
+        "hi": hi,
+        "cpu_per_move": cpu / max(moves, 1),
     }
 
 
@@ -137,10 +147,19 @@ def main() -> None:
     ap.add_argument("--opponent", choices=["greedy", "random"], default="greedy")
     ap.add_argument("--iterations", type=int, default=None, help="MCTS budget (default: bot's)")
     ap.add_argument("--level", type=int, default=None, help="MCTS strength level 1..10")
-    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="another MCTS option (number), e.g. --set prior_visits=5")
     ap.add_argument(
-        "--levels", nargs="?", const="1-10", default=None, metavar="LIST",
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="another MCTS option (number), e.g. --set prior_visits=5",
+    )
+    ap.add_argument(
+        "--levels",
+        nargs="?",
+        const="1-10",
+        default=None,
+        metavar="LIST",
         help="levels vs greedy and random: all, or e.g. 1-7 or 8,9",
     )
     ap.add_argument("--first", type=int, default=0, help="seed of the first game")

@@ -208,7 +208,9 @@ def feature_figures(a: Sequence[Facts], b: Sequence[Facts]) -> list[dict[str, An
     if any(g.get("cities") for g in (*a, *b)):
         out.append(
             _numbers(
-                "large cities completed per game", [completed(g) for g in a], [completed(g) for g in b]
+                "large cities completed per game",
+                [completed(g) for g in a],
+                [completed(g) for g in b],
             )
         )
     return out
@@ -354,28 +356,53 @@ def compare_runs(
     cmp: dict[str, Any] = {
         "format": COMPARE_FORMAT,
         "format_version": COMPARE_VERSION,
-        "a": {"label": labels[0] or a_map.id, "map": a_map.id, "name": a_map.name,
-              "rule_set_played": a.rule_set, "games": len(ga)},
-        "b": {"label": labels[1] or b_map.id, "map": b_map.id, "name": b_map.name,
-              "rule_set_played": b.rule_set, "games": len(gb)},
+        "a": {
+            "label": labels[0] or a_map.id,
+            "map": a_map.id,
+            "name": a_map.name,
+            "rule_set_played": a.rule_set,
+            "games": len(ga),
+        },
+        "b": {
+            "label": labels[1] or b_map.id,
+            "map": b_map.id,
+            "name": b_map.name,
+            "rule_set_played": b.rule_set,
+            "games": len(gb),
+        },
         "run": {**a.config.to_dict(), "b_config": b.config.to_dict()},
         "alpha": ALPHA,
     }
     cmp["seats"] = seat_figures(ga, gb)
     cmp["start_spread"] = {"a": start_spread(ga), "b": start_spread(gb)}
     cmp["scores"] = [
-        _numbers("score per seat", [s for g in ga for s in g["scores"]],
-                 [s for g in gb for s in g["scores"]], unit="points"),
-        _numbers("winning score", [max(g["scores"]) for g in ga], [max(g["scores"]) for g in gb],
-                 unit="points"),
-        _numbers("winning margin", [_margin(g["scores"]) for g in ga],
-                 [_margin(g["scores"]) for g in gb], unit="points"),
+        _numbers(
+            "score per seat",
+            [s for g in ga for s in g["scores"]],
+            [s for g in gb for s in g["scores"]],
+            unit="points",
+        ),
+        _numbers(
+            "winning score",
+            [max(g["scores"]) for g in ga],
+            [max(g["scores"]) for g in gb],
+            unit="points",
+        ),
+        _numbers(
+            "winning margin",
+            [_margin(g["scores"]) for g in ga],
+            [_margin(g["scores"]) for g in gb],
+            unit="points",
+        ),
         _numbers("turns", [g["turns"] for g in ga], [g["turns"] for g in gb]),
     ]
     cmp["fill"] = [
         _numbers("fill", [_r(_fill(a_map, g)) for g in ga], [_r(_fill(b_map, g)) for g in gb]),
-        _numbers("set-aside tiles per game", [len(g["set_aside"]) for g in ga],
-                 [len(g["set_aside"]) for g in gb]),
+        _numbers(
+            "set-aside tiles per game",
+            [len(g["set_aside"]) for g in ga],
+            [len(g["set_aside"]) for g in gb],
+        ),
     ]
     cmp["features"] = feature_figures(ga, gb)
     cmp["rules"] = rule_figures(ga, gb)
@@ -442,13 +469,21 @@ def comparison_blocks(cmp: dict[str, Any], images: dict[str, str]) -> list[tuple
     sa, sb = cmp["start_spread"]["a"], cmp["start_spread"]["b"]
     rows = [
         ["choices seen", str(sa["choices"]), str(sb["choices"])],
-        ["games per choice", f"{sa['games_min']}-{sa['games_max']}",
-         f"{sb['games_min']}-{sb['games_max']}"],
-        ["seat 1 win rate over choices", f"{sa['seat0_rate_min'] * 100:.0f}-"
-         f"{sa['seat0_rate_max'] * 100:.0f}%", f"{sb['seat0_rate_min'] * 100:.0f}-"
-         f"{sb['seat0_rate_max'] * 100:.0f}%"],
-        ["mean score over choices", f"{_fmt(sa['mean_score_min'])}-{_fmt(sa['mean_score_max'])}",
-         f"{_fmt(sb['mean_score_min'])}-{_fmt(sb['mean_score_max'])}"],
+        [
+            "games per choice",
+            f"{sa['games_min']}-{sa['games_max']}",
+            f"{sb['games_min']}-{sb['games_max']}",
+        ],
+        [
+            "seat 1 win rate over choices",
+            f"{sa['seat0_rate_min'] * 100:.0f}-{sa['seat0_rate_max'] * 100:.0f}%",
+            f"{sb['seat0_rate_min'] * 100:.0f}-{sb['seat0_rate_max'] * 100:.0f}%",
+        ],
+        [
+            "mean score over choices",
+            f"{_fmt(sa['mean_score_min'])}-{_fmt(sa['mean_score_max'])}",
+            f"{_fmt(sb['mean_score_min'])}-{_fmt(sb['mean_score_max'])}",
+        ],
         ["does the choice matter for seat 1?", p_text(sa["matters_p"]), p_text(sb["matters_p"])],
     ]
     out.append(("table", ["", "A", "B"], rows))
@@ -524,8 +559,9 @@ def draw_comparison_charts(
 
 def _chart_seats(plt: Any, cmp: dict[str, Any]) -> Any:
     blocks = cmp["seats"]
-    fig, axes = plt.subplots(1, max(1, len(blocks)), figsize=(3.2 * max(1, len(blocks)), 2.6),
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        1, max(1, len(blocks)), figsize=(3.2 * max(1, len(blocks)), 2.6), squeeze=False
+    )
     for ax, blk in zip(axes[0], blocks, strict=False):
         seats = [s["seat"] + 1 for s in blk["seats"]]
         xs = range(len(seats))
@@ -543,8 +579,12 @@ def _chart_seats(plt: Any, cmp: dict[str, Any]) -> Any:
 
 def _chart_scores(plt: Any, cmp: dict[str, Any], a: Sequence[Facts], b: Sequence[Facts]) -> Any:
     fig, ax = plt.subplots(figsize=(4.5, 2.6))
-    data = [[s for g in a for s in g["scores"]], [s for g in b for s in g["scores"]],
-            [max(g["scores"]) for g in a], [max(g["scores"]) for g in b]]
+    data = [
+        [s for g in a for s in g["scores"]],
+        [s for g in b for s in g["scores"]],
+        [max(g["scores"]) for g in a],
+        [max(g["scores"]) for g in b],
+    ]
     ax.boxplot(data)
     ax.set_xticks([1, 2, 3, 4], ["A score", "B score", "A winner", "B winner"])
     ax.set_ylabel("points")

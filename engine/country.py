@@ -700,6 +700,7 @@ def _cities() -> tuple[np.ndarray, list[_City]]:
         )
     return coords, out
 
+
 _DISTRICT_WORDS = ("kreis ", "district", "bezirk", "arrondissement", "stadtteil", "borough")
 DISTRICT_KM = 12.0
 """A city this close to a bigger candidate, and much smaller, is one of its districts."""
@@ -974,9 +975,7 @@ LAND_BORDER_TOLERANCE_DEG = 0.02
 """Two outlines closer than this (about 2 km) share a land border there."""
 
 
-def land_border_edges(
-    raster: Raster, own: BaseGeometry, neighbours: dict[Edge, str]
-) -> set[Edge]:
+def land_border_edges(raster: Raster, own: BaseGeometry, neighbours: dict[Edge, str]) -> set[Edge]:
     """The named border edges that face a real land border (clouds on the map).
 
     An edge faces a neighbour across land only where the two countries' outlines meet within
@@ -1124,9 +1123,7 @@ def import_country(
     if isinstance(source, BaseGeometry):
         outline = _polygonal(source, "outline")
         label = name or "Country"
-    elif isinstance(source, os.PathLike) or (
-        isinstance(source, str) and _is_geojson_path(source)
-    ):
+    elif isinstance(source, os.PathLike) or (isinstance(source, str) and _is_geojson_path(source)):
         outline = load_geojson(source)
         label = name or Path(source).stem
     else:

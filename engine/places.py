@@ -146,4 +146,3 @@ def border_feature_at(
         if isinstance(i, dict) and {"x", "y", "side"} <= set(i)
     }
     return edge, BorderFeature(kind, coats_of_arms, neighbour or saved.get(edge, ""))
-

@@ -122,7 +122,9 @@ def report_blocks(
     return b
 
 
-def _intro_blocks(report: BalanceReport, images: dict[str, str], charts_wanted: bool) -> list[Block]:
+def _intro_blocks(
+    report: BalanceReport, images: dict[str, str], charts_wanted: bool
+) -> list[Block]:
     """The title, what was played, how to get the same figures again, the charts note."""
     m = report["map"]
     run = report["run"]
@@ -608,7 +610,10 @@ def _chart_overview(plt: Any, report: BalanceReport) -> Any:
             lo, hi = seat["ci"]
             ax.bar(x, seat["rate"], color="#4c72b0")
             ax.errorbar(
-                x, seat["rate"], yerr=[[seat["rate"] - lo], [hi - seat["rate"]]], color="k",
+                x,
+                seat["rate"],
+                yerr=[[seat["rate"] - lo], [hi - seat["rate"]]],
+                color="k",
                 capsize=3,
             )
             ticks.append(x)

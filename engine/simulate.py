@@ -449,8 +449,14 @@ def simulate(
         from engine.cluster import run_on_dask
 
         result.workers = run_on_dask(
-            scheduler, m, config, rule_set, done,
-            workers=k, progress=progress, cancel=cancel,
+            scheduler,
+            m,
+            config,
+            rule_set,
+            done,
+            workers=k,
+            progress=progress,
+            cancel=cancel,
         )
         if cancel is not None and len(done) < total:
             raise Cancelled(finished())

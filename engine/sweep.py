@@ -165,8 +165,9 @@ def sweep(
         "format_version": SWEEP_VERSION,
         "map": {"id": m.id, "name": m.name},
         "run": base.to_dict(),
-        "axes": {k: [list(v) if isinstance(v, tuple) else v for v in vals]
-                 for k, vals in axes.items()},
+        "axes": {
+            k: [list(v) if isinstance(v, tuple) else v for v in vals] for k, vals in axes.items()
+        },
         "rows": rows,
     }
 
@@ -189,8 +190,9 @@ def marginals(report: dict[str, Any], name: str) -> list[dict[str, Any]]:
             {
                 "value": value,
                 "seat_win_rates": [
-                    statistics.fmean(r["seat_win_rates"][s] for r in rows
-                                     if s < len(r["seat_win_rates"]))
+                    statistics.fmean(
+                        r["seat_win_rates"][s] for r in rows if s < len(r["seat_win_rates"])
+                    )
                     for s in range(width)
                 ],
                 "mean_score": statistics.fmean(r["mean_score"] for r in rows),
@@ -221,23 +223,41 @@ def sweep_blocks(report: dict[str, Any], images: dict[str, str]) -> list[tuple[A
         rates = " / ".join(f"{x * 100:.0f}%" for x in r["seat_win_rates"])
         events = ", ".join(f"{k} {v:g}" for k, v in r["rule_events_per_game"].items()) or "-"
         rows.append(
-            [*(_label(r["point"][n]) for n in names), str(r["games"]), rates,
-             p_text(r["evenness_p"]), f"{r['mean_score']:.1f}", f"{r['mean_winning_score']:.1f}",
-             f"{r['mean_fill'] * 100:.0f}%", f"{r['mean_turns']:.0f}", f"{r['mean_set_aside']:.1f}",
-             events]
+            [
+                *(_label(r["point"][n]) for n in names),
+                str(r["games"]),
+                rates,
+                p_text(r["evenness_p"]),
+                f"{r['mean_score']:.1f}",
+                f"{r['mean_winning_score']:.1f}",
+                f"{r['mean_fill'] * 100:.0f}%",
+                f"{r['mean_turns']:.0f}",
+                f"{r['mean_set_aside']:.1f}",
+                events,
+            ]
         )
     out.append(
         (
             "table",
-            [*names, "games", "wins per seat", "seats even?", "mean score", "winning score",
-             "fill", "turns", "set aside", "rule events per game"],
+            [
+                *names,
+                "games",
+                "wins per seat",
+                "seats even?",
+                "mean score",
+                "winning score",
+                "fill",
+                "turns",
+                "set aside",
+                "rule events per game",
+            ],
             rows,
         )
     )
     out.append(
         (
             "p",
-            "\"Seats even?\" is the chi-square test of the seats' wins against equal shares: a "
+            '"Seats even?" is the chi-square test of the seats\' wins against equal shares: a '
             "small p says the seats are not equally likely to win at that point.",
         )
     )
@@ -250,9 +270,13 @@ def sweep_blocks(report: dict[str, Any], images: dict[str, str]) -> list[tuple[A
                 "table",
                 [name, "wins per seat", "mean score", "winning score", "fill"],
                 [
-                    [_label(mg["value"]), " / ".join(f"{x * 100:.0f}%" for x in mg["seat_win_rates"]),
-                     f"{mg['mean_score']:.1f}", f"{mg['mean_winning_score']:.1f}",
-                     f"{mg['mean_fill'] * 100:.0f}%"]
+                    [
+                        _label(mg["value"]),
+                        " / ".join(f"{x * 100:.0f}%" for x in mg["seat_win_rates"]),
+                        f"{mg['mean_score']:.1f}",
+                        f"{mg['mean_winning_score']:.1f}",
+                        f"{mg['mean_fill'] * 100:.0f}%",
+                    ]
                     for mg in marginals(report, name)
                 ],
             )
@@ -280,16 +304,17 @@ def draw_sweep_charts(report: dict[str, Any], out_dir: Path, *, dpi: int = 72) -
             for s in range(width):
                 axes[0].plot(
                     xs,
-                    [mg["seat_win_rates"][s] if s < len(mg["seat_win_rates"]) else float("nan")
-                     for mg in margs],
+                    [
+                        mg["seat_win_rates"][s] if s < len(mg["seat_win_rates"]) else float("nan")
+                        for mg in margs
+                    ],
                     marker="o",
                     label=f"seat {s + 1}",
                 )
             axes[0].set_title("win share per seat")
             axes[0].legend(fontsize=6)
             axes[1].plot(xs, [mg["mean_score"] for mg in margs], marker="o", label="mean")
-            axes[1].plot(xs, [mg["mean_winning_score"] for mg in margs], marker="o",
-                         label="winner")
+            axes[1].plot(xs, [mg["mean_winning_score"] for mg in margs], marker="o", label="winner")
             axes[1].set_title("score")
             axes[1].legend(fontsize=6)
             axes[2].plot(xs, [mg["mean_fill"] for mg in margs], marker="o")
@@ -306,7 +331,9 @@ def draw_sweep_charts(report: dict[str, Any], out_dir: Path, *, dpi: int = 72) -
     return files
 
 
-def write_sweep(report: dict[str, Any], out_dir: str | Path, *, charts: bool = True) -> dict[str, Path]:
+def write_sweep(
+    report: dict[str, Any], out_dir: str | Path, *, charts: bool = True
+) -> dict[str, Path]:
     """Write ``sweep.json``, ``sweep.md``, ``sweep.html`` (and a PNG chart per parameter)."""
     from engine.report import write_pages
 

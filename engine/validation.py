@@ -199,8 +199,7 @@ CODES: dict[str, CodeInfo] = {
     ),
     "ferry-endpoint-on-land-border": CodeInfo(
         E,
-        "A ferry endpoint is on an edge facing a land border (clouds): ferries cross only the "
-        "sea.",
+        "A ferry endpoint is on an edge facing a land border (clouds): ferries cross only the sea.",
         "Move the endpoint to an edge facing the sea, or mark that edge as sea.",
     ),
     "ferry-endpoints-coincide": CodeInfo(

@@ -33,6 +33,7 @@ __all__ = [
     "suggested_ferries",
 ]
 
+
 def crop_arguments(document: MapDocument, margin: int = 1) -> Reshape:
     """The reshape that crops the map to its content plus ``margin`` squares."""
     return gridshape.crop_arguments(document.map, margin)

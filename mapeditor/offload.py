@@ -43,6 +43,7 @@ one finishes first: starting a helper process costs about as much)."""
 class Superseded(Exception):  # noqa: N818 - an answer, not a failure
     """The answer of a job replaced by a newer job of the same channel before it finished."""
 
+
 # Re-entrant: a job that is already done when _start (called with the lock held) adds its done
 # callback runs _finished at once on the same thread; a plain Lock deadlocked there.
 _lock = threading.RLock()
@@ -88,7 +89,10 @@ class _ThreadJob(QRunnable):
 
 
 def _answer(
-    future: concurrent.futures.Future[Any], fn: Callable[..., Any], args: tuple[Any, ...], done: Done
+    future: concurrent.futures.Future[Any],
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    done: Done,
 ) -> None:
     """Hand a finished job to ``done``; a job the process could not finish runs in a thread."""
     global _executor

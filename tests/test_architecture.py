@@ -80,7 +80,9 @@ def test_editor_modules_import_only_lower_layers() -> None:
     assert offenders == []
 
 
-def test_the_layer_check_sees_an_upward_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_layer_check_sees_an_upward_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fake = tmp_path / "mapeditor"
     (fake / "tools").mkdir(parents=True)
     (fake / "tools" / "x.py").write_text("from ..widgets import map_view\nfrom . import base\n")

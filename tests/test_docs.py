@@ -127,7 +127,11 @@ def test_shell_examples_name_real_commands(path: Path, capsys: pytest.CaptureFix
                 if importlib.util.find_spec(module) is None:
                     problems.append(f"{where}: no module {module}")
                     continue
-                sub = rest[0] if module == "mapeditor" and rest[:1] in (["export"], ["play"]) else None
+                sub = (
+                    rest[0]
+                    if module == "mapeditor" and rest[:1] in (["export"], ["play"])
+                    else None
+                )
                 make = PARSERS.get((module, sub))
                 if make is None:
                     continue

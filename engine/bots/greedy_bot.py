@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from engine.game import Game
     from engine.moves import Action
 
+
 def evaluate(game: Game, player: int, meeple_value: float = 0.5) -> float:
     proj = game.projected_scores()
     best_other = max((s for i, s in enumerate(proj) if i != player), default=0)
@@ -416,9 +417,7 @@ def _placing(moves: list[Action]) -> list[Move]:
     return placing
 
 
-def reference_values(
-    game: Game, moves: list[Action], me: int, meeple_value: float
-) -> list[float]:
+def reference_values(game: Game, moves: list[Action], me: int, meeple_value: float) -> list[float]:
     """What :func:`placement_values` must equal, the slow way: push each move (and the pass
     that settles an action phase), :func:`evaluate`, pop. The contract its fast paths are
     tested against."""

@@ -162,9 +162,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     bar = None if args.quiet else ProgressBar(config.games)
     try:
-        result = simulate(
-            m, config, workers=args.workers, progress=bar, scheduler=args.scheduler
-        )
+        result = simulate(m, config, workers=args.workers, progress=bar, scheduler=args.scheduler)
     except Cancelled:  # pragma: no cover - no cancel callable from the command line
         return 130
     except EngineError as exc:

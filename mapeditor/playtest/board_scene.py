@@ -196,7 +196,9 @@ class _PieceItem(QGraphicsItem):
 PieceKey = tuple[Any, ...]
 
 
-def _pieces(bs: BoardScene, game: Game) -> dict[PieceKey, tuple[QRectF, Callable[..., None] | None, float]]:
+def _pieces(
+    bs: BoardScene, game: Game
+) -> dict[PieceKey, tuple[QRectF, Callable[..., None] | None, float]]:
     """Every piece to show, by a key that changes whenever its drawing would."""
     out: dict[PieceKey, tuple[QRectF, Callable[..., None] | None, float]] = {}
     for sq, o in game.board.tiles.items():

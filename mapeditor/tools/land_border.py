@@ -45,5 +45,9 @@ class LandBorderTool(Tool):
     def _set(self, edge: Edge) -> None:
         text = "Mark land border" if self._value is True else "Mark sea"
         change_entries(
-            self.document, "land_borders", {edge: self._value}, text, merge_key=("land", self._stroke)
+            self.document,
+            "land_borders",
+            {edge: self._value},
+            text,
+            merge_key=("land", self._stroke),
         )

@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from mapeditor.widgets.main_window import MainWindow
 
 
-
 def confirm_losses(parent: QWidget | None, title: str, losses: list[str]) -> bool:
     """Ask before dropping ``losses`` (True at once when there are none)."""
     if not losses:
@@ -98,7 +97,9 @@ class FerriesDialog(QDialog):
         self.setWindowTitle("Suggested ferries")
         self.ferries = ferries
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Each joins land no tile could reach, over the shortest sea crossing:"))
+        layout.addWidget(
+            QLabel("Each joins land no tile could reach, over the shortest sea crossing:")
+        )
         self.list = QListWidget()
         for f in ferries:
             a, b = (_near(m, e.square) if m is not None else "" for e in (f.a, f.b))

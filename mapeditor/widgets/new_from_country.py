@@ -175,7 +175,12 @@ class NewFromCountryDialog(QDialog):
         form.addRow("Country", row)
         grid_row = QHBoxLayout()
         for w in (
-            self.by_squares, self.squares, self.by_columns, self.columns, self.by_km, self.km
+            self.by_squares,
+            self.squares,
+            self.by_columns,
+            self.columns,
+            self.by_km,
+            self.km,
         ):
             grid_row.addWidget(w)
         grid_row.addStretch(1)

@@ -39,8 +39,17 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]
     sched_file = tmp_path / "scheduler.json"
     procs = [
         _start(
-            ["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-             "--dashboard-address", "127.0.0.1:0", "--scheduler-file", str(sched_file)],
+            [
+                "distributed.cli.dask_scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--dashboard-address",
+                "127.0.0.1:0",
+                "--scheduler-file",
+                str(sched_file),
+            ],
             tmp_path / "scheduler.log",
         )
     ]
@@ -48,13 +57,25 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]
         deadline = time.monotonic() + 60
         while not sched_file.exists():
             if time.monotonic() > deadline or procs[0].poll() is not None:
-                pytest.fail("the scheduler did not start: " + (tmp_path / "scheduler.log").read_text())
+                pytest.fail(
+                    "the scheduler did not start: " + (tmp_path / "scheduler.log").read_text()
+                )
             time.sleep(0.1)
         address = json.loads(sched_file.read_text())["address"]
         workers = [
             _start(
-                ["distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
-                 "--host", "127.0.0.1", "--no-dashboard", "--name", f"w{k}"],
+                [
+                    "distributed.cli.dask_worker",
+                    address,
+                    "--nthreads",
+                    "1",
+                    "--no-nanny",
+                    "--host",
+                    "127.0.0.1",
+                    "--no-dashboard",
+                    "--name",
+                    f"w{k}",
+                ],
                 tmp_path / f"worker{k}.log",
             )
             for k in range(2)
@@ -108,9 +129,10 @@ def test_cluster_report_equals_a_local_run_and_survives_a_dead_worker(
 def test_a_local_dask_cluster_gives_the_same_facts() -> None:
     m = load_map(bundled_map("example-small"))
     config = SimConfig(games=5, bot="random", seed=3)
-    assert simulate(m, config, workers=2, scheduler="local").games == simulate(
-        m, config, workers=1
-    ).games
+    assert (
+        simulate(m, config, workers=2, scheduler="local").games
+        == simulate(m, config, workers=1).games
+    )
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -25,9 +25,18 @@ def small():
 def _facts(i: int, winner: int, score: int, *, start: int = 0) -> dict[str, Any]:
     scores = [score, score - 5] if winner == 0 else [score - 5, score]
     return {
-        "index": i, "players": 2, "scores": scores, "winners": [winner], "turns": 50,
-        "start": [[3, 2], [1 + start, 4]], "placed": [[0, 0, 0]] * 40, "set_aside": [],
-        "points": {"city": score}, "rule_events": {}, "actions": {}, "cities": {},
+        "index": i,
+        "players": 2,
+        "scores": scores,
+        "winners": [winner],
+        "turns": 50,
+        "start": [[3, 2], [1 + start, 4]],
+        "placed": [[0, 0, 0]] * 40,
+        "set_aside": [],
+        "points": {"city": score},
+        "rule_events": {},
+        "actions": {},
+        "cities": {},
     }
 
 
@@ -76,8 +85,22 @@ def test_cli_compare_writes_one_report(tmp_path: Path, small, capsys) -> None:
     b_path = tmp_path / "two-starts.json"
     b_path.write_text(json.dumps(data))
     out = tmp_path / "cmp"
-    args = ["simulate", "--compare", "example-small", str(b_path), "--games", "12", "--bot",
-            "random", "--workers", "1", "--quiet", "--no-charts", "--out", str(out)]
+    args = [
+        "simulate",
+        "--compare",
+        "example-small",
+        str(b_path),
+        "--games",
+        "12",
+        "--bot",
+        "random",
+        "--workers",
+        "1",
+        "--quiet",
+        "--no-charts",
+        "--out",
+        str(out),
+    ]
     assert main(args) == 0
     said = capsys.readouterr().out
     assert said.startswith("verdict: ")
@@ -119,8 +142,11 @@ def test_mixed_tables_rotate_the_bots(small) -> None:
 
 def test_sweep_grid_and_errors(small) -> None:
     axes = parse_sweep(["players=2,3", "rule.wine_limit=round,turn", "seats=greedy/random"])
-    assert axes == {"players": [2, 3], "rule.wine_limit": ["round", "turn"],
-                    "seats": [("greedy", "random")]}
+    assert axes == {
+        "players": [2, 3],
+        "rule.wine_limit": ["round", "turn"],
+        "seats": [("greedy", "random")],
+    }
     c = config_at(SimConfig(), {"players": 3, "rule.wine_limit": "turn", "start_squares": 3})
     assert c.players == (3,) and c.rule_options == (("wine_limit", "turn"),)
     assert c.start_squares_used == 3
@@ -129,8 +155,10 @@ def test_sweep_grid_and_errors(small) -> None:
         (["players"], "write NAME=V1,V2"),
         (["players=two"], "not a whole number"),
         (["players=2", "players=3"], "given twice"),
-        ([f"tile_count={','.join(map(str, range(2, 30)))}", "players=2,3,4,5,6,7,8,9"],
-         "at most 200"),
+        (
+            [f"tile_count={','.join(map(str, range(2, 30)))}", "players=2,3,4,5,6,7,8,9"],
+            "at most 200",
+        ),
     ):
         with pytest.raises(EngineError, match=msg):
             parse_sweep(bad)
@@ -146,7 +174,11 @@ def test_sweep_plays_every_point(small) -> None:
 
     rep = sweep(small, base, parse_sweep(["players=2,3", "start_squares=2,3"]), run=run)
     assert [(c.players, c.start_squares_used) for c in played] == [
-        ((2,), 2), ((2,), 3), ((3,), 2), ((3,), 3)]
+        ((2,), 2),
+        ((2,), 3),
+        ((3,), 2),
+        ((3,), 3),
+    ]
     assert [len(r["seat_win_rates"]) for r in rep["rows"]] == [2, 2, 3, 3]
     # three start squares used: every game starts from all three
     three = simulate(small, played[1], workers=1)
@@ -157,8 +189,23 @@ def test_sweep_plays_every_point(small) -> None:
 def test_cli_sweep_writes_a_table_and_a_chart_per_parameter(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     out = tmp_path / "sw"
-    args = ["simulate", "example-small", "--sweep", "players=2,3", "--sweep", "tile_count=30,40",
-            "--games", "3", "--bot", "random", "--workers", "1", "--quiet", "--out", str(out)]
+    args = [
+        "simulate",
+        "example-small",
+        "--sweep",
+        "players=2,3",
+        "--sweep",
+        "tile_count=30,40",
+        "--games",
+        "3",
+        "--bot",
+        "random",
+        "--workers",
+        "1",
+        "--quiet",
+        "--out",
+        str(out),
+    ]
     assert main(args) == 0
     rep = json.loads((out / "sweep.json").read_text())
     assert len(rep["rows"]) == 4

@@ -169,7 +169,9 @@ def test_sweep_and_mixed_table(qtbot, small, tmp_path) -> None:
     assert blocker.args == ["done"]
     rep = dialog.sweep_report
     assert rep is not None and [r["point"] for r in rep["rows"]] == [
-        {"players": 2, "tile_count": 30}, {"players": 3, "tile_count": 30}]
+        {"players": 2, "tile_count": 30},
+        {"players": 3, "tile_count": 30},
+    ]
     assert rep["run"]["seats"] == ["greedy", "random"]
     assert "Balance sweep" in dialog.summary.toPlainText()
     assert dialog.save_to(tmp_path / "sw")["json"].name == "sweep.json"
@@ -193,5 +195,8 @@ def test_bad_settings_are_told_before_anything_runs(qtbot, small, monkeypatch) -
     dialog.seats.setText("greedy,clever")
     dialog.start()
     assert [t.split(":")[0].split(" (")[0] for t in told] == [
-        "choose map B", "--sweep 'colour=red'", "seats"]
+        "choose map B",
+        "--sweep 'colour=red'",
+        "seats",
+    ]
     assert not dialog.is_running() and dialog.progress is None

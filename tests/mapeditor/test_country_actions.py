@@ -77,7 +77,9 @@ def test_suggested_ferries_accepted_one_by_one_or_together(make_editor, monkeypa
     assert len(window.document.map.ferries) == 2
     window.document.undo_stack.undo()
     assert len(window.document.map.ferries) == 1
-    monkeypatch.setattr(country_menu.FerriesDialog, "exec", lambda self: QDialog.DialogCode.Accepted)
+    monkeypatch.setattr(
+        country_menu.FerriesDialog, "exec", lambda self: QDialog.DialogCode.Accepted
+    )
     assert country_menu.ferries_dialog(window) == 1  # all together
     assert len(window.document.map.ferries) == 2
 
@@ -175,8 +177,13 @@ def test_land_border_tool_drags_clouds_and_the_ferry_tool_keeps_to_the_sea(make_
     assert window.document.map.land_borders == {Edge(3, 1, Side.E), Edge(3, 3, Side.E)}
     window.set_tool(FerryTool)
     land_border, island = Edge(3, 1, Side.E), Edge(8, 2, Side.W)
-    drag(window, [edge_point(window, land_border), square_point(window, (5, 1)), edge_point(window, island)])
+    drag(
+        window,
+        [edge_point(window, land_border), square_point(window, (5, 1)), edge_point(window, island)],
+    )
     assert not window.document.map.ferries  # not from a land border
     sea = Edge(3, 2, Side.E)
-    drag(window, [edge_point(window, sea), square_point(window, (5, 2)), edge_point(window, island)])
+    drag(
+        window, [edge_point(window, sea), square_point(window, (5, 2)), edge_point(window, island)]
+    )
     assert [(f.a, f.b) for f in window.document.map.ferries.values()] == [(sea, island)]
