@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 from engine import boundedio
 from engine.errors import EngineError
+from engine.rules.data.lang import MarkKind, Resource, Rule, build, to_dicts
 
 FORMAT = "carcassonne-maps-ruleset"
 VERSION = 1
@@ -158,6 +159,8 @@ MECHANIC_KINDS: dict[str, dict[str, dict[str, Any]]] = {
         "random": {"label": "Random and even (the placement rules)", "params": {}},
         "fixed": {"label": "On the printed chip squares, by colour", "params": {}},
         "none": {"label": "No chips on the map", "params": {}},
+        "supply": {"label": "Face down in a supply beside the map", "params": {}},
+        "marks": {"label": "On the designer's marks; the rest beside the map", "params": {}},
     },
     "when": {
         "draw": {"label": "Instead of drawing", "params": {}},
@@ -299,6 +302,12 @@ class RuleSetSpec:
     declared_prints: tuple[str, ...] = ()
     """The file's ``prints`` (those its mechanics imply are added by :attr:`prints`)."""
     sheet_setup: SetupSpec | None = None
+    resources: tuple[Resource, ...] = ()
+    """Named tokens (the rule language, docs/rule-language.md)."""
+    marks: tuple[MarkKind, ...] = ()
+    """Square marks a map prints for this rule set."""
+    rules: tuple[Rule, ...] = ()
+    """when/if/then rules."""
     source: str = field(default="", compare=False, hash=False)
     """The file it was read from (messages), ``""`` for a dict."""
 
@@ -351,6 +360,7 @@ class RuleSetSpec:
                 "start_squares_used": s.start_squares_used,
                 "chips": s.chips,
             }
+        out.update(to_dicts(self.resources, self.marks, self.rules))
         return out
 
     # -- derived ---------------------------------------------------------------------------------
@@ -387,6 +397,14 @@ class RuleSetSpec:
             elif r.kind == "treat":
                 need.add("tracks")
         return tuple(p for p in PRINT_NAMES if p in need)
+
+    @property
+    def blocking_marks(self) -> tuple[str, ...]:
+        """Ids of the marks whose squares take no tile (they close features like waves)."""
+        return tuple(m.id for m in self.marks if not m.takes_tile)
+
+    def resource(self, rid: str) -> Resource:
+        return next(r for r in self.resources if r.id == rid)
 
     @property
     def blocking_prints(self) -> tuple[str, ...]:
@@ -486,6 +504,7 @@ def _build(d: dict[str, Any], source: str) -> RuleSetSpec:
             )
         )
     ss = d.get("sheet_setup")
+    resources, marks, rules = build(d)
     return RuleSetSpec(
         name=d["name"],
         title=d.get("title", ""),
@@ -502,6 +521,9 @@ def _build(d: dict[str, Any], source: str) -> RuleSetSpec:
         sheet_setup=SetupSpec(ss["start_squares"], ss["start_squares_used"], ss["chips"])
         if ss
         else None,
+        resources=resources,
+        marks=marks,
+        rules=rules,
         source=source,
     )
 
@@ -705,6 +727,9 @@ def _semantic_problems(d: dict[str, Any]) -> list[RuleSetProblem]:
             bad(f"{at}.reward.kind", "frees nothing: no extra_turn mechanic parks meeples")
         if rk in ("free_parked_meeples", "treat") and pk == "none":
             bad(f"{at}.pay.kind", f"a {rk.replace('_', ' ')} reward needs chips paid")
+    from engine.rules.data.lang_check import lang_problems
+
+    out.extend(RuleSetProblem(p, m) for p, m in lang_problems(d))
     return out
 
 
