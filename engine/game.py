@@ -445,14 +445,19 @@ def _board_map(m: MapDef | None, opts: GameOptions) -> MapDef | None:
         return m
     from engine.rules.spec import PRINTS, without_prints
 
+    from engine.rules.spec import with_marks_blocked
+
     used: set[str] = set()
+    marks: tuple[str, ...] = ()
     with contextlib.suppress(EngineError):  # Game._make_rules reports an unknown name
         cls = rules_for(opts.rule_set, m)
         if cls is not None:
             used.update(cls.blocking_prints)
+            marks = cls.blocking_marks
     present = {"waves": bool(m.waves), "island_stacks": bool(m.stack_squares())}
     ignored = [p for p in PRINTS if p not in used and present[p]]
-    return without_prints(m, ignored) if ignored else m
+    out = without_prints(m, ignored) if ignored else m
+    return with_marks_blocked(out, marks) if marks and m.marks else out
 
 
 class Game:

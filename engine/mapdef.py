@@ -156,6 +156,16 @@ class Ferry:
     coats_of_arms: int = 0
 
 
+@dataclass(frozen=True)
+class MarkSquare:
+    """A designer's mark printed on a square: the mark's id in the rule set, and optionally a
+    chip colour and a value of this square's own (a highlight bordered in a colour)."""
+
+    mark: str
+    colour: Colour | None = None
+    value: int | None = None
+
+
 @dataclass
 class IslandSquare:
     role: IslandRole = IslandRole.LAND
@@ -211,6 +221,8 @@ class MapDef:
     tracks: dict[int, Track] = field(default_factory=dict)
     isle_of_man: Square | None = None
     land_borders: set[Edge] = field(default_factory=set)
+    marks: dict[Square, MarkSquare] = field(default_factory=dict)
+    """Squares carrying a mark of the map's rule set (its ``marks``, docs/rule-language.md)."""
     """Edges of map squares that face a neighbouring country (drawn as clouds). Every other
     edge facing the outside faces the sea; ferries cross only the sea."""
     editor: dict[str, Any] = field(default_factory=dict)

@@ -50,6 +50,7 @@ from engine.mapdef import (
     IslandSquare,
     LargeCity,
     MapDef,
+    MarkSquare,
     RuleSet,
     Setup,
     StartSquare,
@@ -228,7 +229,15 @@ def _schema_message(error: Any) -> str:
     return message
 
 
-_PER_SQUARE = ("start_squares", "towns", "waves", "chip_squares", "large_cities", "islands")
+_PER_SQUARE = (
+    "start_squares",
+    "towns",
+    "waves",
+    "chip_squares",
+    "large_cities",
+    "islands",
+    "marks",
+)
 _PER_EDGE = ("border_features", "ferries")
 _NESTED_LISTS = {
     "large_cities": (("squares", "square"), ("edges", "edge")),
@@ -498,6 +507,17 @@ def map_to_dict(m: MapDef, *, inline_rule_set: bool = False) -> dict[str, Any]:
         else {"x": m.isle_of_man[0], "y": m.isle_of_man[1]},
         "editor": m.editor,
     }
+    if m.marks:  # written only when there are some: maps without marks stay as they were
+        out["marks"] = [
+            {
+                "x": x,
+                "y": y,
+                "mark": mk.mark,
+                **({} if mk.colour is None else {"colour": Colour(mk.colour).value}),
+                **({} if mk.value is None else {"value": mk.value}),
+            }
+            for (x, y), mk in sorted(m.marks.items(), key=lambda kv: _sq_key(kv[0]))
+        ]
     return out
 
 
@@ -724,6 +744,14 @@ class _Builder:
             if sq in m.waves:
                 self._dup_square("waves", sq)
             m.waves.add(sq)
+        for item in d.get("marks", []):
+            sq = (item["x"], item["y"])
+            if sq in m.marks:
+                self._dup_square("marks", sq)
+            colour = item.get("colour")
+            m.marks[sq] = MarkSquare(
+                item["mark"], None if colour is None else Colour(colour), item.get("value")
+            )
         for item in d.get("chip_squares", []):
             sq = (item["x"], item["y"])
             if sq in m.chip_squares:

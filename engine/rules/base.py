@@ -93,6 +93,9 @@ class Rules:
     blocking_prints: ClassVar[tuple[str, ...]] = ()
     """Prints of the map that take no tile while this rule set is played (``"waves"``,
     ``"island_stacks"``, :data:`engine.rules.spec.PRINTS`); without it they are ignored."""
+    blocking_marks: ClassVar[tuple[str, ...]] = ()
+    """Ids of the map's marks (``MapDef.marks``) whose squares take no tile while this rule set
+    is played: they close the features facing them, as waves do (docs/rule-language.md)."""
     sheet_setup: ClassVar[SheetSetup | None] = None
     """The rule sheet's setup (start squares, used, chips): a map that differs gets a warning."""
     issue_codes: ClassVar[Mapping[str, IssueCode]] = {}

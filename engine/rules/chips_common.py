@@ -154,11 +154,15 @@ class ChipState:
     def _summary_extra(self) -> dict[str, Any]:
         return {}
 
+    def elsewhere(self) -> list[int]:
+        """Chips in play that are on none of the places above (a supply beside the map, marks)."""
+        return []
+
     # -- queries ---------------------------------------------------------------------------------
 
     def counts(self) -> tuple[int, int, int]:
         """``(on the board, held, out of the game)``; they always add up to 30."""
-        board = len(self.down) + len(self.up) + len(self.under)
+        board = len(self.down) + len(self.up) + len(self.under) + len(self.elsewhere())
         return board, sum(len(h) for h in self.held), len(self.out)
 
     def chip(self, cid: int) -> Chip:
@@ -415,6 +419,7 @@ def invariant_violations(game: Game) -> list[str]:
             *st.under.values(),
             *(c for h in st.held for c in h),
             *st.out,
+            *st.elsewhere(),
         ]
         if sorted(ids) != list(range(len(st.chips))):
             board, held, gone = st.counts()

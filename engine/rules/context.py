@@ -111,6 +111,11 @@ class RuleContext:
         return self._game.meeples
 
     @property
+    def scores(self) -> Sequence[int]:
+        """Each player's score now (read only: act through :meth:`award`)."""
+        return self._game.scores
+
+    @property
     def supply(self) -> Sequence[int]:
         """Meeples in each player's supply (read only: act through the mutators)."""
         return self._game.supply

@@ -98,6 +98,15 @@ def without_prints(m: MapDef, prints: Iterable[str]) -> MapDef:
     return out
 
 
+def with_marks_blocked(m: MapDef, marks: Iterable[str]) -> MapDef:
+    """A copy of ``m`` whose squares marked with one of ``marks`` take no tile and close the
+    features facing them: the board treats them as wave squares."""
+    ids = set(marks)
+    out = m.copy()
+    out.waves |= {sq for sq, mk in m.marks.items() if mk.mark in ids}
+    return out
+
+
 @dataclass(frozen=True)
 class SheetSetup:
     """The rule sheet's setup: start squares on the map, start squares used, chips laid out."""

@@ -66,9 +66,7 @@ class Trigger(NamedTuple):
 
 
 TRIGGERS: dict[str, Trigger] = {
-    "tile_placed": Trigger(
-        "A tile is placed", frozenset({"square", "tile"}), "current", "action"
-    ),
+    "tile_placed": Trigger("A tile is placed", frozenset({"square", "tile"}), "current", "action"),
     "meeple_placed": Trigger(
         "A meeple is placed",
         frozenset({"square", "tile", "meeple", "feature"}),
@@ -87,12 +85,12 @@ TRIGGERS: dict[str, Trigger] = {
         "scorers",
         "after",
     ),
-    "action_phase": Trigger("Any time after the meeple, before scoring", frozenset(), "current", "action"),
+    "action_phase": Trigger(
+        "Any time after the meeple, before scoring", frozenset(), "current", "action"
+    ),
     "after_phase": Trigger("Any time after scoring", frozenset(), "current", "after"),
     "end_of_turn": Trigger("The end of a turn", frozenset(), "current", None),
-    "end_of_round": Trigger(
-        "The end of a round (for each player)", frozenset(), "each", None
-    ),
+    "end_of_round": Trigger("The end of a round (for each player)", frozenset(), "each", None),
     "end_of_game": Trigger(
         "The end of the game, after the final scoring (for each player)",
         frozenset(),
@@ -194,8 +192,14 @@ CONDITIONS: dict[str, Kind] = {
         ("resource", "at_least"),
     ),
     "is_current": _k("The player is the player to move"),
-    "round": _k("At least so many rounds were played", {"at_least": _int(0, 200, "rounds")}, ("at_least",)),
-    "rank": _k("The player leads (first) or trails (last) the score", {"is": _enum(("first", "last"), "")}, ("is",)),
+    "round": _k(
+        "At least so many rounds were played", {"at_least": _int(0, 200, "rounds")}, ("at_least",)
+    ),
+    "rank": _k(
+        "The player leads (first) or trails (last) the score",
+        {"is": _enum(("first", "last"), "")},
+        ("is",),
+    ),
     "all": _k("All of", {"of": {"type": "array"}}, ("of",)),
     "any": _k("Any of", {"of": {"type": "array"}}, ("of",)),
     "not": _k("Not", {"of": {"type": "object"}}, ("of",)),
@@ -206,7 +210,9 @@ QUANTITIES: dict[str, Kind] = {
     "feature_tiles": _k("Tiles of the feature", needs=("feature",)),
     "feature_coats": _k("Coats of arms of the feature", needs=("feature",)),
     "feature_points": _k("Points the feature scored", needs=("feature",)),
-    "held": _k("How many of a resource (or chips) the player holds", {"resource": _RES}, ("resource",)),
+    "held": _k(
+        "How many of a resource (or chips) the player holds", {"resource": _RES}, ("resource",)
+    ),
     "sides_facing": _k(
         "Points per side of the placed tile facing a mark, by the side's kind",
         {"mark": _MARK, "values": _SIDES},
@@ -223,8 +229,14 @@ _TO = _enum(("left", "right", "leader", "each_other"), "who receives")
 
 EFFECTS: dict[str, Kind] = {
     "points": _k("Points to the player (negative: lost)", {"amount": _Q}, ("amount",)),
-    "gain": _k("The player gains a resource", {"resource": _ID, "amount": _Q}, ("resource", "amount")),
-    "lose": _k("The player loses a resource (not below 0)", {"resource": _ID, "amount": _Q}, ("resource", "amount")),
+    "gain": _k(
+        "The player gains a resource", {"resource": _ID, "amount": _Q}, ("resource", "amount")
+    ),
+    "lose": _k(
+        "The player loses a resource (not below 0)",
+        {"resource": _ID, "amount": _Q},
+        ("resource", "amount"),
+    ),
     "give": _k(
         "The player gives points or a resource to others",
         {"what": _RES | {"description": "'points' or a resource id"}, "amount": _Q, "to": _TO},
@@ -268,9 +280,13 @@ EFFECTS: dict[str, Kind] = {
 """Every effect kind with its parameters and the context facts it needs."""
 
 COSTS: dict[str, Kind] = {
-    "points": _k("Points (the score may go below 0)", {"amount": _int(1, 50, "points")}, ("amount",)),
+    "points": _k(
+        "Points (the score may go below 0)", {"amount": _int(1, 50, "points")}, ("amount",)
+    ),
     "resource": _k(
-        "Some of a resource", {"resource": _ID, "amount": _int(1, 20, "how many")}, ("resource", "amount")
+        "Some of a resource",
+        {"resource": _ID, "amount": _int(1, 20, "how many")},
+        ("resource", "amount"),
     ),
     "chips": _k(
         "Held chips (of one colour, or any)",

@@ -36,7 +36,9 @@ NESTING = 3
 _COLOUR = {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$", "description": "#rrggbb"}
 
 
-def _kinds(table: dict[str, Kind], what: str, ref: Callable[[str], Any] | None = None) -> dict[str, Any]:
+def _kinds(
+    table: dict[str, Kind], what: str, ref: Callable[[str], Any] | None = None
+) -> dict[str, Any]:
     branches = []
     for name, k in table.items():
         params = dict(k.params)
@@ -84,11 +86,7 @@ def schema_defs() -> dict[str, Any]:
             "count": {"enum": list(QUANTITIES), "description": "what is counted"},
             "times": {"type": "integer", "minimum": -10, "maximum": 10, "description": "factor"},
             "max": {"type": "integer", "minimum": 0, "maximum": 200, "description": "at most"},
-            **{
-                p: s
-                for k in QUANTITIES.values()
-                for p, s in k.params.items()
-            },
+            **{p: s for k in QUANTITIES.values() for p, s in k.params.items()},
         },
     }
     out["effect"] = _kinds(EFFECTS, "what the rule does")
@@ -224,7 +222,9 @@ def lang_problems(d: dict[str, Any]) -> list[tuple[str, str]]:
     if layout == "marks" and not chips_on_marks:
         out.append(("layout.kind", "'marks': no mark carries chips (marks[].chips.count)"))
     if chips_on_marks and layout != "marks":
-        out.append(("layout.kind", f"a mark carries chips: the layout must be 'marks', not {layout!r}"))
+        out.append(
+            ("layout.kind", f"a mark carries chips: the layout must be 'marks', not {layout!r}")
+        )
     seen_rules: dict[str, int] = {}
     down = False
     for i, r in enumerate(d.get("rules", ())):
@@ -236,13 +236,25 @@ def lang_problems(d: dict[str, Any]) -> list[tuple[str, str]]:
         trig = TRIGGERS[when]
         optional = r.get("choice", "compulsory") == "optional"
         if optional and trig.phase is None:
-            out.append((f"{at}.choice", f"no phase follows {when!r} to offer the rule in: make it compulsory"))
+            out.append(
+                (
+                    f"{at}.choice",
+                    f"no phase follows {when!r} to offer the rule in: make it compulsory",
+                )
+            )
         if when in OFFER_ONLY and not optional:
-            out.append((f"{at}.choice", f"{when!r} is a phase, not an event: its rules are optional offers"))
+            out.append(
+                (
+                    f"{at}.choice",
+                    f"{when!r} is a phase, not an event: its rules are optional offers",
+                )
+            )
         if when == "mark_reached" and not any(
             m.get("opens", "never") == "when_reached" for m in marks.values()
         ):
             out.append((f"{at}.when", "no mark opens when reached"))
+        if trig.players == "each" and any(e["kind"] == "extra_turn" for e in r["then"]):
+            out.append((f"{at}.then", f"an extra turn at {when!r} has no turn to follow"))
         pers = [lim["per"] for lim in r.get("limits", ())]
         for j, per in enumerate(pers):
             if per in pers[:j]:
@@ -261,7 +273,10 @@ def lang_problems(d: dict[str, Any]) -> list[tuple[str, str]]:
         for j, e in enumerate(r["then"]):
             if e["kind"] == "reveal_chips" and not down:
                 out.append(
-                    (f"rules[{i}].then[{j}]", "no chip is ever held face down (take_chips face 'down')")
+                    (
+                        f"rules[{i}].then[{j}]",
+                        "no chip is ever held face down (take_chips face 'down')",
+                    )
                 )
     return out
 
@@ -341,7 +356,9 @@ class Check:
                 )
             if src == "marks_next_to":
                 if "square" not in self.fills:
-                    self.out.append((f"{path}.from", f"needs a square; trigger {self.when!r} gives none"))
+                    self.out.append(
+                        (f"{path}.from", f"needs a square; trigger {self.when!r} gives none")
+                    )
                 if self.layout != "marks":
                     self.out.append((f"{path}.from", "no chips lie on marks (layout 'marks')"))
         colour = t.get("colour", "any")

@@ -48,6 +48,7 @@ from engine.rules.data.actions import (
     UpgradeMeeple,
     action_class,
 )
+from engine.rules.data.interpret import Interpreter, LangState, RuleAction
 from engine.rules.data.ruleset import MARKETS, Mechanic, RuleSetSpec
 from engine.rules.spec import (
     ActionCount,
@@ -109,6 +110,8 @@ class DataState(ChipState):
         """A chip the current player must place as a treat."""
         self.strength: dict[int, int] = {}
         """Upgraded meeple id -> the meeples it counts as."""
+        self.lang: LangState | None = None
+        """The rule language's state (resources, offers, chips beside the map and on marks)."""
 
     def _copy_extra(self, new: Any) -> None:
         # bots copy games thousands of times a move: copy only the parts this game tracks
@@ -136,6 +139,11 @@ class DataState(ChipState):
         new.hidden = set(self.hidden) if stacks else set()
         new.pending = self.pending
         new.strength = self.strength.copy() if "upgrades" in parts else {}
+        new.lang = self.lang.copy() if self.lang is not None else None
+
+    def elsewhere(self) -> list[int]:
+        lang = self.lang
+        return lang.chips() if lang is not None else []
 
     def _summary_extra(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -158,6 +166,10 @@ class DataState(ChipState):
             out["pending"] = self.pending
         if "upgrades" in self.parts:
             out["strength"] = [[m, s] for m, s in sorted(self.strength.items())]
+        if self.lang is not None:
+            out["lang"] = self.lang.summary()
+            for k, v in sorted(self.lang.fired.items()):
+                out[f"rule_{k}"] = list(v)  # the report's per-rule figures
         return out
 
     def face_up(self, square: Square) -> str | None:
@@ -266,6 +278,13 @@ class DataRules(ChipRules):
         }
         self.points_mechanics = tuple(m for m in self.mechanics if m.reward.kind == "points")
         self.collect = self.spec.collect
+        spec = self.spec
+        self.lang: Interpreter | None = (
+            Interpreter(spec, self.name)
+            if spec.rules or spec.marks or spec.layout.kind in ("supply", "marks")
+            else None
+        )
+        """Plays the spec's rules, resources and marks (``None``: it has none)."""
         self._own_actions = type(self).actions is not DataRules.actions
         """A subclass with actions of its own: :meth:`has_actions` asks them."""
         self._cands: dict[Any, tuple[Square, ...]] | None = None
@@ -343,6 +362,8 @@ class DataRules(ChipRules):
     def setup(self, ctx: RuleContext) -> None:
         super().setup(ctx)
         state: DataState = ctx.rule_state[self.name]
+        if self.lang is not None and state.lang is None:
+            state.lang = self.lang.new_state(ctx, len(ctx.players))
         players = len(ctx.players)
         parts = set()
         if self.mechanics:
@@ -385,6 +406,13 @@ class DataRules(ChipRules):
                 for sq, cid in zip(squares, ids, strict=False):
                     state.down[sq] = cid
                 state.unseen.extend(sorted(ids[len(squares) :]))
+        elif kind in ("supply", "marks"):
+            assert self.lang is not None and isinstance(state, DataState)
+            state.lang = self.lang.new_state(ctx, len(ctx.players))
+            ids = [c.id for c in state.chips]
+            ctx.rng.shuffle(ids)
+            self.lang.lay_out(ctx, state.lang, ids)
+            return
         else:
             state.unseen = [c.id for c in state.chips]
         state.out.extend(state.unseen)
@@ -465,6 +493,16 @@ class DataRules(ChipRules):
         if self.points_mechanics:
             for mech in self.points_mechanics:
                 state.markets[mech.id] = self._markets(ctx, mech, square)
+        if self.lang is not None:
+            self.lang.tile_placed(ctx, state, square, tile_id, rotation)
+
+    def start_of_turn(self, ctx: RuleContext) -> None:
+        if self.lang is not None:
+            self.lang.start_of_turn(ctx, ctx.rule_state[self.name])
+
+    def meeple_placed(self, ctx: RuleContext, meeple_id: int) -> None:
+        if self.lang is not None:
+            self.lang.meeple_placed(ctx, ctx.rule_state[self.name], meeple_id)
 
     def _markets(self, ctx: RuleContext, mech: Mechanic, square: Square) -> tuple[str, ...]:
         m = ctx.map
@@ -488,6 +526,8 @@ class DataRules(ChipRules):
         return tuple(out)
 
     def placement_points(self, ctx: RuleContext, square: Square) -> int | None:
+        if self.lang is not None:
+            return None  # rules may act on any placement: played out
         state: DataState = ctx.rule_state[self.name]
         if square in state.up:
             return None  # a treat found
@@ -610,10 +650,18 @@ class DataRules(ChipRules):
         # only for this class's own hooks: a subclass that redefines one decides for itself
         cls = type(self)
         quiet = set()
+        if self.lang is None:
+            # only the rule language acts at these
+            if cls.start_of_turn is DataRules.start_of_turn:
+                quiet.add("start_of_turn")
+            if cls.meeple_placed is DataRules.meeple_placed:
+                quiet.add("meeple_placed")
         if not self.phases["draw"] and cls.draw_actions is DataRules.draw_actions:
             quiet.add("draw_actions")
-        if cls.end_of_turn is DataRules.end_of_turn and not any(
-            m.reward.kind in ("points", "island_tile") for m in self.mechanics
+        if (
+            cls.end_of_turn is DataRules.end_of_turn
+            and self.lang is None
+            and not any(m.reward.kind in ("points", "island_tile") for m in self.mechanics)
         ):
             quiet.add("end_of_turn")  # it only resets markets (points) and hidden stacks
         treats = self.collect.kind == "treat" or any(
@@ -622,6 +670,7 @@ class DataRules(ChipRules):
         if (
             not self.phases["after"]
             and not treats
+            and (self.lang is None or "after" not in self.lang.phases())
             and not self._own_actions
             and cls.has_actions is DataRules.has_actions
         ):
@@ -645,7 +694,10 @@ class DataRules(ChipRules):
             return [cls(key) for key in sorted(state.set_choices)]  # type: ignore[call-arg]
         if state.pending is not None:
             return [PlaceTreat(sq) for sq in self.treat_squares(ctx, state, state.pending)]
-        return self._phase_offers(ctx, phase) if self.phases.get(phase) else []
+        out = self._phase_offers(ctx, phase) if self.phases.get(phase) else []
+        if self.lang is not None and phase != "draw":
+            out.extend(self.lang.offers(ctx, state, phase))
+        return out
 
     def has_actions(self, ctx: RuleContext, phase: str) -> bool:
         if self._own_actions:
@@ -655,6 +707,8 @@ class DataRules(ChipRules):
             return True
         if state.pending is not None:
             return bool(self.treat_squares(ctx, state, state.pending))
+        if self.lang is not None and self.lang.has_offers(ctx, state, phase):
+            return True
         if not self.phases.get(phase):
             return False
         p = ctx.to_move
@@ -803,6 +857,9 @@ class DataRules(ChipRules):
             state.up[action.square] = state.pending
             state.pending = None
             return
+        if isinstance(action, RuleAction) and self.lang is not None:
+            self.lang.apply(ctx, state, action)
+            return
         found = self.by_type.get(action.type)
         if found is None:
             raise EngineError(f"rule set {self.name!r} cannot apply {action!r}")
@@ -911,9 +968,11 @@ class DataRules(ChipRules):
         return state.strength.get(meeple_id)
 
     def feature_scored(self, ctx: RuleContext, event: ScoreEvent) -> None:
+        state: DataState = ctx.rule_state[self.name]
+        if self.lang is not None:
+            self.lang.feature_scored(ctx, state, event)
         if event.final or not event.meeples:
             return
-        state: DataState = ctx.rule_state[self.name]
         if not state.under:
             return
         for mid in event.meeples:
@@ -925,15 +984,19 @@ class DataRules(ChipRules):
 
     def end_of_turn(self, ctx: RuleContext) -> None:
         state: DataState = ctx.rule_state[self.name]
+        if self.lang is not None:
+            self.lang.end_of_turn(ctx, state)
         for mid in state.markets:
             state.markets[mid] = ()
         state.hidden.clear()
 
     def end_of_game(self, ctx: RuleContext) -> None:
+        state: DataState = ctx.rule_state[self.name]
+        if self.lang is not None:
+            self.lang.end_of_game(ctx, state)
         k = self.spec.held_chip_points
         if not k:
             return
-        state: DataState = ctx.rule_state[self.name]
         for p in range(len(ctx.players)):
             total = sum(c.value for c in state.held_chips(p))
             if total:
@@ -962,6 +1025,8 @@ class DataRules(ChipRules):
 
     def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:
         t = data.get("type")
+        if t == RuleAction.type and self.lang is not None:
+            return RuleAction.from_dict(data)
         if t == PlaceTreat.type and "treats" in self._parts():
             return PlaceTreat.from_dict(data)
         found = self.by_type.get(t) if isinstance(t, str) else None
@@ -1006,6 +1071,9 @@ def mechanic_figures(spec: RuleSetSpec) -> dict[str, Figure]:
         out["meeples_parked_at_end"] = SummarySum("isle_of_man")
     if spec.held_chip_points:
         out["held_chip_points"] = EventStat("held", "points")
+    for r in spec.rules:
+        out[f"rule_{r.id}_fired"] = SummarySum(f"rule_{r.id}")
+        out[f"rule_{r.id}_points"] = EventStat(r.id, "points")
     return out
 
 
@@ -1068,6 +1136,7 @@ def class_attributes(spec: RuleSetSpec) -> dict[str, Any]:
             excluded_meaning=GATED_EXCLUSION.excluded_meaning if layout.exclude else "",
         ),
         "blocking_prints": spec.blocking_prints,
+        "blocking_marks": spec.blocking_marks,
         "sheet_setup": SheetSetup(ss.start_squares, ss.start_squares_used, ss.chips)
         if ss
         else None,
@@ -1075,7 +1144,10 @@ def class_attributes(spec: RuleSetSpec) -> dict[str, Any]:
         "report_figures": mechanic_figures(spec),
         # every offer is optional or reads neither meeples nor supply; every point but the end's
         # is awarded when a tile is placed (placement_points says when to play it out)
-        "bot_hints": BotHints(meeple_blind=True, plain_scoring=not spec.held_chip_points),
+        # rules may read and move meeples and scores at any hook: the bot plays everything out
+        "bot_hints": BotHints(meeple_blind=False, plain_scoring=False)
+        if spec.rules
+        else BotHints(meeple_blind=True, plain_scoring=not spec.held_chip_points),
         "colours_visible": fixed,
         "option_names": _option_names(spec),
         "common_options": frozenset(("ones_per_colour", "chips"))

@@ -1,0 +1,730 @@
+"""The rule language played: triggers fill a context, conditions read it, effects act on it.
+
+:class:`Interpreter` is called by :class:`~engine.rules.data.rules.DataRules` from its hooks
+(only when the spec has rules, marks or a supply beside the map). A trigger makes one
+:class:`Ev` per player it concerns (the player to move, every player, or each player scoring a
+feature) with the facts it knows; a rule whose conditions hold and whose limits allow it then
+either runs at once (``compulsory``: its first way to pay and target, if any) or becomes an
+:class:`Offer` in the phase that follows (``optional``), taken with a :class:`RuleAction`
+(``{"type": "rule", "rule": id, "offer": k, "option": j}``: the k-th offer, its j-th way) or
+declined by passing. Ways are enumerated in a fixed order from the state, so records replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import combinations, product
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+
+from engine.errors import EngineError, RecordError
+from engine.features import KIND_NAMES
+from engine.geometry import Edge, Side
+from engine.moves import Action
+from engine.rules.data.lang import MAX_OPTIONS, TRIGGERS, Rule, Term, thaw
+
+if TYPE_CHECKING:
+    from engine.geometry import Square
+    from engine.rules.context import RuleContext
+    from engine.rules.data.rules import DataState
+    from engine.rules.data.ruleset import RuleSetSpec
+    from engine.scoring import ScoreEvent
+
+_DELTAS = ((0, -1), (1, 0), (0, 1), (-1, 0))
+_SIDE_KIND = {"C": "city", "R": "road", "F": "field"}
+
+
+class Feat(NamedTuple):
+    """A scored feature as rules see it."""
+
+    kind: str
+    tiles: int
+    coats: int
+    points: int
+    final: bool
+
+
+class Ev(NamedTuple):
+    """What a trigger knows: the player it concerns and the facts it fills."""
+
+    player: int
+    square: Square | None = None
+    tile: tuple[str, int] | None = None
+    meeple: int | None = None
+    feature: Feat | None = None
+    mark: str | None = None
+
+
+class Offer(NamedTuple):
+    """An optional rule offered to the player to move in ``phase``."""
+
+    rule: int
+    phase: str
+    ev: Ev
+
+
+@dataclass(frozen=True, slots=True)
+class RuleAction(Action):
+    """Take offer ``offer`` of rule ``rule`` (``-1``: a phase rule) in its ``option``-th way."""
+
+    type: ClassVar[str] = "rule"
+    rule: str
+    offer: int
+    option: int = 0
+
+    def __str__(self) -> str:
+        way = f" (way {self.option + 1})" if self.option else ""
+        return f"rule {self.rule}{way}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "rule": self.rule, "offer": self.offer, "option": self.option}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Action:
+        try:
+            rule, offer, option = data["rule"], data["offer"], data.get("option", 0)
+        except (KeyError, TypeError) as exc:
+            raise RecordError(f"bad rule action {dict(data)!r}: {exc}") from None
+        if not isinstance(rule, str) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and -1 <= v <= 999
+            for v in (offer, option)
+        ):
+            raise RecordError(f"bad rule action {dict(data)!r}")
+        return cls(rule, offer, option)
+
+
+class LangState:
+    """The rule language's part of a game's rule state (copied with the game)."""
+
+    __slots__ = (
+        "res",
+        "res_supply",
+        "uses",
+        "offers",
+        "supply",
+        "on_marks",
+        "face_down",
+        "reached",
+        "last_round",
+        "marks",
+        "fired",
+    )
+
+    def __init__(self, players: int) -> None:
+        self.res: dict[str, tuple[int, ...]] = {}
+        """Resource id -> what each player holds."""
+        self.res_supply: dict[str, int | None] = {}
+        """Resource id -> tokens left beside the map (``None``: unbounded)."""
+        self.uses: dict[tuple[str, str], tuple[int, ...]] = {}
+        """(rule id, limit per) -> per player ``(period, count)`` flattened: uses counted."""
+        self.offers: tuple[Offer, ...] = ()
+        self.supply: list[int] = []
+        """Chip ids face down in the supply beside the map, the next taken last."""
+        self.on_marks: dict[Square, tuple[int, ...]] = {}
+        """Chips lying on marked squares."""
+        self.face_down: frozenset[int] = frozenset()
+        """Held chips their holder keeps face down."""
+        self.reached: frozenset[Square] = frozenset()
+        """Marks that opened when reached."""
+        self.last_round = 0
+        self.marks: Mapping[Square, str] = {}
+        """Marked squares -> mark id (static)."""
+        self.fired: dict[str, tuple[int, ...]] = {}
+        """Rule id -> how often it ran for each player."""
+        _ = players
+
+    def copy(self) -> LangState:
+        new = object.__new__(LangState)
+        new.res = self.res.copy()
+        new.res_supply = self.res_supply.copy()
+        new.uses = self.uses.copy()
+        new.offers = self.offers
+        new.supply = self.supply[:]
+        new.on_marks = self.on_marks.copy()
+        new.face_down = self.face_down
+        new.reached = self.reached
+        new.last_round = self.last_round
+        new.marks = self.marks
+        new.fired = self.fired.copy()
+        return new
+
+    def chips(self) -> list[int]:
+        """Chips in the supply beside the map or on marks."""
+        return [*self.supply, *(c for cs in self.on_marks.values() for c in cs)]
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "resources": {k: list(v) for k, v in sorted(self.res.items())},
+            "resource_supply": dict(sorted(self.res_supply.items())),
+            "uses": sorted([k[0], k[1], list(v)] for k, v in self.uses.items()),
+            "offers": [[o.rule, o.phase, o.ev.player] for o in self.offers],
+            "supply": list(self.supply),
+            "on_marks": [[sq[0], sq[1], list(cs)] for sq, cs in sorted(self.on_marks.items())],
+            "face_down": sorted(self.face_down),
+            "reached": sorted([sq[0], sq[1]] for sq in self.reached),
+        }
+
+
+def _set(counters: dict[Any, tuple[int, ...]], key: Any, i: int, value: int) -> None:
+    old = counters[key]
+    counters[key] = (*old[:i], value, *old[i + 1 :])
+
+
+Way = tuple[tuple[int, ...], int | None]
+"""A way to take a rule: the chip ids paid, and the target meeple (``None``: none)."""
+
+
+class Interpreter:
+    """Plays the rules, resources and marks of one spec (one per rules object)."""
+
+    def __init__(self, spec: RuleSetSpec, name: str) -> None:
+        self.spec = spec
+        self.name = name
+        self.rules = spec.rules
+        self.index = {r.id: i for i, r in enumerate(self.rules)}
+        self.by_trigger: dict[str, tuple[int, ...]] = {
+            t: tuple(i for i, r in enumerate(self.rules) if r.when == t) for t in TRIGGERS
+        }
+        self.opening = frozenset(m.id for m in spec.marks if m.opens == "when_reached")
+        self.mark_chips = {m.id: m.chips for m in spec.marks}
+
+    def phases(self) -> frozenset[str]:
+        """The phases in which this spec may offer something."""
+        out = set()
+        for r in self.rules:
+            if r.choice == "optional":
+                phase = TRIGGERS[r.when].phase
+                if phase is not None:
+                    out.add(phase)
+        return frozenset(out)
+
+    # -- setup -----------------------------------------------------------------------------------
+
+    def new_state(self, ctx: RuleContext, players: int) -> LangState:
+        st = LangState(players)
+        for r in self.spec.resources:
+            st.res[r.id] = (r.start,) * players
+            st.res_supply[r.id] = None if r.supply is None else r.supply
+        for r in self.rules:
+            st.fired[r.id] = (0,) * players
+            for per, _n in r.limits:
+                st.uses[(r.id, per)] = (-1, 0) * players
+        m = ctx.map
+        st.marks = {sq: mk.mark for sq, mk in m.marks.items()} if m is not None else {}
+        return st
+
+    def lay_out(self, ctx: RuleContext, st: LangState, ids: list[int]) -> None:
+        """Chips (shuffled) on the marks that carry some, the rest in the supply beside the map."""
+        tiles = ctx.board.tiles
+        for sq in sorted(st.marks):
+            n = self.mark_chips.get(st.marks[sq], 0)
+            if n and sq not in tiles and len(ids) >= n:
+                st.on_marks[sq] = tuple(ids[-n:])
+                del ids[-n:]
+        st.supply = ids
+
+    # -- triggers --------------------------------------------------------------------------------
+
+    def fire(self, ctx: RuleContext, state: DataState, trigger: str, evs: list[Ev]) -> None:
+        rules = self.by_trigger[trigger]
+        if not rules:
+            return
+        st: LangState = state.lang  # type: ignore[assignment]
+        phase = TRIGGERS[trigger].phase
+        for i in rules:
+            rule = self.rules[i]
+            for ev in evs:
+                if not self.allowed(ctx, state, rule, ev):
+                    continue
+                if rule.choice == "optional":
+                    if phase is not None and ev.player == ctx.to_move and not ev_final(ev):
+                        st.offers = (*st.offers, Offer(i, phase, ev))
+                    continue
+                ways = self.ways(ctx, state, rule, ev)
+                if ways:
+                    self.run(ctx, state, rule, ev, ways[0])
+
+    def start_of_turn(self, ctx: RuleContext, state: DataState) -> None:
+        st: LangState = state.lang  # type: ignore[assignment]
+        if ctx.round != st.last_round:
+            st.last_round = ctx.round
+            self.fire(ctx, state, "end_of_round", [Ev(p) for p in range(len(ctx.players))])
+
+    def tile_placed(
+        self, ctx: RuleContext, state: DataState, square: Square, tile: str, rot: int
+    ) -> None:
+        st: LangState = state.lang  # type: ignore[assignment]
+        p = ctx.to_move
+        if self.opening:
+            for dx, dy in _DELTAS:
+                q = (square[0] + dx, square[1] + dy)
+                mk = st.marks.get(q)
+                if mk in self.opening and q not in st.reached:
+                    st.reached = st.reached | {q}
+                    self.fire(ctx, state, "mark_reached", [Ev(p, q, mark=mk)])
+        self.fire(ctx, state, "tile_placed", [Ev(p, square, (tile, rot))])
+
+    def meeple_placed(self, ctx: RuleContext, state: DataState, mid: int) -> None:
+        meeple = ctx.meeples[mid]
+        sq, loc = meeple[1], meeple[2]
+        o = ctx.board.tiles[sq]
+        kind = KIND_NAMES[o.kinds[o.aliases[loc]]]
+        feat = Feat(kind, 0, 0, 0, False)
+        self.fire(
+            ctx, state, "meeple_placed", [Ev(meeple[0], sq, (o.tile_id, o.rotation), mid, feat)]
+        )
+
+    def feature_scored(self, ctx: RuleContext, state: DataState, event: ScoreEvent) -> None:
+        if event.kind not in KIND_NAMES:
+            return  # a rule's own event
+        for mid in event.meeples:
+            state.strength.pop(mid, None)
+        feat = Feat(event.kind, event.tiles, event.coats_of_arms, event.points, event.final)
+        self.fire(ctx, state, "feature_scored", [Ev(p, feature=feat) for p in event.players])
+
+    def end_of_turn(self, ctx: RuleContext, state: DataState) -> None:
+        self.fire(ctx, state, "end_of_turn", [Ev(ctx.to_move)])
+        state.lang.offers = ()  # type: ignore[union-attr]
+
+    def end_of_game(self, ctx: RuleContext, state: DataState) -> None:
+        state.lang.offers = ()  # type: ignore[union-attr]
+        self.fire(ctx, state, "end_of_game", [Ev(p) for p in range(len(ctx.players))])
+
+    # -- offers ----------------------------------------------------------------------------------
+
+    def _open(self, ctx: RuleContext, state: DataState, phase: str) -> list[tuple[int, Rule, Ev]]:
+        """(offer index, rule, context) of what may be offered now (before ways)."""
+        st: LangState = state.lang  # type: ignore[assignment]
+        out = []
+        for k, o in enumerate(st.offers):
+            if o.phase == phase:
+                rule = self.rules[o.rule]
+                if self.limits_allow(ctx, st, rule, o.ev.player):
+                    out.append((k, rule, o.ev))
+        trig = "action_phase" if phase == "action" else "after_phase"
+        for i in self.by_trigger[trig]:
+            rule = self.rules[i]
+            ev = Ev(ctx.to_move)
+            if self.allowed(ctx, state, rule, ev):
+                out.append((-1, rule, ev))
+        return out
+
+    def offers(self, ctx: RuleContext, state: DataState, phase: str) -> list[Action]:
+        out: list[Action] = []
+        for k, rule, ev in self._open(ctx, state, phase):
+            n = len(self.ways(ctx, state, rule, ev))
+            out.extend(RuleAction(rule.id, k, j) for j in range(n))
+        return out
+
+    def has_offers(self, ctx: RuleContext, state: DataState, phase: str) -> bool:
+        return any(
+            self.ways(ctx, state, rule, ev) for _k, rule, ev in self._open(ctx, state, phase)
+        )
+
+    def apply(self, ctx: RuleContext, state: DataState, action: RuleAction) -> None:
+        """Take an offered rule action (the game checked it is offered)."""
+        st: LangState = state.lang  # type: ignore[assignment]
+        i = self.index[action.rule]
+        rule = self.rules[i]
+        if action.offer >= 0:
+            offer = st.offers[action.offer]
+            ev = offer.ev
+            st.offers = st.offers[: action.offer] + st.offers[action.offer + 1 :]
+        else:
+            ev = Ev(ctx.to_move)
+        ways = self.ways(ctx, state, rule, ev)
+        self.run(ctx, state, rule, ev, ways[action.option])
+
+    # -- rules -----------------------------------------------------------------------------------
+
+    def allowed(self, ctx: RuleContext, state: DataState, rule: Rule, ev: Ev) -> bool:
+        st: LangState = state.lang  # type: ignore[assignment]
+        return self.limits_allow(ctx, st, rule, ev.player) and all(
+            self.holds(ctx, state, c, ev) for c in rule.conditions
+        )
+
+    @staticmethod
+    def _period(ctx: RuleContext, per: str) -> int:
+        return ctx.turn if per == "turn" else ctx.round if per == "round" else 0
+
+    def limits_allow(self, ctx: RuleContext, st: LangState, rule: Rule, p: int) -> bool:
+        for per, times in rule.limits:
+            used = st.uses[(rule.id, per)]
+            if per == "game":
+                count = sum(used[1::2])
+            else:
+                period, count = used[2 * p], used[2 * p + 1]
+                if period != self._period(ctx, per):
+                    count = 0
+            if count >= times:
+                return False
+        return True
+
+    def _count_use(self, ctx: RuleContext, st: LangState, rule: Rule, p: int) -> None:
+        for per, _times in rule.limits:
+            key = (rule.id, per)
+            used = st.uses[key]
+            period = self._period(ctx, per)
+            count = used[2 * p + 1] if used[2 * p] == period or per == "game" else 0
+            st.uses[key] = (*used[: 2 * p], period, count + 1, *used[2 * p + 2 :])
+        _set(st.fired, rule.id, p, st.fired[rule.id][p] + 1)
+
+    def ways(self, ctx: RuleContext, state: DataState, rule: Rule, ev: Ev) -> list[Way]:
+        """Every way to take ``rule`` now: chip payments x meeple targets (at most
+        :data:`MAX_OPTIONS`, in a fixed order); ``[]``: it cannot be paid or has no target."""
+        st: LangState = state.lang  # type: ignore[assignment]
+        p = ev.player
+        chip_costs = []
+        for c in rule.costs:
+            if c.kind == "resource":
+                if st.res[c.get("resource")][p] < c.get("amount"):
+                    return []
+            elif c.kind == "chips":
+                chip_costs.append(c)
+        pays: list[tuple[int, ...]] = [()]
+        if chip_costs:
+            pays = self._chip_pays(state, p, chip_costs)
+            if not pays:
+                return []
+        targets: list[int | None] = [None]
+        upgrade = next((e for e in rule.effects if e.kind == "upgrade_meeple"), None)
+        if upgrade is not None:
+            targets = list(self._targets(ctx, state, upgrade, ev))
+            if not targets:
+                return []
+        out: list[Way] = []
+        for way in product(pays, targets):
+            out.append(way)
+            if len(out) >= MAX_OPTIONS:
+                break
+        return out
+
+    @staticmethod
+    def _chip_pays(state: DataState, p: int, costs: list[Term]) -> list[tuple[int, ...]]:
+        """Distinct payments (by colour and value) of every chip cost, from ``p``'s hand."""
+        chips = state.chips
+        hand = state.held[p]
+        ways: dict[tuple[tuple[str, int], ...], tuple[int, ...]] = {}
+        need = [(c.get("count"), c.get("colour", "any")) for c in costs]
+        total = sum(n for n, _c in need)
+        if total > len(hand):
+            return []
+        for group in combinations(hand, total):
+            rest = list(group)
+            ok = True
+            for n, colour in need:
+                pick = [c for c in rest if colour == "any" or chips[c].colour.value == colour][:n]
+                if len(pick) < n:
+                    ok = False
+                    break
+                for c in pick:
+                    rest.remove(c)
+            if ok:
+                key = tuple(sorted((chips[c].colour.value, chips[c].value) for c in group))
+                ways.setdefault(key, group)
+            if len(ways) >= MAX_OPTIONS:
+                break
+        return [ways[k] for k in sorted(ways)]
+
+    @staticmethod
+    def _targets(ctx: RuleContext, state: DataState, effect: Term, ev: Ev) -> list[int]:
+        kind = effect.get("feature")
+        board = ctx.board
+        out = []
+        candidates = [ev.meeple] if ev.meeple is not None else sorted(ctx.meeples)
+        for mid in candidates:
+            m = ctx.meeples.get(mid)
+            if m is None or m[0] != ev.player or mid in state.strength or m[4] != 1:
+                continue
+            o = board.tiles[m[1]]
+            if kind == "any" or KIND_NAMES[o.kinds[o.aliases[m[2]]]] == kind:
+                out.append(mid)
+        return out
+
+    # -- conditions ------------------------------------------------------------------------------
+
+    def holds(self, ctx: RuleContext, state: DataState, c: Term, ev: Ev) -> bool:
+        k = c.kind
+        if k == "all":
+            return all(self.holds(ctx, state, x, ev) for x in c.get("of"))
+        if k == "any":
+            return any(self.holds(ctx, state, x, ev) for x in c.get("of"))
+        if k == "not":
+            return not self.holds(ctx, state, c.get("of"), ev)
+        if k in ("on", "next_to"):
+            sq = ev.square
+            assert sq is not None
+            squares = [sq] if k == "on" else [(sq[0] + dx, sq[1] + dy) for dx, dy in _DELTAS]
+            return any(self._is(ctx, state, q, c.get("print"), c.get("mark")) for q in squares)
+        if k == "tile_shows":
+            o = ctx.board.tiles.get(ev.square) if ev.square is not None else None
+            return o is not None and any(KIND_NAMES[x] == c.get("feature") for x in o.kinds)
+        if k == "feature_is":
+            return ev.feature is not None and ev.feature.kind == c.get("feature")
+        if k == "feature_size":
+            return ev.feature is not None and ev.feature.tiles >= c.get("at_least")
+        if k == "holds":
+            return self._held(state, ev.player, c.get("resource")) >= c.get("at_least")
+        if k == "is_current":
+            return ev.player == ctx.to_move
+        if k == "round":
+            return bool(ctx.round >= c.get("at_least"))
+        if k == "rank":
+            scores = ctx.scores
+            want = max(scores) if c.get("is") == "first" else min(scores)
+            return scores[ev.player] == want
+        raise EngineError(f"unknown condition {k!r}")  # the checker lets none through
+
+    def _is(
+        self, ctx: RuleContext, state: DataState, q: Square, what: str, mark: str | None
+    ) -> bool:
+        m = ctx.map
+        assert m is not None
+        st: LangState = state.lang  # type: ignore[assignment]
+        if what == "mark":
+            got = st.marks.get(q)
+            return got is not None and (mark is None or got == mark)
+        if what == "tile":
+            return q in ctx.board.tiles
+        if what == "chip":
+            return q in state.down or q in st.on_marks
+        if what == "town":
+            return q in m.towns
+        if what == "start":
+            return q in m.start_squares
+        if what == "printed_city":
+            return m.city_at(q) is not None
+        if q not in m.land:
+            return False
+        edges = [Edge(q[0], q[1], s) for s in Side]
+        if what == "sea":
+            return any(m.faces_sea(e) for e in edges)
+        if what == "land_border":
+            return any(e in m.land_borders for e in edges)
+        if what == "ferry":
+            return any(e in (f.a, f.b) for f in m.ferries.values() for e in edges)
+        if what == "border_coa":
+            from engine.rules.data.rules import export_sides
+
+            return bool(export_sides(ctx, q))
+        raise EngineError(f"unknown print {what!r}")
+
+    def _held(self, state: DataState, p: int, what: str) -> int:
+        if what == "chips":
+            return len(state.held[p])
+        st: LangState = state.lang  # type: ignore[assignment]
+        return st.res[what][p]
+
+    # -- quantities and effects ------------------------------------------------------------------
+
+    def amount(self, ctx: RuleContext, state: DataState, q: Any, ev: Ev, taken: int) -> int:
+        if isinstance(q, int):
+            return q
+        d = thaw(q)
+        what = d["count"]
+        f = ev.feature
+        if what == "feature_tiles":
+            n = f.tiles if f else 0
+        elif what == "feature_coats":
+            n = f.coats if f else 0
+        elif what == "feature_points":
+            n = f.points if f else 0
+        elif what == "held":
+            n = self._held(state, ev.player, d["resource"])
+        elif what == "sides_facing":
+            n = self._sides_facing(ctx, state, ev, d["mark"], d["values"])
+        else:
+            n = taken
+        n *= d.get("times", 1)
+        return min(n, d["max"]) if "max" in d else n
+
+    def _sides_facing(
+        self, ctx: RuleContext, state: DataState, ev: Ev, mark: str, values: dict[str, int]
+    ) -> int:
+        st: LangState = state.lang  # type: ignore[assignment]
+        sq = ev.square
+        o = ctx.board.tiles.get(sq) if sq is not None else None
+        if sq is None or o is None:
+            return 0
+        total = 0
+        for s, (dx, dy) in enumerate(_DELTAS):
+            if st.marks.get((sq[0] + dx, sq[1] + dy)) == mark:
+                total += values.get(_SIDE_KIND[o.edges[s]], 0)
+        return total
+
+    def run(self, ctx: RuleContext, state: DataState, rule: Rule, ev: Ev, way: Way) -> None:
+        """Pay ``rule``'s costs and carry out its effects for ``ev.player``."""
+        st: LangState = state.lang  # type: ignore[assignment]
+        p = ev.player
+        what = rule.title or rule.id.replace("_", " ")
+        self._count_use(ctx, st, rule, p)
+        paid, target = way
+        for c in rule.costs:
+            if c.kind == "points":
+                ctx.award(p, -c.get("amount"), rule.id, f"paid for {what}")
+            elif c.kind == "resource":
+                self._add(st, c.get("resource"), p, -c.get("amount"))
+        for cid in paid:
+            state.held[p].remove(cid)
+            state.out.append(cid)
+        st.face_down = st.face_down - set(paid)
+        taken = 0
+        for e in rule.effects:
+            taken += self.effect(ctx, state, rule, e, ev, target, taken, what)
+
+    def _add(self, st: LangState, rid: str, p: int, n: int) -> int:
+        """Add ``n`` (may be negative) of resource ``rid`` to ``p``, within the supply and 0;
+        returns what moved."""
+        have = st.res[rid][p]
+        left = st.res_supply[rid]
+        if n > 0 and left is not None:
+            n = min(n, left)
+        n = max(n, -have)
+        _set(st.res, rid, p, have + n)
+        if left is not None:
+            st.res_supply[rid] = left - n
+        return n
+
+    def effect(
+        self,
+        ctx: RuleContext,
+        state: DataState,
+        rule: Rule,
+        e: Term,
+        ev: Ev,
+        target: int | None,
+        taken: int,
+        what: str,
+    ) -> int:
+        """Carry out one effect; returns the value of the chips it took."""
+        st: LangState = state.lang  # type: ignore[assignment]
+        p = ev.player
+        k = e.kind
+        if k == "points":
+            n = self.amount(ctx, state, e.get("amount"), ev, taken)
+            if n:
+                ctx.award(p, n, rule.id, what)
+        elif k in ("gain", "lose"):
+            n = max(0, self.amount(ctx, state, e.get("amount"), ev, taken))
+            self._add(st, e.get("resource"), p, n if k == "gain" else -n)
+        elif k == "give":
+            self._give(ctx, state, rule, e, ev, taken, what)
+        elif k == "take_chips":
+            return self._take_chips(ctx, state, rule, e, ev, taken, what)
+        elif k == "reveal_chips":
+            st.face_down = st.face_down - set(state.held[p])
+        elif k == "upgrade_meeple" and target is not None:
+            strength = e.get("strength", 2)
+            state.strength[target] = strength
+            ctx.set_meeple_strength(target, strength)
+        elif k == "extra_turn":
+            if p == ctx.to_move and ctx.pile:
+                ctx.grant_extra_turn()
+        elif k == "table":
+            self._table(ctx, state, rule, e, ev, what)
+        return 0
+
+    def _receivers(self, ctx: RuleContext, p: int, to: str) -> list[int]:
+        n = len(ctx.players)
+        if to == "left":
+            return [(p + 1) % n] if n > 1 else []
+        if to == "right":
+            return [(p - 1) % n] if n > 1 else []
+        others = [q for q in range(n) if q != p]
+        if to == "leader":
+            if not others:
+                return []
+            best = max(ctx.scores[q] for q in others)
+            return [next(q for q in others if ctx.scores[q] == best)]
+        return others
+
+    def _give(
+        self, ctx: RuleContext, state: DataState, rule: Rule, e: Term, ev: Ev, taken: int, what: str
+    ) -> None:
+        st: LangState = state.lang  # type: ignore[assignment]
+        p = ev.player
+        n = max(0, self.amount(ctx, state, e.get("amount"), ev, taken))
+        res = e.get("what")
+        for q in self._receivers(ctx, p, e.get("to")):
+            if not n:
+                return
+            if res == "points":
+                ctx.award(p, -n, rule.id, f"{what}: gave to {ctx.players[q]}")
+                ctx.award(q, n, rule.id, f"{what}: from {ctx.players[p]}")
+            elif res == "chips":
+                for cid in state.held[p][:n]:
+                    state.held[p].remove(cid)
+                    state.held[q].append(cid)
+            else:
+                moved = -self._add(st, res, p, -n)
+                _set(st.res, res, q, st.res[res][q] + moved)
+
+    def _take_chips(
+        self, ctx: RuleContext, state: DataState, rule: Rule, e: Term, ev: Ev, taken: int, what: str
+    ) -> int:
+        st: LangState = state.lang  # type: ignore[assignment]
+        p = ev.player
+        got: list[int] = []
+        limit = e.get("count")
+        n = None if limit is None else max(0, self.amount(ctx, state, limit, ev, taken))
+        if e.get("from") == "supply":
+            count = 1 if n is None else n
+            while st.supply and len(got) < count:
+                got.append(st.supply.pop())
+        elif ev.square is not None:
+            sq = ev.square
+            near = [sq] + [(sq[0] + dx, sq[1] + dy) for dx, dy in _DELTAS]
+            for q in near:
+                cs = st.on_marks.get(q)
+                if not cs:
+                    continue
+                room = len(cs) if n is None else n - len(got)
+                got.extend(cs[:room])
+                rest = cs[room:]
+                if rest:
+                    st.on_marks[q] = rest
+                else:
+                    del st.on_marks[q]
+        if not got:
+            return 0
+        state.held[p].extend(got)
+        if e.get("face", "up") == "down":
+            st.face_down = st.face_down | set(got)
+        value = sum(state.chips[c].value for c in got)
+        if e.get("score", False) and value:
+            ctx.award(p, value, rule.id, f"{what}: {len(got)} chip(s)")
+        return value
+
+    def _table(
+        self, ctx: RuleContext, state: DataState, rule: Rule, e: Term, ev: Ev, what: str
+    ) -> None:
+        points = list(e.get("points"))
+        of = e.get("of", "chips")
+        p = ev.player
+        by = e.get("by")
+        if by == "count":
+            n = self._held(state, p, of)
+            got = points[min(n, len(points) - 1)]
+        elif by == "sets":
+            st: LangState = state.lang  # type: ignore[assignment]
+            if of == "chips":
+                colours = [c.colour for c in state.held_chips(p)]
+                kinds = self.spec.supply.colours
+                sets = min((sum(1 for c in colours if c.value == k) for k in kinds), default=0)
+            else:
+                sets = min((v[p] for v in st.res.values()), default=0)
+            got = points[0] * sets
+        else:
+            held = [self._held(state, q, of) for q in range(len(ctx.players))]
+            if not held[p]:
+                return
+            ranks = sorted(set(held), reverse=True)
+            rank = ranks.index(held[p])
+            got = points[rank] if rank < len(points) else 0
+        if got:
+            ctx.award(p, got, rule.id, what)
+
+
+def ev_final(ev: Ev) -> bool:
+    """Whether ``ev`` comes from the final scoring (nothing can be offered then)."""
+    return ev.feature is not None and ev.feature.final
