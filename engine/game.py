@@ -443,9 +443,7 @@ def _board_map(m: MapDef | None, opts: GameOptions) -> MapDef | None:
     rule set keeps its prints as drawn. The game keeps the map itself for its record."""
     if m is None or opts.map_chips_prints == "keep" or str(m.rule_set) == "none":
         return m
-    from engine.rules.spec import PRINTS, without_prints
-
-    from engine.rules.spec import with_marks_blocked
+    from engine.rules.spec import PRINTS, with_marks_blocked, without_prints
 
     used: set[str] = set()
     marks: tuple[str, ...] = ()

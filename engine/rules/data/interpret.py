@@ -215,10 +215,9 @@ class Interpreter:
 
     def lay_out(self, ctx: RuleContext, st: LangState, ids: list[int]) -> None:
         """Chips (shuffled) on the marks that carry some, the rest in the supply beside the map."""
-        tiles = ctx.board.tiles
         for sq in sorted(st.marks):
             n = self.mark_chips.get(st.marks[sq], 0)
-            if n and sq not in tiles and len(ids) >= n:
+            if n and len(ids) >= n:
                 st.on_marks[sq] = tuple(ids[-n:])
                 del ids[-n:]
         st.supply = ids

@@ -1129,7 +1129,8 @@ def class_attributes(spec: RuleSetSpec) -> dict[str, Any]:
         "title": spec.display_title,
         "spec": spec,
         "chip_layout": ChipLayout(
-            LayoutKind(layout.kind),
+            # chips beside the map or on marks: none laid out on the map's squares
+            LayoutKind(layout.kind if layout.kind in ("random", "fixed") else "none"),
             excluded=layout.exclude,
             excluded_code=GATED_EXCLUSION.excluded_code if layout.exclude else "",
             excluded_label=GATED_EXCLUSION.excluded_label if layout.exclude else "",

@@ -757,19 +757,26 @@ def save_ruleset(spec: RuleSetSpec, path: str | os.PathLike[str]) -> None:
     write_text_atomically(path, json.dumps(spec.to_dict(), indent=2, ensure_ascii=False) + "\n")
 
 
-PRESETS = ("france", "benelux", "great_britain", "iberica", "deutschland")
+OFFICIAL_2019 = ("france", "benelux", "great_britain", "iberica", "deutschland")
+"""The five 2019 sheets (each also a country module, replaying the recorded games)."""
+LATER = ("taiwan", "ukraine", "nordics")
+"""The later official sheets, written in the rule language from what is known of them."""
+PRESETS = OFFICIAL_2019 + LATER
 PRESET_MAPS = {
     "france": "france",
     "benelux": "benelux",
     "great_britain": "great-britain",
     "iberica": "iberica",
     "deutschland": "deutschland",
+    "taiwan": "taiwan",
+    "ukraine": "ukraine",
+    "nordics": "nordics",
 }
 """The shipped map (``engine.resources.bundled_map`` name) made for each preset."""
 
 
 def preset_names() -> list[str]:
-    """The presets: the five official mini-expansions as data."""
+    """The presets: the five 2019 mini-expansions and the later sheets, as data."""
     return list(PRESETS)
 
 

@@ -18,10 +18,10 @@ from engine.bots.base import make_bot
 from engine.game import Game, GameOptions
 from engine.mapio import load_map
 from engine.resources import bundled_map
-from engine.rules.data.ruleset import PRESET_MAPS
+from engine.rules.data.ruleset import OFFICIAL_2019, PRESET_MAPS
 
-MAPS = PRESET_MAPS
-"""Preset name -> shipped map made for it."""
+MAPS = {name: PRESET_MAPS[name] for name in OFFICIAL_2019}
+"""2019 preset name -> shipped map made for it (the presets with a country module)."""
 
 CASES: list[tuple[str, int, int, str]] = [
     (name, seed, players, bot)

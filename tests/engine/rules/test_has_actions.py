@@ -71,9 +71,11 @@ def test_quiet_hooks_are_those_a_rule_set_never_acts_on() -> None:
         quiet[name] = rule.quiet_hooks()
         assert all(rule not in getattr(g._hooks, h) for h in quiet[name])
     # Deutschland offers nothing after the scoring either: no mechanic, no treat to place
-    assert quiet["deutschland"] == {"draw_actions", "end_of_turn", "offers_after"}
-    assert quiet["france"] == {"draw_actions"}  # wine markets reset at each turn's end
-    assert quiet["benelux"] == {"offers_after"}  # island tiles are drawn instead of the pile's
+    # start_of_turn and meeple_placed serve only the rule language (rules, marks, a supply)
+    lang = {"start_of_turn", "meeple_placed"}
+    assert quiet["deutschland"] == {"draw_actions", "end_of_turn", "offers_after", *lang}
+    assert quiet["france"] == {"draw_actions", *lang}  # wine markets reset at each turn's end
+    assert quiet["benelux"] == {"offers_after", *lang}  # island tiles are drawn, not the pile's
 
 
 def test_a_subclass_that_redefines_a_hook_is_not_silenced() -> None:

@@ -31,8 +31,11 @@ def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:
     jsonschema.Draft202012Validator.check_schema(_schema())
 
 
-def test_five_presets_are_valid_and_round_trip() -> None:
-    assert preset_names() == ["france", "benelux", "great_britain", "iberica", "deutschland"]
+def test_presets_are_valid_and_round_trip() -> None:
+    assert preset_names() == [
+        *("france", "benelux", "great_britain", "iberica", "deutschland"),
+        *("taiwan", "ukraine", "nordics"),
+    ]
     for name in preset_names():
         d = preset_dict(name)
         assert check_ruleset_dict(d) == []

@@ -1,0 +1,222 @@
+"""The rule language: its schema, the checker's refusals, and what each kind does in play."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from rulegen import Figures, marked_map, play_checked, prune, random_ruleset
+
+from engine.errors import IllegalMoveError
+from engine.game import Game, GameOptions
+from engine.mapdef import MapDef, MarkSquare, StartSquare
+from engine.moves import Move, Pass
+from engine.record import record_of, replay
+from engine.resources import schema_path
+from engine.rules.chips_common import invariant_violations
+from engine.rules.data import RuleSetSpec, check_ruleset_dict, preset_dict
+from engine.rules.data.interpret import RuleAction
+from engine.rules.data.lang_check import schema_defs, schema_properties
+from engine.rules.data.ruleset import PRESET_MAPS
+
+
+def test_the_schema_file_holds_the_vocabulary_tables() -> None:
+    schema = json.loads(schema_path("ruleset").read_text(encoding="utf-8"))
+    for name, fragment in schema_defs().items():
+        assert schema["$defs"][name] == fragment, name
+    for name, fragment in schema_properties().items():
+        assert schema["properties"][name] == fragment, name
+
+
+def _base(**extra: Any) -> dict[str, Any]:
+    d = preset_dict("deutschland")
+    d.update(name="lang", mechanics=[], **extra)
+    d["layout"] = {"kind": "none", "count": None, "exclude": []}
+    return d
+
+
+def _rule(**fields: Any) -> dict[str, Any]:
+    return {"id": "r", "when": "tile_placed", "then": [{"kind": "points", "amount": 1}], **fields}
+
+
+@pytest.mark.parametrize(
+    ("rule", "expected"),
+    [
+        (
+            _rule(when="end_of_turn", if_=[{"kind": "feature_is", "feature": "road"}]),
+            "rules[0].if[0]: 'feature_is' needs a feature; trigger 'end_of_turn' gives none",
+        ),
+        (
+            _rule(when="end_of_game", choice="optional"),
+            "rules[0].choice: no phase follows 'end_of_game' to offer the rule in: make it "
+            "compulsory",
+        ),
+        (
+            _rule(when="action_phase"),
+            "rules[0].choice: 'action_phase' is a phase, not an event: its rules are optional "
+            "offers",
+        ),
+        (
+            _rule(then=[{"kind": "gain", "resource": "salz", "amount": 1}]),
+            "rules[0].then[0].resource: no resource has the id 'salz'",
+        ),
+        (
+            _rule(then=[{"kind": "take_chips", "from": "supply"}]),
+            "rules[0].then[0].from: layout 'none' makes no supply beside the map (chips not "
+            "laid out leave the game): use layout 'supply' or 'marks'",
+        ),
+        (
+            _rule(when="end_of_round", then=[{"kind": "extra_turn"}]),
+            "rules[0].then: an extra turn at 'end_of_round' has no turn to follow",
+        ),
+        (
+            _rule(if_=[{"kind": "on", "print": "tile"}]),
+            "rules[0].if[0].print: a square holds the placed tile: use next_to",
+        ),
+        (
+            _rule(if_=[{"kind": "feature_is", "feature": "road", "mark": "x"}]),
+            "rules[0].if[0].mark: not a field of kind 'feature_is'",
+        ),
+        (
+            _rule(then=[{"kind": "points", "amount": 51}]),
+            "rules[0].then[0].amount: 51 is greater than the maximum of 50",
+        ),
+    ],
+)
+def test_the_checker_refuses_with_one_line_naming_the_path(
+    rule: dict[str, Any], expected: str
+) -> None:
+    if "if_" in rule:
+        rule["if"] = rule.pop("if_")
+    d = _base(resources=[{"id": "salt", "name": "Salt"}], rules=[rule])
+    assert [str(p) for p in check_ruleset_dict(d)] == [expected]
+
+
+def test_nesting_is_bounded_by_the_schema() -> None:
+    deep = {
+        "kind": "not",
+        "of": {"kind": "not", "of": {"kind": "not", "of": {"kind": "is_current"}}},
+    }
+    d = _base(rules=[_rule(**{"if": [deep]})])
+    (problem,) = check_ruleset_dict(d)
+    assert problem.path == "rules[0].if[0].of.of.kind"
+
+
+def test_a_mark_without_a_tile_must_close() -> None:
+    d = _base(marks=[{"id": "hole", "name": "Hole", "takes_tile": False, "closes": False}])
+    (problem,) = check_ruleset_dict(d)
+    assert problem.path == "marks[0].closes"
+
+
+# -- play on a strip of four squares --------------------------------------------------------------
+
+
+def _strip(spec: RuleSetSpec, marks: dict[tuple[int, int], str] | None = None) -> MapDef:
+    m = MapDef(id="strip", name="Strip", width=4, height=1, land={(x, 0) for x in range(4)})
+    m.start_squares[(0, 0)] = StartSquare("Start")
+    for sq, mark in (marks or {}).items():
+        m.marks[sq] = MarkSquare(mark)
+    m.rule_set_spec, m.rule_set = spec, spec.name
+    return m
+
+
+def _game(
+    spec: RuleSetSpec, marks: dict[tuple[int, int], str] | None = None, tiles: str = "UUU"
+) -> Game:
+    opts = GameOptions(start_tile="U", draw_order=tuple(tiles))
+    return Game(_strip(spec, marks), players=2, seed=3, options=opts)
+
+
+def test_ukraine_a_road_facing_a_chumak_square_takes_two_face_down_chips() -> None:
+    spec = RuleSetSpec.from_dict(preset_dict("ukraine"))
+    g = _game(spec, {(2, 0): "chumak"})
+    assert "(2, 0) is a wave square" in (g.why_illegal(Move((2, 0), 0, None)) or "")
+    g.play(Move((1, 0), 0, None))  # U: road east, facing the Chumak square
+    state = g.rule_state["ukraine"]
+    assert len(state.held[0]) == 2
+    assert state.lang.face_down == frozenset(state.held[0])
+    assert len(state.lang.supply) == 28
+    assert invariant_violations(g) == []
+
+
+def test_an_optional_phase_rule_is_offered_when_it_can_be_paid() -> None:
+    d = _base(
+        resources=[{"id": "salt", "name": "Salt", "icon": "salt", "start": 1, "supply": 3}],
+        rules=[
+            {
+                "id": "pan",
+                "when": "tile_placed",
+                "if": [{"kind": "on", "print": "sea"}],
+                "then": [{"kind": "gain", "resource": "salt", "amount": 1}],
+            },
+            {
+                "id": "sell",
+                "when": "action_phase",
+                "cost": [{"kind": "resource", "resource": "salt", "amount": 2}],
+                "then": [{"kind": "points", "amount": 3}],
+                "choice": "optional",
+                "limits": [{"per": "game", "times": 1}],
+            },
+        ],
+    )
+    g = _game(RuleSetSpec.from_dict(d))
+    g.play(Move((1, 0), 0, None))  # every strip square faces the sea: salt 1 -> 2
+    lang = g.rule_state["lang"].lang
+    assert lang.res["salt"] == (2, 1)
+    assert lang.res_supply["salt"] == 2
+    assert RuleAction("sell", -1, 0) in g.legal_moves()
+    before = g.state_summary()
+    with pytest.raises(IllegalMoveError):
+        g.play(RuleAction("sell", -1, 1))  # no second way
+    assert g.state_summary() == before
+    g.play(RuleAction("sell", -1, 0))
+    assert g.scores[0] == 3 and lang.res["salt"] == (0, 1)
+    assert g.to_move == 1  # nothing more to offer: the turn went on
+    again = replay(record_of(g))
+    assert again.state_summary() == g.state_summary()
+
+
+def test_end_of_game_tables_by_majority() -> None:
+    d = _base(
+        resources=[{"id": "salt", "name": "Salt", "start": 0}],
+        rules=[
+            {
+                "id": "pan",
+                "when": "tile_placed",
+                "if": [{"kind": "is_current"}, {"kind": "round", "at_least": 1}],
+                "then": [{"kind": "gain", "resource": "salt", "amount": 1}],
+            },
+            {
+                "id": "most",
+                "when": "end_of_game",
+                "then": [{"kind": "table", "by": "majority", "of": "salt", "points": [5, 2]}],
+            },
+        ],
+    )
+    g = _game(RuleSetSpec.from_dict(d))
+    for x in (1, 2, 3):
+        while not isinstance(g.legal_moves()[0], Move):
+            g.play(Pass())
+        g.play(Move((x, 0), 0, None))
+    assert g.is_over()
+    # player 1 (second) placed at (2, 0) in round 0: nothing; player 0 placed (3, 0) in round 1
+    assert g.rule_state["lang"].lang.res["salt"] == (1, 0)
+    assert g.breakdown[0].get("most", 0) == 5 and g.breakdown[1].get("most", 0) == 0
+
+
+def test_random_rule_sets_play_in_bot_games_without_defects() -> None:
+    # bounded here; a long run: python tests/engine/rules/rulegen.py 300 (docs/rule-language.md)
+    figures = Figures()
+    for seed in range(6):
+        rng = random.Random(seed)
+        d = random_ruleset(rng)
+        if not prune(d, figures):
+            continue
+        figures.accepted += 1
+        spec = RuleSetSpec.from_dict(d)
+        m = marked_map(spec, PRESET_MAPS[d["based_on"]], rng)
+        play_checked(m, seed, "random" if seed % 2 else "greedy", figures, turns=16)
+    assert figures.accepted >= 3
+    assert figures.defects == []
