@@ -120,11 +120,11 @@ large city, a town, a start square, a printed border road/city with a coat of ar
 (any, or ``mark``), a placed tile (``next_to`` only), a face-down chip."""
 
 
-def _int(lo: int, hi: int, doc: str) -> dict[str, Any]:
+def int_schema(lo: int, hi: int, doc: str) -> dict[str, Any]:
     return {"type": "integer", "minimum": lo, "maximum": hi, "description": doc}
 
 
-def _enum(values: tuple[str, ...] | list[str], doc: str) -> dict[str, Any]:
+def enum_schema(values: tuple[str, ...] | list[str], doc: str) -> dict[str, Any]:
     return {"enum": list(values), "description": doc}
 
 
@@ -134,7 +134,7 @@ _MARK = {"type": "string", "pattern": ID, "description": "a mark id"}
 _SIDES = {
     "type": "object",
     "additionalProperties": False,
-    "properties": {k: _int(0, 10, f"per {k} side") for k in ("city", "road", "field")},
+    "properties": {k: int_schema(0, 10, f"per {k} side") for k in ("city", "road", "field")},
     "description": "per kind of side of the placed tile facing the mark",
 }
 
@@ -158,46 +158,48 @@ def _k(
 CONDITIONS: dict[str, Kind] = {
     "on": _k(
         "The square is (or faces) a print",
-        {"print": _enum(PRINTS, "what is looked for"), "mark": _MARK},
+        {"print": enum_schema(PRINTS, "what is looked for"), "mark": _MARK},
         ("print",),
         ("square",),
     ),
     "next_to": _k(
         "A square orthogonally next to it is (or faces) a print",
-        {"print": _enum(PRINTS, "what is looked for"), "mark": _MARK},
+        {"print": enum_schema(PRINTS, "what is looked for"), "mark": _MARK},
         ("print",),
         ("square",),
     ),
     "tile_shows": _k(
         "The placed tile shows a kind of feature",
-        {"feature": _enum(FEATURES, "the kind")},
+        {"feature": enum_schema(FEATURES, "the kind")},
         ("feature",),
         ("tile",),
     ),
     "feature_is": _k(
         "The feature is of a kind",
-        {"feature": _enum(FEATURES, "the kind")},
+        {"feature": enum_schema(FEATURES, "the kind")},
         ("feature",),
         ("feature",),
     ),
     "feature_size": _k(
         "The feature has at least so many tiles",
-        {"at_least": _int(1, 200, "tiles")},
+        {"at_least": int_schema(1, 200, "tiles")},
         ("at_least",),
         ("feature",),
     ),
     "holds": _k(
         "The player holds at least so many of a resource (or chips)",
-        {"resource": _RES, "at_least": _int(0, 99, "how many")},
+        {"resource": _RES, "at_least": int_schema(0, 99, "how many")},
         ("resource", "at_least"),
     ),
     "is_current": _k("The player is the player to move"),
     "round": _k(
-        "At least so many rounds were played", {"at_least": _int(0, 200, "rounds")}, ("at_least",)
+        "At least so many rounds were played",
+        {"at_least": int_schema(0, 200, "rounds")},
+        ("at_least",),
     ),
     "rank": _k(
         "The player leads (first) or trails (last) the score",
-        {"is": _enum(("first", "last"), "")},
+        {"is": enum_schema(("first", "last"), "")},
         ("is",),
     ),
     "all": _k("All of", {"of": {"type": "array"}}, ("of",)),
@@ -225,7 +227,7 @@ QUANTITIES: dict[str, Kind] = {
 number)."""
 
 _Q = {"$ref": "#/$defs/quantity"}
-_TO = _enum(("left", "right", "leader", "each_other"), "who receives")
+_TO = enum_schema(("left", "right", "leader", "each_other"), "who receives")
 
 EFFECTS: dict[str, Kind] = {
     "points": _k("Points to the player (negative: lost)", {"amount": _Q}, ("amount",)),
@@ -245,9 +247,9 @@ EFFECTS: dict[str, Kind] = {
     "take_chips": _k(
         "The player takes chips: from the supply beside the map or the marks next to the square",
         {
-            "from": _enum(("supply", "marks_next_to"), "where from"),
+            "from": enum_schema(("supply", "marks_next_to"), "where from"),
             "count": _Q,
-            "face": _enum(("up", "down"), "held face up or face down"),
+            "face": enum_schema(("up", "down"), "held face up or face down"),
             "score": {"type": "boolean", "description": "score their values"},
         },
         ("from",),
@@ -256,20 +258,23 @@ EFFECTS: dict[str, Kind] = {
     "upgrade_meeple": _k(
         "A meeple of the player on a feature of a kind counts as more (the one just placed, or "
         "one chosen)",
-        {"feature": _enum((*FEATURES, "any"), "the kind"), "strength": _int(2, 5, "counts as")},
+        {
+            "feature": enum_schema((*FEATURES, "any"), "the kind"),
+            "strength": int_schema(2, 5, "counts as"),
+        },
         ("feature",),
     ),
     "extra_turn": _k("The player takes one more turn"),
     "table": _k(
         "Points from a table: by count held, by sets of all resources, or by rank in a majority",
         {
-            "by": _enum(("count", "sets", "majority"), "how the table is read"),
+            "by": enum_schema(("count", "sets", "majority"), "how the table is read"),
             "of": _RES,
             "points": {
                 "type": "array",
                 "minItems": 1,
                 "maxItems": 10,
-                "items": _int(-50, 50, "points"),
+                "items": int_schema(-50, 50, "points"),
                 "description": "count: points for 0, 1, 2... (the last for more); sets: per set; "
                 "majority: first, second...",
             },
@@ -281,16 +286,19 @@ EFFECTS: dict[str, Kind] = {
 
 COSTS: dict[str, Kind] = {
     "points": _k(
-        "Points (the score may go below 0)", {"amount": _int(1, 50, "points")}, ("amount",)
+        "Points (the score may go below 0)", {"amount": int_schema(1, 50, "points")}, ("amount",)
     ),
     "resource": _k(
         "Some of a resource",
-        {"resource": _ID, "amount": _int(1, 20, "how many")},
+        {"resource": _ID, "amount": int_schema(1, 20, "how many")},
         ("resource", "amount"),
     ),
     "chips": _k(
         "Held chips (of one colour, or any)",
-        {"count": _int(1, 3, "chips"), "colour": _enum((*CHIP_COLOURS, "any"), "their colour")},
+        {
+            "count": int_schema(1, 3, "chips"),
+            "colour": enum_schema((*CHIP_COLOURS, "any"), "their colour"),
+        },
         ("count",),
     ),
 }

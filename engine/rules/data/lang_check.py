@@ -28,12 +28,30 @@ from engine.rules.data.lang import (
     QUANTITIES,
     TRIGGERS,
     Kind,
+    enum_schema,
+    int_schema,
 )
 
 NESTING = 3
 """Levels of conditions (``all`` of ``any`` of a plain condition)."""
 
 _COLOUR = {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$", "description": "#rrggbb"}
+
+
+def _id(doc: str) -> dict[str, Any]:
+    return {"type": "string", "pattern": ID, "description": doc}
+
+
+def _name(doc: str) -> dict[str, Any]:
+    return {"type": "string", "minLength": 1, "maxLength": 40, "description": doc}
+
+
+def _bool(doc: str) -> dict[str, Any]:
+    return {"type": "boolean", "description": doc}
+
+
+def _icon() -> dict[str, Any]:
+    return enum_schema(ICONS, "the icon drawn for it")
 
 
 def _kinds(
@@ -97,12 +115,17 @@ def schema_defs() -> dict[str, Any]:
         "additionalProperties": False,
         "description": "a named token players hold",
         "properties": {
-            "id": {"type": "string", "pattern": ID},
-            "name": {"type": "string", "minLength": 1, "maxLength": 40},
+            "id": _id("the resource's id in rules"),
+            "name": _name("the name players see (score board, log, report)"),
             "colour": _COLOUR,
-            "icon": {"enum": list(ICONS)},
-            "start": {"type": "integer", "minimum": 0, "maximum": 99},
-            "supply": {"type": ["integer", "null"], "minimum": 0, "maximum": 999},
+            "icon": _icon(),
+            "start": int_schema(0, 99, "what each player holds at the start"),
+            "supply": {
+                "type": ["integer", "null"],
+                "minimum": 0,
+                "maximum": 999,
+                "description": "tokens beside the map; null: as many as needed",
+            },
         },
     }
     out["mark"] = {
@@ -111,19 +134,23 @@ def schema_defs() -> dict[str, Any]:
         "additionalProperties": False,
         "description": "a square mark the designer prints on maps",
         "properties": {
-            "id": {"type": "string", "pattern": ID},
-            "name": {"type": "string", "minLength": 1, "maxLength": 40},
+            "id": _id("the mark's id in rules and on maps"),
+            "name": _name("the name the editor's tool and the legend show"),
             "colour": _COLOUR,
-            "icon": {"enum": list(ICONS)},
-            "takes_tile": {"type": "boolean"},
-            "closes": {"type": "boolean"},
-            "opens": {"enum": ["when_reached", "never"]},
+            "icon": _icon(),
+            "takes_tile": _bool("a tile may be placed on the square (default true)"),
+            "closes": _bool("a square taking no tile closes the features facing it (default true)"),
+            "opens": enum_schema(
+                ("when_reached", "never"),
+                "when_reached: the first tile next to it opens it (trigger mark_reached); never",
+            ),
             "chips": {
                 "type": "object",
                 "additionalProperties": False,
+                "description": "chips laid on each marked square at setup (layout 'marks')",
                 "properties": {
-                    "count": {"type": "integer", "minimum": 0, "maximum": 4},
-                    "face": {"enum": ["up", "down"]},
+                    "count": int_schema(0, 4, "chips per square"),
+                    "face": enum_schema(("up", "down"), "face up or face down"),
                 },
             },
         },
@@ -134,29 +161,45 @@ def schema_defs() -> dict[str, Any]:
         "additionalProperties": False,
         "description": "when (trigger) / if (conditions) / cost / then (effects)",
         "properties": {
-            "id": {"type": "string", "pattern": ID},
-            "title": {"type": "string", "maxLength": 80},
-            "when": {"enum": list(TRIGGERS), "description": "the trigger"},
-            "if": {"type": "array", "maxItems": MAX_ITEMS, "items": {"$ref": "#/$defs/condition1"}},
-            "cost": {"type": "array", "maxItems": 4, "items": {"$ref": "#/$defs/cost"}},
+            "id": _id("the rule's id (records, log and report)"),
+            "title": {"type": "string", "maxLength": 80, "description": "what players read"},
+            "when": enum_schema(tuple(TRIGGERS), "the trigger"),
+            "if": {
+                "type": "array",
+                "maxItems": MAX_ITEMS,
+                "items": {"$ref": "#/$defs/condition1"},
+                "description": "conditions, all must hold",
+            },
+            "cost": {
+                "type": "array",
+                "maxItems": 4,
+                "items": {"$ref": "#/$defs/cost"},
+                "description": "what must be paid (the rule fires only when it can be)",
+            },
             "then": {
                 "type": "array",
                 "minItems": 1,
                 "maxItems": MAX_ITEMS,
                 "items": {"$ref": "#/$defs/effect"},
+                "description": "the effects, in order",
             },
-            "choice": {"enum": ["compulsory", "optional"]},
-            "chooser": {"enum": ["current"], "description": "who chooses an optional offer"},
+            "choice": enum_schema(
+                ("compulsory", "optional"), "compulsory: it happens; optional: an offer"
+            ),
+            "chooser": enum_schema(
+                ("current",), "who chooses an optional offer: the player to move"
+            ),
             "limits": {
                 "type": "array",
                 "maxItems": 4,
+                "description": "at most so many times per game, player, turn or round",
                 "items": {
                     "type": "object",
                     "required": ["per"],
                     "additionalProperties": False,
                     "properties": {
-                        "per": {"enum": list(LIMIT_PER)},
-                        "times": {"type": "integer", "minimum": 1, "maximum": 20},
+                        "per": enum_schema(LIMIT_PER, "game (all players), player, turn or round"),
+                        "times": int_schema(1, 20, "how many times (default 1)"),
                     },
                 },
             },
