@@ -401,6 +401,25 @@ class Rule:
     title: str = ""
 
 
+def marks_used(rules: tuple[Rule, ...]) -> frozenset[str]:
+    """The mark ids the conditions, costs and effects of ``rules`` name."""
+    out: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, Term):
+            walk(value.args)
+        elif isinstance(value, tuple):
+            if len(value) == 2 and value[0] == "mark" and isinstance(value[1], str):
+                out.add(value[1])
+            for v in value:
+                walk(v)
+
+    for r in rules:
+        for t in (*r.conditions, *r.costs, *r.effects):
+            walk(t)
+    return frozenset(out)
+
+
 def build(d: dict[str, Any]) -> tuple[tuple[Resource, ...], tuple[MarkKind, ...], tuple[Rule, ...]]:
     """The language parts of a checked rule-set dict."""
     resources = tuple(

@@ -55,6 +55,21 @@ ISSUE_CODES: dict[str, IssueCode] = {
         missing_code(name): IssueCode("error", f"Rule set: {meaning}.", fix)
         for name, (meaning, fix) in _MEANING.items()
     },
+    "ruleset-unknown-mark": IssueCode(
+        "error",
+        "A square carries a mark the map's rule set does not declare.",
+        "Remove the mark, or declare it in the rule set's marks.",
+    ),
+    "ruleset-missing-mark": IssueCode(
+        "warning",
+        "A mark the rule set's rules read, or that carries chips, is on no square of the map.",
+        "Mark some squares with it (the editor's tool of that mark).",
+    ),
+    "ruleset-mark-on-start": IssueCode(
+        "error",
+        "A mark whose squares take no tile is on a start square.",
+        "Move the mark or the start square.",
+    ),
     "ruleset-invalid": IssueCode(
         "error",
         "The map's rule set cannot be read (a rule-set file or embedded rule set with a mistake).",
@@ -149,3 +164,31 @@ def check_prints(spec: RuleSetSpec, m: MapDef, issues: IssueSink) -> None:
             info.coats_of_arms > 0 for i in m.islands.values() for info in i.squares.values()
         ):
             issues.err(code, f"{title}: no island square has a coat of arms")
+    check_marks(spec, m, issues)
+
+
+def check_marks(spec: RuleSetSpec, m: MapDef, issues: IssueSink) -> None:
+    """The map's marked squares against the marks ``spec`` declares and its rules read."""
+    from engine.rules.data.lang import marks_used
+
+    title = spec.display_title
+    kinds = {k.id: k for k in spec.marks}
+    for sq, mark in sorted(m.marks.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        kind = kinds.get(mark.mark)
+        where = f"({sq[0]}, {sq[1]})"
+        if kind is None:
+            issues.err(
+                "ruleset-unknown-mark",
+                f"{title}: the mark {mark.mark!r} at {where} is not one of its marks",
+                squares=[sq],
+            )
+        elif not kind.takes_tile and sq in m.start_squares:
+            issues.err(
+                "ruleset-mark-on-start",
+                f"{title}: {kind.name} at {where} takes no tile but is a start square",
+                squares=[sq],
+            )
+    present = {mk.mark for mk in m.marks.values()}
+    needed = marks_used(spec.rules) | {k.id for k in spec.marks if k.chips}
+    for mid in sorted(needed & set(kinds) - present):
+        issues.warn("ruleset-missing-mark", f"{title}: no square carries the mark {kinds[mid].name!r}")

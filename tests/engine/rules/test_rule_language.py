@@ -220,3 +220,42 @@ def test_random_rule_sets_play_in_bot_games_without_defects() -> None:
         play_checked(m, seed, "random" if seed % 2 else "greedy", figures, turns=16)
     assert figures.accepted >= 3
     assert figures.defects == []
+
+
+def test_marks_round_trip_through_the_map_file(tmp_path: Any) -> None:
+    from engine.mapdef import Colour
+    from engine.mapio import load_map, map_to_dict, save_map
+
+    spec = RuleSetSpec.from_dict(preset_dict("nordics"))
+    m = _strip(spec, {(2, 0): "highlight"})
+    m.marks[(3, 0)] = MarkSquare("chip_city", Colour.ORANGE, 2)
+    save_map(m, tmp_path / "strip.json")
+    again = load_map(tmp_path / "strip.json")
+    assert again.marks == m.marks
+    assert again.rule_set_spec == spec
+    m.marks.clear()
+    assert "marks" not in map_to_dict(m)  # maps without marks are written as before
+
+
+def test_the_validator_checks_the_marks() -> None:
+    from engine.validation import validate_map
+
+    spec = RuleSetSpec.from_dict(preset_dict("ukraine"))
+    m = _strip(spec, {(0, 0): "chumak", (2, 0): "salt_lake"})
+    found = {(i.code, str(i)) for i in validate_map(m) if "mark" in i.code}
+    assert {code for code, _text in found} == {"ruleset-unknown-mark", "ruleset-mark-on-start"}
+    m = _strip(spec)
+    codes = [i.code for i in validate_map(m) if "mark" in i.code]
+    assert codes == ["ruleset-missing-mark"]  # the Chumak rule reads a mark no square carries
+
+
+@pytest.mark.parametrize("name", ["taiwan", "ukraine", "nordics"])
+def test_the_later_presets_ship_a_valid_map_that_embeds_them(name: str) -> None:
+    from engine.mapio import load_map
+    from engine.resources import bundled_map
+    from engine.validation import validate_map
+
+    m = load_map(bundled_map(PRESET_MAPS[name]))
+    assert m.rule_set_spec is not None
+    assert m.rule_set_spec.to_dict() == RuleSetSpec.from_dict(preset_dict(name)).to_dict()
+    assert [i for i in validate_map(m) if i.severity == "error"] == []
