@@ -191,4 +191,6 @@ def check_marks(spec: RuleSetSpec, m: MapDef, issues: IssueSink) -> None:
     present = {mk.mark for mk in m.marks.values()}
     needed = marks_used(spec.rules) | {k.id for k in spec.marks if k.chips}
     for mid in sorted(needed & set(kinds) - present):
-        issues.warn("ruleset-missing-mark", f"{title}: no square carries the mark {kinds[mid].name!r}")
+        issues.warn(
+            "ruleset-missing-mark", f"{title}: no square carries the mark {kinds[mid].name!r}"
+        )
