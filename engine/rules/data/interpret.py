@@ -202,9 +202,9 @@ class Interpreter:
 
     def new_state(self, ctx: RuleContext, players: int) -> LangState:
         st = LangState(players)
-        for r in self.spec.resources:
-            st.res[r.id] = (r.start,) * players
-            st.res_supply[r.id] = None if r.supply is None else r.supply
+        for res in self.spec.resources:
+            st.res[res.id] = (res.start,) * players
+            st.res_supply[res.id] = res.supply
         for r in self.rules:
             st.fired[r.id] = (0,) * players
             for per, _n in r.limits:
@@ -463,7 +463,7 @@ class Interpreter:
         if k == "feature_size":
             return ev.feature is not None and ev.feature.tiles >= c.get("at_least")
         if k == "holds":
-            return self._held(state, ev.player, c.get("resource")) >= c.get("at_least")
+            return self._held(state, ev.player, c.get("resource")) >= int(c.get("at_least"))
         if k == "is_current":
             return ev.player == ctx.to_move
         if k == "round":
@@ -534,8 +534,8 @@ class Interpreter:
             n = self._sides_facing(ctx, state, ev, d["mark"], d["values"])
         else:
             n = taken
-        n *= d.get("times", 1)
-        return min(n, d["max"]) if "max" in d else n
+        n *= int(d.get("times", 1))
+        return min(n, int(d["max"])) if "max" in d else n
 
     def _sides_facing(
         self, ctx: RuleContext, state: DataState, ev: Ev, mark: str, values: dict[str, int]
