@@ -24,6 +24,8 @@ from engine.moves import Action
 from engine.rules.data.lang import MAX_OPTIONS, TRIGGERS, Rule, Term, thaw
 
 if TYPE_CHECKING:
+    import random
+
     from engine.geometry import Square
     from engine.rules.context import RuleContext
     from engine.rules.data.rules import DataState
@@ -187,6 +189,7 @@ class Interpreter:
         }
         self.opening = frozenset(m.id for m in spec.marks if m.opens == "when_reached")
         self.mark_chips = {m.id: m.chips for m in spec.marks}
+        self.mark_face = {m.id: m.chips_face for m in spec.marks}
 
     def phases(self) -> frozenset[str]:
         """The phases in which this spec may offer something."""
@@ -221,6 +224,43 @@ class Interpreter:
                 st.on_marks[sq] = tuple(ids[-n:])
                 del ids[-n:]
         st.supply = ids
+
+    def redeal(self, ctx: RuleContext, state: DataState, rng: random.Random) -> None:
+        """A bot's copy: the chips it cannot see (the supply, face-down chips on marks and in
+        other players' hands) re-dealt among their places."""
+        st: LangState = state.lang  # type: ignore[assignment]
+        me = ctx.to_move
+        down = st.face_down
+        slots: list[tuple[Any, ...]] = [("supply", i) for i in range(len(st.supply))]
+        for sq, cs in sorted(st.on_marks.items()):
+            if self.mark_face.get(st.marks.get(sq, ""), "down") == "down":
+                slots.extend(("mark", sq, j) for j in range(len(cs)))
+        for p, hand in enumerate(state.held):
+            if p != me:
+                slots.extend(("held", p, j) for j, c in enumerate(hand) if c in down)
+        if len(slots) < 2:
+            return
+        ids = [self._slot(st, state, s) for s in slots]
+        rng.shuffle(ids)
+        marks = {sq: list(cs) for sq, cs in st.on_marks.items()}
+        for s, cid in zip(slots, ids, strict=True):
+            if s[0] == "supply":
+                st.supply[s[1]] = cid
+            elif s[0] == "mark":
+                marks[s[1]][s[2]] = cid
+            else:
+                state.held[s[1]][s[2]] = cid
+        st.on_marks = {sq: tuple(cs) for sq, cs in marks.items()}
+        mine = frozenset(c for c in state.held[me] if c in down)
+        st.face_down = mine | {state.held[s[1]][s[2]] for s in slots if s[0] == "held"}
+
+    @staticmethod
+    def _slot(st: LangState, state: DataState, s: tuple[Any, ...]) -> int:
+        if s[0] == "supply":
+            return st.supply[int(s[1])]
+        if s[0] == "mark":
+            return st.on_marks[s[1]][int(s[2])]
+        return state.held[int(s[1])][int(s[2])]
 
     # -- triggers --------------------------------------------------------------------------------
 

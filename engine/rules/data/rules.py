@@ -442,6 +442,8 @@ class DataRules(ChipRules):
         """Chips as usual; island tiles under the face-up tops are shuffled with the pile."""
         super().redeal_hidden(ctx, rng)
         state: DataState = ctx.rule_state[self.name]
+        if self.lang is not None and state.lang is not None:
+            self.lang.redeal(ctx, state, rng)
         if not state.stacks:
             return
         hidden: list[str] = list(ctx.pile)

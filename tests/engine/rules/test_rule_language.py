@@ -259,3 +259,22 @@ def test_the_later_presets_ship_a_valid_map_that_embeds_them(name: str) -> None:
     assert m.rule_set_spec is not None
     assert m.rule_set_spec.to_dict() == RuleSetSpec.from_dict(preset_dict(name)).to_dict()
     assert [i for i in validate_map(m) if i.severity == "error"] == []
+
+
+def test_a_bots_copy_does_not_know_the_hidden_chips() -> None:
+    # Ukraine: in a bot's copy the supply's order and the face-down chips of the players not to
+    # move are re-dealt among their places; every chip stays somewhere
+    spec = RuleSetSpec.from_dict(preset_dict("ukraine"))
+    g = _game(spec, {(2, 0): "chumak"})
+    g.play(Move((1, 0), 0, None))  # player 0 takes two chips face down; player 1 is to move
+    held = list(g.rule_state["ukraine"].held[0])
+    supplies, hands = set(), set()
+    for seed in range(8):
+        copy = g.copy(shuffle=random.Random(seed))
+        st = copy.rule_state["ukraine"]
+        assert invariant_violations(copy) == []
+        assert len(st.held[0]) == 2 and st.lang.face_down == frozenset(st.held[0])
+        supplies.add(tuple(st.lang.supply))
+        hands.add(tuple(st.held[0]))
+    assert len(supplies) > 1 and len(hands) > 1
+    assert g.rule_state["ukraine"].held[0] == held  # the game itself is untouched
