@@ -38,6 +38,7 @@ ELEMENT_ATTRS = (
     "chip_squares",
     "tracks",
     "land_borders",
+    "marks",
 )
 """MapDef attributes edited as collections (sets map a key to ``True``)."""
 
@@ -46,7 +47,7 @@ def squares_of(attr: str, key: Any, value: Any) -> set[Square]:
     """The squares an element entry touches, for partial repaint."""
     if value is ABSENT or value is None:
         value = None
-    if attr in ("land", "start_squares", "towns", "waves", "chip_squares"):
+    if attr in ("land", "start_squares", "towns", "waves", "chip_squares", "marks"):
         return {key}
     if attr in ("border_features", "land_borders"):
         return {key.square, key.outer_square}

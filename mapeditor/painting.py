@@ -243,6 +243,8 @@ def paint_map(
             _paint_tracks(painter, m, xs, ys, visible)
         if "islands" in shown:
             _paint_waves(painter, m, xs, ys)
+        if "chips" in shown and m.marks:
+            _paint_designer_marks(painter, m, opts, xs, ys)
         if opts.grid:
             _paint_grid(painter, m, opts, xs, ys)
         if "large_cities" in shown:
@@ -400,6 +402,39 @@ def _paint_waves(painter, m, xs, ys) -> None:
                         x0 + (SQUARE - 16) / 8, cy - 6 * (-1) ** i, x0 + (SQUARE - 16) / 4, cy
                     )
                 painter.drawPath(path)
+
+
+def _paint_designer_marks(painter, m, opts, xs, ys) -> None:
+    """The squares carrying a mark of the map's rule set: the mark's colour (hatched when it
+    takes no tile), a border in the square's own chip colour, the mark's name."""
+    spec = m.rule_set_spec
+    kinds = {k.id: k for k in spec.marks} if spec is not None else {}
+    for y in ys:
+        for x in xs:
+            mark = m.marks.get((x, y))
+            if mark is None:
+                continue
+            kind = kinds.get(mark.mark)
+            r = square_rect((x, y))
+            colour = QColor(kind.colour if kind is not None else "#9a9a9a")
+            inner = r.adjusted(5, 5, -5, -5)
+            painter.setPen(Qt.PenStyle.NoPen)
+            fill = QColor(colour)
+            fill.setAlpha(110)
+            painter.setBrush(fill)
+            painter.drawRoundedRect(inner, 6, 6)
+            if kind is not None and not kind.takes_tile:
+                painter.setBrush(QBrush(colour.darker(130), Qt.BrushStyle.BDiagPattern))
+                painter.drawRoundedRect(inner, 6, 6)
+            border = COLOURS[mark.colour] if mark.colour is not None else colour.darker(150)
+            painter.setPen(QPen(border, 3.0))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(inner, 6, 6)
+            if opts.labels:
+                name = kind.name if kind is not None else f"? {mark.mark}"
+                if mark.value is not None:
+                    name = f"{name} {mark.value}"
+                _text(painter, inner.adjusted(2, 2, -2, -2), name, 9, QColor("#202020"), bold=True)
 
 
 def _paint_cities(painter, m, opts, visible) -> None:

@@ -11,6 +11,7 @@ from mapeditor.tools.island import IslandTool
 from mapeditor.tools.land_border import LandBorderTool
 from mapeditor.tools.marks import (
     ChipSquareTool,
+    DesignerMarkTool,
     IsleOfManTool,
     StartSquareTool,
     TownTool,
@@ -35,6 +36,7 @@ ALL_TOOLS: tuple[type[Tool], ...] = (
     IslandTool,
     WaveTool,
     ChipSquareTool,
+    DesignerMarkTool,
     TrackTool,
     IsleOfManTool,
 )

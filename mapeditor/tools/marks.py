@@ -1,12 +1,12 @@
 """Tools that toggle something printed on one square: start squares, towns, waves, chip
-squares, track rows and the Isle of Man."""
+squares, the rule set's own marks, track rows and the Isle of Man."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.mapdef import Colour, StartSquare, Town, Track
+from engine.mapdef import Colour, MarkSquare, StartSquare, Town, Track
 from mapeditor.commands import change_attribute, change_entries
 from mapeditor.document import ABSENT
 from mapeditor.tools.base import Tool, ToolEvent, not_land_notice
@@ -16,6 +16,7 @@ _WHAT = {
     "towns": "Towns",
     "waves": "Waves",
     "chip_squares": "Chip squares",
+    "marks": "Marks",
 }
 
 
@@ -96,6 +97,37 @@ class ChipSquareTool(Tool):
 
     def press(self, event: ToolEvent) -> None:
         toggle_on_square(self, event, "chip_squares", lambda: self.colour, "Mark chip square")
+
+
+@dataclass
+class DesignerMarkTool(Tool):
+    name = "Designer mark"
+    shortcut = "J"
+    hint = (
+        "Click a map square to print the chosen mark of the map's rule set on it (click again to "
+        "clear); right-click chooses the next mark."
+    )
+    mark: str | None = None
+    """The mark printed (``None``: the rule set's first)."""
+
+    def _marks(self) -> list[tuple[str, str]]:
+        spec = self.document.map.rule_set_spec
+        return [(k.id, k.name) for k in spec.marks] if spec is not None else []
+
+    def press(self, event: ToolEvent) -> None:
+        marks = self._marks()
+        if not marks:
+            self.notice = "The map's rule set declares no marks (docs/rule-language.md)."
+            return
+        ids = [mid for mid, _name in marks]
+        if self.mark not in ids:
+            self.mark = ids[0]
+        if event.button == "right":
+            self.mark = ids[(ids.index(self.mark) + 1) % len(ids)]
+            self.notice = f"Mark: {dict(marks)[self.mark]}"
+            return
+        mark = self.mark
+        toggle_on_square(self, event, "marks", lambda: MarkSquare(mark), "Toggle mark")
 
 
 @dataclass

@@ -113,3 +113,23 @@ def test_tracks_and_isle_of_man(qapp) -> None:
     assert d.map.isle_of_man == (5, 5)
     d.undo_stack.undo()
     assert d.map.isle_of_man is None
+
+
+def test_designer_marks_come_from_the_rule_set_and_undo(make_editor) -> None:
+    from PySide6.QtCore import Qt
+
+    from engine.rules.data import preset_spec
+    from mapeditor.tools import DesignerMarkTool
+
+    m = blank(land=True)
+    spec = preset_spec("nordics")
+    m.rule_set_spec, m.rule_set = spec, spec.name
+    window = make_editor(m)
+    window.set_tool(DesignerMarkTool)
+    click(window, square_point(window, (2, 2)))  # the rule set's first mark
+    click(window, square_point(window, (4, 2)), Qt.MouseButton.RightButton)  # the next mark
+    click(window, square_point(window, (4, 2)))
+    marks = window.document.map.marks
+    assert {sq: mk.mark for sq, mk in marks.items()} == {(2, 2): "chip_city", (4, 2): "highlight"}
+    window.document.undo_stack.undo()
+    assert list(window.document.map.marks) == [(2, 2)]
