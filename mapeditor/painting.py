@@ -243,8 +243,6 @@ def paint_map(
             _paint_tracks(painter, m, xs, ys, visible)
         if "islands" in shown:
             _paint_waves(painter, m, xs, ys)
-        if "chips" in shown and m.marks:
-            _paint_designer_marks(painter, m, opts, xs, ys)
         if opts.grid:
             _paint_grid(painter, m, opts, xs, ys)
         if "large_cities" in shown:
@@ -253,6 +251,8 @@ def paint_map(
             _paint_borders(painter, m, opts, visible)
         if "ferries" in shown:
             _paint_ferries(painter, m, visible)
+        if "chips" in shown and m.marks:
+            _paint_designer_marks(painter, m, opts, xs, ys)
         _paint_squares_marks(
             painter, m, opts, xs, ys, towns="towns" in shown, chips="chips" in shown
         )
@@ -434,7 +434,8 @@ def _paint_designer_marks(painter, m, opts, xs, ys) -> None:
                 name = kind.name if kind is not None else f"? {mark.mark}"
                 if mark.value is not None:
                     name = f"{name} {mark.value}"
-                _text(painter, inner.adjusted(2, 2, -2, -2), name, 9, QColor("#202020"), bold=True)
+                top = QRectF(inner.left() + 2, inner.top() + 1, inner.width() - 4, 14)
+                _text(painter, top, name, 8, QColor("#202020"), bold=True)
 
 
 def _paint_cities(painter, m, opts, visible) -> None:
