@@ -697,7 +697,7 @@ def test_issue_where_and_serialisation() -> None:
 def test_every_code_is_kebab_case_used_and_documented() -> None:
     sources = "".join(
         p.read_text(encoding="utf-8")
-        for p in (ENGINE / "validation.py", ENGINE / "mapio.py", *(ENGINE / "rules").glob("*.py"))
+        for p in (ENGINE / "validation.py", ENGINE / "mapio.py", *(ENGINE / "rules").rglob("*.py"))
     )
     used = set(
         re.findall(
