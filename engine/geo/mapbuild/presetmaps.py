@@ -5,7 +5,7 @@ Commands (the import needs the optional ``geo`` extra)::
     python -m engine new-from-country Taiwan --draft -o /tmp/taiwan.json
     python -m engine new-from-country Ukraine --draft -o /tmp/ukraine.json
     python -m engine new-from-country Norway+Sweden+Denmark+Finland --draft -o /tmp/nordics.json
-    python -m engine.mapbuild.presetmaps /tmp/taiwan.json /tmp/ukraine.json /tmp/nordics.json
+    python -m engine.geo.mapbuild.presetmaps /tmp/taiwan.json /tmp/ukraine.json /tmp/nordics.json
 
 Each draft gets, by the real longitude and latitude of its places (the import's projection), the
 prints its preset needs (``maps-rules-notes.md`` §3.7-3.9): Taiwan's two start squares (Mount
@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 from collections import deque
 
-from engine.country import Projection
+from engine.geo.country import Projection
 from engine.geometry import Square
 from engine.mapdef import Colour, Island, IslandRole, IslandSquare, MapDef, MarkSquare, StartSquare
 from engine.mapio import load_map, save_map
@@ -136,7 +136,7 @@ def build(draft: str, preset: str) -> MapDef:
     m.description = (
         f"{TITLES[preset]}, made in this repository for the {spec.display_title} preset (not a "
         "Hans im Glück map): imported with python -m engine new-from-country --draft, then "
-        "designed by engine/mapbuild/presetmaps.py. " + m.description
+        "designed by engine/geo/mapbuild/presetmaps.py. " + m.description
     )
     m.rule_set_spec, m.rule_set = spec, spec.name
     if spec.sheet_setup is not None:
