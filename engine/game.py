@@ -419,20 +419,7 @@ class Game:
             r.tile_placed(ctx, sq, tile, rot)
         loc = move.meeple
         if loc is not None:
-            o = board.tiles[sq]
-            seg = o.aliases[loc]
-            canonical = o.names[seg]
-            node = board.nodes[sq][seg]
-            mid = self._next_meeple
-            self._next_meeple = mid + 1
-            self.meeples[mid] = Meeple(player, sq, canonical, node, 1)
-            self.supply[player] -= 1
-            if node < 0:
-                self.monks[sq] = mid
-            else:
-                f = board.features
-                root = f.find(node)
-                f.meeples[root] = f.meeples.get(root, ()) + (mid,)
+            mid = self._put_meeple(player, sq, loc)
             for r in hooks.meeple_placed:
                 r.meeple_placed(ctx, mid)
         for r in hooks.offers_action:
@@ -440,6 +427,25 @@ class Game:
                 self.phase = _ACTION
                 return
         self._score_and_continue()
+
+    def _put_meeple(self, player: int, sq: Square, loc: str) -> int:
+        """A meeple of ``player``'s supply on location ``loc`` of the tile on ``sq`` (checked
+        by the caller); returns its id."""
+        board = self.board
+        o = board.tiles[sq]
+        seg = o.aliases[loc]
+        node = board.nodes[sq][seg]
+        mid = self._next_meeple
+        self._next_meeple = mid + 1
+        self.meeples[mid] = Meeple(player, sq, o.names[seg], node, 1)
+        self.supply[player] -= 1
+        if node < 0:
+            self.monks[sq] = mid
+        else:
+            f = board.features
+            root = f.find(node)
+            f.meeples[root] = f.meeples.get(root, ()) + (mid,)
+        return mid
 
     def _score_and_continue(self) -> None:
         completed, monks = self._pending

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalMoveError
+from engine.features import KIND_NAMES
 
 if TYPE_CHECKING:
     import random
@@ -157,6 +158,34 @@ class RuleContext:
             else:
                 f.meeples.pop(root, None)
         g.supply[player] += 1
+
+    def free_locations(self, square: Square) -> list[str]:
+        """Locations of the tile on ``square`` whose feature carries no meeple (fields only
+        when farmers are on), in the tile's order."""
+        g = self._game
+        board = g.board
+        o = board.tiles[square]
+        f = board.features
+        out = []
+        for loc, seg in o.locations:
+            node = board.nodes[square][seg]
+            taken = square in g.monks if node < 0 else bool(f.meeples.get(f.find(node)))
+            if not taken and (g.options.farmers or KIND_NAMES[o.kinds[seg]] != "field"):
+                out.append(loc)
+        return out
+
+    def place_meeple(self, player: int, square: Square, location: str) -> int:
+        """A meeple from ``player``'s supply on a free location of the tile on ``square``
+        (:meth:`free_locations`); returns its id.
+
+        :raises IllegalMoveError: the supply is empty or the location is not free.
+        """
+        g = self._game
+        if g.supply[player] <= 0:
+            raise IllegalMoveError(f"{g.players[player]} has no meeple in supply")
+        if location not in self.free_locations(square):
+            raise IllegalMoveError(f"no free feature at {location!r} of ({square[0]}, {square[1]})")
+        return g._put_meeple(player, square, location)  # noqa: SLF001
 
     def set_meeple_strength(self, meeple_id: int, strength: int) -> None:
         """How many meeples ``meeple_id`` counts as from now on (also in projections)."""

@@ -172,8 +172,9 @@ def _set(counters: dict[Any, tuple[int, ...]], key: Any, i: int, value: int) -> 
     counters[key] = (*old[:i], value, *old[i + 1 :])
 
 
-Way = tuple[tuple[int, ...], int | None]
-"""A way to take a rule: the chip ids paid, and the target meeple (``None``: none)."""
+Way = tuple[tuple[int, ...], int | str | None]
+"""A way to take a rule: the chip ids paid, and its target: the meeple to upgrade, the location
+to place a meeple on, or ``None``."""
 
 
 class Interpreter:
@@ -425,12 +426,17 @@ class Interpreter:
             pays = self._chip_pays(state, p, chip_costs)
             if not pays:
                 return []
-        targets: list[int | None] = [None]
-        upgrade = next((e for e in rule.effects if e.kind == "upgrade_meeple"), None)
-        if upgrade is not None:
-            targets = list(self._targets(ctx, state, upgrade, ev))
+        targets: list[int | str | None] = [None]
+        for e in rule.effects:
+            if e.kind == "upgrade_meeple":
+                targets = list(self._targets(ctx, state, e, ev))
+            elif e.kind == "place_meeple":
+                targets = list(self._free(ctx, e, ev))
+            else:
+                continue
             if not targets:
                 return []
+            break
         out: list[Way] = []
         for way in product(pays, targets):
             out.append(way)
@@ -479,6 +485,17 @@ class Interpreter:
             if kind == "any" or KIND_NAMES[o.kinds[o.aliases[m[2]]]] == kind:
                 out.append(mid)
         return out
+
+    @staticmethod
+    def _free(ctx: RuleContext, effect: Term, ev: Ev) -> list[str]:
+        """Free locations of a kind on the placed tile, while the player has a meeple."""
+        sq = ev.square
+        if sq is None or ctx.supply[ev.player] <= 0 or sq not in ctx.board.tiles:
+            return []
+        o = ctx.board.tiles[sq]
+        kinds = {loc: KIND_NAMES[o.kinds[seg]] for loc, seg in o.locations}
+        kind = effect.get("feature")
+        return [loc for loc in ctx.free_locations(sq) if kinds[loc] == kind]
 
     # -- conditions ------------------------------------------------------------------------------
 
@@ -631,7 +648,7 @@ class Interpreter:
         rule: Rule,
         e: Term,
         ev: Ev,
-        target: int | None,
+        target: int | str | None,
         taken: int,
         what: str,
     ) -> int:
@@ -652,7 +669,9 @@ class Interpreter:
             return self._take_chips(ctx, state, rule, e, ev, taken, what)
         elif k == "reveal_chips":
             st.face_down = st.face_down - set(state.held[p])
-        elif k == "upgrade_meeple" and target is not None:
+        elif k == "place_meeple" and isinstance(target, str) and ev.square is not None:
+            ctx.place_meeple(p, ev.square, target)
+        elif k == "upgrade_meeple" and isinstance(target, int):
             strength = e.get("strength", 2)
             state.strength[target] = strength
             ctx.set_meeple_strength(target, strength)

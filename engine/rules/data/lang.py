@@ -264,6 +264,13 @@ EFFECTS: dict[str, Kind] = {
         },
         ("feature",),
     ),
+    "place_meeple": _k(
+        "A meeple from the player's supply on a free feature of a kind of the placed tile (the "
+        "first, or one chosen)",
+        {"feature": enum_schema(FEATURES, "the kind")},
+        ("feature",),
+        ("square", "tile"),
+    ),
     "extra_turn": _k("The player takes one more turn"),
     "table": _k(
         "Points from a table: by count held, by sets of all resources, or by rank in a majority",

@@ -298,6 +298,17 @@ def lang_problems(d: dict[str, Any]) -> list[tuple[str, str]]:
             out.append((f"{at}.when", "no mark opens when reached"))
         if trig.players == "each" and any(e["kind"] == "extra_turn" for e in r["then"]):
             out.append((f"{at}.then", f"an extra turn at {when!r} has no turn to follow"))
+        kinds = [e["kind"] for e in r["then"]]
+        if "place_meeple" in kinds and "upgrade_meeple" in kinds:
+            out.append((f"{at}.then", "one rule places or upgrades a meeple, not both"))
+        if "place_meeple" in kinds and when == "tile_placed" and not optional:
+            out.append(
+                (
+                    f"{at}.then",
+                    "the tile's own meeple is placed after 'tile_placed' rules: make the rule "
+                    "optional (offered after the meeple) or use 'meeple_placed'",
+                )
+            )
         pers = [lim["per"] for lim in r.get("limits", ())]
         for j, per in enumerate(pers):
             if per in pers[:j]:

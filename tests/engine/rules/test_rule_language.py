@@ -278,3 +278,29 @@ def test_a_bots_copy_does_not_know_the_hidden_chips() -> None:
         hands.add(tuple(st.held[0]))
     assert len(supplies) > 1 and len(hands) > 1
     assert g.rule_state["ukraine"].held[0] == held  # the game itself is untouched
+
+
+def test_place_meeple_puts_one_from_the_supply_on_a_free_feature_of_the_tile() -> None:
+    offer = {
+        "id": "settle",
+        "when": "tile_placed",
+        "if": [{"kind": "tile_shows", "feature": "road"}],
+        "then": [{"kind": "place_meeple", "feature": "road"}],
+        "choice": "optional",
+        "limits": [{"per": "player", "times": 1}],
+    }
+    bad = {**offer, "choice": "compulsory"}
+    (problem,) = check_ruleset_dict(_base(rules=[bad]))
+    assert problem.path == "rules[0].then" and "'meeple_placed'" in problem.message
+    g = _game(RuleSetSpec.from_dict(_base(rules=[offer])))
+    supply = g.supply[0]
+    g.play(Move((1, 0), 0, None))  # U: a road west-east joining the start tile's road
+    assert RuleAction("settle", 0, 0) in g.legal_moves()
+    g.play(RuleAction("settle", 0, 0))
+    assert g.supply[0] == supply - 1
+    (meeple,) = g.meeples.values()
+    assert (meeple[0], meeple[1]) == (0, (1, 0))
+    assert invariant_violations(g) == []
+    # the road is taken now: the second player's offer is not made on it
+    g.play(Move((2, 0), 0, None))
+    assert not any(isinstance(a, RuleAction) for a in g.legal_moves())
