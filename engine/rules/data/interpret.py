@@ -13,7 +13,7 @@ declined by passing. Ways are enumerated in a fixed order from the state, so rec
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations, product
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -73,8 +73,13 @@ class RuleAction(Action):
     rule: str
     offer: int
     option: int = 0
+    label: str = field(default="", compare=False)
+    """What players read (the rule's title and the way), set on the actions offered; not
+    recorded."""
 
     def __str__(self) -> str:
+        if self.label:
+            return self.label
         way = f" (way {self.option + 1})" if self.option else ""
         return f"rule {self.rule}{way}"
 
@@ -352,9 +357,24 @@ class Interpreter:
     def offers(self, ctx: RuleContext, state: DataState, phase: str) -> list[Action]:
         out: list[Action] = []
         for k, rule, ev in self._open(ctx, state, phase):
-            n = len(self.ways(ctx, state, rule, ev))
-            out.extend(RuleAction(rule.id, k, j) for j in range(n))
+            title = rule.title or rule.id.replace("_", " ")
+            for j, way in enumerate(self.ways(ctx, state, rule, ev)):
+                out.append(RuleAction(rule.id, k, j, self._label(ctx, state, title, way)))
         return out
+
+    @staticmethod
+    def _label(ctx: RuleContext, state: DataState, title: str, way: Way) -> str:
+        paid, target = way
+        parts = [title]
+        if paid:
+            chips = " + ".join(str(state.chips[c]) for c in paid)
+            parts.append(f"paying {chips}")
+        if isinstance(target, str):
+            parts.append(f"on {target}")
+        elif isinstance(target, int):
+            sq = ctx.meeples[target][1]
+            parts.append(f"the meeple on ({sq[0]}, {sq[1]})")
+        return ", ".join(parts)
 
     def has_offers(self, ctx: RuleContext, state: DataState, phase: str) -> bool:
         return any(
