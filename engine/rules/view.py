@@ -39,7 +39,8 @@ class RuleView:
     upgraded: set[int] = field(default_factory=set)
     """Ids of upgraded meeples."""
     held: list[list[tuple[str, int]]] = field(default_factory=list)
-    """Per player: the chips held face up, as ``(colour, value)``, in the order taken."""
+    """Per player: the chips held, as ``(colour, value)``, in the order taken; value 0: a chip
+    kept face down whose value the player to move cannot see."""
     isle_meeples: dict[int, int] = field(default_factory=dict)
     """Meeples on the Isle of Man by player (only players with some)."""
     wines: list[list[str]] = field(default_factory=list)

@@ -26,7 +26,8 @@ def _short(colour: str) -> str:
 
 
 def _chip_text(chips: list[tuple[str, int]]) -> str:
-    return " ".join(f"{_short(c)}{v}" for c, v in chips)
+    # value 0: a chip kept face down (its colour shows, not its value)
+    return " ".join(f"{_short(c)}{v or '?'}" for c, v in chips)
 
 
 def _meeples_text(game: Game, player: int) -> str:

@@ -1009,6 +1009,18 @@ class DataRules(ChipRules):
     def view(self, ctx: RuleContext) -> RuleView:
         out = super().view(ctx)
         state: DataState = ctx.rule_state[self.name]
+        lang = state.lang
+        if lang is not None and lang.face_down:
+            me = ctx.to_move
+            for p, hand in enumerate(state.held):
+                if p != me:
+                    out.held[p] = [
+                        (
+                            state.chips[c].colour.value,
+                            0 if c in lang.face_down else state.chips[c].value,
+                        )
+                        for c in hand
+                    ]
         for sq, tiles in sorted(state.stacks.items()):
             out.stacks.append(StackView(sq, state.face_up(sq), len(tiles)))
         out.isle_meeples = {p: n for p, n in enumerate(state.isle) if n > 0}

@@ -304,3 +304,13 @@ def test_place_meeple_puts_one_from_the_supply_on_a_free_feature_of_the_tile() -
     # the road is taken now: the second player's offer is not made on it
     g.play(Move((2, 0), 0, None))
     assert not any(isinstance(a, RuleAction) for a in g.legal_moves())
+
+
+def test_the_playtest_view_hides_the_values_of_others_face_down_chips() -> None:
+    from engine.rules.context import RuleContext
+
+    spec = RuleSetSpec.from_dict(preset_dict("ukraine"))
+    g = _game(spec, {(2, 0): "chumak"})
+    g.play(Move((1, 0), 0, None))  # player 0 holds two chips face down; player 1 to move
+    view = g.rules[0].view(RuleContext.of(g))
+    assert [v for _c, v in view.held[0]] == [0, 0]
