@@ -8,7 +8,9 @@ The public API (docs/rule-sets.md, "Rule sets as data"):
 * the five official mini-expansions as presets: :func:`preset_names`, :func:`preset_dict`,
   :func:`preset_spec`;
 * :data:`MECHANIC_KINDS`: every kind and parameter, for user interfaces;
-* :func:`data_rules_class`: the :class:`~engine.rules.base.Rules` class that plays a spec.
+* :func:`data_rules_class`: the :class:`~engine.rules.base.Rules` class that plays a spec;
+* the rule language (docs/rule-language.md): its vocabulary in :mod:`.lang`, its schema fragment
+  and checks in :mod:`.lang_check`, its play in :mod:`.interpret`.
 """
 
 from engine.rules.data.rules import DataRules, DataState, data_rules_class

@@ -19,7 +19,7 @@ Nothing is evaluated: every entry is a name from a table and bounded numbers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
 ID = r"^[a-z][a-z0-9_]{0,31}$"
@@ -429,28 +429,12 @@ def marks_used(rules: tuple[Rule, ...]) -> frozenset[str]:
 
 def build(d: dict[str, Any]) -> tuple[tuple[Resource, ...], tuple[MarkKind, ...], tuple[Rule, ...]]:
     """The language parts of a checked rule-set dict."""
-    resources = tuple(
-        Resource(
-            r["id"],
-            r["name"],
-            r.get("colour", "#808080"),
-            r.get("icon", "coin"),
-            r.get("start", 0),
-            r.get("supply"),
-        )
-        for r in d.get("resources", ())
-    )
+    resources = tuple(Resource(**r) for r in d.get("resources", ()))
     marks = tuple(
         MarkKind(
-            m["id"],
-            m["name"],
-            m.get("colour", "#808080"),
-            m.get("icon", "star"),
-            m.get("takes_tile", True),
-            m.get("closes", True),
-            m.get("opens", "never"),
-            m.get("chips", {}).get("count", 0),
-            m.get("chips", {}).get("face", "down"),
+            **{k: v for k, v in m.items() if k != "chips"},
+            chips=m.get("chips", {}).get("count", 0),
+            chips_face=m.get("chips", {}).get("face", "down"),
         )
         for m in d.get("marks", ())
     )
@@ -478,31 +462,12 @@ def to_dicts(
     they were)."""
     out: dict[str, Any] = {}
     if resources:
-        out["resources"] = [
-            {
-                "id": r.id,
-                "name": r.name,
-                "colour": r.colour,
-                "icon": r.icon,
-                "start": r.start,
-                "supply": r.supply,
-            }
-            for r in resources
-        ]
+        out["resources"] = [asdict(r) for r in resources]
     if marks:
-        out["marks"] = [
-            {
-                "id": m.id,
-                "name": m.name,
-                "colour": m.colour,
-                "icon": m.icon,
-                "takes_tile": m.takes_tile,
-                "closes": m.closes,
-                "opens": m.opens,
-                "chips": {"count": m.chips, "face": m.chips_face},
-            }
-            for m in marks
-        ]
+        out["marks"] = []
+        for m in marks:
+            md = {k: v for k, v in asdict(m).items() if not k.startswith("chips")}
+            out["marks"].append({**md, "chips": {"count": m.chips, "face": m.chips_face}})
     if rules:
         out["rules"] = []
         for r in rules:

@@ -50,6 +50,17 @@ def _bool(doc: str) -> dict[str, Any]:
     return {"type": "boolean", "description": doc}
 
 
+def _named(description: str, properties: dict[str, Any]) -> dict[str, Any]:
+    """An object with an ``id`` and a ``name`` (a resource, a mark)."""
+    return {
+        "type": "object",
+        "required": ["id", "name"],
+        "additionalProperties": False,
+        "description": description,
+        "properties": properties,
+    }
+
+
 def _icon() -> dict[str, Any]:
     return enum_schema(ICONS, "the icon drawn for it")
 
@@ -109,12 +120,9 @@ def schema_defs() -> dict[str, Any]:
     }
     out["effect"] = _kinds(EFFECTS, "what the rule does")
     out["cost"] = _kinds(COSTS, "what the rule costs")
-    out["resource"] = {
-        "type": "object",
-        "required": ["id", "name"],
-        "additionalProperties": False,
-        "description": "a named token players hold",
-        "properties": {
+    out["resource"] = _named(
+        "a named token players hold",
+        {
             "id": _id("the resource's id in rules"),
             "name": _name("the name players see (score board, log, report)"),
             "colour": _COLOUR,
@@ -127,13 +135,10 @@ def schema_defs() -> dict[str, Any]:
                 "description": "tokens beside the map; null: as many as needed",
             },
         },
-    }
-    out["mark"] = {
-        "type": "object",
-        "required": ["id", "name"],
-        "additionalProperties": False,
-        "description": "a square mark the designer prints on maps",
-        "properties": {
+    )
+    out["mark"] = _named(
+        "a square mark the designer prints on maps",
+        {
             "id": _id("the mark's id in rules and on maps"),
             "name": _name("the name the editor's tool and the legend show"),
             "colour": _COLOUR,
@@ -154,7 +159,7 @@ def schema_defs() -> dict[str, Any]:
                 },
             },
         },
-    }
+    )
     out["rule"] = {
         "type": "object",
         "required": ["id", "when", "then"],

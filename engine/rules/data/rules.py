@@ -12,7 +12,10 @@ title) are computed from the spec, and whose hooks compose the spec's parts in a
   rewards are noted;
 * **offers** (``draw``, ``action``, ``after`` phases): a treat to place or a set to choose first
   (compulsory), then every mechanic of the phase within its limit, one action per payment;
-* **apply**: the payment leaves the player's hand, the reward is given, the use is noted.
+* **apply**: the payment leaves the player's hand, the reward is given, the use is noted;
+* **the rule language** (resources, marks, when/if/then rules: :mod:`.interpret`), when the spec
+  has any: each hook above ends by handing its trigger to the interpreter, whose offers follow
+  the mechanics' in a phase.
 
 The country modules are thin subclasses of the class made from their preset (they keep their
 option names and their validator codes), so a preset and its module are one piece of code.
@@ -1012,14 +1015,14 @@ class DataRules(ChipRules):
         lang = state.lang
         if lang is not None and lang.face_down:
             me = ctx.to_move
-            for p, hand in enumerate(state.held):
+            for p, ids in enumerate(state.held):
                 if p != me:
                     out.held[p] = [
                         (
                             state.chips[c].colour.value,
                             0 if c in lang.face_down else state.chips[c].value,
                         )
-                        for c in hand
+                        for c in ids
                     ]
         for sq, tiles in sorted(state.stacks.items()):
             out.stacks.append(StackView(sq, state.face_up(sq), len(tiles)))
