@@ -709,8 +709,8 @@ class MainWindow(QMainWindow):
         box = QMessageBox(
             QMessageBox.Icon.Warning,
             "File changed on disk",
-            f"{exc}. Overwrite it with your version (its changes are lost), or save your "
-            "version as another file?",
+            f"{exc}. Overwrite it with your version (the changes made there are lost), or "
+            "save your version as another file?",
             QMessageBox.StandardButton.Save
             | QMessageBox.StandardButton.SaveAll
             | QMessageBox.StandardButton.Cancel,

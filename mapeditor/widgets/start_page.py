@@ -132,7 +132,7 @@ class StartPage(QWidget):
         for entry in entries:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.saved))
             where = entry.origin.name if entry.origin is not None else "never saved"
-            item = QListWidgetItem(f"{entry.name} — {where}, {when}")
+            item = QListWidgetItem(f"{entry.name}\n    {where}, {when}")
             item.setToolTip(str(entry.origin) if entry.origin is not None else str(entry.file))
             item.setData(Qt.ItemDataRole.UserRole, entry)
             self.recoverable.addItem(item)

@@ -160,7 +160,7 @@ def test_an_untitled_maps_autosave_is_listed_after_a_crash(
     listed = window.start_page.recoverable
     assert window.start_page.recovery_box.isVisibleTo(window)
     texts = [listed.item(i).text() for i in range(listed.count())]
-    assert len(texts) == 1 and texts[0].startswith("My island, never saved — never saved, ")
+    assert len(texts) == 1 and texts[0].startswith("My island, never saved\n    never saved, ")
     listed.setCurrentRow(0)
     listed.itemActivated.emit(listed.item(0))
     doc = window.document
