@@ -233,9 +233,14 @@ class EditorFiles(QObject):
         write); the map is copied first, so later edits never mix into the file."""
         if not document.modified or self._autosaving:
             return
+        try:
+            snapshot = document.snapshot()
+        except RecursionError:  # a map nested too deeply to copy: say so, try again next time
+            self.status.emit("Autosave failed: the map is nested too deeply to be copied")
+            return
         self._autosaving = True
         job = _AutosaveJob(
-            document.snapshot(),
+            snapshot,
             self.recovery_of(document),
             document.path,
             self.owner,
@@ -258,7 +263,15 @@ class EditorFiles(QObject):
         """The recovery files of windows that are gone (closed without saving by a crash),
         newest first: what the start page offers back."""
         folder = recovery_dir()
-        return [e for e in recovery.entries(folder) if not self._running(folder, e.owner)]
+        listed = [e for e in recovery.entries(folder) if not self._running(folder, e.owner)]
+        # the locks of windows that crashed with nothing to recover: freed, so removed
+        owners = {e.owner for e in listed}
+        with contextlib.suppress(OSError):
+            for lock in folder.glob("window-*.lock"):
+                owner = lock.stem.removeprefix("window-")
+                if owner not in owners:
+                    self._running(folder, owner)
+        return listed
 
     def _running(self, folder: Path, owner: str) -> bool:
         """Whether the window ``owner`` still runs (in this process or another)."""

@@ -157,6 +157,8 @@ def test_an_untitled_maps_autosave_is_listed_after_a_crash(
         crashed.send_signal(signal.SIGKILL)
         crashed.wait()
     window = make_editor()  # the start page of the next session
+    locks = sorted(p.name for p in recovery_folder.glob("window-*.lock"))
+    assert locks == [f"window-{window.files.owner}.lock"]  # the dead window's lock is gone
     listed = window.start_page.recoverable
     assert window.start_page.recovery_box.isVisibleTo(window)
     texts = [listed.item(i).text() for i in range(listed.count())]
@@ -393,3 +395,26 @@ def test_start_page_discard_deletes_only_that_recovery(make_editor, recovery_fol
     listed.setCurrentRow(0)
     QTest.mouseClick(window.start_page.discard_button, Qt.MouseButton.LeftButton)
     assert not old.exists() and not window.start_page.recovery_box.isVisibleTo(window)
+
+
+def test_autosave_keeps_trying_when_a_map_cannot_be_copied(make_editor, qtbot, recovery_folder):
+    """A map nested too deeply to copy (the engine bounds nesting when it parses; this one is
+    built in memory): each autosave says it failed, and autosave works again once it can."""
+    m = small_map()
+    deep: dict[str, object] = {}
+    m.editor = {"deep": deep}
+    for _ in range(5000):
+        deep["x"] = deep = {}
+    window = make_editor(m)
+    change_attribute(window.document, "name", "Deep")
+    messages: list[str] = []
+    window.files.status.connect(messages.append)
+    window.autosave_in_background()
+    window.autosave_in_background()
+    assert messages == ["Autosave failed: the map is nested too deeply to be copied"] * 2
+    window.document.map.editor = {}  # (the user removed what was nested)
+    with qtbot.waitSignal(window.files.autosaved, timeout=20000) as done:
+        window.autosave_in_background()
+    assert done.args == [None]
+    kept = recovery.read(window._recovery(), None)
+    assert kept is not None and kept.name == "Deep"
