@@ -409,6 +409,7 @@ class MainWindow(QMainWindow):
         """The start page replaces the canvas; docks and tool bars wait until a map is open."""
         self.pages.setCurrentWidget(self.start_page if on else self.view)
         if on:
+            self._refresh_recoverable()
             self._docks_shown = [d for d in self.docks.values() if d.isVisibleTo(self)]
         bars = self.findChildren(QToolBar)
         for widget in [*bars, *getattr(self, "_docks_shown", [])]:
@@ -673,7 +674,7 @@ class MainWindow(QMainWindow):
 
     def _discard_from_start_page(self, entry: recovery.Entry) -> None:
         self.files.discard(entry)
-        self._refresh_recent()
+        self._refresh_recoverable()
 
     def save(self) -> bool:
         if self.document.path is None:
@@ -769,7 +770,7 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(
                 self, "Recover unsaved work", f"{entry.file.name} can no longer be read."
             )
-            self._refresh_recent()
+            self._refresh_recoverable()
             return False
         document: MapDocument | None = None
         if entry.origin is not None and entry.origin.is_file():
@@ -805,10 +806,14 @@ class MainWindow(QMainWindow):
     def _last_dir(self) -> Path:
         return self.files.last_dir()
 
+    def _refresh_recoverable(self) -> None:
+        """List the work left by windows that are gone (read when the start page is shown: it
+        reads every recovery file, too much for each save)."""
+        self.start_page.set_recoverable(self.files.recoverable())
+
     def _refresh_recent(self) -> None:
         recent = self.files.recent()
         self.start_page.set_recent(recent)
-        self.start_page.set_recoverable(self.files.recoverable())
         self.recent_menu.clear()
         for p in recent:
             self.recent_menu.addAction(p, functools.partial(self.open_path, Path(p)))
