@@ -418,3 +418,38 @@ def test_autosave_keeps_trying_when_a_map_cannot_be_copied(make_editor, qtbot, r
     assert done.args == [None]
     kept = recovery.read(window._recovery(), None)
     assert kept is not None and kept.name == "Deep"
+
+
+def test_start_page_reopens_a_saved_maps_work_on_its_file(
+    make_editor, tmp_path, recovery_folder
+) -> None:
+    path = tmp_path / "work.json"
+    MapDocument(small_map("Saved")).save(path)
+    gone = make_editor()
+    assert gone.open_path(path, ask_save=False)
+    change_attribute(gone.document, "name", "Unsaved edit")
+    assert gone.autosave() is not None
+    gone.files._lock.unlock()  # its process died (a real kill -9: the untitled test above)
+    window = make_editor()
+    listed = window.start_page.recoverable
+    assert listed.count() == 1 and listed.item(0).text().startswith("Unsaved edit\n    work.json, ")
+    listed.itemActivated.emit(listed.item(0))
+    doc = window.document
+    assert doc.path == path and doc.modified and doc.map.name == "Unsaved edit"
+    assert window.save()  # no "changed on disk" question: the file is as it was opened
+    assert load_map(path).name == "Unsaved edit"
+
+
+def test_discarding_unsaved_changes_deletes_their_autosave(
+    make_editor, tmp_path, recovery_folder, monkeypatch
+) -> None:
+    path = tmp_path / "work.json"
+    MapDocument(small_map()).save(path)
+    window = make_editor()
+    assert window.open_path(path, ask_save=False)
+    change_attribute(window.document, "name", "Thrown away")
+    slot = window.autosave()
+    assert slot is not None and slot.is_file()
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    assert window.open_path(path)  # asks; Discard
+    assert not slot.exists() and window.document.map.name == "T"
