@@ -206,8 +206,8 @@ def _saved_pair(folder: Path) -> tuple[str, str]:
 
 
 def test_kill_9_during_paired_saves_leaves_a_matching_pair(tmp_path: Path) -> None:
-    rng_delays = [0.0, 0.003, 0.007, 0.011, 0.016, 0.023, 0.031, 0.045]
-    for run, delay in enumerate(rng_delays):
+    delays = [0.0, 0.003, 0.007, 0.011, 0.016, 0.023, 0.031, 0.045]
+    for run, delay in enumerate(delays):
         folder = tmp_path / f"run{run}"
         folder.mkdir()
         env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
