@@ -196,7 +196,12 @@ def play_checked(m: MapDef, seed: int, bot: str, figures: Figures, turns: int = 
     g = Game(m, players=2, seed=seed, options=GameOptions(end_after_turns=turns))
     player = make_bot(bot, seed=seed)
     figures.games += 1
+    played = 0
     while not g.is_over():
+        played += 1
+        if played > 30 * turns:  # a turn is a few moves: a game that does not end is a defect
+            figures.defects.append(f"seed {seed}: {played} moves and the game goes on")
+            return
         moves = g.legal_moves()
         if not moves:
             figures.defects.append(f"seed {seed}: no legal move in phase {g.phase}")
