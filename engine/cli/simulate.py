@@ -16,10 +16,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
+from engine.analysis.balance import balance_report
+from engine.analysis.compare import compare_runs, write_comparison
+from engine.analysis.report import has_matplotlib, write_report
+from engine.analysis.simulate import Cancelled, SimConfig, simulate
+from engine.analysis.sweep import parse_sweep, sweep, write_sweep
 from engine.bots.mcts_bot import DEFAULT_ITERATIONS
 from engine.errors import EngineError
+from engine.mapio import load_map
+from engine.resources import find_map
 
 
 def register(sub: Any) -> None:
@@ -92,6 +100,7 @@ class ProgressBar:
     Called as ``progress(done, total)`` by :func:`engine.analysis.simulate.simulate`."""
 
     def __init__(self, total: int, stream: TextIO | None = None) -> None:
+        # deferred: only a run with a progress bar needs it
         from tqdm import tqdm
 
         self.bar = tqdm(
@@ -124,17 +133,10 @@ def _parse_players(text: str) -> tuple[int, ...]:
 
 
 def _load(name: str) -> Any:
-    from engine.mapio import load_map
-    from engine.resources import find_map
-
     return load_map(find_map(name))
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.analysis.balance import balance_report
-    from engine.analysis.report import has_matplotlib, write_report
-    from engine.analysis.simulate import Cancelled, SimConfig, simulate
-
     try:
         if args.compare and (args.map or args.sweep):
             raise EngineError("--compare A B takes no MAP and no --sweep")
@@ -198,8 +200,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace, m: Any, config: Any, label: str = "") -> Any:
     """Simulate with the run's workers or cluster and a progress bar (``label`` before it)."""
-    from engine.analysis.simulate import simulate
-
     if label and not args.quiet:
         print(label, file=sys.stderr)
     bar = None if args.quiet else ProgressBar(config.games)
@@ -218,8 +218,6 @@ def _play(args: argparse.Namespace, m: Any, config: Any, label: str = "") -> Any
 
 
 def _compare(args: argparse.Namespace, config: Any) -> int:
-    from engine.analysis.compare import compare_runs, write_comparison
-
     name_a, name_b = args.compare
     maps = []
     for name in (name_a, name_b):
@@ -242,14 +240,10 @@ def _compare(args: argparse.Namespace, config: Any) -> int:
 
 
 def _label(name: str) -> str:
-    from pathlib import Path
-
     return Path(name).stem if name.endswith(".json") else name
 
 
 def _sweep(args: argparse.Namespace, m: Any, config: Any) -> int:
-    from engine.analysis.sweep import parse_sweep, sweep, write_sweep
-
     axes = parse_sweep(args.sweep)
 
     def on_point(k: int, total: int, point: dict[str, Any]) -> None:

@@ -43,7 +43,8 @@ class _Session:
 
     def _sync(self, game_id: int, actions: list[dict[str, Any]]) -> Any:
         from engine.moves import action_from_dict
-        from engine.record import GameRecord, new_game
+        from engine.record import GameRecord
+        from engine.replaying import new_game
 
         n = len(self.applied)
         reuse = (

@@ -123,7 +123,7 @@ class PlaytestSetup:
 def rule_set_available(name: str, m: MapDef | None = None) -> bool:
     """Whether the engine can play the rule set ``name``: a module, or the data rule set of
     ``m`` that answers to that name (a data rule set with mistakes cannot be played)."""
-    from engine.rules.base import rules_for
+    from engine.rules.registry import rules_for
 
     if name == "none":
         return True
