@@ -5,7 +5,8 @@ A *rule module* adds rules to the core game without the core knowing about it: t
 mini-expansions (``france``, ``benelux``, ``great_britain``, ``iberica``, ``deutschland``) and the
 town variants (``towns``). A sixth rule set is a new module in this package that subclasses
 :class:`Rules`, sets ``name`` and decorates the class with :func:`register`; nothing in the core
-changes: the registry imports every module of this package on first use.
+changes: the registry imports every module of this package on first use, a map file may name it
+and the editor lists it (docs/rule-sets.md, "Writing a rule set").
 
 Every hook receives a :class:`~engine.rules.context.RuleContext` (``ctx``), a narrow view of
 the game: it reads the map, board, pile, whose turn, ``ctx.round`` / ``ctx.turn`` and the rule

@@ -19,7 +19,12 @@ from engine.errors import EngineError
 from engine.mapdef import MapDef
 from engine.rules.base import Rules, registered
 from engine.rules.chips_common import ChipRules
-from engine.rules.data.rules import GATED_EXCLUSION, DataRules, data_rules_class
+from engine.rules.data.rules import (
+    GATED_EXCLUSION,
+    DataRules,
+    data_rules_class,
+    mechanic_figures,
+)
 from engine.rules.data.ruleset import RuleSetSpec, preset_names, preset_spec
 from engine.rules.spec import ChipLayout
 
@@ -119,8 +124,8 @@ def get_rules(name: str) -> type[Rules]:
 def class_for_spec(spec: RuleSetSpec) -> type[Rules]:
     """The class that plays data rule set ``spec``. A spec under a registered name is that
     rule set: its own class when the spec is the registered one's, else a class derived from
-    it (same checks, codes and report figures; the spec's mechanics). Any other spec gets a
-    data rule set class of its own."""
+    it (its checks, codes and own report figures; the spec's mechanics and their figures). Any
+    other spec gets a data rule set class of its own."""
     _load_modules()
     owner = registered().get(spec.name)
     if owner is None or not issubclass(owner, DataRules):
@@ -134,8 +139,16 @@ def class_for_spec(spec: RuleSetSpec) -> type[Rules]:
 def _derived(spec: RuleSetSpec) -> type[DataRules]:
     owner = registered()[spec.name]
     assert issubclass(owner, DataRules)
-    kept = {k: owner.__dict__[k] for k in ("issue_codes", "report_figures") if k in owner.__dict__}
-    return type(owner.__name__, (owner,), {"__module__": owner.__module__, "spec": spec, **kept})
+    # the owner's own figures, with those of its spec's mechanics replaced by this spec's
+    old = mechanic_figures(owner.spec)
+    figures = {k: v for k, v in owner.report_figures.items() if k not in old}
+    attributes = {
+        "__module__": owner.__module__,
+        "spec": spec,
+        "issue_codes": owner.issue_codes,
+        "report_figures": {**figures, **mechanic_figures(spec)},
+    }
+    return type(owner.__name__, (owner,), attributes)
 
 
 def map_rules(m: MapDef | str) -> type[Rules] | None:

@@ -893,7 +893,7 @@ def main(argv: list[str] | None = None) -> int:
             "--refresh",
             action="store_true",
             help="re-import the outlines from Natural Earth first (needs the 'geo' extra); "
-            "build rewrites engine/data/country_rasters.json, check compares it",
+            "build rewrites maps/sources/country_rasters.json, check compares it",
         )
     sub.add_parser("table", help="print the README's table of the shipped country maps")
     args = parser.parse_args(argv)

@@ -45,8 +45,12 @@ def test_a_rule_set_file_under_a_registered_name_keeps_that_identity() -> None:
     france = get_rules("france")
     assert issubclass(cls, france) and cls is not france
     assert cls.spec == spec and cls.name == "france"
-    assert cls.report_figures == france.report_figures
+    assert cls.report_figures == france.report_figures  # same mechanics, same figures
     assert cls.issue_codes == france.issue_codes
+    d["mechanics"][0]["id"] = "vin"
+    renamed = class_for_spec(RuleSetSpec.from_dict(d))
+    assert {"vin_taken", "wines_sold"} <= set(renamed.report_figures)
+    assert "wine_taken" in france.report_figures and "wine_taken" not in renamed.report_figures
     assert class_for_spec(spec) is cls  # made once
 
 
