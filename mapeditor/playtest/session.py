@@ -22,8 +22,8 @@ from engine.record import GameRecord, load_record, save_record
 from engine.replaying import new_game
 from engine.scoring import KINDS, ScoreEvent
 from mapeditor.playtest.bot_worker import BotWorker, TileWarmer, next_token
-from mapeditor.playtest.game_log import describe_move
-from mapeditor.playtest.setup_dialog import DEFAULT_COLOURS, PlaytestSetup, Seat, default_setup
+from mapeditor.playtest.describe import describe_move
+from mapeditor.playtest.setup import DEFAULT_COLOURS, PlaytestSetup, Seat, default_setup
 
 
 @dataclass(frozen=True)

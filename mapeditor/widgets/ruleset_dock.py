@@ -38,7 +38,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.rules.data import MECHANIC_KINDS, PRINT_NAMES, RuleSetError, preset_names, preset_spec
+from engine.rules.data import (
+    MECHANIC_KINDS,
+    PRINT_NAMES,
+    RuleSetError,
+    RuleSetProblem,
+    preset_names,
+    preset_spec,
+)
 from engine.rules.registry import map_rule_set_names
 from engine.validation import Issue
 from mapeditor import ruleset_edits as edits
@@ -46,7 +53,6 @@ from mapeditor.document import MapDocument
 from mapeditor.ruleset_data import (
     FILE_SUFFIX,
     Path_,
-    RuleSetProblem,
     bounds,
     description,
     get,
