@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from engine.errors import EngineError
+from engine.gridgraph import components
 from engine.rules.registry import rules_for
 from engine.rules.spec import ActionCount, EventStat, Figure, SummarySum
 
@@ -362,23 +363,7 @@ def fill_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> FillFigures:
 
 def _regions(squares: set[tuple[int, int]]) -> list[set[tuple[int, int]]]:
     """Orthogonally connected groups of ``squares``, largest first."""
-    seen: set[tuple[int, int]] = set()
-    out = []
-    for start in sorted(squares):
-        if start in seen:
-            continue
-        comp = {start}
-        todo = [start]
-        seen.add(start)
-        while todo:
-            x, y = todo.pop()
-            for q in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                if q in squares and q not in seen:
-                    seen.add(q)
-                    comp.add(q)
-                    todo.append(q)
-        out.append(comp)
-    return sorted(out, key=lambda c: (-len(c), min(c)))
+    return sorted(components(squares), key=lambda c: (-len(c), min(c)))
 
 
 def feature_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> FeatureFigures:
