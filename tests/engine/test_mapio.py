@@ -550,6 +550,10 @@ def test_wheel_ships_the_schemas_and_maps(tmp_path: Path) -> None:
     assert "engine/_schemas/map.schema.json" in names
     assert "engine/_maps/example-small.json" in names
     assert "engine/mapio.py" in names and "engine/validation.py" in names
+    # every sub-package ships (pyproject lists them one by one); the repository's build tool not
+    for module in ("board/placing", "analysis/simulate", "geo/draft", "rules/registry"):
+        assert f"engine/{module}.py" in names, module
+    assert not any(n.startswith("engine/geo/mapbuild/") for n in names)
     # And the installed layout resolves through engine.resources: unpack and load from there.
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
@@ -557,6 +561,7 @@ def test_wheel_ships_the_schemas_and_maps(tmp_path: Path) -> None:
         "from engine.resources import bundled_map, schema_path\n"
         "from engine.mapio import load_map\n"
         "assert 'site' in str(schema_path('map')), schema_path('map')\n"
+        "import engine.game, engine.analysis.simulate, engine.replaying\n"
         "print(load_map(bundled_map('example-small')).id)\n"
     )
     run = subprocess.run(
