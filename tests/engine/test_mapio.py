@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import string
 from pathlib import Path
 from typing import Any
@@ -372,7 +373,13 @@ def test_schema_is_2020_12_with_id_title_and_descriptions_everywhere() -> None:
     jsonschema.Draft202012Validator.check_schema(schema)
     assert _walk_properties(schema) == []
     props = schema["properties"]
-    assert props["rule_set"]["anyOf"][0]["enum"] == [r.value for r in RuleSet]
+    # any rule set name (the registry's are checked by the validator): the rule-set files' pattern
+    from engine.rules.data.ruleset import NAME_PATTERN
+    from engine.rules.registry import map_rule_set_names
+
+    assert props["rule_set"]["anyOf"][0]["pattern"] == f"^{NAME_PATTERN}$"
+    names = [r.value for r in RuleSet] + map_rule_set_names()
+    assert all(re.fullmatch(NAME_PATTERN, name) for name in names)
     sides = props["border_features"]["items"]["properties"]["side"]["enum"]
     assert sides == [s.value for s in Side]
     kinds = props["large_cities"]["items"]["properties"]["edges"]["items"]["properties"]["kind"]
