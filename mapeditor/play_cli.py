@@ -89,12 +89,8 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    ap = _Parser(
-        prog="python -m mapeditor play",
-        description="Play a map in the playtest window (humans and bots).",
-    )
-    ap.add_argument("map", help="a map file, or the name of a shipped map")
+def add_game_arguments(ap: argparse.ArgumentParser) -> None:
+    """The options that set a game up (seed, seats, rules, tile pool), shared with ``host``."""
     ap.add_argument("--seed", type=int, default=None, help="the game's seed (default: random)")
     ap.add_argument(
         "--players",
@@ -109,29 +105,30 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--tiles", type=int, default=None, help="play this many tiles of the pool")
     ap.add_argument("--no-chips", action="store_true", help="plain Maps rules (no Map-Chips)")
     ap.add_argument("--towns", default="", help="town variants to switch on, e.g. 'a' or 'a,b,c'")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = _Parser(
+        prog="python -m mapeditor play",
+        description="Play a map in the playtest window (humans and bots).",
+    )
+    ap.add_argument("map", help="a map file, or the name of a shipped map")
+    add_game_arguments(ap)
     ap.add_argument("--pace", type=int, default=700, help="ms pause before each bot action")
     ap.add_argument("--load", default=None, help="continue a saved game record")
     ap.add_argument("--no-setup", action="store_true", help="start at once, no setup dialog")
     return ap
 
 
-def prepare(argv: list[str] | None = None) -> tuple[MapDef, PlaytestSetup, argparse.Namespace]:
-    """Read the command line: the map (validated), the setup and the parsed arguments.
+def setup_from(args: argparse.Namespace, m: MapDef) -> PlaytestSetup:
+    """The setup the game options of ``args`` (:func:`add_game_arguments`) give on ``m``.
 
-    :raises UsageError: a bad option value; :raises EngineError: a bad map, record or setup.
+    :raises UsageError: a bad option value; :raises EngineError: a setup that does not fit.
     """
     from dataclasses import replace
 
-    from engine.resources import find_map
-    from mapeditor.playtest.setup_dialog import (
-        PlaytestSetup,
-        default_setup,
-        rule_set_available,
-    )
+    from mapeditor.playtest.setup_dialog import PlaytestSetup, default_setup, rule_set_available
 
-    args = build_parser().parse_args(argv)
-    path = find_map(args.map)
-    m = _load(path)
     base = default_setup(m, seed=args.seed)
     seats = parse_players(args.players) if args.players else base.seats
     towns = {t.strip().lower() for t in args.towns.split(",") if t.strip()}
@@ -140,8 +137,6 @@ def prepare(argv: list[str] | None = None) -> tuple[MapDef, PlaytestSetup, argpa
         raise UsageError(f"--towns: unknown variant(s) {', '.join(sorted(bad))} (a, b, c)")
     if args.meeples is not None and not 1 <= args.meeples <= 30:
         raise UsageError(f"--meeples: {args.meeples} is not in 1..30")
-    if args.pace < 0:
-        raise UsageError(f"--pace: {args.pace} is negative")
     rule_set = base.options.rule_set
     if args.no_chips:
         rule_set = "none"
@@ -159,7 +154,29 @@ def prepare(argv: list[str] | None = None) -> tuple[MapDef, PlaytestSetup, argpa
         town_cost="b" in towns,
         town_road_bonus="c" in towns,
     )
-    setup = PlaytestSetup(seats=seats, seed=base.seed, options=options)
+    return PlaytestSetup(seats=seats, seed=base.seed, options=options)
+
+
+def load_playable(text: str) -> MapDef:
+    """The map a command line names (a file or a shipped map's name), refused with its errors.
+
+    :raises EngineError: an unreadable map or one with validation errors.
+    """
+    from engine.resources import find_map
+
+    return _load(find_map(text))
+
+
+def prepare(argv: list[str] | None = None) -> tuple[MapDef, PlaytestSetup, argparse.Namespace]:
+    """Read the command line: the map (validated), the setup and the parsed arguments.
+
+    :raises UsageError: a bad option value; :raises EngineError: a bad map, record or setup.
+    """
+    args = build_parser().parse_args(argv)
+    m = load_playable(args.map)
+    if args.pace < 0:
+        raise UsageError(f"--pace: {args.pace} is negative")
+    setup = setup_from(args, m)
     if args.load is None:
         setup.make_game(m)  # fail here, with the engine's sentence, not in the window
     else:

@@ -82,6 +82,27 @@ class _Session:
         return bot.choose(game.copy()).to_dict()
 
 
+_pool_session: _Session | None = None
+
+
+def choose_in_pool(
+    game_id: int,
+    header: dict[str, Any],
+    actions: list[dict[str, Any]],
+    player: int,
+    kind: str,
+    strength: int,
+    seed: int,
+) -> dict[str, Any]:
+    """:meth:`_Session.choose` for a process pool's worker (the online host's bots): the
+    worker keeps its session, so each call replays only the actions it has not seen."""
+    global _pool_session
+    if _pool_session is None:
+        _pool_session = _Session()
+    _pool_session.headers[game_id] = header
+    return _pool_session.choose(game_id, actions, player, kind, strength, seed)
+
+
 def serve(conn: Any) -> None:
     """The child process' loop."""
     session = _Session()

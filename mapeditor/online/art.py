@@ -1,0 +1,86 @@
+"""The board art the browsers show, drawn by the editor's own painters once per host.
+
+The map is :func:`mapeditor.export.render_image` (the PNG export's look), each tile type
+:func:`mapeditor.tile_painter.tile_image` at rotation 0 (the browser turns it), and meeple spots
+the playtest board's :func:`~mapeditor.playtest.board_scene.meeple_spot`. Qt runs headless here
+(``QT_QPA_PLATFORM=offscreen`` unless set), so a host needs no display.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from engine import Game, MapDef
+
+TILE_PX = 128
+"""Side of a tile image (the browser scales it to the square)."""
+MAP_MAX_SIDE = 4096
+"""Longest side of the map image, in pixels."""
+MAP_PX_PER_SQUARE = 96.0
+
+
+def ensure_gui() -> Any:
+    """The application's QGuiApplication (created headless if there is none)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtGui import QGuiApplication
+
+    return QGuiApplication.instance() or QGuiApplication(["carcassonne-host"])
+
+
+def _png(image: Any) -> bytes:
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buf, "PNG")
+    buf.close()
+    return bytes(data.data())
+
+
+def map_png(m: MapDef) -> tuple[bytes, float]:
+    """The map as a PNG and its pixels per square."""
+    from mapeditor.export import render_image
+
+    ensure_gui()
+    px = min(MAP_PX_PER_SQUARE, MAP_MAX_SIDE / max(m.width, m.height, 1))
+    return _png(render_image(m, px_per_square=px)), px
+
+
+class TileArt:
+    """PNG images of a tile set's tiles, drawn on first request and kept."""
+
+    def __init__(self, tileset: Any) -> None:
+        self.tileset = tileset
+        self._png: dict[str, bytes] = {}
+
+    def png(self, tile_id: str) -> bytes | None:
+        """The image of ``tile_id``; ``None`` for an id the tile set does not have (the id comes
+        from a URL: it is looked up, never used as a file name)."""
+        if tile_id not in self._png:
+            if tile_id not in self.tileset:
+                return None
+            from mapeditor.tile_painter import tile_image
+
+            ensure_gui()
+            self._png[tile_id] = _png(tile_image(self.tileset[tile_id], 0, TILE_PX))
+        return self._png[tile_id]
+
+
+def spot(game: Game, tile_id: str, rotation: int, location: str) -> tuple[float, float]:
+    """Where a meeple on ``location`` of ``tile_id`` turned by ``rotation`` stands, as
+    fractions of the square from its top-left corner."""
+    from mapeditor.painting import SQUARE
+    from mapeditor.playtest.board_scene import meeple_spot
+
+    key = (game.tileset[tile_id], rotation, location)
+    got = _SPOTS.get(key)
+    if got is None:
+        p = meeple_spot(game, tile_id, rotation, (0, 0), location)
+        got = _SPOTS[key] = (round(p.x() / SQUARE, 3), round(p.y() / SQUARE, 3))
+    return got
+
+
+_SPOTS: dict[tuple[Any, int, str], tuple[float, float]] = {}
+"""Meeple spots by tile definition, rotation and location (a few thousand at most)."""
