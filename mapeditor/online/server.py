@@ -260,7 +260,6 @@ class Host:
                 table.act(client.seat, msg["seen"], msg["action"])
             except TableError as exc:
                 await self._error(client, str(exc))
-                await self.send_state(table, client)
                 return
             self.save(table)
             await self.broadcast(table)

@@ -170,13 +170,13 @@ class Table:
             raise TableError("the game is over")
         if seat < 0:
             raise TableError("spectators only watch")
-        if seat != g.to_move:
-            raise TableError(f"it is {g.players[g.to_move]}'s turn, not {g.players[seat]}'s")
         if seen != len(g.history):
             raise TableError(
                 f"that answers an older position (action {seen}; the game is at action "
                 f"{len(g.history)})"
             )
+        if seat != g.to_move:
+            raise TableError(f"it is {g.players[g.to_move]}'s turn, not {g.players[seat]}'s")
         if not by_bot and self.bot_turn(now) is not None:
             raise TableError(f"a bot is playing for {g.players[seat]} now")
         self.apply(seat, data, stand_in=by_bot and not self.seats[seat].is_bot)

@@ -55,8 +55,11 @@ function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
 }
 
+let played = false; // a play was sent and not yet answered
+
 function play(action) {
   pending = null;
+  played = true;
   send({ type: "play", seen: state.actions, action });
 }
 
@@ -75,7 +78,9 @@ function receive(msg) {
     render();
   } else if (msg.type === "error") {
     $("hint").textContent = msg.message;
+    if (played) send({ type: "sync" }); // the play was refused: show the position as it is
   }
+  played = false;
 }
 
 function mine() {
