@@ -117,5 +117,11 @@ def first_choice(state: dict[str, Any]) -> dict[str, Any]:
     moves = state["moves"]
     if state["phase"] == "place" and moves["placements"]:
         x, y, r, spots = moves["placements"][0]
-        return {"type": "place", "x": x, "y": y, "rotation": r, "meeple": spots[0][0] if spots else None}
+        return {
+            "type": "place",
+            "x": x,
+            "y": y,
+            "rotation": r,
+            "meeple": spots[0][0] if spots else None,
+        }
     return dict(moves["actions"][0]["action"])
