@@ -133,6 +133,10 @@ class Host:
         return app
 
     async def _start(self, _app: web.Application) -> None:
+        from mapeditor.playtest.bot_process import warm_up
+
+        if self.bot_pool is not None:
+            self.bot_pool.submit(warm_up)  # the worker starts now, not at the first bot turn
         self._ticker = asyncio.create_task(self._tick())
         for table in self.tables.values():
             self.schedule_bot(table)

@@ -85,6 +85,11 @@ class _Session:
 _pool_session: _Session | None = None
 
 
+def warm_up() -> None:
+    """Import the bots in a pool's worker before the first turn asks for them."""
+    import engine.bots  # noqa: F401
+
+
 def choose_in_pool(
     game_id: int,
     header: dict[str, Any],
