@@ -71,16 +71,42 @@ class TileArt:
 def spot(game: Game, tile_id: str, rotation: int, location: str) -> tuple[float, float]:
     """Where a meeple on ``location`` of ``tile_id`` turned by ``rotation`` stands, as
     fractions of the square from its top-left corner."""
-    from mapeditor.painting import SQUARE
-    from mapeditor.playtest.board_scene import meeple_spot
-
     key = (game.tileset[tile_id], rotation, location)
     got = _SPOTS.get(key)
     if got is None:
-        p = meeple_spot(game, tile_id, rotation, (0, 0), location)
-        got = _SPOTS[key] = (round(p.x() / SQUARE, 3), round(p.y() / SQUARE, 3))
+        got = _SPOTS[key] = _spot(game, tile_id, rotation, location)
     return got
+
+
+def _spot(game: Any, tile_id: str, rotation: int, location: str) -> tuple[float, float]:
+    from mapeditor.painting import SQUARE
+    from mapeditor.playtest.board_scene import meeple_spot
+
+    p = meeple_spot(game, tile_id, rotation, (0, 0), location)
+    return (round(p.x() / SQUARE, 3), round(p.y() / SQUARE, 3))
 
 
 _SPOTS: dict[tuple[Any, int, str], tuple[float, float]] = {}
 """Meeple spots by tile definition, rotation and location (a few thousand at most)."""
+
+
+def all_spots() -> list[tuple[str, int, str, tuple[float, float]]]:
+    """Every meeple spot of the default tile set (for a worker process: finding a good spot is
+    a distance transform in pure Python, about a second per tile on a loaded machine)."""
+    ensure_gui()
+    game = Game(None)
+    out = []
+    for tile in game.tileset:
+        for rotation in (0, 90, 180, 270):
+            for location in game.board.oriented(tile.id, rotation).aliases:
+                out.append((tile.id, rotation, location, _spot(game, tile.id, rotation, location)))
+    return out
+
+
+def remember_spots(spots: list[tuple[str, int, str, tuple[float, float]]]) -> None:
+    """Keep the spots :func:`all_spots` found, for the default tile set."""
+    from engine.tiles import default_tileset
+
+    tileset = default_tileset()
+    for tile_id, rotation, location, uv in spots:
+        _SPOTS.setdefault((tileset[tile_id], rotation, location), uv)

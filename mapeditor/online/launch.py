@@ -45,7 +45,7 @@ def build_host(args: argparse.Namespace, state_dir: Path) -> tuple[Host, list[st
         table = new_table(gid, m, setup_from(args, m), options)
         store.save_table(table, state_dir)
         tables.append(table)
-    settings = HostSettings(state_dir=state_dir, bot_pace=args.pace)
+    settings = HostSettings(state_dir=state_dir, bot_pace=args.pace, warm_art=True)
     return Host(settings, tables, bot_pool()), notes
 
 

@@ -85,6 +85,8 @@ class HostSettings:
     burst: float = 24.0
     kick_after: int = 200
     """Refused messages in a row after which a flooding client is disconnected."""
+    warm_art: bool = False
+    """Find every meeple spot in a helper process at start-up, so that no turn waits for one."""
 
 
 class _Client:
@@ -117,6 +119,7 @@ class Host:
             for name in STATIC
         }
         self._ticker: asyncio.Task[None] | None = None
+        self._warming: asyncio.Task[None] | None = None
 
     # -- the application ------------------------------------------------------------------------
 
@@ -138,11 +141,26 @@ class Host:
         if self.bot_pool is not None:
             self.bot_pool.submit(warm_up)  # the worker starts now, not at the first bot turn
         self._ticker = asyncio.create_task(self._tick())
+        if self.settings.warm_art:
+            self._warming = asyncio.create_task(self._warm_art())
         for table in self.tables.values():
             self.schedule_bot(table)
 
+    async def _warm_art(self) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            spots = await asyncio.get_running_loop().run_in_executor(pool, art.all_spots)
+            art.remember_spots(spots)
+        except Exception:  # the spots are then found when needed, in the host
+            log.exception("finding the meeple spots failed")
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
     async def _shutdown(self, _app: web.Application) -> None:
-        tasks = [t for t in [self._ticker, *self._bots.values()] if t is not None]
+        tasks = [t for t in [self._ticker, self._warming, *self._bots.values()] if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:

@@ -58,10 +58,18 @@ def save_table(table: Table, state_dir: Path) -> None:
         rec.map_path, rec.map_data = str(map_file), None
     save_record(rec, folder / "record.json")
     table_file = folder / "table.json"
+    text = json.dumps(table.state(), indent=1) + "\n"
+    if _written.get(table_file) == text:
+        return  # most actions change the record only
     if not table_file.exists():
         # first write: owner-only, before any token is in it (the atomic writer keeps the mode)
         table_file.touch(mode=0o600)
-    write_text_atomically(table_file, json.dumps(table.state(), indent=1) + "\n")
+    write_text_atomically(table_file, text)
+    _written[table_file] = text
+
+
+_written: dict[Path, str] = {}
+"""The text last written to each table file by this process."""
 
 
 def _field(data: Any, key: str, kind: type, source: str) -> Any:
