@@ -184,8 +184,6 @@ function renderBoard() {
       const c = el("circle", { class: "spot", cx: x + u, cy: y + v, r: 0.13, "data-spot": loc }, overlay);
       el("title", {}, c).textContent = `${role} (${loc})`;
       c.addEventListener("click", () => play({ type: "place", x, y, rotation: r, meeple: loc }));
-      const t = el("text", { x: x + u, y: y + v - 0.16, class: "spot-label", "text-anchor": "middle" }, overlay);
-      t.textContent = role;
     }
     return;
   }
@@ -241,6 +239,12 @@ function renderPanel() {
   acts.replaceChildren();
   if (mine()) {
     if (pending) {
+      const [x, y, r, spots] = pending;
+      for (const [loc, , , role] of spots) {
+        const s = html("button", `${role} (${loc})`, acts);
+        s.dataset.spotButton = loc;
+        s.onclick = () => play({ type: "place", x, y, rotation: r, meeple: loc });
+      }
       const b = html("button", "No meeple", acts);
       b.id = "no-meeple";
       b.onclick = () => play({ type: "place", x: pending[0], y: pending[1], rotation: pending[2], meeple: null });
@@ -281,7 +285,8 @@ function renderPanel() {
   for (const c of state.chat) html("li", `${c.from}: ${c.text}`, chat);
   chat.scrollTop = chat.scrollHeight;
   if (!mine()) $("hint").textContent = me < 0 ? "watching" : "";
-  else if (!pending && state.phase === "place") {
+  else if (pending) $("hint").textContent = "Choose a meeple spot (a circle or a button), or No meeple";
+  else if (state.phase === "place") {
     $("hint").textContent = placementsAt(rotation).length
       ? "Click a highlighted square to place the tile"
       : "The tile fits nowhere at this rotation: turn it";
