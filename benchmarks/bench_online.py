@@ -42,6 +42,7 @@ def serve(args: argparse.Namespace) -> int:
     from mapeditor.online.art import all_spots, ensure_gui, remember_spots
     from mapeditor.online.launch import new_table
     from mapeditor.online.server import Host, HostSettings
+    from mapeditor.online.store import save_table
     from mapeditor.online.table import TableOptions
     from mapeditor.playtest.setup_dialog import DEFAULT_COLOURS, PlaytestSetup, Seat, default_setup
 
@@ -58,7 +59,7 @@ def serve(args: argparse.Namespace) -> int:
     settings = HostSettings(state_dir=Path(args.state), rate=50.0, burst=50.0)
     host = Host(settings, tables)
     for t in tables:
-        host.save(t)
+        save_table(t, settings.state_dir)
     links = {t.game_id: [s.token for s in t.seats] for t in tables}
     Path(args.links).write_text(json.dumps(links))
     web.run_app(host.app(), host="127.0.0.1", port=args.port, print=None)

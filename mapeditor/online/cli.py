@@ -87,6 +87,12 @@ def _main(argv: list[str] | None) -> int:
         raise UsageError(f"--port: {args.port} is not a port number")
     if args.pace < 0:
         raise UsageError(f"--pace: {args.pace} is negative")
+    try:
+        import aiohttp  # noqa: F401
+    except ImportError:
+        raise UsageError(
+            "hosting needs aiohttp: pip install 'carcassonne-maps-studio[online]'"
+        ) from None
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from mapeditor.online.launch import build_host, run
 

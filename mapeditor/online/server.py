@@ -120,6 +120,7 @@ class Host:
         }
         self._ticker: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[None] | None = None
+        self._save_locks: dict[str, asyncio.Lock] = {}
 
     # -- the application ------------------------------------------------------------------------
 
@@ -275,7 +276,7 @@ class Host:
                 await self._error(client, "text: an empty chat line")
                 return
             table.say(client.seat, text)
-            self.save(table)
+            await self.save(table)
             await self.broadcast(table)
         elif kind == "play":
             try:
@@ -283,7 +284,7 @@ class Host:
             except TableError as exc:
                 await self._error(client, str(exc))
                 return
-            self.save(table)
+            await self.save(table)
             await self.broadcast(table)
             self.schedule_bot(table)
 
@@ -344,8 +345,14 @@ class Host:
                 msg["moves"] = None
             await self._send(c, msg)
 
-    def save(self, table: Table) -> None:
-        store.save_table(table, self.settings.state_dir)
+    async def save(self, table: Table) -> None:
+        """Save ``table`` as it is now, before anyone is told of the change. The files are
+        written in a thread (an fsync takes milliseconds: the other games go on meanwhile),
+        one save of a table after the other."""
+        snap = store.snapshot(table, self.settings.state_dir)
+        lock = self._save_locks.setdefault(table.game_id, asyncio.Lock())
+        async with lock:
+            await asyncio.to_thread(store.write_snapshot, snap)
 
     # -- bots -------------------------------------------------------------------------------------
 
@@ -390,7 +397,7 @@ class Host:
             except TableError as exc:
                 log.error("bot move refused at %s: %s", table.game_id, exc)
                 return
-            self.save(table)
+            await self.save(table)
             await self.broadcast(table)
         self.schedule_bot(table)
 

@@ -14,10 +14,11 @@ import json
 import os
 import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine import EngineError, MapDef, RecordError, save_map, save_record
+from engine import EngineError, GameRecord, MapDef, RecordError, save_map, save_record
 from engine.boundedio import InputFileError, read_json
 from engine.mapio import write_text_atomically
 from engine.record import load_record, new_game
@@ -48,24 +49,44 @@ def game_id_for(m: MapDef | None, taken: set[str]) -> str:
 
 def save_table(table: Table, state_dir: Path) -> None:
     """Write the record and the table file of ``table`` (atomically, one after the other)."""
+    write_snapshot(snapshot(table, state_dir))
+
+
+@dataclass
+class Snapshot:
+    """What :func:`save_table` writes, taken at one moment (the writing may happen in another
+    thread while the game goes on)."""
+
+    folder: Path
+    record: GameRecord
+    table_text: str
+    game_map: MapDef | None
+
+
+def snapshot(table: Table, state_dir: Path) -> Snapshot:
     folder = state_dir / table.game_id
-    folder.mkdir(parents=True, exist_ok=True)
     rec = table.record()
     if table.game.map is not None:
-        map_file = folder / "map.json"
-        if not map_file.exists():
-            save_map(table.game.map, map_file)
-        rec.map_path, rec.map_data = str(map_file), None
-    save_record(rec, folder / "record.json")
-    table_file = folder / "table.json"
+        rec.map_path, rec.map_data = str(folder / "map.json"), None
     text = json.dumps(table.state(), indent=1) + "\n"
-    if _written.get(table_file) == text:
+    return Snapshot(folder, rec, text, table.game.map)
+
+
+def write_snapshot(snap: Snapshot) -> None:
+    """Write a :func:`snapshot`: the map once, the record, and the table file when it changed."""
+    snap.folder.mkdir(parents=True, exist_ok=True)
+    map_file = snap.folder / "map.json"
+    if snap.game_map is not None and not map_file.exists():
+        save_map(snap.game_map, map_file)
+    save_record(snap.record, snap.folder / "record.json")
+    table_file = snap.folder / "table.json"
+    if _written.get(table_file) == snap.table_text:
         return  # most actions change the record only
     if not table_file.exists():
         # first write: owner-only, before any token is in it (the atomic writer keeps the mode)
         table_file.touch(mode=0o600)
-    write_text_atomically(table_file, text)
-    _written[table_file] = text
+    write_text_atomically(table_file, snap.table_text)
+    _written[table_file] = snap.table_text
 
 
 _written: dict[Path, str] = {}

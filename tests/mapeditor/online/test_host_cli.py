@@ -1,0 +1,50 @@
+"""``python -m mapeditor host``: its refusals (one line, status 2) and what it sets up."""
+
+from __future__ import annotations
+
+import pytest
+
+from mapeditor.online import cli, store
+from mapeditor.online.launch import build_host
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["deutschland", "--port", "0"], "error: --port: 0 is not a port number"),
+        (["deutschland", "--takeover", "soon"], "'soon' is not a number of seconds or 'off'"),
+        (["deutschland", "--clock", "-5"], "'-5' is not in 0..2592000 seconds"),
+        (["deutschland", "--players", "human"], "--players: 1 players given; a game has 2 to 6"),
+        (["atlantis"], "atlantis"),
+    ],
+)
+def test_bad_command_lines_print_one_line(argv, message, tmp_path, capsys):
+    assert cli.main([*argv, "--state", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_no_map_and_no_saved_game_is_a_usage_error(tmp_path, capsys):
+    assert cli.main(["--state", str(tmp_path / "empty")]) == 2
+    assert "no game to host: name a map" in capsys.readouterr().err
+
+
+def test_a_map_gets_a_table_and_a_second_start_resumes_it(tmp_path):
+    args = cli.build_parser().parse_args(
+        ["deutschland", "--players", "Ann=human,mcts:4", "--seed", "4", "--takeover", "off"]
+    )
+    host, notes = build_host(args, tmp_path)
+    (table,) = host.tables.values()
+    assert notes == []
+    assert [s.kind for s in table.seats] == ["human", "mcts"]
+    assert table.seats[1].strength == 4
+    assert table.options.takeover_after is None
+    assert [r.name for r in table.game.rules] == ["deutschland"]  # the map's Map-Chips rules
+    again, notes = build_host(args, tmp_path)
+    assert notes == ["resumed deutschland at action 0"]
+    (resumed,) = again.tables.values()
+    assert resumed.seats[0].token == table.seats[0].token
+    for h in (host, again):
+        assert h.bot_pool is not None
+        h.bot_pool.shutdown()
+    assert store.GAME_ID.match(table.game_id)
