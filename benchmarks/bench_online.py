@@ -62,6 +62,15 @@ def serve(args: argparse.Namespace) -> int:
         save_table(t, settings.state_dir)
     links = {t.game_id: [s.token for s in t.seats] for t in tables}
     Path(args.links).write_text(json.dumps(links))
+    if os.environ.get("BENCH_PROFILE"):  # where the host's time goes: BENCH_PROFILE=out.prof
+        import cProfile
+
+        with cProfile.Profile() as prof:
+            try:
+                web.run_app(host.app(), host="127.0.0.1", port=args.port, print=None)
+            finally:
+                prof.dump_stats(os.environ["BENCH_PROFILE"])
+        return 0
     web.run_app(host.app(), host="127.0.0.1", port=args.port, print=None)
     return 0
 
@@ -74,6 +83,7 @@ async def player(
     moves: int,
     stop_at: float,
     latencies: list[float],
+    errors: list[str],
 ) -> None:
     """One scripted seat: join, then move whenever offered a choice."""
     ws = await session.ws_connect(url)  # type: ignore[attr-defined]
@@ -86,6 +96,11 @@ async def player(
                 msg = await ws.receive_json(timeout=max(0.1, stop_at - time.monotonic()))
             except (TimeoutError, TypeError):
                 break
+            if msg["type"] == "error":
+                errors.append(msg["message"])
+                sent_at = None
+                await ws.send_json({"type": "sync"})
+                continue
             if msg["type"] != "state":
                 continue
             if sent_at is not None and msg["actions"] > seen:
@@ -120,13 +135,17 @@ async def drive(args: argparse.Namespace, links: dict[str, list[str]], pid: int)
     import aiohttp
 
     latencies: list[float] = []
+    errors: list[str] = []
     stop_at = time.monotonic() + args.seconds
     base = f"http://127.0.0.1:{args.port}"
     started = time.monotonic()
-    async with aiohttp.ClientSession() as session:
+    # no pool limit: every seat keeps its websocket open (the default allows 100 at a time)
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
         rss_start = rss_kb(pid)
         tasks = [
-            player(session, f"{base}/ws/{gid}", tok, args.think, args.moves, stop_at, latencies)
+            player(
+                session, f"{base}/ws/{gid}", tok, args.think, args.moves, stop_at, latencies, errors
+            )
             for gid, tokens in links.items()
             for tok in tokens
         ]
@@ -139,7 +158,9 @@ async def drive(args: argparse.Namespace, links: dict[str, list[str]], pid: int)
         return
     p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))]
     print(f"{args.games} games x 4 clients on {args.map}, think {args.think} s, {took:.0f} s")
-    print(f"moves played: {len(lat)} ({len(lat) / took:.1f}/s)")
+    print(f"moves played: {len(lat)} ({len(lat) / took:.1f}/s); refused: {len(errors)}")
+    for e in sorted(set(errors))[:5]:
+        print(f"  refused: {e}")
     print(
         f"move latency: median {statistics.median(lat) * 1000:.1f} ms, "
         f"p95 {p95 * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms"

@@ -88,6 +88,21 @@ def _spot(game: Any, tile_id: str, rotation: int, location: str) -> tuple[float,
 
 _SPOTS: dict[tuple[Any, int, str], tuple[float, float]] = {}
 """Meeple spots by tile definition, rotation and location (a few thousand at most)."""
+_ROLES: dict[tuple[Any, int, str], str] = {}
+
+
+def spot_and_role(
+    game: Game, tile_id: str, rotation: int, location: str
+) -> tuple[float, float, str]:
+    """:func:`spot` and the meeple's name there (``Knight``, ``Thief``, ``Farmer``, ``Monk``)."""
+    key = (game.tileset[tile_id], rotation, location)
+    role = _ROLES.get(key)
+    if role is None:
+        from mapeditor.playtest.board_scene import meeple_role
+
+        role = _ROLES[key] = meeple_role(game, tile_id, rotation, location)[0]
+    u, v = spot(game, tile_id, rotation, location)
+    return u, v, role
 
 
 def all_spots() -> list[tuple[str, int, str, tuple[float, float]]]:

@@ -21,14 +21,30 @@ class ProtocolError(Exception):
 
 
 @cache
+def _schema() -> dict[str, Any]:
+    from engine.resources import schema_path
+
+    schema: dict[str, Any] = json.loads(schema_path("online-message").read_text(encoding="utf-8"))
+    return schema
+
+
+@cache
 def _validator() -> Any:
     import jsonschema
 
     from engine.mapio import _strict_validator_class
-    from engine.resources import schema_path
 
-    schema = json.loads(schema_path("online-message").read_text(encoding="utf-8"))
-    return _strict_validator_class(jsonschema.Draft202012Validator)(schema)
+    return _strict_validator_class(jsonschema.Draft202012Validator)(_schema())
+
+
+@cache
+def _fast() -> Any:
+    """The schema compiled by fastjsonschema: a yes or no, about 20 times faster than
+    jsonschema (which explains every no). Its "integer" accepts 3.0, so a message with any
+    number that is not a whole one is always judged by jsonschema."""
+    import fastjsonschema
+
+    return fastjsonschema.compile(_schema())
 
 
 def _reject_constant(name: str) -> Any:
@@ -42,10 +58,26 @@ def parse(text: str | bytes) -> dict[str, Any]:
     """
     if len(text) > MAX_MESSAGE_BYTES:
         raise ProtocolError(f"message too large ({len(text)} bytes; at most {MAX_MESSAGE_BYTES})")
+    floats: list[str] = []
+
+    def parse_float(text: str) -> float:
+        floats.append(text)
+        return float(text)
+
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, parse_float=parse_float)
     except (ValueError, RecursionError, UnicodeDecodeError) as exc:
         raise ProtocolError(f"not JSON: {str(exc)[:100]}") from None
+    if not floats:
+        import fastjsonschema
+
+        try:
+            _fast()(data)
+        except fastjsonschema.JsonSchemaException:
+            pass  # explained below
+        else:
+            assert isinstance(data, dict)
+            return data
     from jsonschema.exceptions import best_match
 
     error = best_match(_validator().iter_errors(data))

@@ -239,10 +239,13 @@ class Host:
         return ws
 
     async def _send(self, client: _Client, message: dict[str, Any]) -> None:
+        await self._send_text(client, json.dumps(message, separators=(",", ":")))
+
+    async def _send_text(self, client: _Client, text: str) -> None:
         if client.ws.closed:
             return
         with contextlib.suppress(ConnectionError, RuntimeError):
-            await client.ws.send_str(json.dumps(message, separators=(",", ":")))
+            await client.ws.send_str(text)
 
     async def _error(self, client: _Client, text: str) -> None:
         await self._send(client, {"type": "error", "message": text})
@@ -317,33 +320,31 @@ class Host:
         self.schedule_bot(table)
 
     async def send_state(self, table: Table, client: _Client) -> None:
-        shared = view.board(table)
-        await self._send(client, self._addressed(table, client, shared))
-
-    def _addressed(self, table: Table, client: _Client, shared: dict[str, Any]) -> dict[str, Any]:
-        seat = -1 if client.seat is None else client.seat
-        moves = None
-        if seat == table.game.to_move and table.bot_turn(time.time()) is None:
-            moves = view.choices(table)
-        return view.state_for(table, seat, shared, moves)
+        """Send the state to one browser."""
+        await self._send_states(table, [client])
 
     async def broadcast(self, table: Table) -> None:
         """Send the state to every browser at ``table``."""
-        clients = [c for c in self.clients[table.game_id] if c.seat is not None]
+        await self._send_states(
+            table, [c for c in self.clients[table.game_id] if c.seat is not None]
+        )
+
+    async def _send_states(self, table: Table, clients: list[_Client]) -> None:
+        """The state (:func:`view.board`, encoded once), addressed to each client: its seat,
+        and the choices (:func:`view.choices`) for the player to move, unless a bot plays."""
         if not clients:
             return
-        shared = view.board(table)
-        mover_moves: dict[str, Any] | None = None
+        head = json.dumps(view.board(table), separators=(",", ":"))[:-1]
+        g = table.game
+        mover_moves: str | None = None
         for c in clients:
-            msg = dict(shared)
-            msg["you"] = c.seat
-            if c.seat == table.game.to_move and not table.game.is_over():
-                if mover_moves is None and table.bot_turn(time.time()) is None:
-                    mover_moves = view.choices(table)
-                msg["moves"] = mover_moves
-            else:
-                msg["moves"] = None
-            await self._send(c, msg)
+            moves = "null"
+            if c.seat == g.to_move and not g.is_over():
+                if mover_moves is None:
+                    mine = table.bot_turn(time.time()) is None
+                    mover_moves = json.dumps(view.choices(table)) if mine else "null"
+                moves = mover_moves
+            await self._send_text(c, f'{head},"you":{c.seat},"moves":{moves}}}')
 
     async def save(self, table: Table) -> None:
         """Save ``table`` as it is now, before anyone is told of the change. The files are

@@ -65,9 +65,10 @@ class Snapshot:
 
 def snapshot(table: Table, state_dir: Path) -> Snapshot:
     folder = state_dir / table.game_id
+    if table.game.map is not None and table.game.map_path is None:
+        # the record names the map's copy (without a path it would embed the whole map)
+        table.game.map_path = str(folder / "map.json")
     rec = table.record()
-    if table.game.map is not None:
-        rec.map_path, rec.map_data = str(folder / "map.json"), None
     text = json.dumps(table.state(), indent=1) + "\n"
     return Snapshot(folder, rec, text, table.game.map)
 

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import fields, is_dataclass
+from functools import cache
 from typing import Any
 
 from engine import Draw, Game, Move, Pass, Phase
 from mapeditor.online import art
 from mapeditor.online.table import Table
+
+LOG_SENT = 80
+"""Log lines in each state (the host keeps more; a reconnecting page gets these)."""
 
 _PHASE_WORDS = {
     Phase.DRAW: "draw a tile or take another action",
@@ -22,6 +26,7 @@ _PHASE_WORDS = {
 }
 
 
+@cache
 def _chip_hex(colour: str | None) -> str:
     from mapeditor.playtest.board_scene import chip_colour
 
@@ -45,6 +50,7 @@ def board(table: Table) -> dict[str, Any]:
         meeples.append([player, round(sq[0] + u, 3), round(sq[1] + v, 3), upgraded])
     out = g.outcome() if g.is_over() else None
     bot = table.bot_turn(now)
+    held = rule_view.chips_held_by_all(g)
     players = []
     for i, (name, seat) in enumerate(zip(g.players, table.seats, strict=True)):
         clock = table.clock_left(i, now) if i == g.to_move else None
@@ -58,7 +64,7 @@ def board(table: Table) -> dict[str, Any]:
                 "here": seat.is_bot or seat.connections > 0,
                 "stand_in": bot is not None and bot.stand_in and bot.player == i,
                 "clock": None if clock is None else round(clock),
-                "held": [[c, v] for c, v in rule_view.chips_held(g, i)],
+                "held": [[c, v] for c, v in held[i]],
                 "isle": views.isle_meeples.get(i, 0),
             }
         )
@@ -81,7 +87,7 @@ def board(table: Table) -> dict[str, Any]:
         "meeples": meeples,
         "chips": [[c.square[0], c.square[1], _chip_hex(c.colour), c.value] for c in views.chips],
         "stacks": [[s.square[0], s.square[1], s.count] for s in views.stacks],
-        "log": list(table.log)[-200:],
+        "log": list(table.log)[-LOG_SENT:],
         "chat": list(table.chat),
     }
 
@@ -108,8 +114,6 @@ def choices(table: Table) -> dict[str, Any]:
     """The legal choices of the player to move: tile placements with their meeple spots, and
     every other action the engine offers (the rule set's chips, extra turns, upgrades, passes)
     with a label."""
-    from mapeditor.playtest.board_scene import meeple_role
-
     g = table.game
     placements: dict[tuple[int, int, int], list[list[Any]]] = {}
     actions = []
@@ -118,8 +122,7 @@ def choices(table: Table) -> dict[str, Any]:
         if isinstance(a, Move):
             spots = placements.setdefault((a.square[0], a.square[1], a.rotation), [])
             if a.meeple is not None and tile is not None:
-                u, v = art.spot(g, tile, a.rotation, a.meeple)
-                role = meeple_role(g, tile, a.rotation, a.meeple)[0]
+                u, v, role = art.spot_and_role(g, tile, a.rotation, a.meeple)
                 spots.append([a.meeple, u, v, role])
             continue
         actions.append({"label": _label(g, a), "action": a.to_dict(), "square": _square_of(a)})
@@ -127,15 +130,3 @@ def choices(table: Table) -> dict[str, Any]:
         "placements": [[x, y, r, spots] for (x, y, r), spots in placements.items()],
         "actions": actions,
     }
-
-
-def state_for(
-    table: Table, seat: int, shared: dict[str, Any], moves: dict[str, Any] | None
-) -> dict[str, Any]:
-    """``shared`` (:func:`board`) addressed to ``seat`` (-1: a spectator), with the choices
-    ``moves`` when that seat is to move and plays now (not a bot standing in)."""
-    out = dict(shared)
-    out["you"] = seat
-    mine = seat >= 0 and seat == table.game.to_move and not table.game.is_over()
-    out["moves"] = moves if mine else None
-    return out
