@@ -48,3 +48,24 @@ def test_a_map_gets_a_table_and_a_second_start_resumes_it(tmp_path):
         assert h.bot_pool is not None
         h.bot_pool.shutdown()
     assert store.GAME_ID.match(table.game_id)
+
+
+def test_the_editor_hosts_its_map_and_shows_the_links(qtbot):
+    from engine import load_map
+    from engine.resources import bundled_map
+    from mapeditor.online.host_dialog import HostDialog
+    from mapeditor.online.screens import free_port
+
+    dialog = HostDialog(load_map(bundled_map("example-small")))
+    qtbot.addWidget(dialog)
+    dialog.seats.setText("Ann=human,Bob=human,greedy")
+    dialog.port.setValue(free_port())
+    dialog.start()
+    qtbot.waitUntil(lambda: "Listening on" in dialog.output.toPlainText(), timeout=60_000)
+    links = dialog.links()
+    assert [line.split(":")[0] for line in links] == ["Ann", "Bob", "spectators"]
+    assert all(f":{dialog.port.value()}/play/" in line for line in links)
+    proc = dialog.process
+    assert proc is not None
+    dialog.close()
+    assert dialog.process is None or proc.state() == proc.ProcessState.NotRunning
