@@ -69,6 +69,8 @@ def snapshot(table: Table, state_dir: Path) -> Snapshot:
         # the record names the map's copy (without a path it would embed the whole map)
         table.game.map_path = str(folder / "map.json")
     rec = table.record()
+    # who sat where, for `engine simulate --humans` (the record's result is informative)
+    rec.result = {**(rec.result or {}), "seats": [s.kind for s in table.seats]}
     text = json.dumps(table.state(), indent=1) + "\n"
     return Snapshot(folder, rec, text, table.game.map)
 

@@ -67,6 +67,7 @@ def test_a_move_is_refereed_saved_and_sent_to_everyone(tmp_path):
     run(go())
     saved = load_record(tmp_path / "deutschland" / "record.json")
     assert saved.actions[0]["x"] == table.game.history[0].square[0]
+    assert saved.result["seats"] == ["human", "human", "greedy"]  # for simulate --humans
     assert replay(saved).state_summary() == table.game.state_summary()
 
 
