@@ -15,7 +15,7 @@ Speed matters here (bots play thousands of games), so the board works on precomp
 A map's printed parts are static per map (:class:`MapLayout`) and shared by every copy of a board.
 
 The package, bottom to top: :mod:`~engine.board.vocab` (location names and the tags its
-modules share), :mod:`~engine.board.compiled` (compiled tiles, fit and move tables),
+modules share), :mod:`~engine.board.tiletables` (compiled tiles, fit and move tables),
 :mod:`~engine.board.layout` (the static layout of a map), :mod:`~engine.board.state` (tiles,
 features, frontier, copies and trials), :mod:`~engine.board.preview` (what a placement would
 join), :mod:`~engine.board.counting` (listing and counting moves) and
@@ -23,11 +23,11 @@ join), :mod:`~engine.board.counting` (listing and counting moves) and
 those layers (each a base class of the next), so a method is found the same way as before.
 """
 
-from engine.board.compiled import CompiledTiles, OrientedTile, compiled
 from engine.board.layout import MapLayout, MapOptions, map_layout
 from engine.board.placing import Board
 from engine.board.preview import PreviewFeature
 from engine.board.state import BoardTrial
+from engine.board.tiletables import CompiledTiles, OrientedTile, compiled
 from engine.board.vocab import (
     DELTAS,
     H_BORDER,

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
-from engine.board.compiled import free_locations
 from engine.board.preview import Previews
+from engine.board.tiletables import free_locations
 from engine.board.vocab import (
     DELTAS,
     FREE,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.board.compiled import OrientedTile
 from engine.board.counting import MoveCounting
+from engine.board.tiletables import OrientedTile
 from engine.board.vocab import (
     DELTAS,
     FREE,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import KeysView
 from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
-from engine.board.compiled import OrientedTile, compiled
 from engine.board.layout import MapLayout, MapOptions, map_layout
+from engine.board.tiletables import OrientedTile, compiled
 from engine.board.vocab import (
     DELTAS,
     FREE,

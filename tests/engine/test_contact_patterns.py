@@ -15,9 +15,9 @@ import random
 
 import pytest
 
-import engine.board.compiled as compiled_module
+import engine.board.tiletables as tiletables
 from engine.board import Board
-from engine.board.compiled import free_locations
+from engine.board.tiletables import free_locations
 from engine.game import Game, GameOptions, Phase
 from engine.mapio import load_map
 from engine.moves import Move
@@ -103,7 +103,7 @@ def test_moves_counted_by_pattern_id_equal_the_list_also_without_ids(
     """With the id table full (``pattern_id`` gives -1), the patterns themselves are used."""
     g = Game(None, players=3, seed=5, options=GameOptions(meeples=12))
     compiled = g.board.compiled
-    monkeypatch.setattr(compiled_module, "_MAX_PATTERN_IDS", 8)
+    monkeypatch.setattr(tiletables, "_MAX_PATTERN_IDS", 8)
     monkeypatch.setattr(compiled, "_pattern_ids", {})
     monkeypatch.setattr(compiled, "_id_patterns", [()])
     monkeypatch.setattr(compiled, "_move_tables", {})
