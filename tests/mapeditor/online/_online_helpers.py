@@ -74,6 +74,11 @@ class Browser:
             await b.until(lambda m: m["type"] == "state")
         return b
 
+    @classmethod
+    async def seats(cls, client: TestClient, table: Any, *seats: int) -> list[Browser]:
+        """Joined browsers of ``table``'s ``seats`` (in that order)."""
+        return [await cls.open(client, table.game_id, table.seats[i].token) for i in seats]
+
     async def send(self, message: Any) -> None:
         await self.ws.send_str(message if isinstance(message, str) else json.dumps(message))
 

@@ -52,8 +52,7 @@ def test_mutated_messages_get_one_answer_and_change_nothing_they_should_not(tmp_
 
     async def go():  # noqa: C901
         async with serving(host) as client:
-            ann = await Browser.open(client, "deutschland", table.seats[0].token)
-            bob = await Browser.open(client, "deutschland", table.seats[1].token)
+            ann, bob = await Browser.seats(client, table, 0, 1)
             for i in range(MUTANTS):
                 sender = ann if i % 2 == 0 else bob
                 state = (

@@ -52,8 +52,7 @@ def test_a_move_is_refereed_saved_and_sent_to_everyone(tmp_path):
 
     async def go():
         async with serving(Host(settings(tmp_path), [table])) as client:
-            ann = await Browser.open(client, "deutschland", table.seats[0].token)
-            bob = await Browser.open(client, "deutschland", table.seats[1].token)
+            ann, bob = await Browser.seats(client, table, 0, 1)
             # an illegal square: the engine's reason comes back, nothing changes
             await ann.play({"type": "place", "x": 0, "y": 0, "rotation": 0, "meeple": None})
             assert "square (0, 0)" in await ann.error()
@@ -76,8 +75,7 @@ def test_out_of_turn_and_replayed_messages_change_nothing(tmp_path):
 
     async def go():
         async with serving(Host(settings(tmp_path), [table])) as client:
-            ann = await Browser.open(client, "deutschland", table.seats[0].token)
-            bob = await Browser.open(client, "deutschland", table.seats[1].token)
+            ann, bob = await Browser.seats(client, table, 0, 1)
             move = first_choice(ann.state)
             await bob.play(move)
             assert await bob.error() == "it is P0's turn, not P1's"
@@ -161,8 +159,7 @@ def test_a_bot_stands_in_for_an_absent_player_and_hands_the_seat_back(tmp_path):
 
     async def go():
         async with serving(Host(settings(tmp_path), [table])) as client:
-            ann = await Browser.open(client, "deutschland", table.seats[0].token)
-            bob = await Browser.open(client, "deutschland", table.seats[1].token)
+            ann, bob = await Browser.seats(client, table, 0, 1)
             await bob.close()
             # Ann plays; Bob is away: after the takeover delay a bot plays Bob's turns
             for _ in range(2):
