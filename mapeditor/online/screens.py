@@ -103,6 +103,14 @@ def launch(playwright: Any) -> Any:
     return playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
 
 
+_PAGE_ERRORS: dict[int, list[str]] = {}
+
+
+def page_errors(page: Any) -> list[str]:
+    """The script errors the page has raised (uncaught exceptions) since it was opened."""
+    return _PAGE_ERRORS.get(id(page), [])
+
+
 def actions_count(page: Any) -> int:
     return int(page.locator("body").get_attribute("data-actions") or -1)
 
@@ -130,6 +138,8 @@ def play_turn_via_page(page: Any, *, meeple: bool = True) -> None:
     else:
         page.locator("#actions button").first.click()
     wait_moved(page, before)
+    if page_errors(page):
+        raise RuntimeError(f"the page raised: {page_errors(page)}")
 
 
 def is_mine(page: Any) -> bool:
@@ -141,6 +151,9 @@ def open_page(browser: Any, link: str, viewport: tuple[int, int] = (1280, 800)) 
     browser's), once it has the game's state."""
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    _PAGE_ERRORS[id(page)] = errors
     page.goto(link)
     page.wait_for_function("document.body.dataset.actions !== undefined", timeout=30_000)
     return page

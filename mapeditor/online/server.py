@@ -48,6 +48,8 @@ MAX_FRAME_BYTES = 64 * 1024
 """aiohttp closes a connection whose frame is larger (a message over
 :data:`~mapeditor.online.protocol.MAX_MESSAGE_BYTES` but under this gets an error reply)."""
 MAX_CLIENTS_PER_TABLE = 64
+BOT_RETRY_S = 10.0
+"""Pause before a bot that failed is asked again."""
 
 
 @dataclass
@@ -274,6 +276,9 @@ class Host:
         if kind == "sync":
             await self.send_state(table, client)
         elif kind == "chat":
+            if client.seat < 0:
+                await self._error(client, "spectators only watch")
+                return
             text = " ".join(msg["text"].split())
             if not text:
                 await self._error(client, "text: an empty chat line")
@@ -388,8 +393,10 @@ class Host:
             )
         except Exception:  # a bot failure must not stop the host; the table says so
             log.exception("bot failed at %s", table.game_id)
-            table.log.append(f"Bot error for {table.game.players[turn.player]}")
+            table.log.append(f"Bot error for {table.game.players[turn.player]}; trying again soon")
             await self.broadcast(table)
+            await asyncio.sleep(BOT_RETRY_S)  # still registered: the ticker does not restart it
+            self._bots.pop(table.game_id, None)
             return
         self._bots.pop(table.game_id, None)
         if table.bot_turn(time.time()) == turn:
@@ -403,11 +410,8 @@ class Host:
         self.schedule_bot(table)
 
     async def _tick(self) -> None:
-        """Hand absent players' and timed-out turns to bots; refresh the move clocks shown."""
+        """Hand absent players' and timed-out turns to bots (the pages count clocks down)."""
         while True:
             await asyncio.sleep(self.settings.tick)
             for table in self.tables.values():
-                before = table.bot_turn(time.time())
                 self.schedule_bot(table)
-                if table.options.move_clock is not None and before is None:
-                    await self.broadcast(table)

@@ -212,9 +212,8 @@ class Table:
         self.version += 1
 
     def say(self, seat: int, text: str) -> None:
-        """A chat line from ``seat`` (spectators too)."""
-        who = self.seats[seat].name if seat >= 0 else "spectator"
-        self.chat.append({"from": who, "text": text, "at": round(time.time())})
+        """A chat line from ``seat``."""
+        self.chat.append({"from": self.seats[seat].name, "text": text, "at": round(time.time())})
         self.version += 1
 
     # -- saving -----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ let rotation = 0;
 let pending = null; // [x, y, r, spots] of a placed-but-not-sent tile (the meeple step)
 let zoom = 1;
 let retry = 0;
+let receivedAt = 0; // when the last state came (move clocks count down from it)
 
 function el(tag, attrs, parent) {
   const e = document.createElementNS(SVG, tag);
@@ -69,6 +70,7 @@ function receive(msg) {
     $("title").textContent = msg.map ? `Carcassonne Maps — ${msg.map.name}` : "Carcassonne";
     document.body.dataset.seat = msg.seat;
   } else if (msg.type === "state") {
+    receivedAt = Date.now();
     const moved = !state || state.actions !== msg.actions;
     state = msg;
     if (moved) {
@@ -271,7 +273,7 @@ function renderPanel() {
     else if (!pl.here) html("span", " away", name, "away");
     if (pl.stand_in) html("span", " (bot stands in)", name, "away");
     if (pl.held.length) html("div", "chips: " + pl.held.map(([c, v]) => `${c} ${v}`).join(", "), name, "held");
-    if (pl.clock !== null) html("div", `clock: ${formatTime(pl.clock)}`, name, "held");
+    if (pl.clock !== null) html("div", null, name, "held clock").dataset.until = receivedAt + pl.clock * 1000;
     html("td", `${pl.score}`, tr).className = "score";
     html("td", `${pl.meeples} meeples`, tr);
   });
@@ -284,12 +286,20 @@ function renderPanel() {
   chat.replaceChildren();
   for (const c of state.chat) html("li", `${c.from}: ${c.text}`, chat);
   chat.scrollTop = chat.scrollHeight;
+  tickClocks();
+  $("chat-form").hidden = me < 0; // spectators only watch
   if (!mine()) $("hint").textContent = me < 0 ? "watching" : "";
   else if (pending) $("hint").textContent = "Choose a meeple spot (a circle or a button), or No meeple";
   else if (state.phase === "place") {
     $("hint").textContent = placementsAt(rotation).length
       ? "Click a highlighted square to place the tile"
       : "The tile fits nowhere at this rotation: turn it";
+  }
+}
+
+function tickClocks() {
+  for (const c of document.querySelectorAll(".clock")) {
+    c.textContent = "clock: " + formatTime(Math.max(0, (Number(c.dataset.until) - Date.now()) / 1000));
   }
 }
 
@@ -314,4 +324,5 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape" && pending) { pending = null; render(); }
 });
 window.addEventListener("resize", render);
+setInterval(tickClocks, 1000);
 connect();

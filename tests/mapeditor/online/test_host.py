@@ -101,6 +101,9 @@ def test_chat_lines_reach_everyone_and_are_kept(tmp_path):
             await ann.send({"type": "chat", "text": "  hello   there "})
             got = await watcher.until(lambda m: m["type"] == "state" and m["chat"])
             assert got["chat"][-1]["from"] == "P0" and got["chat"][-1]["text"] == "hello there"
+            await watcher.send({"type": "chat", "text": "boo"})
+            assert await watcher.error() == "spectators only watch"
+            assert len(table.chat) == 1
 
     run(go())
     data = json.loads((tmp_path / "deutschland" / "table.json").read_text())
