@@ -48,6 +48,13 @@ MAX_FRAME_BYTES = 64 * 1024
 """aiohttp closes a connection whose frame is larger (a message over
 :data:`~mapeditor.online.protocol.MAX_MESSAGE_BYTES` but under this gets an error reply)."""
 MAX_CLIENTS_PER_TABLE = 64
+PAGE_HEADERS = {
+    # the page loads only the host's own files and talks only to the host
+    "Content-Security-Policy": "default-src 'self'; img-src 'self'; connect-src 'self'; "
+    "frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
 BOT_RETRY_S = 10.0
 """Pause before a bot that failed is asked again."""
 
@@ -186,13 +193,17 @@ class Host:
 
     async def _page(self, request: web.Request) -> web.Response:
         self._table(request)
-        return web.Response(body=self._static["index.html"], content_type="text/html")
+        return web.Response(
+            body=self._static["index.html"], content_type="text/html", headers=PAGE_HEADERS
+        )
 
     async def _static_file(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
         if name not in STATIC:
             raise web.HTTPNotFound()
-        return web.Response(body=self._static[name], content_type=STATIC[name])
+        return web.Response(
+            body=self._static[name], content_type=STATIC[name], headers=PAGE_HEADERS
+        )
 
     async def _map_png(self, request: web.Request) -> web.Response:
         table = self._table(request)

@@ -193,3 +193,29 @@ def test_the_move_clock_hands_a_slow_turn_to_a_bot(tmp_path):
 
     run(go())
     assert "(a bot standing in)" in next(x for x in table.log if x.startswith("P0 placed"))
+
+
+def test_the_page_and_art_are_served_and_nothing_else(tmp_path):
+    table = make_table()
+
+    async def go():
+        async with serving(Host(settings(tmp_path), [table])) as client:
+            page = await client.get("/play/deutschland")
+            assert page.status == 200
+            assert "connect-src 'self'" in page.headers["Content-Security-Policy"]
+            assert table.seats[0].token not in await page.text()
+            tile = await client.get("/g/deutschland/tiles/D.png")
+            assert tile.status == 200 and (await tile.read()).startswith(b"\x89PNG")
+            board = await client.get("/g/deutschland/map.png")
+            assert board.status == 200
+            for path in (
+                "/play/nowhere",
+                "/static/server.py",
+                "/static/..%2f..%2fengine%2fgame.py",
+                "/g/deutschland/tiles/..%2fmap.png",
+                "/g/deutschland/tiles/ZZ.png",
+                "/ws/nowhere",
+            ):
+                assert (await client.get(path)).status == 404, path
+
+    run(go())
