@@ -6,6 +6,7 @@ same command again after a stop (or a crash) continues every game. Examples::
 
     python -m mapeditor host deutschland --players "Ann=human,Bob=human,greedy"
     python -m mapeditor host maps/france.json --host 0.0.0.0 --port 8765 --takeover off --clock 86400
+    python -m mapeditor host --load my-game.json --players "Ann=human,Bob=human"
 
 Bad input prints one line naming the problem and exits with status 2; never a traceback.
 """
@@ -67,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds a player may take for one turn before a bot plays it (default off)",
     )
     ap.add_argument("--pace", type=float, default=0.4, help="seconds before each bot action")
+    ap.add_argument(
+        "--load",
+        default=None,
+        help="continue a saved game record online (its players keep their names; --players "
+        "gives their seats' kinds, every seat human otherwise)",
+    )
     return ap
 
 

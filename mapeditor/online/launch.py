@@ -45,8 +45,42 @@ def build_host(args: argparse.Namespace, state_dir: Path) -> tuple[Host, list[st
         table = new_table(gid, m, setup_from(args, m), options)
         store.save_table(table, state_dir)
         tables.append(table)
+    if args.load is not None:
+        tables.append(_loaded(args, state_dir, {t.game_id for t in tables}, options))
     settings = HostSettings(state_dir=state_dir, bot_pace=args.pace, warm_art=True)
     return Host(settings, tables, bot_pool()), notes
+
+
+def _loaded(
+    args: argparse.Namespace, state_dir: Path, taken: set[str], options: TableOptions
+) -> Table:
+    """A new table continuing the saved game ``args.load``: its players keep their names; the
+    seats' kinds come from ``--players`` (every seat human without it)."""
+    from engine.record import load_record, new_game
+    from mapeditor.play_cli import UsageError, parse_players
+    from mapeditor.playtest.setup_dialog import DEFAULT_COLOURS
+
+    record = load_record(args.load)
+    names = list(record.players)
+    kinds = parse_players(args.players) if args.players else None
+    if kinds is not None and len(kinds) != len(names):
+        raise UsageError(
+            f"--players: {len(kinds)} seats for the {len(names)} players of {args.load}"
+        )
+    seats = [
+        SeatState(
+            name,
+            DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)],
+            kinds[i].kind if kinds else "human",
+            kinds[i].strength if kinds else 3,
+        )
+        for i, name in enumerate(names)
+    ]
+    game_map = new_game(record).map
+    gid = store.game_id_for(game_map, taken)
+    table = store.table_from_record(gid, record, seats, new_token(), options, source=str(args.load))
+    store.save_table(table, state_dir)
+    return table
 
 
 def bot_pool() -> ProcessPoolExecutor:

@@ -23,7 +23,7 @@ from engine.boundedio import InputFileError, read_json
 from engine.mapio import write_text_atomically
 from engine.record import load_record, new_game
 from mapeditor.online.seats import KINDS, SeatState
-from mapeditor.online.table import Table, TableOptions
+from mapeditor.online.table import Table, TableError, TableOptions
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 """A table's id: its folder name and the path segment of its links."""
@@ -132,15 +132,12 @@ def load_table(folder: Path) -> Table:
     options = TableOptions.from_dict(_field(data, "options", dict, source))
     try:
         record = load_record(folder / "record.json")
-        game = new_game(record)
     except RecordError as exc:
         raise StoreError(str(exc)) from None
-    table = Table(gid, game, seats, _field(data, "spectator_token", str, source), options)
-    for i, action in enumerate(record.actions, start=1):
-        try:
-            table.apply(game.to_move, action)
-        except Exception as exc:  # noqa: BLE001 - a TableError with the engine's reason
-            raise StoreError(f"{folder / 'record.json'}: action {i}: {exc}") from None
+    spectator = _field(data, "spectator_token", str, source)
+    table = table_from_record(
+        gid, record, seats, spectator, options, source=str(folder / "record.json")
+    )
     for line in data.get("chat") or []:
         if isinstance(line, dict):
             table.chat.append(line)
@@ -149,6 +146,34 @@ def load_table(folder: Path) -> Table:
     for s in table.seats:
         s.away_since = None if s.is_bot else now
     table.start_turn(now)
+    return table
+
+
+def table_from_record(
+    game_id: str,
+    record: GameRecord,
+    seats: list[SeatState],
+    spectator_token: str,
+    options: TableOptions,
+    *,
+    source: str = "record",
+) -> Table:
+    """A table whose game is ``record`` replayed (each action checked by the engine and logged).
+
+    :raises StoreError: naming ``source``, the action and the engine's reason.
+    """
+    try:
+        game = new_game(record)
+    except RecordError as exc:
+        raise StoreError(f"{source}: {exc}") from None
+    if len(seats) != len(game.players):
+        raise StoreError(f"{source}: {len(game.players)} players, but {len(seats)} seats given")
+    table = Table(game_id, game, seats, spectator_token, options)
+    for i, action in enumerate(record.actions, start=1):
+        try:
+            table.apply(game.to_move, action)
+        except TableError as exc:
+            raise StoreError(f"{source}: action {i}: {exc}") from None
     return table
 
 

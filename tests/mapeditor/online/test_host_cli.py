@@ -69,3 +69,27 @@ def test_the_editor_hosts_its_map_and_shows_the_links(qtbot):
     assert proc is not None
     dialog.close()
     assert dialog.process is None or proc.state() == proc.ProcessState.NotRunning
+
+
+def test_a_saved_game_continues_online(tmp_path, capsys):
+    from engine import Game, load_map, save_record
+    from engine.bots import make_bot
+    from engine.resources import bundled_map
+
+    game = Game(load_map(bundled_map("deutschland")), players=["Ann", "Bob"], seed=6)
+    bot = make_bot("greedy", seed=1)
+    for _ in range(6):
+        game.play(bot.choose(game))
+    save_record(game.record(), tmp_path / "saved.json")
+    argv = ["--load", str(tmp_path / "saved.json"), "--players", "human,greedy"]
+    host, _notes = build_host(cli.build_parser().parse_args(argv), tmp_path / "state")
+    host.bot_pool.shutdown()
+    (table,) = host.tables.values()
+    assert table.game.state_summary() == game.state_summary()
+    assert [(s.name, s.kind) for s in table.seats] == [("Ann", "human"), ("Bob", "greedy")]
+    places = sum(1 for a in game.history if a.to_dict()["type"] == "place")
+    assert len([line for line in table.log if " placed " in line]) == places  # the log rebuilt
+    bad = ["--load", str(tmp_path / "saved.json"), "--players", "human,greedy,greedy"]
+    bad += ["--state", str(tmp_path / "state2")]
+    assert cli.main(bad) == 2
+    assert "--players: 3 seats for the 2 players of" in capsys.readouterr().err
