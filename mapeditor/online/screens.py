@@ -116,9 +116,20 @@ def actions_count(page: Any) -> int:
 
 
 def wait_moved(page: Any, before: int, timeout: float = 20.0) -> None:
-    page.wait_for_function(
-        "n => Number(document.body.dataset.actions) > n", arg=before, timeout=timeout * 1000
-    )
+    """Wait until the page shows more than ``before`` actions (polled from Python: the page's
+    Content-Security-Policy forbids the string evaluation of ``wait_for_function``)."""
+    deadline = time.monotonic() + timeout
+    while actions_count(page) <= before:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the page stayed at {actions_count(page)} actions")
+        page.wait_for_timeout(50)
+
+
+def wait_mine(page: Any, timeout: float = 60.0) -> None:
+    """Wait until it is the page's player's turn."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("body")).to_have_attribute("data-mine", "1", timeout=timeout * 1000)
 
 
 def play_turn_via_page(page: Any, *, meeple: bool = True) -> None:
@@ -155,7 +166,11 @@ def open_page(browser: Any, link: str, viewport: tuple[int, int] = (1280, 800)) 
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     _PAGE_ERRORS[id(page)] = errors
     page.goto(link)
-    page.wait_for_function("document.body.dataset.actions !== undefined", timeout=30_000)
+    from playwright.sync_api import expect
+
+    expect(page.locator("body")).to_have_attribute(
+        "data-actions", re.compile(r"^\d+$"), timeout=30_000
+    )
     return page
 
 
@@ -192,11 +207,11 @@ def _shoot(browser: Any, host: HostProcess, out: Path) -> None:
                 play_turn_via_page(page, meeple=turns % 2 == 0)
                 turns += 1
         time.sleep(0.05)
-    ann.wait_for_function("document.body.dataset.mine === '1'", timeout=60_000)
+    wait_mine(ann)
     ann.wait_for_timeout(500)  # the map and tile images
     ann.screenshot(path=str(out / "laptop-place.png"))
     play_turn_via_page(ann, meeple=False)
-    bob.wait_for_function("document.body.dataset.mine === '1'", timeout=60_000)
+    wait_mine(bob)
     bob.locator("#zoom-in").click()
     bob.locator("#zoom-in").click()
     squares = bob.locator("[data-sq]")
@@ -207,7 +222,7 @@ def _shoot(browser: Any, host: HostProcess, out: Path) -> None:
         if bob.locator("#pick-up").count():
             bob.locator("#pick-up").click()
         else:
-            bob.wait_for_function("document.body.dataset.mine === '1'", timeout=60_000)
+            wait_mine(bob)
             squares = bob.locator("[data-sq]")
     spot = bob.locator("[data-spot]").first
     spot.scroll_into_view_if_needed()

@@ -14,6 +14,7 @@ from mapeditor.online.screens import (  # noqa: F401 - re-exported for the tests
     is_mine,
     open_page,
     play_turn_via_page,
+    wait_mine,
     wait_moved,
 )
 

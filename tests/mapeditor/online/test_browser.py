@@ -13,9 +13,10 @@ from _browser import (
     launch,
     open_page,
     play_turn_via_page,
+    wait_mine,
     wait_moved,
 )
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 from engine import load_record, replay
 
@@ -53,7 +54,7 @@ def test_two_browsers_and_a_bot_play_a_whole_game_of_deutschland(host_factory, t
                     turns += 1
             time.sleep(0.02)
         final = [int(td.text_content()) for td in ann.locator("#scores td.score").all()]
-        bob.wait_for_function("document.querySelector('#turn').textContent.includes('Game over')")
+        expect(bob.locator("#turn")).to_contain_text("Game over", timeout=30_000)
         ann_browser.close()
         bob_browser.close()
     game = replay(load_record(host.state / "deutschland" / "record.json"))
@@ -71,7 +72,7 @@ def test_a_reload_in_the_middle_of_a_turn_continues_it(host_factory):
         before = actions_count(ann)
         ann.locator("[data-sq]").first.click()  # the tile is down: the meeple step
         ann.reload()
-        ann.wait_for_function("document.body.dataset.mine === '1'", timeout=30_000)
+        wait_mine(ann)
         assert actions_count(ann) == before  # the same position, still Ann's turn
         play_turn_via_page(ann)
         wait_moved(ann, before + 1)  # the bot answered too
@@ -90,17 +91,17 @@ def test_a_bot_stands_in_for_a_dropped_player_and_hands_the_seat_back(host_facto
         bob.context.close()  # Bob's browser drops
         play_turn_via_page(ann)
         # Bob's turn: after the takeover delay a bot plays it for him
-        ann.wait_for_function("document.body.dataset.mine === '1'", timeout=30_000)
+        wait_mine(ann)
         assert "bot standing in" in ann.locator("#log").text_content()
         # Bob comes back: the seat is his again
         bob = open_page(browser, host.links["Bob"])
         play_turn_via_page(ann)
-        bob.wait_for_function("document.body.dataset.mine === '1'", timeout=30_000)
+        wait_mine(bob)
         before = actions_count(bob)
         time.sleep(2.5)  # longer than the takeover delay: no bot takes his turn
         assert actions_count(bob) == before and is_mine(bob)
         play_turn_via_page(bob)
-        assert is_mine(ann) or ann.wait_for_function("document.body.dataset.mine === '1'")
+        wait_mine(ann)
         browser.close()
 
 
@@ -111,19 +112,15 @@ def test_a_killed_host_restarts_and_the_game_resumes(host_factory):
         browser = launch(pw)
         ann = open_page(browser, host.links["Ann"])
         play_turn_via_page(ann)
-        ann.wait_for_function("document.body.dataset.mine === '1'", timeout=30_000)
+        wait_mine(ann)
         played = actions_count(ann)
         host.kill()
-        ann.wait_for_function(
-            "document.querySelector('#status').textContent.includes('reconnecting')"
-        )
+        expect(ann.locator("#status")).to_contain_text("reconnecting")
         again = HostProcess(host.state, args, port=host.port).start()
         try:
             assert again.links["Ann"] == host.links["Ann"]  # the same seats and tokens
-            ann.wait_for_function(
-                "document.querySelector('#status').textContent === 'connected'", timeout=30_000
-            )
-            ann.wait_for_function("document.body.dataset.mine === '1'", timeout=30_000)
+            expect(ann.locator("#status")).to_have_text("connected", timeout=30_000)
+            wait_mine(ann)
             assert actions_count(ann) == played
             play_turn_via_page(ann)
             assert actions_count(ann) > played
