@@ -44,7 +44,7 @@ def serve(args: argparse.Namespace) -> int:
     from mapeditor.online.server import Host, HostSettings
     from mapeditor.online.store import save_table
     from mapeditor.online.table import TableOptions
-    from mapeditor.playtest.setup_dialog import DEFAULT_COLOURS, PlaytestSetup, Seat, default_setup
+    from mapeditor.playtest.setup import DEFAULT_COLOURS, PlaytestSetup, Seat, default_setup
 
     ensure_gui()
     # what `host` does in a helper process at start-up: the figures are of a warmed host

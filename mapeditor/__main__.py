@@ -17,7 +17,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return play_main(args[1:])
     if args and args[0] == "host":
-        from mapeditor.online.cli import main as host_main
+        from mapeditor.host_cli import main as host_main
 
         return host_main(args[1:])
     from mapeditor.app import run_editor

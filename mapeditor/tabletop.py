@@ -45,7 +45,7 @@ SEAT_COLOURS = {
 
 def _game(m: MapDef, seed: int) -> Game:
     """A game set up as the playtest would: the map's own rules, its tile pool and chips."""
-    from mapeditor.playtest.setup_dialog import default_setup
+    from mapeditor.playtest.setup import default_setup
 
     return default_setup(m, seed=seed).make_game(m)
 

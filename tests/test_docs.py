@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from mapeditor.play_cli import UsageError
+from mapeditor.game_args import UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -88,7 +88,7 @@ def _play_parser() -> argparse.ArgumentParser:
 
 
 def _host_parser() -> argparse.ArgumentParser:
-    from mapeditor.online.cli import build_parser
+    from mapeditor.host_cli import build_parser
 
     return build_parser()
 

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import MapDef, save_map
-from mapeditor.online.cli import DEFAULT_PORT
+from mapeditor.online import DEFAULT_PORT
 
 DEFAULT_SEATS = "You=human,Friend=human,greedy"
 

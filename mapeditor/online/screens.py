@@ -154,7 +154,7 @@ def play_turn_via_page(page: Any, *, meeple: bool = True) -> None:
 
 
 def is_mine(page: Any) -> bool:
-    return page.locator("body").get_attribute("data-mine") == "1"
+    return bool(page.locator("body").get_attribute("data-mine") == "1")
 
 
 def open_page(browser: Any, link: str, viewport: tuple[int, int] = (1280, 800)) -> Any:

@@ -187,7 +187,7 @@ class Table:
 
         :raises TableError: the engine's reason; the game is unchanged.
         """
-        from mapeditor.playtest.game_log import describe_move
+        from mapeditor.playtest.describe import describe_move
 
         g = self.game
         try:

@@ -93,7 +93,7 @@ def board(table: Table) -> dict[str, Any]:
 
 
 def _label(g: Game, action: Any) -> str:
-    from mapeditor.playtest.game_log import describe_action
+    from mapeditor.playtest.describe import describe_action
 
     if isinstance(action, Pass):
         return "End turn" if g.phase is Phase.AFTER else "No action (score and go on)"

@@ -17,7 +17,7 @@ from mapeditor.online import store
 from mapeditor.online.launch import new_table
 from mapeditor.online.server import Host, HostSettings
 from mapeditor.online.table import Table, TableOptions
-from mapeditor.playtest.setup_dialog import DEFAULT_COLOURS, PlaytestSetup, Seat, default_setup
+from mapeditor.playtest.setup import DEFAULT_COLOURS, PlaytestSetup, Seat, default_setup
 
 
 def make_table(

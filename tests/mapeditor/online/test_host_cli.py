@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from mapeditor.online import cli, store
-from mapeditor.online.launch import build_host
+from mapeditor import host_cli as cli
+from mapeditor.host_cli import build_host
+from mapeditor.online import store
 
 
 @pytest.mark.parametrize(

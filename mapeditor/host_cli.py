@@ -1,5 +1,7 @@
 """``python -m mapeditor host [MAP ...]``: host games of maps for players in web browsers.
 
+The host itself is :mod:`mapeditor.online`; this module reads the command line.
+
 Each MAP gets a table with the seats of ``--players`` and prints one join link per human seat
 and a spectator link. Games saved in the state folder (``--state``) are resumed, so running the
 same command again after a stop (or a crash) continues every game. Examples::
@@ -17,11 +19,15 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.errors import EngineError
-from mapeditor.play_cli import USAGE_EXIT, UsageError, _Parser, add_game_arguments
+from mapeditor.game_args import USAGE_EXIT, Parser, UsageError, add_game_arguments
+from mapeditor.online import DEFAULT_PORT
 
-DEFAULT_PORT = 8765
+if TYPE_CHECKING:
+    from mapeditor.online.server import Host
+    from mapeditor.online.table import Table, TableOptions
 
 
 def _seconds_or_off(text: str) -> float | None:
@@ -37,7 +43,7 @@ def _seconds_or_off(text: str) -> float | None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = _Parser(
+    ap = Parser(
         prog="python -m mapeditor host",
         description="Host games of maps for players in web browsers (docs/online-play.md).",
     )
@@ -101,7 +107,7 @@ def _main(argv: list[str] | None) -> int:
             "hosting needs aiohttp: pip install 'carcassonne-maps-studio[online]'"
         ) from None
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from mapeditor.online.launch import build_host, run
+    from mapeditor.online.launch import run
 
     state_dir = Path(args.state)
     host, notes = build_host(args, state_dir)
@@ -119,3 +125,66 @@ def _main(argv: list[str] | None) -> int:
     print(f"\nListening on {args.host}:{args.port} (Ctrl+C stops; the games are kept)", flush=True)
     run(host, args.host, args.port)
     return 0
+
+
+def build_host(args: argparse.Namespace, state_dir: Path) -> tuple[Host, list[str]]:
+    """The host of a command line: every table saved in ``state_dir`` (resumed) and a new table
+    for each map named that has none there. Returns the host and notes to print."""
+    from mapeditor.game_args import load_playable, setup_from
+    from mapeditor.online import store
+    from mapeditor.online.launch import bot_pool, new_table
+    from mapeditor.online.server import Host, HostSettings
+    from mapeditor.online.table import TableOptions
+
+    store.ensure_private(state_dir)
+    tables, notes = store.load_tables(state_dir)
+    notes = [f"note: not resumed: {n}" for n in notes]
+    notes += [f"resumed {t.game_id} at action {len(t.game.history)}" for t in tables]
+    by_map = {t.game.map.id: t for t in tables if t.game.map is not None}
+    options = TableOptions(takeover_after=args.takeover, move_clock=args.clock)
+    for text in args.maps:
+        m = load_playable(text)
+        if m.id in by_map and not by_map[m.id].game.is_over():
+            continue  # its game goes on
+        gid = store.game_id_for(m, {t.game_id for t in tables})
+        table = new_table(gid, m, setup_from(args, m), options)
+        store.save_table(table, state_dir)
+        tables.append(table)
+    if args.load is not None:
+        tables.append(_loaded(args, state_dir, {t.game_id for t in tables}, options))
+    settings = HostSettings(state_dir=state_dir, bot_pace=args.pace, warm_art=True)
+    return Host(settings, tables, bot_pool()), notes
+
+
+def _loaded(
+    args: argparse.Namespace, state_dir: Path, taken: set[str], options: TableOptions
+) -> Table:
+    """A new table continuing the saved game ``args.load``: its players keep their names; the
+    seats' kinds come from ``--players`` (every seat human without it)."""
+    from engine.record import load_record, new_game
+    from mapeditor.game_args import parse_players
+    from mapeditor.online import store
+    from mapeditor.online.seats import SeatState, new_token
+    from mapeditor.playtest.setup import DEFAULT_COLOURS
+
+    record = load_record(args.load)
+    names = list(record.players)
+    kinds = parse_players(args.players) if args.players else None
+    if kinds is not None and len(kinds) != len(names):
+        raise UsageError(
+            f"--players: {len(kinds)} seats for the {len(names)} players of {args.load}"
+        )
+    seats = [
+        SeatState(
+            name,
+            DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)],
+            kinds[i].kind if kinds else "human",
+            kinds[i].strength if kinds else 3,
+        )
+        for i, name in enumerate(names)
+    ]
+    game_map = new_game(record).map
+    gid = store.game_id_for(game_map, taken)
+    table = store.table_from_record(gid, record, seats, new_token(), options, source=str(args.load))
+    store.save_table(table, state_dir)
+    return table
