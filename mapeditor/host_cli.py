@@ -132,9 +132,10 @@ def build_host(args: argparse.Namespace, state_dir: Path) -> tuple[Host, list[st
     for each map named that has none there. Returns the host and notes to print."""
     from mapeditor.game_args import load_playable, setup_from
     from mapeditor.online import store
-    from mapeditor.online.launch import bot_pool, new_table
+    from mapeditor.online.launch import new_table
     from mapeditor.online.server import Host, HostSettings
     from mapeditor.online.table import TableOptions
+    from mapeditor.online.workers import bot_pool
 
     store.ensure_private(state_dir)
     tables, notes = store.load_tables(state_dir)

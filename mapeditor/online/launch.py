@@ -1,9 +1,6 @@
-"""Putting a host together: new tables, the bots' worker process, running the server."""
+"""Putting a host together: new tables and running the server."""
 
 from __future__ import annotations
-
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 
 from engine import MapDef
 from mapeditor.online.seats import SeatState, new_token
@@ -21,11 +18,6 @@ def new_table(
     game = setup.make_game(m)
     seats = [SeatState(s.name, s.colour, s.kind, s.strength) for s in setup.seats]
     return Table(game_id, game, seats, new_token(), options or TableOptions())
-
-
-def bot_pool() -> ProcessPoolExecutor:
-    """One worker process for the bots (``spawn``: never fork a process that runs Qt)."""
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
 
 
 def run(host: Host, address: str, port: int) -> None:

@@ -157,10 +157,9 @@ class Host:
             self.schedule_bot(table)
 
     async def _warm_art(self) -> None:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from mapeditor.online.workers import helper_pool
 
-        pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        pool = helper_pool()
         try:
             spots = await asyncio.get_running_loop().run_in_executor(pool, art.all_spots)
             art.remember_spots(spots)
