@@ -88,6 +88,12 @@ def register(sub: Any) -> None:
         "a local cluster of --workers processes (needs the cluster extra; docs/cluster.md)",
     )
     p.add_argument("--seed", type=int, default=0, help="run seed (same seed, same report)")
+    p.add_argument(
+        "--humans",
+        metavar="DIR",
+        help="game records of people (an online host's state folder): their figures beside the "
+        "bots' in humans.md, and where they differ",
+    )
     p.add_argument("--out", default="balance-report", help="output folder (default balance-report)")
     p.add_argument("--no-charts", action="store_true", help="do not draw PNG charts")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -193,9 +199,28 @@ def run(args: argparse.Namespace) -> int:
     for w in report["warnings"]:
         print(f"warning: {w['message']}")
     print(f"report: {files['markdown']}  {files['html']}  {files['json']}")
+    if args.humans:
+        try:
+            _humans(args, m, result)
+        except (EngineError, OSError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     if not args.no_charts and not has_matplotlib():
         print("charts need matplotlib: pip install 'carcassonne-maps-studio[report]'")
     return 0
+
+
+def _humans(args: argparse.Namespace, m: Any, result: Any) -> None:
+    from engine.analysis import humans
+
+    games, notes = humans.human_games(m, args.humans)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    comparison = humans.compare(m, result, games)
+    md, _js = humans.write(comparison, args.out)
+    print(f"people beside bots: {len(games)} human games; {md}")
+    for d in comparison["differences"]:
+        print(f"  differs: {d}")
 
 
 def _play(args: argparse.Namespace, m: Any, config: Any, label: str = "") -> Any:
