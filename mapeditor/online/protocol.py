@@ -12,6 +12,8 @@ import json
 from functools import cache
 from typing import Any
 
+from engine.schemacheck import schema_message, strict_validator_class
+
 MAX_MESSAGE_BYTES = 4096
 """Largest message a client may send (an action is under 200 bytes, a chat line 300 chars)."""
 
@@ -32,9 +34,7 @@ def _schema() -> dict[str, Any]:
 def _validator() -> Any:
     import jsonschema
 
-    from engine.mapio import _strict_validator_class
-
-    return _strict_validator_class(jsonschema.Draft202012Validator)(_schema())
+    return strict_validator_class(jsonschema.Draft202012Validator)(_schema())
 
 
 @cache
@@ -82,9 +82,7 @@ def parse(text: str | bytes) -> dict[str, Any]:
 
     error = best_match(_validator().iter_errors(data))
     if error is not None:
-        from engine.mapio import _schema_message
-
         where = "/".join(str(p) for p in error.absolute_path) or "(message)"
-        raise ProtocolError(f"{where}: {_schema_message(error)}")
+        raise ProtocolError(f"{where}: {schema_message(error)}")
     assert isinstance(data, dict)
     return data
