@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from rulegen import Figures, marked_map, play_checked, prune, random_ruleset
+from rulegen import run
 
 from engine.errors import IllegalMoveError
 from engine.game import Game, GameOptions
@@ -214,16 +214,7 @@ def test_end_of_game_tables_by_majority() -> None:
 
 def test_random_rule_sets_play_in_bot_games_without_defects() -> None:
     # bounded here; a long run: python tests/engine/rules/rulegen.py 300 (docs/rule-language.md)
-    figures = Figures()
-    for seed in range(6):
-        rng = random.Random(seed)
-        d = random_ruleset(rng)
-        if not prune(d, figures):
-            continue
-        figures.accepted += 1
-        spec = RuleSetSpec.from_dict(d)
-        m = marked_map(spec, PRESET_MAPS[d["based_on"]], rng)
-        play_checked(m, seed, "random" if seed % 2 else "greedy", figures, turns=16)
+    figures = run(6, turns=16)
     assert figures.accepted >= 3
     assert figures.defects == []
 
