@@ -74,11 +74,40 @@ rule_set, _ = rule_set_for(m, True)
 config = SimConfig(games={games}, bot="greedy", seed=1)
 play_one(m, config, 10_000, rule_set)
 h = hashlib.sha256()
-t = time.process_time()
-for i in range({seed}, {seed} + {games}):
+t = time.thread_time()
+for i in range({seed}, {seed} + {games} * {play}):
     h.update(repr(play_one(m, config, i, rule_set)["scores"]).encode())
-print(time.process_time() - t, h.hexdigest()[:16])
+print(time.thread_time() - t, h.hexdigest()[:16])
 """
+
+MCTS_MOVES = 2
+MCTS = """
+import hashlib, json, time
+from engine.bots.greedy_bot import GreedyBot
+from engine.bots.mcts_bot import MCTSBot
+from engine.mapio import load_map
+from engine.resources import bundled_map
+from engine.simulate import new_game, rule_set_for
+m = load_map(bundled_map("deutschland"))
+rule_set, _ = rule_set_for(m, True)
+
+def position(seed):
+    game = new_game(m, 4, seed, rule_set)
+    bot = GreedyBot(seed=seed)
+    while game.turn < 30:
+        game.apply(bot.choose(game))
+    return game
+
+MCTSBot(seed=0).choose(position(10_000))  # warm-up
+games = [position(s) for s in range({seed}, {seed} + {games})]
+bots = [MCTSBot(seed=s) for s in range({seed}, {seed} + {games})]
+t = time.thread_time()
+chosen = [bot.choose(game) for bot, game in zip(bots, games)] if {play} else []
+secs = time.thread_time() - t
+h = hashlib.sha256(json.dumps([a.to_dict() for a in chosen], sort_keys=True).encode())
+print(secs, h.hexdigest()[:16])
+"""
+BOT_CASES = {"greedy": (GREEDY, GREEDY_GAMES), "mcts": (MCTS, MCTS_MOVES)}
 
 
 def _run_code(tree: Path, code: str) -> str:
@@ -110,9 +139,9 @@ def measure(case: str, tree: Path, round_no: int) -> tuple[float, float, str]:
             tree, [script, case, str(GAMES[case]), str(round_no)]
         ).split()
         return float(secs), float(setup), f"{digest} {process}"
-    if case == "greedy":
-        out = _run_code(tree, GREEDY.format(games=GREEDY_GAMES, seed=round_no * GREEDY_GAMES))
-        secs, digest = out.split()
+    if case in BOT_CASES:
+        code, n = BOT_CASES[case]
+        secs, digest = _run_code(tree, code.format(games=n, seed=round_no * n, play=1)).split()
         return float(secs), 0.0, digest
     if case == "startup":
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -146,14 +175,18 @@ def instructions(case: str, tree: Path, games: int) -> float:
         # game, varying from run to run); the engine itself makes no BLAS call
         env = dict(os.environ, PYTHONPATH=str(tree), OPENBLAS_NUM_THREADS="1")
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
-        cmd += [sys.executable, str(HERE / "ab_games.py"), case, str(n), "0"]
+        if case in BOT_CASES:
+            # the same process less its timed part (the bot cases set up per game or move)
+            cmd += [sys.executable, "-c", BOT_CASES[case][0].format(games=games, seed=0, play=n)]
+        else:
+            cmd += [sys.executable, str(HERE / "ab_games.py"), case, str(n), "0"]
         out = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, check=False)
         found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
         if out.returncode or found is None:
             raise SystemExit(f"{tree}: valgrind failed:\n{out.stderr[-2000:]}")
         return int(found.group(1).replace(",", ""))
 
-    return (count(games) - count(0)) / games
+    return (count(1) - count(0)) / games if case in BOT_CASES else (count(games) - count(0)) / games
 
 
 def main() -> int:
@@ -190,8 +223,8 @@ def main() -> int:
             b = [s for s, _, _ in runs["base"]]
             n = [s for s, _, _ in runs["new"]]
             mb, mn = statistics.median(b), statistics.median(n)
-            per_run = GAMES.get(case, GREEDY_GAMES if case == "greedy" else 0)
-            unit = "games/s" if per_run else "s"
+            per_run = GAMES.get(case, BOT_CASES[case][1] if case in BOT_CASES else 0)
+            unit = "moves/s" if case == "mcts" else "games/s" if per_run else "s"
             if per_run:
                 fb, fn = per_run / mb, per_run / mn
             else:
@@ -217,8 +250,12 @@ def main() -> int:
                 setup = statistics.median(s / t for t, s, _ in runs["new"])
                 setup_b = statistics.median(s / t for t, s, _ in runs["base"])
                 print(f"{'':12s} set-up share of a game: base {setup_b:.1%}, new {setup:.1%}")
-            if case in GAMES and args.instructions:
-                n_games = max(4, GAMES[case] // 3)
+            if case == "mcts":
+                print(
+                    f"{'':12s} CPU time per move: base {mb / per_run * 1e3:.0f} ms, new {mn / per_run * 1e3:.0f} ms"
+                )
+            if (case in GAMES or case in BOT_CASES) and args.instructions:
+                n_games = max(4, GAMES[case] // 3) if case in GAMES else BOT_CASES[case][1]
                 ib, i_n = (instructions(case, t, n_games) for t in (base, REPO))
                 print(
                     f"{'':12s} instructions per game: base {ib / 1e6:.1f} M, new {i_n / 1e6:.1f} M,"

@@ -1,0 +1,44 @@
+"""Which build of the engine is running: pure Python, or the optional compiled build.
+
+The compiled build (docs/performance.md, "The compiled build") is the same source compiled by
+Cython in pure-Python mode into a wheel: the modules named in :data:`COMPILED_MODULES` are
+extension modules there. An editable install (``pip install -e .``) is always pure Python.
+This module imports nothing from the engine: ``setup.py`` reads the list from it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+
+COMPILED_MODULES: tuple[str, ...] = (
+    "engine.board",
+    "engine.features",
+    "engine.game",
+    "engine.moves",
+    "engine.scoring",
+    "engine.bots.greedy_bot",
+    "engine.bots.mcts_bot",
+)
+"""The hot modules the compiled build compiles (a random, greedy or Monte-Carlo game spends
+most of its time in them)."""
+
+
+def compiled_modules() -> list[str]:
+    """The modules of :data:`COMPILED_MODULES` that are extension modules in this process."""
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    out = []
+    for name in COMPILED_MODULES:
+        path = getattr(importlib.import_module(name), "__file__", None) or ""
+        if path.endswith(suffixes):
+            out.append(name)
+    return out
+
+
+def build_name() -> str:
+    """``"compiled"`` when every module of :data:`COMPILED_MODULES` is compiled, ``"pure
+    Python"`` when none is, else ``"mixed"`` (a broken install)."""
+    n = len(compiled_modules())
+    if n == 0:
+        return "pure Python"
+    return "compiled" if n == len(COMPILED_MODULES) else "mixed"
