@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.machinery
+import platform
 
 COMPILED_MODULES: tuple[str, ...] = (
     "engine.board",
@@ -42,3 +43,17 @@ def build_name() -> str:
     if n == 0:
         return "pure Python"
     return "compiled" if n == len(COMPILED_MODULES) else "mixed"
+
+
+def build_summary() -> str:
+    """What ``python -m engine info`` prints without a map: the build and its modules."""
+    name = build_name()
+    python = f"{platform.python_implementation()} {platform.python_version()}"
+    if name == "pure Python":
+        return f"Engine build: pure Python ({python})"
+    done = compiled_modules()
+    pure = [m for m in COMPILED_MODULES if m not in done]
+    lines = [f"Engine build: {name} ({python}), compiled: {', '.join(done)}"]
+    if pure:
+        lines.append(f"not compiled: {', '.join(pure)}")
+    return "\n".join(lines)
