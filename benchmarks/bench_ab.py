@@ -68,7 +68,10 @@ GREEDY = """
 import hashlib, time
 from engine.mapio import load_map
 from engine.resources import bundled_map
-from engine.analysis.simulate import SimConfig, play_one, rule_set_for
+try:
+    from engine.analysis.simulate import SimConfig, play_one, rule_set_for
+except ImportError:  # a checkout before engine.analysis (a1cce19, a46416a)
+    from engine.simulate import SimConfig, play_one, rule_set_for
 m = load_map(bundled_map("deutschland"))
 rule_set, _ = rule_set_for(m, True)
 config = SimConfig(games={games}, bot="greedy", seed=1)
@@ -87,7 +90,10 @@ from engine.bots.greedy_bot import GreedyBot
 from engine.bots.mcts_bot import MCTSBot
 from engine.mapio import load_map
 from engine.resources import bundled_map
-from engine.simulate import new_game, rule_set_for
+try:
+    from engine.analysis.simulate import new_game, rule_set_for
+except ImportError:  # a checkout before engine.analysis
+    from engine.simulate import new_game, rule_set_for
 m = load_map(bundled_map("deutschland"))
 rule_set, _ = rule_set_for(m, True)
 

@@ -24,7 +24,7 @@ def _digest(items: list[Any]) -> str:
 
 
 def main() -> None:
-    from engine.simulate import SimConfig, new_game, play_one, rule_set_for
+    from engine.analysis.simulate import SimConfig, new_game, play_one, rule_set_for
     from engine.bots.greedy_bot import GreedyBot
     from engine.bots.mcts_bot import MCTSBot
     from engine.build import build_name
