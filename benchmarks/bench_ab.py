@@ -19,11 +19,16 @@ Cases:
   time, and its CPU time, which the load of other processes disturbs less);
 - ``greedy``: games of the greedy bot on Deutschland as the balance report plays them
   (``engine.analysis.simulate.play_one``, 4 per round; the scores are compared like the digests);
+- ``mcts``: the default Monte-Carlo bot's move (250 iterations) at turn 30 of Deutschland,
+  4 players, the positions reached by greedy play (2 per round; the moves chosen are compared);
 - ``validate60`` / ``validate400``: ``validate_map`` of a generated all-land map with 4 start
   squares and 6 large cities (``benchmarks/bench_validate.py``'s map) of that size.
 
 Both checkouts play the same seeded games: the game batches print a digest of the actions
 played, and a differing digest is reported as an error.
+
+``--compiled DIR`` runs this checkout's compiled build (the directory its wheel was unpacked
+into, docs/performance.md) in place of its sources.
 
 ``--instructions`` also counts the machine instructions per game of ``classic`` and
 ``deutschland`` in both checkouts (valgrind's cachegrind, without cache simulation: a batch of
@@ -116,10 +121,19 @@ print(secs, h.hexdigest()[:16])
 BOT_CASES = {"greedy": (GREEDY, GREEDY_GAMES), "mcts": (MCTS, MCTS_MOVES)}
 
 
+IMPORT_FROM: dict[Path, Path] = {}
+"""A checkout -> the directory its engine is imported from instead (``--compiled``)."""
+
+
+def _path(tree: Path) -> str:
+    return str(IMPORT_FROM.get(tree, tree))
+
+
 def _run_code(tree: Path, code: str) -> str:
-    env = dict(os.environ, PYTHONPATH=str(tree))
+    env = dict(os.environ, PYTHONPATH=_path(tree))
+    # -P: the engine comes from PYTHONPATH, not from the working directory
     out = subprocess.run(
-        [sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True
+        [sys.executable, "-P", "-c", code], cwd=tree, env=env, capture_output=True, text=True
     )
     if out.returncode:
         raise SystemExit(f"{tree}: benchmark code failed:\n{out.stderr}")
@@ -127,9 +141,14 @@ def _run_code(tree: Path, code: str) -> str:
 
 
 def _run(tree: Path, args: list[str]) -> str:
-    env = dict(os.environ, PYTHONPATH=str(tree))
+    env = dict(os.environ, PYTHONPATH=_path(tree))
     out = subprocess.run(
-        [sys.executable, *args], cwd=tree, env=env, capture_output=True, text=True, check=False
+        [sys.executable, "-P", *args],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if out.returncode:
         raise SystemExit(f"{tree}: {' '.join(args)} failed:\n{out.stderr}")
@@ -179,13 +198,18 @@ def instructions(case: str, tree: Path, games: int) -> float:
         # (by the chip layout of the warm-up game), and valgrind runs threads one at a time,
         # so their spinning would be counted as instructions of the games (a few million per
         # game, varying from run to run); the engine itself makes no BLAS call
-        env = dict(os.environ, PYTHONPATH=str(tree), OPENBLAS_NUM_THREADS="1")
+        env = dict(os.environ, PYTHONPATH=_path(tree), OPENBLAS_NUM_THREADS="1")
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
         if case in BOT_CASES:
             # the same process less its timed part (the bot cases set up per game or move)
-            cmd += [sys.executable, "-c", BOT_CASES[case][0].format(games=games, seed=0, play=n)]
+            cmd += [
+                sys.executable,
+                "-P",
+                "-c",
+                BOT_CASES[case][0].format(games=games, seed=0, play=n),
+            ]
         else:
-            cmd += [sys.executable, str(HERE / "ab_games.py"), case, str(n), "0"]
+            cmd += [sys.executable, "-P", str(HERE / "ab_games.py"), case, str(n), "0"]
         out = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, check=False)
         found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
         if out.returncode or found is None:
@@ -209,7 +233,14 @@ def main() -> int:
         action="store_true",
         help="also count instructions per game under valgrind (classic, deutschland)",
     )
+    ap.add_argument(
+        "--compiled",
+        type=Path,
+        help="run this checkout's compiled build: the directory its wheel was unpacked into",
+    )
     args = ap.parse_args()
+    if args.compiled:
+        IMPORT_FROM[REPO] = args.compiled.resolve()
     if args.instructions and shutil.which("valgrind") is None:
         ap.error("--instructions needs valgrind on the PATH")
     cases = args.only.split(",")
