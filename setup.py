@@ -47,7 +47,7 @@ def _extensions() -> list[object]:
             "CMS_COMPILE=1 needs Cython: pip install -e '.[compiled]' (or 'cython>=3.0')"
         ) from None
     sources = [str(Path(*name.split(".")).with_suffix(".py")) for name in _compiled_modules()]
-    return cythonize(
+    extensions = cythonize(
         sources,
         build_dir="build/cython",  # the generated C stays out of the source tree
         compiler_directives={
@@ -59,6 +59,9 @@ def _extensions() -> list[object]:
         },
         quiet=True,
     )
+    for ext in extensions:
+        ext.extra_compile_args.append("-g0")  # no debug information (Python's CFLAGS ask for it)
+    return list(extensions)
 
 
 setup(ext_modules=_extensions())
