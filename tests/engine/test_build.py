@@ -72,3 +72,18 @@ def test_setup_refuses_a_compiled_build_beside_the_sources(command: list[str]) -
     assert out.returncode != 0
     assert "shadow the sources" in out.stderr
     assert not list((ROOT / "engine").rglob("*.c"))
+
+
+def test_every_package_is_in_the_packaged_list() -> None:
+    # a wheel (the compiled build's too) holds only the packages pyproject.toml lists
+    import tomllib
+
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    found = {
+        ".".join(p.parent.relative_to(ROOT).parts)
+        for top in ("engine", "mapeditor")
+        for p in (ROOT / top).rglob("__init__.py")
+    }
+    assert found - listed == set()
