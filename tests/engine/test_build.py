@@ -57,11 +57,14 @@ def test_engine_info_without_a_map_names_the_running_build(
     assert build.build_name() == os.environ.get("CMS_EXPECT_BUILD", build.build_name())
 
 
-@pytest.mark.parametrize("command", [["develop"], ["build_ext", "--inplace"]])
-def test_setup_refuses_a_compiled_build_beside_the_sources(command: list[str]) -> None:
+@pytest.mark.parametrize("command", [["editable_wheel", "--dist-dir"], ["build_ext", "--inplace"]])
+def test_setup_refuses_a_compiled_build_beside_the_sources(
+    command: list[str], tmp_path: Path
+) -> None:
     env = dict(os.environ, CMS_COMPILE="1")
+    args = [*command, str(tmp_path)] if command[-1] == "--dist-dir" else command
     out = subprocess.run(
-        [sys.executable, "setup.py", *command],
+        [sys.executable, "setup.py", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
