@@ -75,7 +75,7 @@ from engine.mapio import load_map
 from engine.resources import bundled_map
 try:
     from engine.analysis.simulate import SimConfig, play_one, rule_set_for
-except ImportError:  # a checkout before engine.analysis (a1cce19, a46416a)
+except ImportError:  # a baseline from before engine/analysis/ (a1cce19, a46416a)
     from engine.simulate import SimConfig, play_one, rule_set_for
 m = load_map(bundled_map("deutschland"))
 rule_set, _ = rule_set_for(m, True)
