@@ -39,6 +39,8 @@ from PySide6.QtGui import (
 )
 
 from engine.mapdef import MapDef
+from mapeditor.painting import SQUARE
+from mapeditor.print_painting import PrintLook, paint_print, print_look
 
 MM_PER_INCH = 25.4
 
@@ -294,11 +296,15 @@ def crop_marks(
 
 
 def _paint_board(
-    painter: QPainter, m: MapDef, px_per_square: float, region_squares: QRectF | None = None
+    painter: QPainter,
+    m: MapDef,
+    px_per_square: float,
+    region_squares: QRectF | None = None,
+    look: PrintLook | None = None,
 ) -> None:
-    """Draw ``m`` with one square = ``px_per_square`` painter units, origin at the grid corner."""
-    from mapeditor.painting import SQUARE, paint_map  # noqa: PLC0415  (editor core module)
-
+    """Draw ``m``'s print (:mod:`mapeditor.print_painting`) with one square = ``px_per_square``
+    painter units, origin at the grid corner; ``look`` is :func:`print_look` of ``m`` (worked out
+    here when not given)."""
     painter.save()
     k = px_per_square / SQUARE
     painter.scale(k, k)
@@ -311,7 +317,7 @@ def _paint_board(
             region_squares.height() * SQUARE,
         )
         painter.setClipRect(region, Qt.ClipOperation.IntersectClip)
-    paint_map(painter, m, region=region)
+    paint_print(painter, m, look or print_look(m), region=region)
     painter.restore()
 
 
@@ -472,7 +478,9 @@ def _text(
     painter.restore()
 
 
-def _paint_tile_page(painter: QPainter, m: MapDef, lay: PageLayout, tile: PageTile) -> None:
+def _paint_tile_page(
+    painter: QPainter, m: MapDef, lay: PageLayout, tile: PageTile, look: PrintLook
+) -> None:
     """One tile page, painter in page mm."""
     ox, oy = tile.offset
     painter.save()
@@ -480,7 +488,7 @@ def _paint_tile_page(painter: QPainter, m: MapDef, lay: PageLayout, tile: PageTi
     b = tile.bleed_rect
     sq = m.square_size_mm
     painter.setClipRect(b.qrect())
-    _paint_board(painter, m, sq, QRectF(b.x / sq, b.y / sq, b.w / sq, b.h / sq))
+    _paint_board(painter, m, sq, QRectF(b.x / sq, b.y / sq, b.w / sq, b.h / sq), look)
     painter.restore()
 
     pen = QPen(_INK, 0.25)
@@ -538,7 +546,7 @@ def _paint_tile_page(painter: QPainter, m: MapDef, lay: PageLayout, tile: PageTi
             painter.restore()
 
 
-def _paint_overview_page(painter: QPainter, m: MapDef, lay: PageLayout) -> None:
+def _paint_overview_page(painter: QPainter, m: MapDef, lay: PageLayout, look: PrintLook) -> None:
     """The assembly overview: the whole board scaled to the page, with the page grid over it."""
     margin = lay.margin_mm
     name = m.name or m.id
@@ -564,43 +572,74 @@ def _paint_overview_page(painter: QPainter, m: MapDef, lay: PageLayout) -> None:
         info,
         3.0,
     )
-    top = margin + 20
-    avail_w, avail_h = lay.page_w_mm - 2 * margin, lay.page_h_mm - top - margin
-    k = min(avail_w / lay.board_w_mm, avail_h / lay.board_h_mm)
-    ox = margin + (avail_w - lay.board_w_mm * k) / 2
+    board, headers = overview_frame(lay)
+    k = board.w / lay.board_w_mm
     painter.save()
-    painter.translate(ox, top)
-    painter.setClipRect(QRectF(0, 0, lay.board_w_mm * k, lay.board_h_mm * k))
-    _paint_board(painter, m, sq * k)
+    painter.translate(board.x, board.y)
+    painter.setClipRect(QRectF(0, 0, board.w, board.h))
+    _paint_board(painter, m, sq * k, look=look)
     painter.restore()
     painter.save()
-    painter.translate(ox, top)
+    painter.translate(board.x, board.y)
     painter.setPen(QPen(QColor(200, 0, 40), 0.5))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     for t in lay.printed_tiles:
-        r = QRectF(t.map_rect.x * k, t.map_rect.y * k, t.map_rect.w * k, t.map_rect.h * k)
-        painter.drawRect(r)
-        size = min(12.0, max(2.5, min(r.width(), r.height()) / 3))
-        painter.save()
-        painter.setPen(QPen(QColor(255, 255, 255, 230), 0))
-        painter.setBrush(QColor(200, 0, 40, 200))
-        badge = QRectF(
-            r.center().x() - size * 0.9, r.center().y() - size * 0.6, size * 1.8, size * 1.2
+        painter.drawRect(
+            QRectF(t.map_rect.x * k, t.map_rect.y * k, t.map_rect.w * k, t.map_rect.h * k)
         )
-        painter.drawRoundedRect(badge, 1.0, 1.0)
-        _text(painter, badge, Qt.AlignmentFlag.AlignCenter, t.name, size * 0.7, bold=True)
-        painter.restore()
     painter.restore()
+    painter.setPen(QPen(QColor(200, 0, 40), 0.3))
+    for rect, text in headers:
+        _text(painter, rect.qrect(), Qt.AlignmentFlag.AlignCenter, text, 3.6, bold=True)
+
+
+OVERVIEW_HEADER_MM = 7.0
+"""Room beside the overview's board for the page columns' numbers and rows' letters."""
+
+
+def overview_frame(lay: PageLayout) -> tuple[RectMM, list[tuple[RectMM, str]]]:
+    """Where the overview page draws the board (page mm), and its page headers: each column's
+    number above the board, each row's letter left of it, like a spreadsheet, so no page name
+    covers the map (page B2 is row B, column 2)."""
+    margin = lay.margin_mm
+    top = margin + 20 + OVERVIEW_HEADER_MM
+    left = margin + OVERVIEW_HEADER_MM
+    avail_w, avail_h = lay.page_w_mm - margin - left, lay.page_h_mm - top - margin
+    k = min(avail_w / lay.board_w_mm, avail_h / lay.board_h_mm)
+    board = RectMM(
+        left + (avail_w - lay.board_w_mm * k) / 2, top, lay.board_w_mm * k, lay.board_h_mm * k
+    )
+    headers: list[tuple[RectMM, str]] = []
+    for c in range(lay.cols):
+        t = lay.tile(0, c)
+        x = board.x + t.map_rect.x * k
+        headers.append(
+            (
+                RectMM(x, board.y - OVERVIEW_HEADER_MM, t.map_rect.w * k, OVERVIEW_HEADER_MM - 1),
+                str(c + 1),
+            )
+        )
+    for r in range(lay.rows):
+        t = lay.tile(r, 0)
+        y = board.y + t.map_rect.y * k
+        headers.append(
+            (
+                RectMM(board.x - OVERVIEW_HEADER_MM, y, OVERVIEW_HEADER_MM - 1, t.map_rect.h * k),
+                row_name(r),
+            )
+        )
+    return board, headers
 
 
 def pages(
     m: MapDef, lay: PageLayout, *, overview: bool = True
 ) -> Iterator[Callable[[QPainter], None]]:
     """One painting function per page, in print order (overview first)."""
+    look = print_look(m)
     if overview:
-        yield lambda p: _paint_overview_page(p, m, lay)
+        yield partial(_paint_overview_page, m=m, lay=lay, look=look)
     for tile in lay.printed_tiles:
-        yield partial(_paint_tile_page, m=m, lay=lay, tile=tile)
+        yield partial(_paint_tile_page, m=m, lay=lay, tile=tile, look=look)
 
 
 def paint_pages(
