@@ -1,4 +1,5 @@
-"""Export a map as PNG, SVG, or a true-scale PDF tiled over A4/A3 pages; print it the same way.
+"""Export a map as PNG, SVG, or a true-scale PDF tiled over pages (A4 to A0, US papers), a
+print-shop sheet or a chip sheet; print it the same way.
 
 The page tiling is pure maths (:func:`layout_pages`, :func:`crop_marks`): the board, at its real
 size (``MapDef.square_size_mm``, 45 mm by default), is cut into page *tiles* that partition it
@@ -41,11 +42,20 @@ from PySide6.QtGui import (
 from engine.mapdef import MapDef
 from mapeditor.painting import SQUARE
 from mapeditor.print_painting import PrintLook, paint_print, print_look
+from mapeditor.print_size import PAPERS, SAFE_ZONE_MM, board_size_mm
 
 MM_PER_INCH = 25.4
 
-PAPERS: dict[str, tuple[float, float]] = {"A4": (210.0, 297.0), "A3": (297.0, 420.0)}
-"""Portrait paper sizes in millimetres."""
+_PAGE_SIZE_IDS = {
+    "A4": QPageSize.PageSizeId.A4,
+    "A3": QPageSize.PageSizeId.A3,
+    "A2": QPageSize.PageSizeId.A2,
+    "A1": QPageSize.PageSizeId.A1,
+    "A0": QPageSize.PageSizeId.A0,
+    "Letter": QPageSize.PageSizeId.Letter,
+    "Legal": QPageSize.PageSizeId.Legal,
+    "Tabloid": QPageSize.PageSizeId.Tabloid,
+}
 
 DEFAULT_MARGIN_MM = 12.0
 """White border on every side of a page: above common printers' unprintable 4–6 mm, and room
@@ -204,7 +214,7 @@ def layout_pages(
 ) -> PageLayout:
     """Cut a ``board_w_mm`` × ``board_h_mm`` board into pages.
 
-    :param paper: ``"A4"`` or ``"A3"`` (or any name when ``paper_size_mm`` gives the size).
+    :param paper: a name from :data:`PAPERS` (or any name when ``paper_size_mm`` gives the size).
     :param orientation: ``None`` picks the orientation needing fewer pages (portrait on a tie).
     :param square_mm: when given, tile edges fall on multiples of it (whole squares per page)
         as long as one square fits on the printable area.
@@ -686,9 +696,24 @@ def render_page(m: MapDef, lay: PageLayout, index: int, *, dpi: float = 50.0) ->
     return image
 
 
+def page_layout_of_paper(
+    paper: str, orientation: Orientation = Orientation.PORTRAIT
+) -> QPageLayout:
+    """The Qt page layout of a paper from :data:`PAPERS`, zero margins."""
+    w, h = PAPERS[paper]
+    return page_layout_of(
+        layout_pages(
+            w - 2 * DEFAULT_MARGIN_MM,
+            h - 2 * DEFAULT_MARGIN_MM,
+            paper=paper,
+            orientation=orientation,
+        )
+    )
+
+
 def page_layout_of(lay: PageLayout) -> QPageLayout:
     """The Qt page layout (paper, orientation, zero margins) matching ``lay``."""
-    size_id = {"A4": QPageSize.PageSizeId.A4, "A3": QPageSize.PageSizeId.A3}.get(lay.paper)
+    size_id = _PAGE_SIZE_IDS.get(lay.paper)
     if size_id is not None:
         size = QPageSize(size_id)
     else:
@@ -727,3 +752,118 @@ def export_pdf(
     if not path.is_file():
         raise ExportError(f"{path}: could not write the PDF")
     return lay
+
+
+def size_summary(m: MapDef, papers: tuple[str, ...] = ("A4", "A3")) -> str:
+    """The board's printed size and what printing it takes, in one line: ``"72 × 94.5 cm
+    (16 × 21 squares of 45 mm) · 16 pages of A4, 8 of A3"``."""
+    w, h = board_size_mm(m)
+    size = f"{w / 10:g} × {h / 10:g} cm ({m.width} × {m.height} squares of {m.square_size_mm:g} mm)"
+    counts = [f"{layout_for(m, paper=p).page_count} of {p}" for p in papers]
+    if not counts:
+        return size
+    counts[0] = counts[0].replace(" of ", " pages of ", 1)
+    return f"{size} · {', '.join(counts)}"
+
+
+# -- print shop --------------------------------------------------------------------------------
+
+PRINT_SHOP_BLEED_MM = 3.0
+"""Print shops ask for artwork 3 mm past the trim on every side."""
+
+
+def _mirrored_bleed(
+    painter: QPainter, w: float, h: float, bleed: float, paint: Callable[[], None]
+) -> None:
+    """Paint the 8 bleed strips around a ``w`` × ``h`` board (origin at its corner) with the
+    board mirrored across the trim: the edge's colours run on past the cut, seamlessly."""
+    for fx in (-1, 0, 1):
+        for fy in (-1, 0, 1):
+            if fx == fy == 0:
+                continue
+            strip = QRectF(
+                -bleed if fx < 0 else (w if fx > 0 else 0),
+                -bleed if fy < 0 else (h if fy > 0 else 0),
+                bleed if fx else w,
+                bleed if fy else h,
+            )
+            painter.save()
+            painter.setClipRect(strip)
+            # Reflect about x = 0 (x = w) and y = 0 (y = h) for the strips on those sides.
+            painter.translate(2 * w if fx > 0 else 0, 2 * h if fy > 0 else 0)
+            painter.scale(-1 if fx else 1, -1 if fy else 1)
+            paint()
+            painter.restore()
+
+
+def paint_print_shop_sheet(
+    painter: QPainter,
+    m: MapDef,
+    *,
+    bleed_mm: float = PRINT_SHOP_BLEED_MM,
+    safe_mm: float = SAFE_ZONE_MM,
+    guides: bool = False,
+    look: PrintLook | None = None,
+) -> None:
+    """The whole board at true scale on one sheet of the board's size plus ``bleed_mm`` all
+    round, painter in sheet mm. ``guides`` draws the trim (cyan) and the safe zone (magenta)
+    for a proof; the print shop's file goes without."""
+    w, h = board_size_mm(m)
+    look = look or print_look(m)
+    painter.save()
+    painter.translate(bleed_mm, bleed_mm)
+
+    def board() -> None:
+        _paint_board(painter, m, m.square_size_mm, look=look)
+
+    board()
+    _mirrored_bleed(painter, w, h, bleed_mm, board)
+    if guides:
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(QColor(0, 170, 220), 0.3))
+        painter.drawRect(QRectF(0, 0, w, h))
+        painter.setPen(QPen(QColor(220, 0, 160), 0.3, Qt.PenStyle.DashLine))
+        painter.drawRect(QRectF(safe_mm, safe_mm, w - 2 * safe_mm, h - 2 * safe_mm))
+    painter.restore()
+
+
+def export_print_shop_pdf(
+    m: MapDef,
+    path: str | os.PathLike[str],
+    *,
+    bleed_mm: float = PRINT_SHOP_BLEED_MM,
+    guides: bool = False,
+) -> tuple[float, float]:
+    """One true-scale sheet for a print shop: the board plus ``bleed_mm`` on every side (the
+    bleed mirrors the board's edge), everything printed kept inside the safe zone
+    (:data:`SAFE_ZONE_MM` within the trim). :returns: the sheet's size in mm."""
+    path = Path(path)
+    _check_writable(path)
+    if not 0 <= bleed_mm <= 20:
+        raise ExportError(f"bleed {bleed_mm:g} mm: give 0 to 20 mm")
+    w, h = board_size_mm(m)
+    sheet = (w + 2 * bleed_mm, h + 2 * bleed_mm)
+    writer = QPdfWriter(str(path))
+    writer.setTitle(f"{m.name or m.id} — print-shop sheet, {bleed_mm:g} mm bleed")
+    writer.setCreator("Carcassonne Maps Studio")
+    writer.setResolution(300)
+    writer.setPageLayout(
+        QPageLayout(
+            QPageSize(QSizeF(*sheet), QPageSize.Unit.Millimeter, "board"),
+            QPageLayout.Orientation.Portrait,
+            QMarginsF(0, 0, 0, 0),
+            QPageLayout.Unit.Millimeter,
+        )
+    )
+    painter = QPainter()
+    if not painter.begin(writer):
+        raise ExportError(f"{path}: could not write the PDF")
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    k = writer.logicalDpiX() / MM_PER_INCH
+    painter.scale(k, k)
+    paint_print_shop_sheet(painter, m, bleed_mm=bleed_mm, guides=guides)
+    painter.end()
+    del writer
+    if not path.is_file():
+        raise ExportError(f"{path}: could not write the PDF")
+    return sheet

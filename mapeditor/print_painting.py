@@ -47,6 +47,7 @@ from mapeditor.painting import (
     _text,
     paint_map,
 )
+from mapeditor.print_size import SAFE_ZONE_MM
 
 SEA = QColor("#a9cde0")
 """The sea, as the editor draws it."""
@@ -144,16 +145,29 @@ def paint_print(
     for label in look.backdrop.labels:
         _neighbour_name(painter, label.name, QPointF(label.x * SQUARE, label.y * SQUARE), grid)
     for piece in look.furniture:
-        rect = QRectF(piece.x * SQUARE, piece.y * SQUARE, piece.w * SQUARE, piece.h * SQUARE)
+        rect = inside_safe_zone(m, piece)
         if region is not None and not rect.intersects(region):
             continue
         if piece.kind == "cartouche":
-            _cartouche(painter, m, rect.adjusted(5, 5, -5, -5))
+            _cartouche(painter, m, rect)
         elif piece.kind == "legend":
-            _legend(painter, look.legend, rect.adjusted(4, 4, -4, -4))
+            _legend(painter, look.legend, rect)
         else:
-            _scale(painter, look.km_per_square, m.square_size_mm, rect.adjusted(4, 4, -4, -4))
+            _scale(painter, look.km_per_square, m.square_size_mm, rect)
     painter.restore()
+
+
+def inside_safe_zone(m: MapDef, piece: Placement) -> QRectF:
+    """A piece's rectangle, 5 units in from its squares and :data:`SAFE_ZONE_MM` in from the
+    board's edge (a print shop's cut may wander that far)."""
+    gap = 5.0
+    safe = max(gap, SAFE_ZONE_MM / m.square_size_mm * SQUARE)
+    left = safe if piece.x == 0 else gap
+    top = safe if piece.y == 0 else gap
+    right = safe if piece.x + piece.w == m.width else gap
+    bottom = safe if piece.y + piece.h == m.height else gap
+    rect = QRectF(piece.x * SQUARE, piece.y * SQUARE, piece.w * SQUARE, piece.h * SQUARE)
+    return rect.adjusted(left, top, -right, -bottom)
 
 
 def _neighbour_name(painter: QPainter, name: str, centre: QPointF, grid: QRectF) -> None:

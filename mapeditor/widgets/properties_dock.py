@@ -9,20 +9,25 @@ from typing import Any
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QComboBox,
+    QDialog,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QLabel,
     QLineEdit,
+    QPushButton,
     QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from engine.mapdef import Colour, EdgeKind, IslandRole, RuleSet
+from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef, RuleSet
 from mapeditor.commands import change_attribute, change_entries
+from mapeditor.dialog_buttons import ok_cancel
 from mapeditor.document import MapDocument
+from mapeditor.export import size_summary
+from mapeditor.print_size import square_mm_to_fit
 from mapeditor.ruleset_data import RuleSetState
 from mapeditor.ruleset_edits import use_module
 
@@ -51,6 +56,43 @@ def _combo(items: list[tuple[str, Any]], current: Any, commit: Callable[[Any], N
     combo.setCurrentIndex(index)
     combo.currentIndexChanged.connect(lambda i: commit(items[i][1]))
     return combo
+
+
+class FitBoardDialog(QDialog):
+    """ "Fit N × M cm": the board size asked for, and the square (and the result) shown live."""
+
+    def __init__(self, m: MapDef, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("fit_board_dialog")
+        self.setWindowTitle("Fit the board to a size")
+        self.map = m
+        form = QFormLayout(self)
+        self.width_cm = QDoubleSpinBox()
+        self.height_cm = QDoubleSpinBox()
+        for spin, value in (
+            (self.width_cm, m.width * m.square_size_mm / 10),
+            (self.height_cm, m.height * m.square_size_mm / 10),
+        ):
+            spin.setRange(1.0, 1000.0)
+            spin.setDecimals(1)
+            spin.setSuffix(" cm")
+            spin.setValue(value)
+            spin.valueChanged.connect(self._update)
+        form.addRow("Board width", self.width_cm)
+        form.addRow("Board height", self.height_cm)
+        self.outcome = QLabel()
+        self.outcome.setWordWrap(True)
+        form.addRow(self.outcome)
+        buttons, _ok = ok_cancel(self, "Fit")
+        form.addRow(buttons)
+        self._update()
+
+    def square_mm(self) -> float:
+        return square_mm_to_fit(self.map, self.width_cm.value(), self.height_cm.value())
+
+    def _update(self) -> None:
+        fitted = dataclasses.replace(self.map, square_size_mm=self.square_mm())
+        self.outcome.setText(f"Squares of {fitted.square_size_mm:g} mm: {size_summary(fitted)}")
 
 
 class PropertiesDock(QScrollArea):
@@ -160,6 +202,15 @@ class PropertiesDock(QScrollArea):
         size.valueChanged.connect(self._attr("square_size_mm"))
         form.addRow("Printed square", size)
         form.addRow("Grid", QLabel(f"{m.width} × {m.height} squares, {len(m.land)} map squares"))
+        printed = QLabel(size_summary(m))
+        printed.setObjectName("printed_size")
+        printed.setWordWrap(True)
+        form.addRow("Printed size", printed)
+        fit = QPushButton("Fit N × M cm…")
+        fit.setObjectName("fit_board")
+        fit.setToolTip("Choose the printed square so the whole grid fits a board of this size")
+        fit.clicked.connect(self.ask_fit)
+        form.addRow("", fit)
         layout.addWidget(box)
         layout.addStretch(1)
         self.map_box = box
@@ -173,6 +224,12 @@ class PropertiesDock(QScrollArea):
                 self.map_fields[name.text()] = widget
         del doc
         return root
+
+    def ask_fit(self) -> None:
+        """Ask for a board size in cm and set the printed square so the grid fits it."""
+        dialog = FitBoardDialog(self.document.map, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            change_attribute(self.document, "square_size_mm", dialog.square_mm())
 
     def show_map_properties(self, code: str = "") -> QWidget:
         """Bring the map's properties into view and focus the field an issue ``code`` is about
