@@ -61,6 +61,7 @@ from mapeditor.widgets.chips_dock import ChipsDock
 from mapeditor.widgets.country_import import new_map_from_country
 from mapeditor.widgets.country_menu import install_country_menu
 from mapeditor.widgets.export_dialog import export_dialog
+from mapeditor.widgets.field_guard import install_field_guard
 from mapeditor.widgets.help_menu import add_help_menu
 from mapeditor.widgets.map_scene import MapScene
 from mapeditor.widgets.map_view import MapView
@@ -70,6 +71,7 @@ from mapeditor.widgets.printing import print_map, print_preview
 from mapeditor.widgets.properties_dock import PropertiesDock
 from mapeditor.widgets.ruleset_dock import RuleSetDock
 from mapeditor.widgets.start_page import StartPage
+from mapeditor.widgets.tool_options import ToolOptionsBar
 from mapeditor.widgets.underlay_dock import UnderlayDock
 from mapeditor.widgets.validation_panel import ValidationPanel
 
@@ -144,6 +146,8 @@ class MainWindow(QMainWindow):
         self.undo_group.setActiveStack(self.document.undo_stack)
         self.scene = MapScene(self.document, self)
         self.view = MapView(self.scene, self)
+        self.view.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # Tab stays among the dock fields
+        install_field_guard(self.view)
         # A window opened without a map shows the start page until a map is created or opened.
         self.start_page = StartPage()
         self.start_page.new_requested.connect(self.new_map)
@@ -292,11 +296,18 @@ class MainWindow(QMainWindow):
             action = QAction(tool_cls.name, self)
             action.setCheckable(True)
             action.setShortcut(QKeySequence(tool_cls.shortcut))
+            # A tool's single key works on the canvas only: never typed into a dock field, and
+            # a field's letters never switch tools (field_guard: Escape returns to the canvas).
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            self.view.addAction(action)
             action.setToolTip(f"{tool_cls.name} ({tool_cls.shortcut})\n{tool_cls.hint}")
             action.triggered.connect(lambda _c=False, cls=tool_cls: self.set_tool(cls))
             group.addAction(action)
             toolbar.addAction(action)
             self.tool_actions[tool_cls] = action
+        self.tool_options = ToolOptionsBar(self)
+        self.addToolBarBreak()  # on a row of its own: the tools' row overflows on small screens
+        self.addToolBar(self.tool_options)
         edit_bar = self.addToolBar("Edit")
         edit_bar.setObjectName("toolbar-edit")
         for action in (self.undo_action, self.redo_action, self.fit_action, self.playtest_action):
@@ -532,6 +543,7 @@ class MainWindow(QMainWindow):
         if self.scene.tool is not None:
             self.scene.tool.cancel()
         self.scene.tool = tool
+        self.tool_options.show_for(tool)
         self.scene.show_hover_edge = tool_cls.__name__ in (
             "BorderFeatureTool",
             "FerryTool",
