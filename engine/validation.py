@@ -533,7 +533,7 @@ def _check_setup(c: _Ctx) -> None:
     rules = _map_rules(m)
     sheet = rules.sheet_setup if rules is not None else None
     if rules is not None and sheet is not None:
-        got = (len(m.start_squares), s.start_squares_used, s.chip_count)
+        got = (len(m.start_squares), s.start_squares_used, _laid_out_chips(m, rules))
         if got != (sheet.start_squares, sheet.start_squares_used, sheet.chips):
             c.warn(
                 "rule-set-setup",
@@ -913,14 +913,20 @@ def _check_rule_set(c: _Ctx) -> None:
         rules.check_map(c.m, c)
 
 
+def _laid_out_chips(m: MapDef, rules: Any) -> int:
+    """How many chips a game lays out: a data rule set's own ``layout.count``, else the map's
+    ``setup.chip_count``."""
+    spec = getattr(rules, "spec", None)
+    if spec is not None and spec.layout.count is not None:
+        return int(spec.layout.count)
+    return m.setup.chip_count
+
+
 def _check_chips(c: _Ctx) -> None:
     m = c.m
     rules = _map_rules(m)
     spec = getattr(rules, "spec", None)
-    # a data rule set may lay out its own count (layout.count) from its own supply
-    count = m.setup.chip_count
-    if spec is not None and spec.layout.count is not None:
-        count = spec.layout.count
+    count = _laid_out_chips(m, rules)
     if rules is None or not rules.chip_layout.random or count <= 0:
         return
     from engine.chips import ChipReading

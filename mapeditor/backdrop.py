@@ -32,8 +32,8 @@ from engine.mapdef import MapDef
 from engine.places import projection_of
 from mapeditor.neighbours import label_runs, neighbour_names
 
-_SMOOTH = 0.35
-"""Squares-mode land is rounded by this much (grid units) so it reads as land, not as squares."""
+_SMOOTH = 0.3
+"""Squares-mode neighbouring land is rounded by this much (grid units)."""
 MIN_LABEL_AREA = 0.6
 """A neighbour needs this much land (square units) outside the map to be named there."""
 
@@ -163,10 +163,11 @@ def _geography(m: MapDef) -> Backdrop | None:
 
 def _squares(m: MapDef) -> Backdrop:
     neighbour_squares = _by_nearest_edge(m)
-    land = _squares_geometry(set(m.land) | neighbour_squares)
-    if neighbour_squares:
-        rounded = land.buffer(_SMOOTH, join_style="round").buffer(-_SMOOTH, join_style="round")
-        land = rounded.intersection(_grid_box(m)).union(_squares_geometry(m.land))
+    # The neighbours' corners rounded off (an opening: never more land than the squares), so
+    # they read as coast, not as squares; the map's own squares are land whole.
+    neighbours = _squares_geometry(neighbour_squares)
+    rounded = neighbours.buffer(-_SMOOTH, join_style="round").buffer(_SMOOTH, join_style="round")
+    land = rounded.union(_squares_geometry(m.land))
     keep_clear = _squares_geometry(set(m.land) | cloud_squares(m))
     names = neighbour_names(m)
     for edge, feature in m.border_features.items():

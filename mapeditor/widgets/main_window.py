@@ -270,6 +270,9 @@ class MainWindow(QMainWindow):
         self.undo_action.setEnabled(self.undo_group.canUndo())
         self.redo_action.setEnabled(self.undo_group.canRedo())
         self.delete_action = self._action("&Delete selection", self.delete_selection, "Delete")
+        self.select_all_action = self._action(
+            "Select &all", lambda: self.document.select(self.document.map.land), "Ctrl+A"
+        )
         self.cut_action = self._action("Cu&t", self.cut_selection, S.Cut)
         self.copy_action = self._action("&Copy", self.copy_selection, S.Copy)
         self.paste_action = self._action("&Paste", self.paste, S.Paste)
@@ -280,6 +283,13 @@ class MainWindow(QMainWindow):
         self.grid_action = self._action("Show &grid", self.scene.set_grid, "Ctrl+G")
         self.grid_action.setCheckable(True)
         self.grid_action.setChecked(True)
+        self.print_look_action = self._action(
+            "&Print look",
+            lambda on: self.scene.set_print_look(bool(on)),
+            "Ctrl+Shift+L",
+            "Show the map as it prints: neighbouring land and sea, names, cartouche and legend",
+        )
+        self.print_look_action.setCheckable(True)
         self.validate_action = self._action(
             "&Validate now", lambda: self.validation.run_now(), "F5"
         )
@@ -328,7 +338,13 @@ class MainWindow(QMainWindow):
         for action in (self.undo_action, self.redo_action):
             edit_menu.addAction(action)
         edit_menu.addSeparator()
-        for action in (self.cut_action, self.copy_action, self.paste_action, self.delete_action):
+        for action in (
+            self.cut_action,
+            self.copy_action,
+            self.paste_action,
+            self.delete_action,
+            self.select_all_action,
+        ):
             edit_menu.addAction(action)
         view_menu = bar.addMenu("&View")
         for action in (
@@ -336,6 +352,7 @@ class MainWindow(QMainWindow):
             self.zoom_out_action,
             self.fit_action,
             self.grid_action,
+            self.print_look_action,
         ):
             view_menu.addAction(action)
         self.layers_menu = view_menu.addMenu("&Layers")
@@ -354,7 +371,7 @@ class MainWindow(QMainWindow):
         for action in self.tool_actions.values():
             tools_menu.addAction(action)
         help_menu = bar.addMenu("&Help")
-        self.help_actions = add_help_menu(self, help_menu, self._listed_actions())
+        self.help_actions = add_help_menu(self, help_menu, self._listed_actions)
         self.menus = {
             "File": file_menu,
             "Edit": edit_menu,
@@ -391,6 +408,9 @@ class MainWindow(QMainWindow):
         preview_action.triggered.connect(lambda: print_preview(self))
         file_menu.insertAction(print_action, preview_action)
         self.extras_actions = {"country": country, "print": print_action, "preview": preview_action}
+        file_menu.removeAction(self.quit_action)  # Quit closes the menu, after Export and Print
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
         dock_widget = UnderlayDock(self)
         dock = QDockWidget("Underlay", self)
         dock.setObjectName("dock-underlay")
@@ -471,6 +491,7 @@ class MainWindow(QMainWindow):
             self.copy_action,
             self.paste_action,
             self.delete_action,
+            self.select_all_action,
             self.save_action,
             self.save_as_action,
             self.validate_action,
@@ -486,6 +507,7 @@ class MainWindow(QMainWindow):
             if on
             else (f"{tool.name}: {tool.hint}" if tool is not None else "")
         )
+        self._update_title()
 
     def _listed_actions(self) -> list[QAction]:
         """The actions the shortcut sheet lists (read when it is shown: menus are complete)."""
@@ -532,6 +554,9 @@ class MainWindow(QMainWindow):
         old.deleteLater()
 
     def _update_title(self) -> None:
+        if self.pages.currentWidget() is self.start_page:
+            self.setWindowTitle("Carcassonne Maps Studio")  # no map yet, saved or not
+            return
         doc = self.document
         star = "*" if doc.modified else ""
         # The star is written by hand (no "[*]" placeholder), so no setWindowModified: Qt warns

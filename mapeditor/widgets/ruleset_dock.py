@@ -371,12 +371,13 @@ class RuleSetDock(QScrollArea):
         self.problem_label.setObjectName("ruleset_problems")
         self.problem_label.setWordWrap(True)
         self.problem_label.setMinimumWidth(120)  # wraps, never widens the dock
-        self.problem_label.setStyleSheet("color: #b00020;")
-        self.editor_layout.addWidget(self.problem_label)
         self.editor_layout.addWidget(self._general_box())
         self.editor_layout.addWidget(self._chips_box())
         self.editor_layout.addWidget(self._mechanics_box(content))
         self.editor_layout.addWidget(self._scoring_box())
+        # Below the form and always shown: a mistake appearing or going never moves the field
+        # being typed in (each field is marked red with its reason as well).
+        self.editor_layout.addWidget(self.problem_label)
 
     def _fit_width(self) -> None:
         """The dock as wide as its form needs, within :data:`MAX_WIDTH` (measured once new widgets
@@ -432,8 +433,8 @@ class RuleSetDock(QScrollArea):
         lines = [str(p) for p in self.problems[:8]]
         if len(self.problems) > 8:
             lines.append(f"… and {len(self.problems) - 8} more")
-        self.problem_label.setText("\n".join(lines))
-        self.problem_label.setVisible(bool(lines))
+        self.problem_label.setText("\n".join(lines) or "No mistakes: the rule set can be played.")
+        self.problem_label.setStyleSheet("color: #b00020;" if lines else "color: #2e6b30;")
 
     def _fields_of(self, problem_path: str) -> list[int]:
         """The fields a problem at ``problem_path`` is about: the field itself, those inside it,

@@ -14,6 +14,8 @@ from PySide6.QtWidgets import QApplication, QComboBox, QDoubleSpinBox, QLineEdit
 from engine.mapdef import Colour, MapDef
 from engine.mapio import load_map, save_map
 from engine.resources import bundled_map
+from engine.validation import validate_map
+from mapeditor.ruleset_data import data_state, preset_content, with_value
 from mapeditor.tools.marks import ChipSquareTool, TrackTool
 from mapeditor.tools.paint import EraserTool
 from tests.mapeditor._editor_input import click, square_point
@@ -180,3 +182,63 @@ def test_letters_in_a_dock_field_never_switch_tools(make_editor, qtbot) -> None:
     assert window.view.hasFocus()
     QTest.keyClick(window.view, Qt.Key.Key_E)
     assert isinstance(window.scene.tool, EraserTool)
+
+
+# -- 10: rule-set text -------------------------------------------------------------------------------
+
+
+def test_the_set_up_warning_counts_the_chips_the_rule_set_lays_out() -> None:
+    m = load_map(bundled_map("france"))
+    content = with_value(preset_content("france"), ("layout", "count"), 20)
+    content = with_value(content, ("sheet_setup", "chips"), 20)
+    data_state(content).apply_to(m)
+    assert m.setup.chip_count == 30  # the map's own setup says 30; the rule set lays out 20
+    codes = {i.code: i.message for i in validate_map(m)}
+    assert "rule-set-setup" not in codes
+    data_state(with_value(content, ("sheet_setup", "chips"), 25)).apply_to(m)
+    message = {i.code: i.message for i in validate_map(m)}["rule-set-setup"]
+    assert "25 chips" in message and "and 20 chips" in message and "30" not in message
+
+
+def test_a_mistake_appearing_never_moves_the_field_being_typed_in(make_editor, qtbot) -> None:
+    window = _active(qtbot, make_editor(_example()))
+    window.show_rule_set()
+    dock = window.ruleset
+    dock.use_preset("france")
+    spin = dock.spin_box(("supply", "per_colour"))
+    qtbot.waitUntil(spin.isVisible)
+    root = dock.widget()
+    before = spin.mapTo(root, QPoint(0, 0))
+    _type_into(spin, "12")  # the values no longer add up: a mistake
+    qtbot.waitUntil(lambda: "supply.values" in dock.problem_label.text())
+    assert dock.spin_box(("supply", "per_colour")).mapTo(root, QPoint(0, 0)) == before
+
+
+# -- 12: small things ----------------------------------------------------------------------------------
+
+
+def test_the_start_page_title_and_the_file_menu_end_with_quit(qtbot) -> None:
+    from mapeditor.widgets.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window, before_close_func=lambda w: w.document.undo_stack.setClean())
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.windowTitle() == "Carcassonne Maps Studio"  # not "New map (unsaved)"
+    entries = [a for a in window.menus["File"].actions() if not a.isSeparator()]
+    assert entries[-1] is window.quit_action
+
+
+def test_select_all_with_ctrl_a_and_the_shortcut_sheet_lists_print(make_editor, qtbot) -> None:
+    from mapeditor.widgets.help_menu import about_html, shortcuts_html
+
+    window = _active(qtbot, make_editor(_example()))
+    QTest.keyClick(window.view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    assert set(window.document.selection) == window.document.map.land
+    sheet = shortcuts_html(window._listed_actions())
+    for keys in ("Ctrl+P", "Ctrl+Shift+P", "Ctrl+A", "Ctrl+click"):
+        assert keys in sheet
+    about = about_html()
+    assert "Carcassonne Maps Studio 0." in about  # the version
+    assert "<h3>Shipped maps: sources and credits</h3>" in about  # NOTICE's titles as headings
+    assert "=====" not in about

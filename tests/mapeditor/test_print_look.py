@@ -242,3 +242,46 @@ def test_the_overview_page_shows_the_landlocked_map_without_sea(qapp) -> None:
     ys = range(round(board.y * k) + 2, round(board.bottom * k) - 2, 3)
     assert sum(_near(image, x, y, NEIGHBOUR_LAND, tol=3) for x in xs for y in ys) > 20
     assert sum(_near(image, x, y, SEA, tol=3) for x in xs for y in ys) == 0
+
+
+def test_the_canvas_shows_the_print_look_on_request(make_editor, qtbot) -> None:
+    from PySide6.QtGui import QPainter
+
+    from mapeditor.commands import change_attribute
+
+    m = _landlocked()
+    window = make_editor(m)
+    window.print_look_action.trigger()
+    scene = window.scene
+    assert scene.print_look is not None
+
+    def pixel(square: tuple[int, int]) -> QColor:
+        image = QImage(7 * 16, 6 * 16, QImage.Format.Format_RGB32)
+        painter = QPainter(image)
+        scene.render(painter, QRectF(0, 0, 7 * 16, 6 * 16), QRectF(0, 0, 7 * SQUARE, 6 * SQUARE))
+        painter.end()
+        return image.pixelColor(square[0] * 16 + 3, square[1] * 16 + 3)
+
+    furniture = {
+        (p.x + i, p.y + j)
+        for p in scene.print_look.furniture
+        for i in range(p.w)
+        for j in range(p.h)
+    }
+    free = next(
+        (x, y)
+        for x in range(7)
+        for y in range(6)
+        if (x, y) not in furniture | m.land | cloud_squares(m)
+    )
+    assert _near_colour(pixel(free), NEIGHBOUR_LAND)
+    before = scene.print_look
+    change_attribute(window.document, "name", "Renamed")
+    qtbot.waitUntil(lambda: scene.print_look is not before)  # worked out again after the edit
+    window.print_look_action.trigger()
+    assert scene.print_look is None
+    assert not _near_colour(pixel(free), NEIGHBOUR_LAND)  # the editor's schematic again
+
+
+def _near_colour(c: QColor, colour: QColor, tol: int = 8) -> bool:
+    return all(abs(a - b) <= tol for a, b in zip(c.getRgb()[:3], colour.getRgb()[:3], strict=True))
