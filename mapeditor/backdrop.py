@@ -26,10 +26,10 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
-from engine.country import GeoDataError, countries_in_grid
+from engine.geo.country import GeoDataError, countries_in_grid
+from engine.geo.places import projection_of
 from engine.geometry import Edge, Side, Square
 from engine.mapdef import MapDef
-from engine.places import projection_of
 from mapeditor.neighbours import label_runs, neighbour_names
 
 _SMOOTH = 0.3
@@ -165,9 +165,17 @@ def _squares(m: MapDef) -> Backdrop:
     neighbour_squares = _by_nearest_edge(m)
     # The neighbours' corners rounded off (an opening: never more land than the squares), so
     # they read as coast, not as squares; the map's own squares are land whole.
-    neighbours = _squares_geometry(neighbour_squares)
-    rounded = neighbours.buffer(-_SMOOTH, join_style="round").buffer(_SMOOTH, join_style="round")
-    land = rounded.union(_squares_geometry(m.land))
+    # A frame of land around the grid keeps the corners at the grid's edge square: the land goes
+    # on beyond the sheet there.
+    land = _squares_geometry(m.land)
+    if neighbour_squares:
+        grid = _grid_box(m)
+        frame = grid.buffer(1, join_style="mitre").difference(grid)
+        neighbours = _squares_geometry(neighbour_squares).union(frame)
+        rounded = neighbours.buffer(-_SMOOTH, join_style="round").buffer(
+            _SMOOTH, join_style="round"
+        )
+        land = rounded.intersection(grid).union(land)
     keep_clear = _squares_geometry(set(m.land) | cloud_squares(m))
     names = neighbour_names(m)
     for edge, feature in m.border_features.items():

@@ -23,9 +23,9 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from shapely.geometry.base import BaseGeometry
 
-from engine.country import GeoDataError
+from engine.geo.country import GeoDataError
+from engine.geo.places import projection_of
 from engine.mapdef import Colour, MapDef
-from engine.places import projection_of
 from mapeditor.backdrop import Backdrop, backdrop_of
 from mapeditor.cartography import (
     LEGEND_HEAD,

@@ -16,8 +16,8 @@ from mapeditor.export_cli import ensure_headless_platform
 
 
 def _czechia() -> MapDef:
-    from engine.country import import_country
-    from engine.draft import make_draft
+    from engine.geo.country import import_country
+    from engine.geo.draft import make_draft
     from engine.gridshape import target_squares
 
     imp = import_country(

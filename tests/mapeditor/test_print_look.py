@@ -8,10 +8,10 @@ import pytest
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QImage
 
-from engine.country import import_country
+from engine.geo.country import import_country
+from engine.geo.places import set_projection
 from engine.geometry import Edge, Side
 from engine.mapdef import BorderFeature, EdgeKind, Ferry, MapDef, Town
-from engine.places import set_projection
 from mapeditor.backdrop import backdrop_of, cloud_squares
 from mapeditor.cartography import legend_entries, place_furniture
 from mapeditor.export import export_png, layout_for, overview_frame, render_page
