@@ -120,6 +120,12 @@ CODES: dict[str, CodeInfo] = {
         "Two cities, ferries, islands or tracks share an id/number; the last was kept.",
         "Give each element its own id.",
     ),
+    "duplicate-name": CodeInfo(
+        W,
+        "Two places on different squares have the same name (towns, start squares, large "
+        "cities), e.g. a pasted town that kept its name.",
+        "Rename one of them.",
+    ),
     "duplicate-key": CodeInfo(
         W,
         'A JSON object repeats a key (e.g. two "name" fields); the last value was used.',
@@ -435,6 +441,38 @@ def _check_grid(c: _Ctx) -> None:
                 f"track {number} covers row(s) {', '.join(map(str, rows))} outside the grid "
                 f"(rows 0..{m.height - 1})",
             )
+
+
+def _check_names(c: _Ctx) -> None:
+    """The same name on two different squares (a start square is its town: one place)."""
+    m = c.m
+    places: dict[str, set[Square]] = {}
+    for sq, start in m.start_squares.items():
+        if start.name:
+            places.setdefault(start.name.casefold(), set()).add(sq)
+    for sq, town in m.towns.items():
+        if town.name:
+            places.setdefault(town.name.casefold(), set()).add(sq)
+    for city in m.large_cities.values():
+        if city.name and city.squares:
+            places.setdefault(city.name.casefold(), set()).add(min(city.squares, key=_sqkey))
+    for squares in places.values():
+        if len(squares) > 1:
+            ordered = sorted(squares, key=_sqkey)
+            name = _place_name(m, ordered[0])
+            c.warn(
+                "duplicate-name",
+                f"{len(ordered)} places are called {name!r}: "
+                + ", ".join(_sq(sq) for sq in ordered),
+                squares=ordered,
+            )
+
+
+def _place_name(m: MapDef, sq: Square) -> str:
+    for named in (m.start_squares.get(sq), m.towns.get(sq)):
+        if named is not None and named.name:
+            return named.name
+    return next((c.name for c in m.large_cities.values() if sq in c.squares), "")
 
 
 def _check_conflicts(c: _Ctx) -> None:
@@ -982,6 +1020,7 @@ def _check_chips(c: _Ctx) -> None:
 _CHECKS: tuple[Callable[[_Ctx], None], ...] = (
     _check_grid,
     _check_conflicts,
+    _check_names,
     _check_setup,
     _check_border_and_ferries,
     _check_cities,

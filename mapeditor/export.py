@@ -569,7 +569,7 @@ def _paint_overview_page(painter: QPainter, m: MapDef, lay: PageLayout, look: Pr
         bold=True,
     )
     sq = m.square_size_mm
-    left_out = f" ({len(lay.skipped)} sea-only pages left out)" if lay.skipped else ""
+    left_out = f" ({len(lay.skipped)} pages without map squares left out)" if lay.skipped else ""
     info = (
         f"{lay.page_count} pages of {lay.paper} {lay.orientation.value} after this one"
         f"{left_out} · board {lay.board_w_mm / 10:g} × {lay.board_h_mm / 10:g} cm"

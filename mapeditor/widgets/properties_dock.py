@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.geometry import Square
 from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef, RuleSet
 from mapeditor.commands import change_attribute, change_entries
 from mapeditor.dialog_buttons import ok_cancel
@@ -32,6 +33,8 @@ from mapeditor.ruleset_data import RuleSetState
 from mapeditor.ruleset_edits import use_module
 
 _COLOURS = [("none", None)] + [(c.value.replace("_", " "), c) for c in Colour]
+MIXED = "(mixed)"
+"""A many-element field's value while the elements differ (choosing it changes nothing)."""
 
 
 def _line(value: str, commit: Callable[[str], None]) -> QLineEdit:
@@ -251,6 +254,42 @@ class PropertiesDock(QScrollArea):
         field.setFocus()
         return field
 
+    def _many_rows(self, form: QFormLayout, squares: list[Square]) -> None:
+        """Fields that set a value on every selected town or chip square at once (one step)."""
+        m = self.document.map
+        towns = [sq for sq in squares if sq in m.towns]
+        chips = [sq for sq in squares if sq in m.chip_squares]
+        if len(towns) > 1:
+            grapes = {m.towns[sq].grape for sq in towns}
+            combo = _combo(
+                [("(mixed)", MIXED)] + _COLOURS if len(grapes) > 1 else _COLOURS,
+                grapes.pop() if len(grapes) == 1 else MIXED,
+                lambda value: self._set_many("towns", towns, "grape", value),
+            )
+            combo.setObjectName("many_grapes")
+            form.addRow(f"Grape of {len(towns)} towns", combo)
+        if len(chips) > 1:
+            colours = {m.chip_squares[sq] for sq in chips}
+            items = [(label, c) for label, c in _COLOURS if c is not None]
+            combo = _combo(
+                [("(mixed)", MIXED)] + items if len(colours) > 1 else items,
+                colours.pop() if len(colours) == 1 else MIXED,
+                lambda value: self._set_many("chip_squares", chips, "", value),
+            )
+            combo.setObjectName("many_chip_colours")
+            form.addRow(f"Colour of {len(chips)} chip squares", combo)
+
+    def _set_many(self, attr: str, keys: list[Square], field: str, value: Any) -> None:
+        if self._building or value is MIXED:
+            return
+        entries = getattr(self.document.map, attr)
+        changes = {
+            key: dataclasses.replace(entries[key], **{field: value}) if field else value
+            for key in keys
+        }
+        what = {"towns": "towns", "chip_squares": "chip squares"}[attr]
+        change_entries(self.document, attr, changes, f"Change {len(keys)} {what}")
+
     def _selection_box(self) -> QWidget:
         doc, m = self.document, self.document.map
         box = QGroupBox("Selection")
@@ -261,6 +300,7 @@ class PropertiesDock(QScrollArea):
             return box
         if len(squares) > 1:
             form.addRow("Squares", QLabel(str(len(squares))))
+            self._many_rows(form, squares)
         square = squares[0] if squares else doc.selected_edge.square  # type: ignore[union-attr]
         form.addRow("Square", QLabel(f"({square[0]}, {square[1]})"))
         if square in m.start_squares:

@@ -242,3 +242,45 @@ def test_select_all_with_ctrl_a_and_the_shortcut_sheet_lists_print(make_editor, 
     assert "Carcassonne Maps Studio 0." in about  # the version
     assert "<h3>Shipped maps: sources and credits</h3>" in about  # NOTICE's titles as headings
     assert "=====" not in about
+
+
+def test_a_pasted_town_that_keeps_its_name_is_flagged() -> None:
+    from engine.mapdef import Town
+    from mapeditor.tools.clipboard import copy_fragment, pasted_map
+
+    m = MapDef("demo", "Demo", 6, 4)
+    m.land = {(0, 0), (1, 0), (3, 2), (4, 2)}
+    m.towns[(0, 0)] = Town("Ashby")
+    assert not [i for i in validate_map(m) if i.code == "duplicate-name"]
+    out, _ = pasted_map(m, copy_fragment(m, {(0, 0)}), (3, 2))
+    (issue,) = [i for i in validate_map(out) if i.code == "duplicate-name"]
+    assert "'Ashby'" in issue.message and "(0, 0)" in issue.message and "(3, 2)" in issue.message
+
+
+# -- 9: one value on many elements -------------------------------------------------------------------
+
+
+def test_one_colour_on_every_selected_town_in_one_step(make_editor, qtbot) -> None:
+    from engine.mapdef import Town
+    from mapeditor.tools.select import SelectTool
+    from tests.mapeditor._editor_input import drag
+
+    m = MapDef("many", "Many", 6, 4)
+    m.land = {(x, y) for x in range(6) for y in range(4)}
+    for sq, name in (((1, 1), "Ashby"), ((2, 1), "Brook"), ((3, 1), "Crane")):
+        m.towns[sq] = Town(name)
+    window = _active(qtbot, make_editor(m))
+    window.set_tool(SelectTool)
+    drag(window, [square_point(window, (1, 1)), square_point(window, (3, 1))])
+    assert window.document.selection == {(1, 1), (2, 1), (3, 1)}
+    props = window.properties
+    qtbot.waitUntil(lambda: props.findChild(QComboBox, "many_grapes") is not None)
+    combo = props.findChild(QComboBox, "many_grapes")
+    steps = window.document.undo_stack.count()
+    combo.setFocus()
+    QTest.keyClick(combo, Qt.Key.Key_Down)  # none → purple
+    towns = window.document.map.towns
+    assert {towns[sq].grape for sq in ((1, 1), (2, 1), (3, 1))} == {Colour.PURPLE}
+    assert window.document.undo_stack.count() == steps + 1
+    window.document.undo_stack.undo()
+    assert {towns[sq].grape for sq in ((1, 1), (2, 1), (3, 1))} == {None}
