@@ -441,10 +441,34 @@ def layout_for(m: MapDef, *, paper: str = "A4", **kwargs: object) -> PageLayout:
     holding no map square (only sea or outside) are left out (:attr:`PageLayout.skipped`)."""
     sq = m.square_size_mm
     lay = layout_pages(m.width * sq, m.height * sq, paper=paper, square_mm=sq, **kwargs)  # type: ignore[arg-type]
-    skipped = frozenset(t.name for t in lay.tiles if not tile_squares(t, sq) & m.land)
+    skipped = frozenset(t.name for t in lay.tiles) - _tiles_with_land(lay, m)
     if len(skipped) == len(lay.tiles):
         skipped = frozenset()  # a map without squares still prints its grid
     return dataclasses.replace(lay, skipped=skipped)
+
+
+def _tiles_with_land(lay: PageLayout, m: MapDef) -> set[str]:
+    """Names of the pages holding a map square (wholly or partly): each column and row of
+    squares knows the page columns and rows it overlaps, so the work follows the map's squares,
+    not pages × squares."""
+    sq = m.square_size_mm
+    eps = 1e-6
+
+    def spans(count: int, step: float, pages: int) -> list[range]:
+        out = []
+        for i in range(count):
+            first = math.floor(i * sq / step + eps)
+            last = max(first, math.floor((i + 1) * sq / step - eps))
+            out.append(range(min(first, pages - 1), min(last, pages - 1) + 1))
+        return out
+
+    cols = spans(m.width, lay.tiles[1].map_rect.x if lay.cols > 1 else math.inf, lay.cols)
+    rows = spans(m.height, lay.tile(1, 0).map_rect.y if lay.rows > 1 else math.inf, lay.rows)
+    if all(len(c) == 1 for c in cols) and all(len(r) == 1 for r in rows):
+        cells = {(rows[y][0], cols[x][0]) for x, y in m.land if m.in_grid((x, y))}
+    else:
+        cells = {(r, c) for x, y in m.land if m.in_grid((x, y)) for r in rows[y] for c in cols[x]}
+    return {lay.tile(r, c).name for r, c in cells}
 
 
 def tile_squares(tile: PageTile, square_mm: float) -> set[tuple[int, int]]:

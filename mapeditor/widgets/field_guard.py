@@ -2,11 +2,13 @@
 
 Qt lets a spin box, combo box or slider take the mouse wheel whenever the pointer is over it, so
 scrolling a dock turned whatever field passed under the pointer (the printed square went from 45
-to 44 mm). Once :func:`install_field_guard` has run, such a field inside a scroll area changes
-with the wheel only while it has the keyboard focus (clicked or tabbed into); otherwise the wheel
-scrolls the dock. Escape in a dock field gives the keyboard focus back to the map's canvas, where
+to 44 mm). A dock calls :func:`guard_fields` on what it built: such a field then changes with the
+wheel only while it has the keyboard focus (clicked or tabbed into); otherwise the wheel scrolls
+the dock. Escape in a guarded field gives the keyboard focus back to the window's canvas, where
 the single-key tool shortcuts work (they work only there: they never type into a field and a
 field's letters never switch tools).
+
+The filter sits on the fields themselves, not on the application: it sees only their events.
 """
 
 from __future__ import annotations
@@ -14,25 +16,21 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractScrollArea,
     QAbstractSlider,
     QAbstractSpinBox,
     QComboBox,
-    QDockWidget,
     QGraphicsView,
+    QLineEdit,
+    QMainWindow,
     QScrollBar,
+    QStackedWidget,
     QWidget,
 )
 
-_FIELDS = (QAbstractSpinBox, QComboBox, QAbstractSlider)
-
-
-def _field(obj: QObject) -> QWidget | None:
-    """The spin box, combo box or slider ``obj`` is (or is the line edit of)."""
-    for widget in (obj, obj.parent() if isinstance(obj, QWidget) else None):
-        if isinstance(widget, _FIELDS) and not isinstance(widget, QScrollBar):
-            return widget
-    return None
+_WHEELED = (QAbstractSpinBox, QComboBox, QAbstractSlider)
+_TYPED = (QLineEdit, QAbstractButton)
 
 
 def _scroll_area(widget: QWidget) -> QAbstractScrollArea | None:
@@ -44,55 +42,55 @@ def _scroll_area(widget: QWidget) -> QAbstractScrollArea | None:
     return None
 
 
-class FieldGuard(QObject):
-    """The application-wide event filter (see the module's docstring)."""
+def _canvas(widget: QWidget) -> QWidget | None:
+    """The main window's canvas: its central widget (the page shown, when pages are stacked)."""
+    window = widget.window()
+    central = window.centralWidget() if isinstance(window, QMainWindow) else None
+    if isinstance(central, QStackedWidget):
+        central = central.currentWidget()
+    return central
 
-    def __init__(self, canvas: QWidget) -> None:
-        super().__init__(canvas)
-        self.canvas = canvas
+
+class FieldGuard(QObject):
+    """The event filter of the guarded fields (see the module's docstring)."""
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if not isinstance(obj, QWidget):
+            return False
         kind = event.type()
-        if kind == QEvent.Type.Polish:
-            field = _field(obj)
-            if field is not None and field.focusPolicy() == Qt.FocusPolicy.WheelFocus:
-                field.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # the wheel gives no focus
-        elif kind == QEvent.Type.Wheel:
-            field = _field(obj)
-            if field is not None and not field.hasFocus():
-                area = _scroll_area(field)
-                if area is not None:
-                    # The dock scrolls as if the field were not there; the field keeps its value.
-                    QCoreApplication.sendEvent(area.verticalScrollBar(), event)
-                    return True
-        elif (
+        if kind == QEvent.Type.Wheel and isinstance(obj, _WHEELED) and not obj.hasFocus():
+            area = _scroll_area(obj)
+            if area is not None:
+                # The dock scrolls as if the field were not there; the field keeps its value.
+                QCoreApplication.sendEvent(area.verticalScrollBar(), event)
+                return True
+        if (
             kind == QEvent.Type.KeyPress
             and isinstance(event, QKeyEvent)
             and event.key() == Qt.Key.Key_Escape
-            and isinstance(obj, QWidget)
-            and obj.window() is self.canvas.window()
-            and _dock_of(obj) is not None
-            and self.canvas.isVisible()
         ):
-            self.canvas.setFocus(Qt.FocusReason.ShortcutFocusReason)
-            return True
+            canvas = _canvas(obj)
+            if canvas is not None and canvas.isVisible():
+                canvas.setFocus(Qt.FocusReason.ShortcutFocusReason)
+                return True
         return False
 
 
-def _dock_of(widget: QWidget) -> QDockWidget | None:
-    parent: QWidget | None = widget
-    while parent is not None:
-        if isinstance(parent, QDockWidget):
-            return parent
-        parent = parent.parentWidget()
-    return None
+_GUARD: FieldGuard | None = None
 
 
-def install_field_guard(canvas: QWidget) -> FieldGuard:
-    """Guard every field of the application (a window's canvas gets the keys back on Escape);
-    removed when ``canvas`` goes."""
-    guard = FieldGuard(canvas)
-    app = QCoreApplication.instance()
-    if app is not None:
-        app.installEventFilter(guard)
-    return guard
+def guard_fields(root: QWidget) -> None:
+    """Guard every field below ``root`` (call again after building new fields; guarding a field
+    twice changes nothing)."""
+    global _GUARD  # noqa: PLW0603 - one filter object for the whole application
+    if _GUARD is None:
+        _GUARD = FieldGuard(QCoreApplication.instance())
+    for widget in root.findChildren(QWidget):
+        if isinstance(widget, QScrollBar):
+            continue
+        if isinstance(widget, _WHEELED):
+            if widget.focusPolicy() == Qt.FocusPolicy.WheelFocus:
+                widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # the wheel gives no focus
+            widget.installEventFilter(_GUARD)
+        elif isinstance(widget, _TYPED):
+            widget.installEventFilter(_GUARD)

@@ -61,7 +61,7 @@ from mapeditor.widgets.chips_dock import ChipsDock
 from mapeditor.widgets.country_import import new_map_from_country
 from mapeditor.widgets.country_menu import install_country_menu
 from mapeditor.widgets.export_dialog import export_dialog
-from mapeditor.widgets.field_guard import install_field_guard
+from mapeditor.widgets.field_guard import guard_fields
 from mapeditor.widgets.help_menu import add_help_menu
 from mapeditor.widgets.map_scene import MapScene
 from mapeditor.widgets.map_view import MapView
@@ -147,7 +147,6 @@ class MainWindow(QMainWindow):
         self.scene = MapScene(self.document, self)
         self.view = MapView(self.scene, self)
         self.view.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # Tab stays among the dock fields
-        install_field_guard(self.view)
         # A window opened without a map shows the start page until a map is created or opened.
         self.start_page = StartPage()
         self.start_page.new_requested.connect(self.new_map)
@@ -220,6 +219,7 @@ class MainWindow(QMainWindow):
             dock.setWidget(widget)
             self.addDockWidget(area, dock)
             self.docks[title] = dock
+            guard_fields(widget)  # Properties and Rule set guard what they rebuild themselves
         self.tabifyDockWidget(self.docks["Properties"], self.docks["Rule set"])
         self.docks["Properties"].raise_()
 
@@ -316,6 +316,7 @@ class MainWindow(QMainWindow):
             toolbar.addAction(action)
             self.tool_actions[tool_cls] = action
         self.tool_options = ToolOptionsBar(self)
+        guard_fields(self.tool_options)  # Escape there returns to the canvas too
         self.addToolBarBreak()  # on a row of its own: the tools' row overflows on small screens
         self.addToolBar(self.tool_options)
         edit_bar = self.addToolBar("Edit")
@@ -418,6 +419,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
         dock.hide()
         self.docks["Underlay"] = dock
+        guard_fields(dock_widget)
         self.menus["View"].addAction(dock.toggleViewAction())
         self.underlay = dock_widget
         names = NeighbourNamesItem(self.document)

@@ -31,6 +31,7 @@ from mapeditor.export import size_summary
 from mapeditor.print_size import square_mm_to_fit
 from mapeditor.ruleset_data import RuleSetState
 from mapeditor.ruleset_edits import use_module
+from mapeditor.widgets.field_guard import guard_fields
 
 _COLOURS = [("none", None)] + [(c.value.replace("_", " "), c) for c in Colour]
 MIXED = "(mixed)"
@@ -106,6 +107,7 @@ class PropertiesDock(QScrollArea):
         self.setWidgetResizable(True)
         self.document = document
         self._building = False
+        self._summary: tuple[object, str] = (None, "")
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(120)
@@ -155,7 +157,9 @@ class PropertiesDock(QScrollArea):
     def rebuild(self) -> None:
         self._building = True
         try:
-            self.setWidget(self._build())
+            root = self._build()
+            self.setWidget(root)
+            guard_fields(root)
         finally:
             self._building = False
 
@@ -205,7 +209,7 @@ class PropertiesDock(QScrollArea):
         size.valueChanged.connect(self._attr("square_size_mm"))
         form.addRow("Printed square", size)
         form.addRow("Grid", QLabel(f"{m.width} × {m.height} squares, {len(m.land)} map squares"))
-        printed = QLabel(size_summary(m))
+        printed = QLabel(self._size_summary())
         printed.setObjectName("printed_size")
         printed.setWordWrap(True)
         form.addRow("Printed size", printed)
@@ -227,6 +231,15 @@ class PropertiesDock(QScrollArea):
                 self.map_fields[name.text()] = widget
         del doc
         return root
+
+    def _size_summary(self) -> str:
+        """:func:`size_summary`, worked out again only when the grid, the square or the land
+        changed (the dock is rebuilt after every edit and on every selection)."""
+        m = self.document.map
+        key = (m.width, m.height, m.square_size_mm, len(m.land), hash(frozenset(m.land)))
+        if self._summary[0] != key:
+            self._summary = (key, size_summary(m, ("A4",)))
+        return self._summary[1]
 
     def ask_fit(self) -> None:
         """Ask for a board size in cm and set the printed square so the grid fits it."""

@@ -57,6 +57,7 @@ from mapeditor.ruleset_data import (
     problems_of,
 )
 from mapeditor.ruleset_files import write_atomically
+from mapeditor.widgets.field_guard import guard_fields
 
 RULE_SET_FILTER = f"Rule sets (*{FILE_SUFFIX});;JSON files (*.json);;All files (*)"
 INVALID = QColor(255, 196, 196)
@@ -353,6 +354,7 @@ class RuleSetDock(QScrollArea):
         if shape != self._shape:
             self._shape = shape
             self._rebuild(content)
+            guard_fields(self.editor)
         self._show_values(content)
         self._fit_timer.start()  # shown or hidden problems change the width the form needs
 

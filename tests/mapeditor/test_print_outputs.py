@@ -95,7 +95,8 @@ def test_properties_show_the_printed_size_live_and_fit_a_board(qtbot, monkeypatc
     qtbot.addWidget(dock)
     dock.show()
     label = dock.findChild(QLabel, "printed_size")
-    assert label.text().startswith("72 × 94.5 cm")
+    pages = layout_for(m, paper="A4").page_count
+    assert label.text() == f"72 × 94.5 cm (16 × 21 squares of 45 mm) · {pages} pages of A4"
 
     def fit_dialog_exec(dialog: FitBoardDialog) -> int:
         for spin, text in ((dialog.width_cm, "60"), (dialog.height_cm, "84")):
@@ -219,3 +220,22 @@ def test_cli_prints_a_print_shop_sheet_and_chips(qapp, tmp_path: Path, capsys) -
     assert "no Map-Chips rule set" in capsys.readouterr().err
     assert export_main(["france", str(tmp_path / "x.png"), "--chips"]) == 2
     assert not (tmp_path / "x.png").exists()
+
+
+def test_pages_left_out_match_the_squares_each_page_covers() -> None:
+    """The fast page count (each square names its pages) equals the plain one (each page looks
+    at its squares), also for squares larger than a page."""
+    import random
+
+    from mapeditor.export import _tiles_with_land, layout_pages, tile_squares
+
+    rng = random.Random(3)
+    for _ in range(150):
+        w, h = rng.randint(1, 30), rng.randint(1, 30)
+        sq = rng.choice([10.0, 45.0, 250.0, 700.0])
+        m = MapDef("t", "T", w, h, square_size_mm=sq)
+        m.land = {(rng.randrange(w), rng.randrange(h)) for _ in range(rng.randint(0, 20))}
+        for paper in ("A4", "A0", "Letter"):
+            lay = layout_pages(w * sq, h * sq, paper=paper, square_mm=sq)
+            plain = {t.name for t in lay.tiles if tile_squares(t, sq) & m.land}
+            assert _tiles_with_land(lay, m) == plain
