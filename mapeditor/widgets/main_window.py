@@ -235,6 +235,14 @@ class MainWindow(QMainWindow):
         self.cut_action = self._action("Cu&t", self.cut_selection, S.Cut)
         self.copy_action = self._action("&Copy", self.copy_selection, S.Copy)
         self.paste_action = self._action("&Paste", self.paste, S.Paste)
+        self.selection_actions = (
+            self.cut_action,
+            self.copy_action,
+            self.paste_action,
+            self.delete_action,
+            self.select_all_action,
+        )
+        """The Edit menu's actions on the selection (none of them on the start page)."""
         self.paste_action.setToolTip("Paste at the square under the cursor (Ctrl+V)")
         self.zoom_in_action = self._action("Zoom &in", lambda: self.view.zoom(1.25), S.ZoomIn)
         self.zoom_out_action = self._action("Zoom &out", lambda: self.view.zoom(0.8), S.ZoomOut)
@@ -298,13 +306,7 @@ class MainWindow(QMainWindow):
         for action in (self.undo_action, self.redo_action):
             edit_menu.addAction(action)
         edit_menu.addSeparator()
-        for action in (
-            self.cut_action,
-            self.copy_action,
-            self.paste_action,
-            self.delete_action,
-            self.select_all_action,
-        ):
+        for action in self.selection_actions:
             edit_menu.addAction(action)
         view_menu = bar.addMenu("&View")
         for action in (
@@ -450,11 +452,7 @@ class MainWindow(QMainWindow):
         # Nothing to edit, save or print on the start page (the blank map behind it is no map).
         for action in (
             *self.tool_actions.values(),
-            self.cut_action,
-            self.copy_action,
-            self.paste_action,
-            self.delete_action,
-            self.select_all_action,
+            *self.selection_actions,
             self.save_action,
             self.save_as_action,
             self.validate_action,

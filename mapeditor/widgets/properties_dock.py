@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QTimer
@@ -274,23 +275,29 @@ class PropertiesDock(QScrollArea):
         chips = [sq for sq in squares if sq in m.chip_squares]
         if len(towns) > 1:
             grapes = {m.towns[sq].grape for sq in towns}
-            combo = _combo(
-                [("(mixed)", MIXED)] + _COLOURS if len(grapes) > 1 else _COLOURS,
-                grapes.pop() if len(grapes) == 1 else MIXED,
-                lambda value: self._set_many("towns", towns, "grape", value),
-            )
-            combo.setObjectName("many_grapes")
+            commit = partial(self._set_many, "towns", towns, "grape")
+            combo = self._many_combo(_COLOURS, grapes, commit, "many_grapes")
             form.addRow(f"Grape of {len(towns)} towns", combo)
         if len(chips) > 1:
             colours = {m.chip_squares[sq] for sq in chips}
             items = [(label, c) for label, c in _COLOURS if c is not None]
-            combo = _combo(
-                [("(mixed)", MIXED)] + items if len(colours) > 1 else items,
-                colours.pop() if len(colours) == 1 else MIXED,
-                lambda value: self._set_many("chip_squares", chips, "", value),
-            )
-            combo.setObjectName("many_chip_colours")
+            commit = partial(self._set_many, "chip_squares", chips, "")
+            combo = self._many_combo(items, colours, commit, "many_chip_colours")
             form.addRow(f"Colour of {len(chips)} chip squares", combo)
+
+    @staticmethod
+    def _many_combo(
+        items: list[tuple[str, Any]], values: set[Any], commit: Callable[[Any], None], name: str
+    ) -> QComboBox:
+        """A choice for many elements: their one value, or "(mixed)" first while they differ."""
+        mixed = len(values) > 1
+        combo = _combo(
+            [(MIXED, MIXED), *items] if mixed else items,
+            MIXED if mixed else next(iter(values)),
+            commit,
+        )
+        combo.setObjectName(name)
+        return combo
 
     def _set_many(self, attr: str, keys: list[Square], field: str, value: Any) -> None:
         if self._building or value is MIXED:
