@@ -20,8 +20,8 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPdfWriter, QPen
 
 from engine.errors import EngineError
 from engine.mapdef import MapDef
-from engine.rules.base import rules_for
 from engine.rules.chips_common import Chip
+from engine.rules.registry import rules_for
 from mapeditor.export import page_layout_of_paper
 from mapeditor.painting import COLOURS
 from mapeditor.print_size import PAPERS

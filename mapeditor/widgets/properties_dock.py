@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine.geometry import Square
-from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef, RuleSet
+from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef
+from engine.rules.registry import map_rule_set_names
 from mapeditor.commands import change_attribute, change_entries
 from mapeditor.dialog_buttons import ok_cancel
 from mapeditor.document import MapDocument
@@ -178,7 +179,7 @@ class PropertiesDock(QScrollArea):
         form.addRow("Author", _line(m.author, self._attr("author")))
         form.addRow("Description", _line(m.description, self._attr("description")))
         # a data rule set is edited in the Rule set dock; here a module can be picked instead
-        rules: list[tuple[str, Any]] = [(r.value, r.value) for r in RuleSet]
+        rules: list[tuple[str, Any]] = [(name, name) for name in map_rule_set_names()]
         data = RuleSetState.of(m).is_data
         if data:
             rules.append((f"{m.rule_set} (data: Rule set dock)", "data"))
