@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 
 from engine.rules.base import register
 from engine.rules.data.actions import SellWine
-from engine.rules.data.rules import DataRules, DataState, export_sides, mechanic_figures
+from engine.rules.data.prints import export_sides
+from engine.rules.data.rules import DataRules, DataState, mechanic_figures
 from engine.rules.data.ruleset import preset_spec
 from engine.rules.spec import ActionCount, ActionTally, EventStat, IssueCode, IssueSink
 

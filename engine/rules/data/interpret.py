@@ -22,6 +22,7 @@ from engine.features import KIND_NAMES
 from engine.geometry import Edge, Side
 from engine.moves import Action
 from engine.rules.data.lang import MAX_OPTIONS, TRIGGERS, Rule, Term, thaw
+from engine.rules.data.prints import export_sides
 
 if TYPE_CHECKING:
     import random
@@ -580,8 +581,6 @@ class Interpreter:
         if what == "ferry":
             return any(e in (f.a, f.b) for f in m.ferries.values() for e in edges)
         if what == "border_coa":
-            from engine.rules.data.rules import export_sides
-
             return bool(export_sides(ctx, q))
         raise EngineError(f"unknown print {what!r}")
 

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.geometry import Edge, Side
 from engine.issues import list_text
 from engine.mapdef import Colour, EdgeKind, IslandRole
 from engine.rules.spec import IssueCode
 
 if TYPE_CHECKING:
+    from engine.geometry import Square
     from engine.mapdef import MapDef
+    from engine.rules.context import RuleContext
     from engine.rules.data.ruleset import RuleSetSpec
     from engine.rules.spec import IssueSink
 
@@ -193,3 +196,18 @@ def check_marks(spec: RuleSetSpec, m: MapDef, issues: IssueSink) -> None:
         issues.warn(
             "ruleset-missing-mark", f"{title}: no square carries the mark {kinds[mid].name!r}"
         )
+
+
+def export_sides(ctx: RuleContext, square: Square, *, road_needs_coa: bool = True) -> list[Side]:
+    """Sides of ``square`` facing a printed border road/city that opens an export sale."""
+    m = ctx.map
+    assert m is not None
+    out = []
+    for side in Side:
+        edge = Edge(square[0], square[1], side)
+        bf = m.border_features.get(edge)
+        if bf is None or bf.kind is EdgeKind.FIELD or edge.outer_square in m.land:
+            continue
+        if bf.coats_of_arms > 0 or (bf.kind is EdgeKind.ROAD and not road_needs_coa):
+            out.append(side)
+    return out

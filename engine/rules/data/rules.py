@@ -31,8 +31,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.errors import EngineError
-from engine.geometry import Edge, Side
-from engine.mapdef import Colour, EdgeKind, IslandRole
+from engine.mapdef import Colour, IslandRole
 from engine.moves import Action
 from engine.rules.chips_common import (
     COLOURS,
@@ -53,7 +52,7 @@ from engine.rules.data.actions import (
     action_class,
 )
 from engine.rules.data.interpret import Interpreter, LangState, RuleAction
-from engine.rules.data.prints import ISSUE_CODES, check_prints
+from engine.rules.data.prints import ISSUE_CODES, check_prints, export_sides
 from engine.rules.data.ruleset import MARKETS, Mechanic, RuleSetSpec
 from engine.rules.spec import (
     ActionCount,
@@ -193,21 +192,6 @@ def put(counters: dict[str, tuple[int, ...]], key: str, player: int, value: int)
 
 
 # -- shared pieces ------------------------------------------------------------------------------
-
-
-def export_sides(ctx: RuleContext, square: Square, *, road_needs_coa: bool = True) -> list[Side]:
-    """Sides of ``square`` facing a printed border road/city that opens an export sale."""
-    m = ctx.map
-    assert m is not None
-    out = []
-    for side in Side:
-        edge = Edge(square[0], square[1], side)
-        bf = m.border_features.get(edge)
-        if bf is None or bf.kind is EdgeKind.FIELD or edge.outer_square in m.land:
-            continue
-        if bf.coats_of_arms > 0 or (bf.kind is EdgeKind.ROAD and not road_needs_coa):
-            out.append(side)
-    return out
 
 
 def is_set(chips: tuple[Chip, ...] | list[Chip], size: int = 3, same: str = "either") -> bool:
