@@ -76,6 +76,11 @@ class SimConfig:
     """Start squares a game uses (the map's ``setup.start_squares_used`` when ``None``)."""
     rule_options: tuple[tuple[str, Any], ...] = ()
     """Options of the rule set (``GameOptions.rule_options``) as sorted ``(name, value)`` pairs."""
+    paired: bool = True
+    """Mixed tables (``seats``): play each deal (tile order, start squares, chip layout) once per
+    seat rotation, so every bot meets the same tiles in every seat and the luck of the draw
+    cancels out of the comparison (see :meth:`slot`). ``False``: a new deal every game. Without
+    ``seats`` every game has its own deal either way."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.games, int) or self.games < 1:
@@ -94,13 +99,29 @@ class SimConfig:
         if self.start_squares_used is not None and not 1 <= self.start_squares_used <= 6:
             raise EngineError(f"start_squares_used: {self.start_squares_used!r} is not in 1..6")
 
+    def slot(self, index: int) -> tuple[int, int, int]:
+        """``(players, rotation, deal)`` of game ``index``: its player count, how many seats its
+        lineup is turned by, and the index of its deal (its game seed is
+        ``game_seed(seed, deal)``). Paired mixed tables play in blocks: for each player count in
+        turn, that many games of one deal, the lineup turned by one seat each game; otherwise
+        game ``i`` has ``players[i % len]`` players, rotation ``i % players`` and deal ``i``."""
+        if not (self.paired and self.seats):
+            p = self.players[index % len(self.players)]
+            return p, index % p, index
+        cycle, r = divmod(index, sum(self.players))
+        for k, p in enumerate(self.players):
+            if r < p:
+                return p, r, cycle * len(self.players) + k
+            r -= p
+        raise AssertionError("unreachable: r < sum(players)")
+
     def bots_of(self, index: int, players: int) -> list[str]:
         """The bot name of each seat in game ``index``: ``seats`` (cut to the players, or filled
-        up with ``bot``) turned by one seat per game, so each bot sits in every seat."""
+        up with ``bot``) turned by :meth:`slot`'s rotation, so each bot sits in every seat."""
         if not self.seats:
             return [self.bot] * players
         lineup = [*self.seats[:players], *[self.bot] * (players - len(self.seats))]
-        k = index % players
+        k = self.slot(index)[1] % players
         return lineup[-k:] + lineup[:-k] if k else lineup
 
     def game_options(self, rule_set: str) -> Any:
@@ -218,8 +239,8 @@ def _jsonable(value: Any) -> Any:
 
 def play_one(m: MapDef, config: SimConfig, index: int, rule_set: str) -> dict[str, Any]:
     """Play game ``index`` of a run to the end and return its facts."""
-    seed = game_seed(config.seed, index)
-    players = config.players[index % len(config.players)]
+    players, _rotation, deal = config.slot(index)
+    seed = game_seed(config.seed, deal)
     game = new_game(m, players, seed, rule_set, config)
     chips = _chip_state(game)
     down_at_start = dict(chips.down) if chips is not None else {}
@@ -235,6 +256,7 @@ def play_one(m: MapDef, config: SimConfig, index: int, rule_set: str) -> dict[st
     facts = game_facts(game, index=index, seed=seed, chips_at_start=down_at_start)
     if config.seats:
         facts["bots"] = config.bots_of(index, players)
+        facts["deal"] = deal
     return facts
 
 
@@ -364,7 +386,7 @@ def _play_checked(m: MapDef, config: SimConfig, index: int, rule_set: str) -> di
     try:
         return play_one(m, config, index, rule_set)
     except Exception as exc:  # noqa: BLE001 - re-raised with the game that failed
-        seed = game_seed(config.seed, index)
+        seed = game_seed(config.seed, config.slot(index)[2])
         raise EngineError(f"game {index} (seed {seed}) failed: {exc}") from exc
 
 
@@ -436,7 +458,7 @@ def simulate(
         raise EngineError(f"workers: {k} is not a positive number")
     k = min(k, config.games)
     # set a first game up here: a map that cannot be played fails at once, with a clear error
-    new_game(m, config.players[0], game_seed(config.seed, 0), rule_set, config)
+    new_game(m, config.slot(0)[0], game_seed(config.seed, 0), rule_set, config)
     result = SimResult(config, m.id, rule_set, rules_missing=missing, workers=k)
     t0 = time.perf_counter()
     total = config.games
