@@ -76,6 +76,7 @@ class RunInfo(TypedDict):
     tile_count: NotRequired[int | None]
     start_squares_used: NotRequired[int | None]
     rule_options: NotRequired[dict[str, Any]]
+    paired: NotRequired[bool]
     rule_set_played: str
     rules_missing: str | None
     games_played: int
