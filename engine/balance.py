@@ -43,6 +43,7 @@ if TYPE_CHECKING:
         LengthFigures,
         PlayerScores,
         PlayerWins,
+        QualityFigures,
         Rate,
         ReportWarning,
         SeatDescribe,
@@ -175,6 +176,8 @@ def balance_report(m: MapDef, result: SimResult) -> BalanceReport:
     report["chips"] = chip_figures(m, result, games)
     report["rules"] = rule_figures(m, result, games)
     report["length"] = length_figures(games)
+    if all("quality" in g for g in games):
+        report["quality"] = quality_figures(games)
     if any(g.get("bots") for g in games):
         from engine.compare import bot_figures
 
@@ -559,6 +562,18 @@ def length_figures(games: Sequence[dict[str, Any]]) -> LengthFigures:
         out[str(p)] = describe([g["turns"] for g in gs])
     out["values"] = [g["turns"] for g in games]
     return out
+
+
+def quality_figures(games: Sequence[dict[str, Any]]) -> QualityFigures:
+    """Game quality over the games (:mod:`engine.quality`): lead changes, drama and
+    decisiveness described, and the share of games whose leader the final scoring changed."""
+    q = [g["quality"] for g in games]
+    return {
+        "lead_changes": describe([x["lead_changes"] for x in q]),
+        "drama": describe([x["drama"] for x in q]),
+        "decisive_share": describe([x["decisive_share"] for x in q]),
+        "final_flip": _rate(sum(1 for x in q if x["final_flip"]), len(q)),
+    }
 
 
 # -- warnings ------------------------------------------------------------------------------------

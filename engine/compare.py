@@ -285,6 +285,31 @@ def rule_figures(
     return out
 
 
+QUALITY_LABELS = {
+    "lead_changes": "lead changes per game",
+    "drama": "drama (points the winner was behind)",
+    "decisive_share": "share of the game before it was decided",
+    "final_flip": "share of games whose leader the final scoring changed",
+}
+
+
+def quality_figures(
+    a: Sequence[Facts], b: Sequence[Facts], *, paired: bool = False
+) -> list[dict[str, Any]]:
+    """Game quality (:mod:`engine.quality`) side by side; nothing when a run's facts lack it."""
+    if not all("quality" in g for g in (*a, *b)):
+        return []
+    return [
+        _numbers(
+            label,
+            [float(g["quality"][key]) for g in a],
+            [float(g["quality"][key]) for g in b],
+            paired=paired,
+        )
+        for key, label in QUALITY_LABELS.items()
+    ]
+
+
 def bot_figures(games: Sequence[Facts]) -> list[dict[str, Any]]:
     """Mixed tables: win share of each bot (games where it sat, ties count as wins)."""
     played: Counter[str] = Counter()
@@ -335,8 +360,8 @@ def verdicts(cmp: dict[str, Any], alpha: float = ALPHA) -> list[dict[str, Any]]:
                     f"{s['b_rate'] * 100:.0f} % in B (fair: {fair * 100:.0f} %).",
                 }
             )
-    for section in ("scores", "fill", "features", "rules"):
-        for f in cmp[section]:
+    for section in ("scores", "fill", "features", "rules", "quality"):
+        for f in cmp.get(section, []):
             p = f["p_value"]
             if p >= alpha or f["a_mean"] is None or f["b_mean"] is None:
                 continue
@@ -455,6 +480,7 @@ def compare_runs(
     ]
     cmp["features"] = feature_figures(ga, gb, paired=paired)
     cmp["rules"] = rule_figures(ga, gb, paired=paired)
+    cmp["quality"] = quality_figures(ga, gb, paired=paired)
     cmp["bots"] = {"a": bot_figures(ga), "b": bot_figures(gb)}
     cmp["verdicts"] = verdicts(cmp)
     cmp["headline"] = headline(cmp)
@@ -553,8 +579,9 @@ def comparison_blocks(cmp: dict[str, Any], images: dict[str, str]) -> list[tuple
         ("Fill", "fill", None),
         ("Features", "features", None),
         ("Rule figures", "rules", None),
+        ("Game quality", "quality", None),
     ):
-        figs = cmp[section]
+        figs = cmp.get(section, [])
         out.append(("h2", title))
         if img and img in images:
             out.append(("img", images[img], "score distributions, A and B"))

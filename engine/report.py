@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.report_types import BalanceReport, Rate
+    from engine.report_types import BalanceReport, Describe, Rate
 
 Block = tuple[Any, ...]
 """``("h1"|"h2"|"p", text)``, ``("table", headers, rows)``, ``("img", file, alt)``,
@@ -443,6 +443,37 @@ def _length_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]
     return b
 
 
+def _quality_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """Game quality: lead changes, drama, decisiveness, leaders changed by the final scoring."""
+    q = report.get("quality")
+    if not q:
+        return []
+
+    def row(label: str, d: Describe, unit: str = "") -> list[str]:
+        return [label, f"{_num(d.get('mean'))}{unit}", _num(d.get("median")), _num(d.get("max"))]
+
+    flip = q["final_flip"]
+    return [
+        ("h2", "Game quality"),
+        (
+            "table",
+            ["figure", "mean", "median", "max"],
+            [
+                row("lead changes per game", q["lead_changes"]),
+                row("drama: points the winner was behind", q["drama"]),
+                row("decided after this share of the game", q["decisive_share"]),
+            ],
+        ),
+        (
+            "p",
+            f"The final scoring changed the leader in {_pct(flip['rate'])} of games "
+            f"({flip['count']} of {flip['games']}, 95% interval {_ci(flip)}). Lead changes and "
+            "drama are counted on the scores at the end of each turn, before the final scoring "
+            "(definitions: docs/balance-reports.md, *Game quality*).",
+        ),
+    ]
+
+
 def _bots_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
     """Mixed tables: each bot's wins over the seats it played."""
     bots = report.get("bots")
@@ -477,6 +508,7 @@ SECTIONS: tuple[Callable[[BalanceReport, dict[str, str]], list[Block]], ...] = (
     _chips_blocks,
     _rules_blocks,
     _length_blocks,
+    _quality_blocks,
 )
 """The report's sections after the introduction, in page order."""
 

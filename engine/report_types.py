@@ -199,6 +199,15 @@ LengthFigures = dict[str, Any]
 ``"values"``: the turns of every game."""
 
 
+class QualityFigures(TypedDict):
+    """Game quality (:mod:`engine.quality`; definitions in docs/balance-reports.md)."""
+
+    lead_changes: Describe
+    drama: Describe
+    decisive_share: Describe
+    final_flip: Rate
+
+
 class ReportWarning(TypedDict):
     code: str
     message: str
@@ -231,6 +240,8 @@ class BalanceReport(TypedDict):
     chips: ChipFigures
     rules: RuleFigures
     length: LengthFigures
+    quality: NotRequired[QualityFigures]
+    """Absent from reports of facts gathered before the figures existed."""
     warnings: list[ReportWarning]
     bots: NotRequired[list[BotFigure]]
     """Only for mixed tables (``SimConfig.seats``)."""
@@ -247,6 +258,7 @@ __all__ = [
     "MapInfo",
     "PlayerScores",
     "PlayerWins",
+    "QualityFigures",
     "Rate",
     "ReportWarning",
     "RuleFigures",

@@ -348,6 +348,8 @@ def game_facts(
         if isinstance(summary, dict):
             summary.pop("chips", None)  # the fixed 30-chip set: the same in every game
         rules[r.name] = summary
+    from engine.quality import game_quality
+
     return {
         "index": index,
         "seed": game.seed if seed is None else seed,
@@ -369,6 +371,7 @@ def game_facts(
         "rule_events": dict(sorted(rule_events.items())),
         "rule_actions": rule_actions,
         "rules": rules,
+        "quality": game_quality(game),
     }
 
 
