@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.balance import _margin
-from engine.paired import mcnemar_p, paired_difference
+from engine.paired import block_rate, mcnemar_p, paired_difference
 
 if TYPE_CHECKING:
     from engine.mapdef import MapDef
@@ -311,9 +311,14 @@ def quality_figures(
 
 
 def bot_figures(games: Sequence[Facts]) -> list[dict[str, Any]]:
-    """Mixed tables: win share of each bot (games where it sat, ties count as wins)."""
+    """Mixed tables: win share of each bot (games where it sat, ties count as wins), with its
+    95 % interval: over deals when the games were paired (facts with a ``deal``,
+    :func:`engine.paired.block_rate`), else Wilson's over the seats played."""
+    from engine.balance import wilson
+
     played: Counter[str] = Counter()
     won: Counter[str] = Counter()
+    by_deal: dict[str, dict[int, list[float]]] = {}
     for g in games:
         bots = g.get("bots")
         if not bots:
@@ -321,18 +326,26 @@ def bot_figures(games: Sequence[Facts]) -> list[dict[str, Any]]:
         for s, name in enumerate(bots):
             played[name] += 1
             won[name] += s in g["winners"]
+            if "deal" in g:
+                by_deal.setdefault(name, {}).setdefault(g["deal"], []).append(
+                    float(s in g["winners"])
+                )
     out = []
     for name in sorted(played):
         seats = sum(1 for g in games if g.get("bots") and name in g["bots"])
-        out.append(
-            {
-                "bot": name,
-                "seats_played": played[name],
-                "wins": won[name],
-                "rate_per_seat": _r(won[name] / played[name]),
-                "games": seats,
-            }
-        )
+        fig: dict[str, Any] = {
+            "bot": name,
+            "seats_played": played[name],
+            "wins": won[name],
+            "rate_per_seat": _r(won[name] / played[name]),
+            "games": seats,
+        }
+        if name in by_deal:
+            blocks = block_rate(list(by_deal[name].values()))
+            fig.update(ci=[_r(x) for x in blocks["ci"]], deals=blocks["deals"])
+        else:
+            fig["ci"] = [_r(x) for x in wilson(won[name], played[name])]
+        out.append(fig)
     return out
 
 

@@ -484,14 +484,27 @@ def _bots_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
         (
             "p",
             "Each game turns the table by one seat, so every bot plays every seat equally "
-            "often. A strong bot that wins far more than its share shows how much a better "
+            "often"
+            + (
+                "; each deal is played once per turn of the table (paired games), so every "
+                "bot meets the same tiles in every seat and the interval is taken over deals"
+                if report["run"].get("paired") and any("deals" in f for f in bots)
+                else ""
+            )
+            + ". A strong bot that wins far more than its share shows how much a better "
             "player can get out of the map.",
         ),
         (
             "table",
-            ["bot", "seats played", "wins", "wins per seat played"],
+            ["bot", "seats played", "wins", "wins per seat played", "95% interval"],
             [
-                [f["bot"], str(f["seats_played"]), str(f["wins"]), _pct(f["rate_per_seat"])]
+                [
+                    f["bot"],
+                    str(f["seats_played"]),
+                    str(f["wins"]),
+                    _pct(f["rate_per_seat"]),
+                    f"{f['ci'][0] * 100:.0f}-{f['ci'][1] * 100:.0f}%" if "ci" in f else "-",
+                ]
                 for f in bots
             ],
         ),

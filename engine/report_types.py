@@ -225,6 +225,9 @@ class BotFigure(TypedDict):
     wins: int
     rate_per_seat: float
     games: int
+    ci: NotRequired[list[float]]
+    """95 % interval of ``rate_per_seat`` (over deals when the table was paired)."""
+    deals: NotRequired[int]
 
 
 class BalanceReport(TypedDict):

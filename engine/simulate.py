@@ -58,6 +58,8 @@ class SimConfig:
     games: int = 100
     players: tuple[int, ...] = (2,)
     bot: str = "greedy"
+    """The bot of every seat: ``random``, ``greedy``, ``mcts``, a play style ``greedy:STYLE``
+    or a strength level ``mcts@LEVEL`` (:mod:`engine.bots.spec`)."""
     rules: bool = True
     """Play the map's Map-Chips rule set (``False``: plain Maps rules)."""
     seed: int = 0
@@ -87,13 +89,19 @@ class SimConfig:
             raise EngineError(f"games: {self.games!r} is not a positive number of games")
         if not self.players or any(not 2 <= p <= 6 for p in self.players):
             raise EngineError(f"players: {list(self.players)!r}: each count must be 2 to 6")
-        if self.bot not in BOTS:
-            raise EngineError(f"bot: {self.bot!r} is not one of {', '.join(BOTS)}")
+        from engine.bots.spec import BotSpec
+
+        try:
+            BotSpec.parse(self.bot)
+        except EngineError as exc:
+            raise EngineError(f"bot: {exc}") from None
         if self.mcts_iterations < 1:
             raise EngineError(f"mcts_iterations: {self.mcts_iterations} is not positive")
         for s in self.seats:
-            if s not in BOTS:
-                raise EngineError(f"seats: {s!r} is not one of {', '.join(BOTS)}")
+            try:
+                BotSpec.parse(s)
+            except EngineError as exc:
+                raise EngineError(f"seats: {exc}") from None
         if self.tile_count is not None and not 2 <= self.tile_count <= 1000:
             raise EngineError(f"tile_count: {self.tile_count!r} is not in 2..1000")
         if self.start_squares_used is not None and not 1 <= self.start_squares_used <= 6:
@@ -206,16 +214,14 @@ def _with_start_squares(m: MapDef, used: int) -> MapDef:
 
 
 def make_bots(config: SimConfig, players: int, seed: int, index: int = 0) -> list[Any]:
-    """One bot per seat (see :meth:`SimConfig.bots_of`), each seeded from the game seed."""
-    from engine.bots import make_bot
+    """One bot per seat (see :meth:`SimConfig.bots_of`; each a bot spec such as
+    ``greedy:farmer`` or ``mcts@4``, :mod:`engine.bots.spec`), seeded from the game seed."""
+    from engine.bots.spec import BotSpec
 
-    out = []
-    for i, name in enumerate(config.bots_of(index, players)):
-        opts: dict[str, Any] = {}
-        if name == "mcts":
-            opts["iterations"] = config.mcts_iterations
-        out.append(make_bot(name, seed=(seed * 7 + i + 1) % (1 << 62), **opts))
-    return out
+    return [
+        BotSpec.parse(name).make((seed * 7 + i + 1) % (1 << 62), config.mcts_iterations)
+        for i, name in enumerate(config.bots_of(index, players))
+    ]
 
 
 def _chip_state(game: Game) -> Any:

@@ -59,7 +59,13 @@ def register(sub: Any) -> None:
         metavar="P[,P...]",
         help="players per game, 2-6; several counts (e.g. 2,3,4) take turns (default 2)",
     )
-    p.add_argument("--bot", choices=["greedy", "mcts", "random"], default="greedy")
+    p.add_argument(
+        "--bot",
+        default="greedy",
+        metavar="BOT",
+        help="who plays every seat: greedy (default), mcts, random, a play style greedy:STYLE "
+        "(farmer, cities, roads, chips, thrifty, balanced) or a level mcts@1..mcts@10",
+    )
     p.add_argument(
         "--mcts-iterations",
         type=int,
