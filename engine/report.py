@@ -474,6 +474,93 @@ def _quality_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block
     ]
 
 
+def _styles_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """Which plan wins on this map, and the seat effect each bot brings (engine.plans)."""
+    st = report.get("styles")
+    if not st:
+        return []
+    b: list[Block] = [
+        ("h2", "Which plan wins on this map"),
+        (
+            "p",
+            f"Each play style against the balanced greedy bot, 2 players, {st['deals']} deals "
+            "each played twice with the seats swapped (paired games). The styles share the "
+            "greedy bot's search and differ only in what their plan adds to it, so they meet at "
+            "equal strength: a style that wins well over 50 % is a plan this map rewards.",
+        ),
+        (
+            "table",
+            ["style", "games", "wins", "95% interval (over deals)", "mean margin", "p"],
+            [
+                [
+                    f["bot"].partition(":")[2],
+                    str(f["games"]),
+                    _pct(f["rate"]),
+                    f"{f['ci'][0] * 100:.0f}-{f['ci'][1] * 100:.0f}%",
+                    f"{f['margin']:+.1f} ({_num(f['margin_ci'][0])} to {_num(f['margin_ci'][1])})",
+                    _num(f["p_value"]),
+                ]
+                for f in st["styles"]
+            ],
+        ),
+        ("h2", "Seat effect of the bot"),
+        (
+            "p",
+            "The first seat's win rate in 2-player self-play of each bot, on the same deals. "
+            "The random bot has no plan: its figure is the map's and the rules' own seat "
+            "effect. What a bot adds to it is its habit, not the map's: do not move start "
+            "squares to fix it.",
+        ),
+        (
+            "table",
+            ["bot", "games", "seat 1 wins", "95% interval", "against random", "p"],
+            [
+                [
+                    f["bot"],
+                    str(f["games"]),
+                    _pct(f["rate"]),
+                    f"{f['ci'][0] * 100:.0f}-{f['ci'][1] * 100:.0f}%",
+                    f"{f['vs_random'] * 100:+.0f} points" if "vs_random" in f else "-",
+                    _num(f.get("p_value")),
+                ]
+                for f in st["seat_effect"]
+            ],
+        ),
+    ]
+    return b
+
+
+def _skill_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """The skill trace: each MCTS level against the level below it."""
+    sk = report.get("skill_trace")
+    if not sk:
+        return []
+    return [
+        ("h2", "Skill trace"),
+        (
+            "p",
+            f"Each MCTS strength level against the level below it, 2 players, {sk['deals']} "
+            "paired deals each. Rates well above 50 % all the way up: skill decides games on "
+            "this map; rates near 50 %: the draw does.",
+        ),
+        (
+            "table",
+            ["level", "against", "games", "wins", "95% interval (over deals)", "mean margin"],
+            [
+                [
+                    str(r["level"]),
+                    str(r["level"] - 1),
+                    str(r["games"]),
+                    _pct(r["rate"]),
+                    f"{r['ci'][0] * 100:.0f}-{r['ci'][1] * 100:.0f}%",
+                    f"{r['margin']:+.1f}",
+                ]
+                for r in sk["levels"]
+            ],
+        ),
+    ]
+
+
 def _bots_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
     """Mixed tables: each bot's wins over the seats it played."""
     bots = report.get("bots")
@@ -522,6 +609,8 @@ SECTIONS: tuple[Callable[[BalanceReport, dict[str, str]], list[Block]], ...] = (
     _rules_blocks,
     _length_blocks,
     _quality_blocks,
+    _skill_blocks,
+    _styles_blocks,
 )
 """The report's sections after the introduction, in page order."""
 

@@ -245,6 +245,10 @@ class BalanceReport(TypedDict):
     length: LengthFigures
     quality: NotRequired[QualityFigures]
     """Absent from reports of facts gathered before the figures existed."""
+    styles: NotRequired[dict[str, Any]]
+    """``simulate --styles``: :func:`engine.plans.style_figures`."""
+    skill_trace: NotRequired[dict[str, Any]]
+    """``simulate --skill-trace``: :func:`engine.plans.skill_trace`."""
     warnings: list[ReportWarning]
     bots: NotRequired[list[BotFigure]]
     """Only for mixed tables (``SimConfig.seats``)."""

@@ -78,6 +78,26 @@ def register(sub: Any) -> None:
         default="on",
         help="play the map's Map-Chips rule set (default on)",
     )
+    p.add_argument(
+        "--styles",
+        type=int,
+        default=0,
+        metavar="DEALS",
+        help="add 'which plan wins on this map': every play style against the balanced greedy "
+        "bot, and the seat effect of each bot, over DEALS paired 2-player deals (0: off)",
+    )
+    p.add_argument(
+        "--skill-trace",
+        metavar="LEVELS",
+        help="add a skill trace: each MCTS level (e.g. 2-6) against the level below it",
+    )
+    p.add_argument(
+        "--skill-deals",
+        type=int,
+        default=20,
+        metavar="DEALS",
+        help="paired deals per level of the skill trace (default 20)",
+    )
     p.add_argument("--workers", type=int, help="worker processes (default: every core)")
     p.add_argument(
         "--scheduler",
@@ -158,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
         )
         if args.workers is not None and args.workers < 1:
             raise EngineError(f"--workers: {args.workers} is not a positive number")
+        _check_studies(args)
         if args.compare:
             return _compare(args, config)
         m = _load(args.map)
@@ -185,6 +206,11 @@ def run(args: argparse.Namespace) -> int:
         )
     report = balance_report(m, result)
     try:
+        _studies(args, m, config, report)
+    except EngineError as exc:
+        print(f"\nerror: {args.map}: {exc}", file=sys.stderr)
+        return 2
+    try:
         files = write_report(report, args.out, charts=not args.no_charts)
     except OSError as exc:
         print(f"error: cannot write the report to {args.out}: {exc}", file=sys.stderr)
@@ -200,6 +226,47 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_charts and not has_matplotlib():
         print("charts need matplotlib: pip install 'carcassonne-maps-studio[report]'")
     return 0
+
+
+def _check_studies(args: argparse.Namespace) -> None:
+    """Refuse bad study options before any game is played; ``args.skill_levels`` gets the
+    levels of ``--skill-trace`` (``2-6`` or ``2,4,8``)."""
+    if args.styles < 0 or args.skill_deals < 1:
+        raise EngineError("--styles and --skill-deals take a number of deals (--styles 0: off)")
+    if (args.styles or args.skill_trace) and (args.compare or args.sweep):
+        raise EngineError(
+            "--styles and --skill-trace add to a report: not with --compare or --sweep"
+        )
+    levels: list[int] = []
+    if args.skill_trace:
+        try:
+            for part in args.skill_trace.split(","):
+                lo, _, hi = part.partition("-")
+                levels.extend(range(int(lo), int(hi or lo) + 1))
+        except ValueError:
+            raise EngineError(
+                f"--skill-trace: {args.skill_trace!r} is not a list of levels like 2-6"
+            ) from None
+        if not levels or any(not 2 <= k <= 10 for k in levels):
+            raise EngineError(
+                f"--skill-trace: {args.skill_trace!r}: levels are 2..10 (each plays the one below)"
+            )
+    args.skill_levels = levels
+
+
+def _studies(args: argparse.Namespace, m: Any, config: Any, report: Any) -> None:
+    """The optional studies of :mod:`engine.plans`, added to ``report`` (and its warnings)."""
+    from engine.plans import skill_trace, style_figures, style_warnings
+
+    def play(c: Any) -> Any:
+        bots = "/".join(c.seats) if c.seats else c.bot
+        return _play(args, m, c, f"study: {bots}, {c.games} games")
+
+    if args.styles:
+        report["styles"] = style_figures(play, config, args.styles)
+        report["warnings"] += style_warnings(report["styles"])
+    if args.skill_trace:
+        report["skill_trace"] = skill_trace(play, config, args.skill_levels, args.skill_deals)
 
 
 def _play(args: argparse.Namespace, m: Any, config: Any, label: str = "") -> Any:

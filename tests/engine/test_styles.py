@@ -56,7 +56,9 @@ def test_the_farmer_farms_more_than_the_balanced_bot() -> None:
 
 
 def test_the_balanced_style_is_the_greedy_bot() -> None:
-    a = play_game(Game(None, seed=5), [make_bot("greedy", style="balanced", seed=i) for i in (1, 2)])
+    a = play_game(
+        Game(None, seed=5), [make_bot("greedy", style="balanced", seed=i) for i in (1, 2)]
+    )
     b = play_game(Game(None, seed=5), [make_bot("greedy", seed=i) for i in (1, 2)])
     assert a.history == b.history
 
