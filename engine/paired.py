@@ -97,17 +97,18 @@ def paired_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
 
 def block_rate(blocks: Sequence[Sequence[float]]) -> dict[str, Any]:
     """A rate over games played in blocks (the deals of paired games): each game's result is 1
-    (won), 0.5 (shared) or 0; the rate is their mean and its interval a t interval over the
-    blocks' means, since games of one deal are not independent."""
+    (won), 0.5 (shared) or 0; the rate is their mean. Games of one deal are not independent,
+    so the interval is a t interval over the blocks' means, with one block won and one lost
+    added to them (as Agresti and Coull add two successes and two failures): a run whose deals
+    all ended alike does not get an interval of zero width."""
     results = [r for blk in blocks for r in blk]
     means = [statistics.fmean(blk) for blk in blocks if blk]
-    rate, lo, hi = mean_ci(means)
+    _mean, lo, hi = mean_ci([*means, 0.0, 1.0])
     return {
         "games": len(results),
         "deals": len(means),
         "rate": round(statistics.fmean(results), 4) if results else math.nan,
-        "ci": [max(0.0, lo), min(1.0, hi)] if not math.isnan(lo) else [0.0, 1.0],
-        "block_mean": rate,
+        "ci": [max(0.0, lo), min(1.0, hi)],
     }
 
 

@@ -75,17 +75,21 @@ STYLES: dict[str, Style] = {
     s.name: s
     for s in (
         Style("balanced", "the greedy bot as it is: no plan preferred"),
-        Style("farmer", "puts meeples on fields", meeple={FIELD: 4.0}),
-        Style("cities", "puts meeples in cities", meeple={CITY: 3.0}),
-        Style("roads", "roads and monasteries", meeple={ROAD: 2.0, MONASTERY: 3.0}),
+        Style("farmer", "a meeple on a field is worth a point more", meeple={FIELD: 1.0}),
+        Style("cities", "a meeple in a city is worth 1.5 points more", meeple={CITY: 1.5}),
+        Style(
+            "roads",
+            "a meeple on a road or a monastery is worth a point more",
+            meeple={ROAD: 1.0, MONASTERY: 1.0},
+        ),
         Style(
             "chips",
             "the rule set's chips and actions: its points for a square count twice, and each "
-            "action it offers is worth 3 points more",
+            "action it offers is worth 1.5 points more",
             rule_points=1.0,
-            action=3.0,
+            action=1.5,
         ),
-        Style("thrifty", "keeps its meeples: 2 points per meeple in supply", meeple_value=2.0),
+        Style("thrifty", "keeps its meeples: a point per meeple in supply", meeple_value=1.0),
     )
 }
 """The play styles by name (``make_bot("greedy", style=NAME)``, ``greedy:NAME`` in a

@@ -53,9 +53,11 @@ def test_pairing_narrows_the_interval_of_a_difference_the_deal_dominates() -> No
 def test_block_rate_takes_its_interval_over_deals() -> None:
     split = block_rate([[1.0, 0.0]] * 20)  # every deal: one win in each seat
     assert split["rate"] == 0.5 and split["deals"] == 20 and split["games"] == 40
-    assert split["ci"] == [0.5, 0.5]
+    assert 0.4 < split["ci"][0] < 0.5 < split["ci"][1] < 0.6  # never zero width
     swept = block_rate([[1.0, 1.0]] * 10 + [[0.0, 0.0]] * 10)  # the deal decides
     assert swept["rate"] == 0.5 and swept["ci"][0] < 0.3 and swept["ci"][1] > 0.7
+    lost = block_rate([[0.0, 0.0]] * 20)
+    assert lost["ci"][0] == 0.0 < lost["ci"][1] < 0.2
 
 
 def test_paired_mixed_tables_play_each_deal_in_every_rotation() -> None:

@@ -47,12 +47,12 @@ def _field_meeples(game: Game, seat: int) -> int:
 
 def test_the_farmer_farms_more_than_the_balanced_bot() -> None:
     farmer = balanced = 0
-    for seed in (1, 2):
+    for seed in (1, 2, 3, 4):
         a = play_game(Game(None, seed=seed), [make_bot("greedy", style="farmer", seed=1)] * 2)
         b = play_game(Game(None, seed=seed), [make_bot("greedy", seed=1)] * 2)
         farmer += _field_meeples(a, 0) + _field_meeples(a, 1)
         balanced += _field_meeples(b, 0) + _field_meeples(b, 1)
-    assert farmer > balanced + 4
+    assert farmer > balanced + 8  # 35 against 22 field meeples in these four games
 
 
 def test_the_balanced_style_is_the_greedy_bot() -> None:
@@ -73,6 +73,6 @@ def test_a_style_adds_its_points_to_the_moves_of_its_plan() -> None:
             assert b == 0.0
         else:
             o = game.board.compiled.oriented[tile][mv[1] // 90]
-            assert b == (4.0 if o.kinds[o.aliases[mv[2]]] == FIELD else 0.0)
-    assert any(b == 4.0 for b in bonus)
-    assert make_bot("greedy", style="thrifty").meeple_value == 2.0
+            assert b == (1.0 if o.kinds[o.aliases[mv[2]]] == FIELD else 0.0)
+    assert any(b == 1.0 for b in bonus)
+    assert make_bot("greedy", style="thrifty").meeple_value == 1.0
