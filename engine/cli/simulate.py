@@ -98,6 +98,39 @@ def register(sub: Any) -> None:
         metavar="DEALS",
         help="paired deals per level of the skill trace (default 20)",
     )
+    p.add_argument(
+        "--tune",
+        action="append",
+        default=[],
+        metavar="PARAM=LOW..HIGH",
+        help="search a number for values meeting the --target figures (repeatable): "
+        "rule.NAME (a numeric rule-set option), tile_count, start_squares (needs the tune extra)",
+    )
+    p.add_argument(
+        "--target",
+        action="append",
+        default=[],
+        metavar="FIGURE=VALUE±TOL",
+        help="a figure the tuner must bring within VALUE±TOL (repeatable): seat1, turns, "
+        "winning_score, margin, lead_changes, drama, decisive_share, final_flip, share.KIND",
+    )
+    p.add_argument(
+        "--tune-trials", type=int, default=30, help="candidates the tuner tries (default 30)"
+    )
+    p.add_argument(
+        "--tune-games",
+        default="40..360",
+        metavar="MIN..MAX",
+        help="games per candidate: MIN in the first rung, three times as many each rung after, "
+        "up to MAX (default 40..360)",
+    )
+    p.add_argument(
+        "--tune-check",
+        type=int,
+        default=0,
+        metavar="GAMES",
+        help="play the answer again on GAMES fresh games and say whether it holds",
+    )
     p.add_argument("--workers", type=int, help="worker processes (default: every core)")
     p.add_argument(
         "--scheduler",
@@ -184,6 +217,8 @@ def run(args: argparse.Namespace) -> int:
         m = _load(args.map)
         if args.sweep:
             return _sweep(args, m, config)
+        if args.tune:
+            return _tune(args, m, config)
     except (EngineError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -233,10 +268,25 @@ def _check_studies(args: argparse.Namespace) -> None:
     levels of ``--skill-trace`` (``2-6`` or ``2,4,8``)."""
     if args.styles < 0 or args.skill_deals < 1:
         raise EngineError("--styles and --skill-deals take a number of deals (--styles 0: off)")
-    if (args.styles or args.skill_trace) and (args.compare or args.sweep):
+    if (args.styles or args.skill_trace) and (args.compare or args.sweep or args.tune):
         raise EngineError(
-            "--styles and --skill-trace add to a report: not with --compare or --sweep"
+            "--styles and --skill-trace add to a report: not with --compare, --sweep or --tune"
         )
+    if args.tune and (args.compare or args.sweep):
+        raise EngineError("--tune searches one map: not with --compare or --sweep")
+    if args.target and not args.tune:
+        raise EngineError("--target goes with --tune PARAM=LOW..HIGH")
+    if args.tune:
+        from engine.tune import parse_target, parse_tune
+
+        args.tune_params = parse_tune(args.tune)
+        args.tune_targets = parse_target(args.target)
+        low, dots, high = args.tune_games.partition("..")
+        if not dots or not low.strip().isdigit() or not high.strip().isdigit():
+            raise EngineError(f"--tune-games: {args.tune_games!r}: write MIN..MAX, e.g. 40..360")
+        args.tune_sizes = (int(low), int(high))
+        if args.tune_check < 0:
+            raise EngineError(f"--tune-check: {args.tune_check} is not a number of games")
     levels: list[int] = []
     if args.skill_trace:
         try:
@@ -311,6 +361,50 @@ def _compare(args: argparse.Namespace, config: Any) -> int:
     )
     print(f"verdict: {cmp['headline']}")
     print(f"comparison: {files['markdown']}  {files['html']}  {files['json']}")
+    return 0
+
+
+def _tune(args: argparse.Namespace, m: Any, config: Any) -> int:
+    from engine.tune import check, tune, write_tuning
+
+    def play(c: Any) -> Any:
+        return _play(args, m, c)
+
+    def on_trial(entry: dict[str, Any]) -> None:
+        last = entry["rungs"][-1]
+        values = ", ".join(f"{k}={v:g}" for k, v in entry["values"].items())
+        figs = ", ".join(f"{f['figure']} {f['mean']:.3g} ({f['status']})" for f in last["figures"])
+        state = "pruned" if entry.get("pruned") else entry["status"]
+        print(
+            f"candidate {entry['trial']}: {values}: {last['games']} games, {figs}: {state}",
+            file=sys.stderr,
+        )
+
+    lo, hi = args.tune_sizes
+    result = tune(
+        play,
+        config,
+        args.tune_params,
+        args.tune_targets,
+        trials=args.tune_trials,
+        min_games=lo,
+        max_games=hi,
+        on_trial=None if args.quiet else on_trial,
+        map_info={"id": m.id, "name": m.name},
+    )
+    if args.tune_check and result["best"] is not None:
+        result["check"] = check(
+            play, config, result["best"]["values"], args.tune_targets, args.tune_check
+        )
+    files = write_tuning(result, args.out)
+    best = result["best"]
+    values = ", ".join(f"{k}={v:g}" for k, v in best["values"].items()) if best else "-"
+    verdict = "met" if result["met"] else "not met"
+    held = ""
+    if "check" in result:
+        held = f"; on {args.tune_check} fresh games: {result['check']['status']}"
+    print(f"tuning: {verdict}: {values} ({result['games_played']} games){held}")
+    print(f"tuning: {files['markdown']}  {files['html']}  {files['json']}")
     return 0
 
 
