@@ -365,7 +365,8 @@ def _compare(args: argparse.Namespace, config: Any) -> int:
 
 
 def _tune(args: argparse.Namespace, m: Any, config: Any) -> int:
-    from engine.tune import check, tune, write_tuning
+    from engine.simulate import new_game, rule_set_for
+    from engine.tune import check, config_for, tune, write_tuning
 
     def play(c: Any) -> Any:
         return _play(args, m, c)
@@ -380,6 +381,14 @@ def _tune(args: argparse.Namespace, m: Any, config: Any) -> int:
             file=sys.stderr,
         )
 
+    # a bound the map or its rule set refuses fails now, before any game is spent
+    rule_set, _missing = rule_set_for(m, config.rules)
+    for param in args.tune_params:
+        for bound in (param.low, param.high):
+            try:
+                new_game(m, config.players[0], 0, rule_set, config_for(config, {param.name: bound}))
+            except EngineError as exc:
+                raise EngineError(f"--tune {param.name}={bound}: {exc}") from None
     lo, hi = args.tune_sizes
     result = tune(
         play,

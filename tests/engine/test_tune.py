@@ -141,3 +141,10 @@ def test_the_command_line_tunes_a_shipped_map(tmp_path, capsys) -> None:
     assert "## Every candidate" in (out / "tuning.md").read_text()
     assert main(["simulate", "example-small", "--target", "turns=3±1", "--quiet"]) == 2
     assert "--target goes with --tune" in capsys.readouterr().err
+    bad = ["simulate", "deutschland", "--tune", "rule.chip_count=10..45", "--target", "turns=90±2"]
+    assert main([*bad, "--quiet", "--out", str(tmp_path / "no")]) == 2
+    err = capsys.readouterr().err
+    assert (
+        "--tune rule.chip_count=45: rule_options.chip_count: 45 is not an integer in 0..30" in err
+    )
+    assert not (tmp_path / "no").exists()  # refused before any game
