@@ -10,7 +10,7 @@ Run: ``python benchmarks/bench_bots.py --games 200 --table classic``
 
 Paired games (the default): games ``2k`` and ``2k + 1`` play deal ``k`` (seed ``k``, ``--first``
 shifts it), the MCTS bot in seat 1 then seat 2, so both bots meet the same tile order in both
-seats; the interval of the win rate is then taken over the deals (``engine.paired.block_rate``),
+seats; the interval of the win rate is then taken over the deals (``engine.analysis.paired.block_rate``),
 beside the Wilson interval that treats the games as independent. ``--unpaired``: game ``i`` uses
 seed ``i``, the MCTS bot in seat ``i % 2`` (the benchmark before paired games). Budgets are
 iteration counts, so a run reproduces exactly. ``--until HH:MM`` stops starting new games
@@ -26,18 +26,18 @@ import sys
 import time
 from typing import Any
 
-from engine.balance import wilson
+from engine.analysis.balance import wilson
+from engine.analysis.paired import block_rate, mean_ci
 from engine.bots import make_bot
 from engine.game import Game, GameOptions
-from engine.paired import block_rate, mean_ci
 
 
 def new_table(table: str, seed: int) -> Game:
     if table == "classic":
         return Game(None, players=2, seed=seed)
+    from engine.analysis.simulate import rule_set_for
     from engine.mapio import load_map
     from engine.resources import bundled_map
-    from engine.simulate import rule_set_for
 
     m = load_map(bundled_map(table))
     rule_set, _ = rule_set_for(m, True)

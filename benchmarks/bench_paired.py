@@ -22,12 +22,12 @@ import statistics
 import time
 from typing import Any
 
-from engine.balance import wilson
-from engine.compare import compare_runs
+from engine.analysis.balance import wilson
+from engine.analysis.compare import compare_runs
+from engine.analysis.paired import block_rate, mean_ci
+from engine.analysis.simulate import SimConfig, simulate
 from engine.mapio import load_map
-from engine.paired import block_rate, mean_ci
 from engine.resources import find_map
-from engine.simulate import SimConfig, simulate
 
 
 def _width(ci: list[float] | tuple[float, float]) -> float:

@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from engine.compare import compare_runs, runs_pair
+from engine.analysis.compare import compare_runs, runs_pair
+from engine.analysis.paired import block_rate, mcnemar_p, mean_ci, paired_difference, welch_ci
+from engine.analysis.simulate import SimConfig, simulate
 from engine.mapio import load_map
-from engine.paired import block_rate, mcnemar_p, mean_ci, paired_difference, welch_ci
 from engine.resources import bundled_map
-from engine.simulate import SimConfig, simulate
 
 
 @pytest.fixture(scope="module")

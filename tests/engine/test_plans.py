@@ -1,4 +1,4 @@
-"""Studies beside a report (engine.plans): which plan wins, the bot's seat effect, skill."""
+"""Studies beside a report (engine.analysis.plans): which plan wins, the bot's seat effect, skill."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from typing import Any
 import jsonschema
 import pytest
 
+from engine.analysis.plans import head_to_head, seat_effect, skill_trace, style_warnings
+from engine.analysis.simulate import SimConfig, SimResult, simulate
 from engine.cli import main
 from engine.errors import EngineError
 from engine.mapio import load_map
-from engine.plans import head_to_head, seat_effect, skill_trace, style_warnings
 from engine.resources import bundled_map
-from engine.simulate import SimConfig, SimResult, simulate
 
 SCHEMA = json.loads(
     (Path(__file__).resolve().parents[2] / "schemas/report.schema.json").read_text()

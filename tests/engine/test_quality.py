@@ -1,4 +1,4 @@
-"""Game-quality figures (engine.quality) in facts, reports and comparisons."""
+"""Game-quality figures (engine.analysis.quality) in facts, reports and comparisons."""
 
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ from typing import Any
 
 import pytest
 
-from engine.balance import balance_report
+from engine.analysis.balance import balance_report
+from engine.analysis.compare import compare_runs
+from engine.analysis.quality import game_quality, score_trace, trace_figures
+from engine.analysis.simulate import SimConfig, SimResult, simulate
 from engine.bots import make_bot, play_game
-from engine.compare import compare_runs
 from engine.game import Game
 from engine.mapio import load_map
-from engine.quality import game_quality, score_trace, trace_figures
 from engine.resources import bundled_map
-from engine.simulate import SimConfig, SimResult, simulate
 
 
 @pytest.fixture(scope="module")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.analysis.simulate import SimConfig
 from engine.bots import make_bot, play_game
 from engine.bots.spec import BotSpec
 from engine.bots.styles import STYLES
@@ -11,7 +12,6 @@ from engine.errors import EngineError
 from engine.features import FIELD
 from engine.game import Game
 from engine.moves import Move
-from engine.simulate import SimConfig
 
 
 def test_specs_name_a_style_or_a_level() -> None:

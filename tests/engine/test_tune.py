@@ -1,4 +1,4 @@
-"""The tuner (engine.tune): parsing, judging, the search and the command line."""
+"""The tuner (engine.analysis.tune): parsing, judging, the search and the command line."""
 
 from __future__ import annotations
 
@@ -9,10 +9,18 @@ from typing import Any
 
 import pytest
 
+from engine.analysis.simulate import SimConfig, SimResult
+from engine.analysis.tune import (
+    Target,
+    TuneParam,
+    figure_values,
+    judge,
+    parse_target,
+    parse_tune,
+    tune,
+)
 from engine.cli import main
 from engine.errors import EngineError
-from engine.simulate import SimConfig, SimResult
-from engine.tune import Target, TuneParam, figure_values, judge, parse_target, parse_tune, tune
 
 
 def test_parameters_and_targets_are_read_or_refused_by_name() -> None:

@@ -20,7 +20,7 @@ played (``tile_count``) for values whose figures lie within their targets.
 
 Optuna is the ``tune`` extra: ``pip install 'carcassonne-maps-studio[tune]'``.
 
->>> from engine.tune import parse_target, parse_tune
+>>> from engine.analysis.tune import parse_target, parse_tune
 >>> parse_tune(["rule.ones_per_colour=0..10", "tile_count=80..120"])[0]
 TuneParam(name='rule.ones_per_colour', low=0, high=10)
 >>> parse_target(["share.chip=0.15±0.02"])
@@ -36,11 +36,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.analysis.paired import mean_ci
 from engine.errors import EngineError
-from engine.paired import mean_ci
 
 if TYPE_CHECKING:
-    from engine.simulate import SimConfig, SimResult
+    from engine.analysis.simulate import SimConfig, SimResult
 
 Run = Callable[["SimConfig"], "SimResult"]
 FORMAT = "carcassonne-balance-tuning"
@@ -196,7 +196,7 @@ def rung_seed(seed: int, rung: int) -> int:
 
 def config_for(base: SimConfig, values: dict[str, Any]) -> SimConfig:
     """``base`` with a candidate's values."""
-    from engine.sweep import config_at
+    from engine.analysis.sweep import config_at
 
     return config_at(base, values)
 
@@ -363,7 +363,7 @@ def _cell(f: dict[str, Any]) -> str:
 
 
 def tuning_blocks(result: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """The tuning page as report blocks (:mod:`engine.report`)."""
+    """The tuning page as report blocks (:mod:`engine.analysis.report`)."""
     run = result["run"]
     targets = ", ".join(f"{t['figure']} = {t['value']:g} ± {t['tol']:g}" for t in result["targets"])
     space = ", ".join(f"{p['name']} {p['low']}..{p['high']}" for p in result["params"])
@@ -445,7 +445,7 @@ def tuning_blocks(result: dict[str, Any]) -> list[tuple[Any, ...]]:
 
 def write_tuning(result: dict[str, Any], out_dir: Any) -> dict[str, Any]:
     """Write ``tuning.json``, ``tuning.md`` and ``tuning.html``."""
-    from engine.report import write_pages
+    from engine.analysis.report import write_pages
 
     return write_pages(
         out_dir,

@@ -7,7 +7,7 @@ interval of the difference is narrower than an unpaired one for the same number 
 tests are scipy's: the Wilcoxon signed-rank test for per-game numbers, McNemar's exact test (a
 binomial test on the pairs that disagree) for wins, Student's t for intervals of means.
 
->>> from engine.paired import mean_ci, mcnemar_p
+>>> from engine.analysis.paired import mean_ci, mcnemar_p
 >>> mean_ci([1.0, 2.0, 3.0])
 (2.0, -0.4841, 4.4841)
 >>> round(mcnemar_p(12, 2), 4)  # 12 deals only A won, 2 only B won

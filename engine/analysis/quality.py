@@ -6,7 +6,7 @@ final scoring of farms and open features reverses the leader). Each is computed 
 the running scores at the end of every turn (the scoring events of that turn included, the final
 scoring not), then averaged by the report; definitions in docs/balance-reports.md.
 
->>> from engine.quality import trace_figures
+>>> from engine.analysis.quality import trace_figures
 >>> trace = [[0, 0], [4, 0], [4, 6], [10, 6], [10, 12]]  # scores after turns 0..4
 >>> trace_figures(trace, winners=[1])
 {'lead_changes': 3, 'drama': 4, 'decisive_turn': 5, 'decisive_share': 0.8, 'final_flip': False}

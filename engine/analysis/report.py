@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.report_types import BalanceReport, Describe, Rate
+    from engine.analysis.report_types import BalanceReport, Describe, Rate
 
 Block = tuple[Any, ...]
 """``("h1"|"h2"|"p", text)``, ``("table", headers, rows)``, ``("img", file, alt)``,
@@ -475,7 +475,7 @@ def _quality_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block
 
 
 def _styles_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
-    """Which plan wins on this map, and the seat effect each bot brings (engine.plans)."""
+    """Which plan wins on this map, and the seat effect each bot brings (engine.analysis.plans)."""
     st = report.get("styles")
     if not st:
         return []

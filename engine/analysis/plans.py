@@ -2,7 +2,7 @@
 brings, and how much skill decides a game.
 
 Each study plays its own paired 2-player games (the same deals for every bot compared, seats
-swapped within a deal, :attr:`engine.simulate.SimConfig.paired`) through ``run(config)``, so it
+swapped within a deal, :attr:`engine.analysis.simulate.SimConfig.paired`) through ``run(config)``, so it
 runs wherever the report's games run (local workers or a Dask cluster):
 
 * :func:`style_figures`: every play style (:mod:`engine.bots.styles`) against the balanced
@@ -23,13 +23,13 @@ import statistics
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.balance import wilson
+from engine.analysis.balance import wilson
+from engine.analysis.paired import block_rate, mcnemar_p, mean_ci
 from engine.errors import EngineError
-from engine.paired import block_rate, mcnemar_p, mean_ci
 
 if TYPE_CHECKING:
-    from engine.report_types import ReportWarning
-    from engine.simulate import SimConfig, SimResult
+    from engine.analysis.report_types import ReportWarning
+    from engine.analysis.simulate import SimConfig, SimResult
 
 Run = Callable[["SimConfig"], "SimResult"]
 ALPHA = 0.01

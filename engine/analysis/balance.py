@@ -1,4 +1,4 @@
-"""The balance report: aggregate the per-game facts of :mod:`engine.simulate` into figures.
+"""The balance report: aggregate the per-game facts of :mod:`engine.analysis.simulate` into figures.
 
 :func:`balance_report` returns one JSON-able dict with the keys ``format``/``format_version``,
 ``map``, ``run`` (the options and the rule set played), ``scores`` and ``wins`` (per player count,
@@ -29,8 +29,7 @@ from typing import TYPE_CHECKING, Any, cast
 from engine.rules.spec import ActionCount, EventStat, Figure, SummarySum
 
 if TYPE_CHECKING:
-    from engine.mapdef import MapDef
-    from engine.report_types import (
+    from engine.analysis.report_types import (
         BalanceReport,
         BorderFigure,
         ChipFigures,
@@ -50,7 +49,8 @@ if TYPE_CHECKING:
         SeatRate,
         StartChoice,
     )
-    from engine.simulate import SimResult
+    from engine.analysis.simulate import SimResult
+    from engine.mapdef import MapDef
 
 REPORT_FORMAT = "carcassonne-balance-report"
 REPORT_VERSION = 1
@@ -147,8 +147,8 @@ def _rate(k: int, n: int) -> Rate:
 
 
 def balance_report(m: MapDef, result: SimResult) -> BalanceReport:
-    """Every figure of the balance report of ``result`` (a run of :func:`engine.simulate`); its
-    shape: :class:`engine.report_types.BalanceReport` and ``schemas/report.schema.json``."""
+    """Every figure of the balance report of ``result`` (a run of :func:`engine.analysis.simulate`); its
+    shape: :class:`engine.analysis.report_types.BalanceReport` and ``schemas/report.schema.json``."""
     games = result.games
     report: dict[str, Any] = {
         "format": REPORT_FORMAT,
@@ -179,7 +179,7 @@ def balance_report(m: MapDef, result: SimResult) -> BalanceReport:
     if all("quality" in g for g in games):
         report["quality"] = quality_figures(games)
     if any(g.get("bots") for g in games):
-        from engine.compare import bot_figures
+        from engine.analysis.compare import bot_figures
 
         report["bots"] = bot_figures(games)
     typed = cast("BalanceReport", report)
@@ -565,7 +565,7 @@ def length_figures(games: Sequence[dict[str, Any]]) -> LengthFigures:
 
 
 def quality_figures(games: Sequence[dict[str, Any]]) -> QualityFigures:
-    """Game quality over the games (:mod:`engine.quality`): lead changes, drama and
+    """Game quality over the games (:mod:`engine.analysis.quality`): lead changes, drama and
     decisiveness described, and the share of games whose leader the final scoring changed."""
     q = [g["quality"] for g in games]
     return {

@@ -1,7 +1,7 @@
 """Compare two balance runs (two versions of a map, or of its rules) with significance tests.
 
 :func:`compare_runs` takes the facts of two runs played with the same settings and seed (see
-:func:`engine.simulate.simulate`) and returns one JSON-able comparison: seat fairness, the spread of
+:func:`engine.analysis.simulate.simulate`) and returns one JSON-able comparison: seat fairness, the spread of
 start-square choices, fill, features, rule figures and scores side by side, each difference with
 the p-value of a test (:mod:`scipy.stats`) and a plain verdict such as
 "B is fairer to seat 1 (p = 0.01)".
@@ -24,12 +24,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.balance import _margin
-from engine.paired import block_rate, mcnemar_p, paired_difference
+from engine.analysis.balance import _margin
+from engine.analysis.paired import block_rate, mcnemar_p, paired_difference
 
 if TYPE_CHECKING:
+    from engine.analysis.simulate import SimResult
     from engine.mapdef import MapDef
-    from engine.simulate import SimResult
 
 COMPARE_FORMAT = "carcassonne-balance-comparison"
 COMPARE_VERSION = 1
@@ -105,7 +105,7 @@ def _numbers(
 ) -> dict[str, Any]:
     """A per-game number side by side: means, medians and the p of a test. ``paired`` (game
     ``i`` of A and of B played the same deal): the Wilcoxon signed-rank test, and the paired
-    interval of ``B - A`` beside the unpaired one (:func:`engine.paired.paired_difference`);
+    interval of ``B - A`` beside the unpaired one (:func:`engine.analysis.paired.paired_difference`);
     otherwise the Mann-Whitney U test."""
     out: dict[str, Any] = {
         "figure": label,
@@ -296,7 +296,7 @@ QUALITY_LABELS = {
 def quality_figures(
     a: Sequence[Facts], b: Sequence[Facts], *, paired: bool = False
 ) -> list[dict[str, Any]]:
-    """Game quality (:mod:`engine.quality`) side by side; nothing when a run's facts lack it."""
+    """Game quality (:mod:`engine.analysis.quality`) side by side; nothing when a run's facts lack it."""
     if not all("quality" in g for g in (*a, *b)):
         return []
     return [
@@ -313,8 +313,8 @@ def quality_figures(
 def bot_figures(games: Sequence[Facts]) -> list[dict[str, Any]]:
     """Mixed tables: win share of each bot (games where it sat, ties count as wins), with its
     95 % interval: over deals when the games were paired (facts with a ``deal``,
-    :func:`engine.paired.block_rate`), else Wilson's over the seats played."""
-    from engine.balance import wilson
+    :func:`engine.analysis.paired.block_rate`), else Wilson's over the seats played."""
+    from engine.analysis.balance import wilson
 
     played: Counter[str] = Counter()
     won: Counter[str] = Counter()
@@ -504,7 +504,7 @@ def compare_runs(
 
 
 def comparison_blocks(cmp: dict[str, Any], images: dict[str, str]) -> list[tuple[Any, ...]]:
-    """The comparison page as report blocks (see :mod:`engine.report`)."""
+    """The comparison page as report blocks (see :mod:`engine.analysis.report`)."""
     a, b = cmp["a"], cmp["b"]
     run = cmp["run"]
     out: list[tuple[Any, ...]] = [
@@ -653,7 +653,7 @@ def draw_comparison_charts(
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    from engine.report import save_chart
+    from engine.analysis.report import save_chart
 
     files: dict[str, Path] = {}
     charts: list[tuple[str, Callable[[], Any]]] = [
@@ -711,7 +711,7 @@ def write_comparison(
     charts: bool = True,
 ) -> dict[str, Path]:
     """Write ``comparison.json``, ``comparison.md``, ``comparison.html`` (and PNG charts)."""
-    from engine.report import write_pages
+    from engine.analysis.report import write_pages
 
     return write_pages(
         out_dir,
