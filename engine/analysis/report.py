@@ -146,6 +146,15 @@ def _intro_blocks(
     )
     if run["bot"] == "mcts":
         cmd += f" --mcts-iterations {run['mcts_iterations']}"
+    if run.get("seats"):
+        cmd += f" --seats {','.join(run['seats'])}" + (
+            "" if run.get("paired", True) else " --unpaired"
+        )
+    if "styles" in report:
+        cmd += f" --styles {report['styles']['deals']}"
+    if "skill_trace" in report:
+        levels = ",".join(str(r["level"]) for r in report["skill_trace"]["levels"])
+        cmd += f" --skill-trace {levels} --skill-deals {report['skill_trace']['deals']}"
     b.append(("p", f"Same figures again (any number of workers): `{cmd}`"))
     if run.get("rules_missing"):
         b.append(

@@ -52,6 +52,12 @@ def register(sub: Any) -> None:
         metavar="BOT,BOT,...",
         help="a mixed table, one bot per seat (e.g. mcts,greedy,greedy,greedy), rotated each game",
     )
+    p.add_argument(
+        "--unpaired",
+        action="store_true",
+        help="mixed tables: a new deal every game (default: each deal played once per seat "
+        "rotation, so every bot meets the same tiles in every seat)",
+    )
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument(
         "--players",
@@ -208,6 +214,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             mcts_iterations=args.mcts_iterations,
             seats=seats,
+            paired=not args.unpaired,
         )
         if args.workers is not None and args.workers < 1:
             raise EngineError(f"--workers: {args.workers} is not a positive number")

@@ -110,3 +110,23 @@ def test_comparisons_of_one_seed_are_paired(small) -> None:
     seat = cmp["seats"][0]["seats"][0]
     assert {"diff", "ci", "unpaired_ci"} <= set(seat)
     assert compare_runs(small, a, small, other)["paired"] is False
+
+
+def test_sweep_points_are_compared_with_the_first_game_by_game(small) -> None:
+    from engine.analysis.sweep import sweep, sweep_blocks
+
+    def run(config: SimConfig):
+        return simulate(small, config, workers=1)
+
+    got = sweep(small, SimConfig(games=6, seed=2), {"start_squares": [2, 3]}, run=run)
+    first, second = got["rows"]
+    assert "vs_first" not in first
+    a = run(SimConfig(games=6, seed=2, start_squares_used=2)).games
+    b = run(SimConfig(games=6, seed=2, start_squares_used=3)).games
+    diff = sum(max(y["scores"]) - max(x["scores"]) for x, y in zip(a, b, strict=True)) / 6
+    assert second["vs_first"]["winning_score"]["diff"] == round(diff, 4)
+    assert "## Against the first grid point (paired games)" in [
+        f"## {blk[1]}" for blk in sweep_blocks(got, {}) if blk[0] == "h2"
+    ]
+    players = sweep(small, SimConfig(games=4, seed=2), {"players": [2, 3]}, run=run)
+    assert players["rows"][1]["vs_first"] is None  # other player counts: no pairs
