@@ -104,6 +104,11 @@ def _ci(fig: Rate) -> str:
     return f"{fig['ci'][0] * 100:.0f}-{fig['ci'][1] * 100:.0f}%"
 
 
+def _p(p: float | None) -> str:
+    """A p-value to two significant digits (``-`` when there is none)."""
+    return "-" if p is None else f"{p:.2g}"
+
+
 def _num(x: Any) -> str:
     if x is None:
         return "-"
@@ -507,7 +512,7 @@ def _styles_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]
                     _pct(f["rate"]),
                     f"{f['ci'][0] * 100:.0f}-{f['ci'][1] * 100:.0f}%",
                     f"{f['margin']:+.1f} ({_num(f['margin_ci'][0])} to {_num(f['margin_ci'][1])})",
-                    _num(f["p_value"]),
+                    _p(f["p_value"]),
                 ]
                 for f in st["styles"]
             ],
@@ -530,7 +535,7 @@ def _styles_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]
                     _pct(f["rate"]),
                     f"{f['ci'][0] * 100:.0f}-{f['ci'][1] * 100:.0f}%",
                     f"{f['vs_random'] * 100:+.0f} points" if "vs_random" in f else "-",
-                    _num(f.get("p_value")),
+                    _p(f.get("p_value")),
                 ]
                 for f in st["seat_effect"]
             ],
