@@ -13,6 +13,7 @@ Two measurements on a shipped map (all in this process, one core; reproducible f
 
 Run: ``python benchmarks/bench_paired.py --map deutschland --h2h greedy:farmer,greedy --games 400``
      ``python benchmarks/bench_paired.py --compare deutschland my-variant.json --games 400``
+     ``python benchmarks/bench_paired.py --map deutschland --vary rule.ones_per_colour=5,3``
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from engine.analysis.balance import wilson
 from engine.analysis.compare import compare_runs
 from engine.analysis.paired import block_rate, mean_ci
 from engine.analysis.simulate import SimConfig, simulate
+from engine.analysis.sweep import config_at, parse_sweep
 from engine.mapio import load_map
 from engine.resources import find_map
 
@@ -66,10 +68,19 @@ def head_to_head(m: Any, a: str, b: str, games: int, seed: int) -> dict[str, Any
     return out
 
 
-def comparison(a_map: Any, b_map: Any, games: int, seed: int) -> list[tuple[str, Any, Any]]:
+def comparison(
+    a_map: Any, b_map: Any, games: int, seed: int, vary: dict[str, Any] | None = None
+) -> list[tuple[str, Any, Any]]:
+    """The paired and unpaired intervals of every figure of A against B; with ``vary``
+    (``{"rule.NAME": [a, b]}``, a sweep axis) one map with two values of a setting."""
     config = SimConfig(games=games, seed=seed)
-    ra = simulate(a_map, config, workers=1)
-    rb = simulate(b_map, config, workers=1)
+    if vary:
+        ((name, (va, vb)),) = vary.items()
+        ra = simulate(a_map, config_at(config, {name: va}), workers=1)
+        rb = simulate(b_map, config_at(config, {name: vb}), workers=1)
+    else:
+        ra = simulate(a_map, config, workers=1)
+        rb = simulate(b_map, config, workers=1)
     cmp = compare_runs(a_map, ra, b_map, rb)
     rows = []
     for section in ("seats", "scores", "fill", "features", "rules", "quality"):
@@ -91,6 +102,11 @@ def main() -> None:
     ap.add_argument("--map", default="deutschland", help="the map of --h2h")
     ap.add_argument("--h2h", metavar="BOT,BOT", help="two bot specs, e.g. greedy:farmer,greedy")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"))
+    ap.add_argument(
+        "--vary",
+        metavar="NAME=A,B",
+        help="compare --map with itself under two values of a setting, e.g. rule.ones_per_colour=5,3",
+    )
     ap.add_argument("--games", type=int, default=200, help="games per run (each side)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
@@ -112,9 +128,14 @@ def main() -> None:
             f"paired/unpaired width: win rate {_width(p['rate_ci']) / _width(u['rate_ci']):.2f}, "
             f"margin {_width(p['margin_ci']) / _width(u['margin_ci']):.2f}"
         )
-    if args.compare:
-        a_map, b_map = (load_map(find_map(x)) for x in args.compare)
-        rows = comparison(a_map, b_map, args.games, args.seed)
+    if args.compare or args.vary:
+        if args.vary:
+            a_map = b_map = load_map(find_map(args.map))
+            vary = parse_sweep([args.vary])
+        else:
+            a_map, b_map = (load_map(find_map(x)) for x in args.compare)
+            vary = None
+        rows = comparison(a_map, b_map, args.games, args.seed, vary)
         ratios = []
         for label, ci, uci in rows:
             if _width(uci) > 0:

@@ -552,7 +552,7 @@ def comparison_blocks(cmp: dict[str, Any], images: dict[str, str]) -> list[tuple
                     f"{s['b_rate'] * 100:.1f}% ({s['b_wins']}/{block['b_games']})",
                     f"{block['fair'] * 100:.0f}%",
                     p_text(s["p_value"]),
-                    *([_interval(s, 100, "%")] if "ci" in s else []),
+                    *([_interval(s, 100, " pts")] if "ci" in s else []),
                 ]
             )
     diff_head = ["B - A (95 %)"] if cmp.get("paired") else []
