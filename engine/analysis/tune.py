@@ -108,29 +108,45 @@ def _number(text: str, what: str) -> int | float:
         raise EngineError(f"{what}: {text!r} is not a number") from None
 
 
+def _named(
+    item: str, option: str, what: str, known: Sequence[str], prefix: str, form: str
+) -> tuple[str, str]:
+    """``NAME=REST`` of one ``--tune`` or ``--target`` item: its name (one of ``known``, or
+    ``prefix`` and a name) and the rest, or an error naming the item."""
+    name, sep, rest = item.partition("=")
+    name = name.strip()
+    if not sep:
+        raise EngineError(f"{option} {item!r}: write {form}")
+    if name not in known and not (name.startswith(prefix) and len(name) > len(prefix)):
+        raise EngineError(
+            f"{option} {item!r}: unknown {what} {name!r}; known: {', '.join(known)}, {prefix}NAME"
+        )
+    return name, rest
+
+
+def _once(option: str, names: Sequence[str]) -> None:
+    for name in names:
+        if names.count(name) > 1:
+            raise EngineError(f"{option}: {name!r} given twice")
+
+
 def parse_tune(items: Sequence[str]) -> list[TuneParam]:
     """``["rule.ones_per_colour=0..10", "tile_count=80..120"]`` -> the search space."""
+    form = "NAME=LOW..HIGH (e.g. tile_count=60..90)"
     out: list[TuneParam] = []
     for item in items:
-        name, sep, span = item.partition("=")
-        name = name.strip()
+        name, span = _named(item, "--tune", "parameter", PARAMS, "rule.", form)
         low_text, dots, high_text = span.partition("..")
-        if not sep or not dots:
-            raise EngineError(f"--tune {item!r}: write NAME=LOW..HIGH (e.g. tile_count=60..90)")
-        if name not in PARAMS and not (name.startswith("rule.") and len(name) > 5):
-            raise EngineError(
-                f"--tune {item!r}: unknown parameter {name!r}; known: {', '.join(PARAMS)}, "
-                "rule.NAME (a numeric option of the rule set)"
-            )
+        if not dots:
+            raise EngineError(f"--tune {item!r}: write {form}")
         low = _number(low_text.strip(), f"--tune {item!r}")
         high = _number(high_text.strip(), f"--tune {item!r}")
         if not low < high:
             raise EngineError(f"--tune {item!r}: LOW must be below HIGH")
         if name in PARAMS and not (isinstance(low, int) and isinstance(high, int)):
             raise EngineError(f"--tune {item!r}: {name} takes whole numbers")
-        if any(p.name == name for p in out):
-            raise EngineError(f"--tune: parameter {name!r} given twice")
         out.append(TuneParam(name, low, high))
+    _once("--tune", [p.name for p in out])
     if not out or len(out) > MAX_PARAMS:
         raise EngineError(f"--tune: give 1 to {MAX_PARAMS} parameters")
     return out
@@ -138,26 +154,19 @@ def parse_tune(items: Sequence[str]) -> list[TuneParam]:
 
 def parse_target(items: Sequence[str]) -> list[Target]:
     """``["seat1=0.5±0.03", "turns=90+-5"]`` -> the targets (``±``, ``+-`` or ``+/-``)."""
+    form = "FIGURE=VALUE±TOL (e.g. seat1=0.5±0.03)"
     out: list[Target] = []
     for item in items:
-        figure, sep, rest = item.partition("=")
-        figure = figure.strip()
-        rest = rest.replace("+/-", "±").replace("+-", "±")
-        value_text, pm, tol_text = rest.partition("±")
-        if not sep or not pm:
-            raise EngineError(f"--target {item!r}: write FIGURE=VALUE±TOL (e.g. seat1=0.5±0.03)")
-        if figure not in FIGURES and not (figure.startswith("share.") and len(figure) > 6):
-            raise EngineError(
-                f"--target {item!r}: unknown figure {figure!r}; known: "
-                f"{', '.join(FIGURES)}, share.KIND"
-            )
+        figure, rest = _named(item, "--target", "figure", list(FIGURES), "share.", form)
+        value_text, pm, tol_text = rest.replace("+/-", "±").replace("+-", "±").partition("±")
+        if not pm:
+            raise EngineError(f"--target {item!r}: write {form}")
         value = float(_number(value_text.strip(), f"--target {item!r}"))
         tol = float(_number(tol_text.strip(), f"--target {item!r}"))
         if not tol > 0:
             raise EngineError(f"--target {item!r}: the tolerance must be positive")
-        if any(t.figure == figure for t in out):
-            raise EngineError(f"--target: figure {figure!r} given twice")
         out.append(Target(figure, value, tol))
+    _once("--target", [t.figure for t in out])
     if not out:
         raise EngineError("--tune needs at least one --target FIGURE=VALUE±TOL")
     return out
