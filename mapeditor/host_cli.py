@@ -162,7 +162,8 @@ def _loaded(
 ) -> Table:
     """A new table continuing the saved game ``args.load``: its players keep their names; the
     seats' kinds come from ``--players`` (every seat human without it)."""
-    from engine.record import load_record, new_game
+    from engine.record import load_record
+    from engine.replaying import new_game
     from mapeditor.game_args import parse_players
     from mapeditor.online import store
     from mapeditor.online.seats import SeatState, new_token

@@ -29,7 +29,8 @@ ALPHA = 0.05
 def human_games(m: MapDef, folder: str | Path) -> tuple[list[dict[str, Any]], list[str]]:
     """The facts of every finished game of ``m`` with a human seat in ``folder`` (searched
     recursively), and a note for each record file left out and why."""
-    from engine.record import load_record, replay
+    from engine.record import load_record
+    from engine.replaying import replay
 
     root = Path(folder)
     if not root.is_dir():

@@ -32,9 +32,9 @@ def _schema() -> dict[str, Any]:
 def _validator() -> Any:
     import jsonschema
 
-    from engine.mapio import _strict_validator_class
+    from engine.schemacheck import strict_validator_class
 
-    return _strict_validator_class(jsonschema.Draft202012Validator)(_schema())
+    return strict_validator_class(jsonschema.Draft202012Validator)(_schema())
 
 
 @cache
@@ -82,9 +82,9 @@ def parse(text: str | bytes) -> dict[str, Any]:
 
     error = best_match(_validator().iter_errors(data))
     if error is not None:
-        from engine.mapio import _schema_message
+        from engine.schemacheck import schema_message
 
         where = "/".join(str(p) for p in error.absolute_path) or "(message)"
-        raise ProtocolError(f"{where}: {_schema_message(error)}")
+        raise ProtocolError(f"{where}: {schema_message(error)}")
     assert isinstance(data, dict)
     return data

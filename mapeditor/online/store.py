@@ -21,7 +21,8 @@ from typing import Any
 from engine import EngineError, GameRecord, MapDef, RecordError, save_map, save_record
 from engine.boundedio import InputFileError, read_json
 from engine.mapio import write_text_atomically
-from engine.record import load_record, new_game
+from engine.record import load_record
+from engine.replaying import new_game
 from mapeditor.online.seats import KINDS, SeatState
 from mapeditor.online.table import Table, TableError, TableOptions
 
