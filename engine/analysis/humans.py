@@ -19,6 +19,8 @@ from engine.analysis.balance import balance_report, two_proportion_p_value
 from engine.analysis.simulate import SimResult, game_facts
 from engine.errors import EngineError
 from engine.mapdef import MapDef
+from engine.record import load_record
+from engine.replaying import replay
 
 MAX_RECORDS = 5000
 """Most record files read from a folder."""
@@ -29,9 +31,6 @@ ALPHA = 0.05
 def human_games(m: MapDef, folder: str | Path) -> tuple[list[dict[str, Any]], list[str]]:
     """The facts of every finished game of ``m`` with a human seat in ``folder`` (searched
     recursively), and a note for each record file left out and why."""
-    from engine.record import load_record
-    from engine.replaying import replay
-
     root = Path(folder)
     if not root.is_dir():
         raise EngineError(f"--humans: {root} is not a folder")
@@ -72,6 +71,7 @@ def compare(m: MapDef, bots: SimResult, humans: list[dict[str, Any]]) -> dict[st
     """Figures of the human games beside the bot games', per player count, and sentences on
     where they differ (seat win rates by a two-proportion test, scores and lengths by Welch's
     t-test)."""
+    # deferred: scipy costs ~0.3 s to import and only this comparison needs it
     from scipy import stats
 
     bot_report = balance_report(m, bots)

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine.analysis import humans
 from engine.analysis.balance import balance_report
 from engine.analysis.compare import compare_runs, write_comparison
 from engine.analysis.report import has_matplotlib, write_report
@@ -341,8 +342,6 @@ def _studies(args: argparse.Namespace, m: Any, config: Any, report: Any) -> None
 
 
 def _humans(args: argparse.Namespace, m: Any, result: Any) -> None:
-    from engine.analysis import humans
-
     games, notes = humans.human_games(m, args.humans)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)

@@ -12,6 +12,8 @@ import json
 from functools import cache
 from typing import Any
 
+from engine.schemacheck import schema_message, strict_validator_class
+
 MAX_MESSAGE_BYTES = 4096
 """Largest message a client may send (an action is under 200 bytes, a chat line 300 chars)."""
 
@@ -31,8 +33,6 @@ def _schema() -> dict[str, Any]:
 @cache
 def _validator() -> Any:
     import jsonschema
-
-    from engine.schemacheck import strict_validator_class
 
     return strict_validator_class(jsonschema.Draft202012Validator)(_schema())
 
@@ -82,8 +82,6 @@ def parse(text: str | bytes) -> dict[str, Any]:
 
     error = best_match(_validator().iter_errors(data))
     if error is not None:
-        from engine.schemacheck import schema_message
-
         where = "/".join(str(p) for p in error.absolute_path) or "(message)"
         raise ProtocolError(f"{where}: {schema_message(error)}")
     assert isinstance(data, dict)
