@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from engine.analysis.paired import block_rate
 from engine.errors import EngineError
 from engine.gridgraph import components
 from engine.rules.registry import rules_for
@@ -192,8 +193,6 @@ def bot_figures(games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Mixed tables: win share of each bot (games where it sat, ties count as wins), with its
     95 % interval: over deals when the games were paired (facts with a ``deal``,
     :func:`engine.analysis.paired.block_rate`), else Wilson's over the seats played."""
-    from engine.analysis.paired import block_rate
-
     played: Counter[str] = Counter()
     won: Counter[str] = Counter()
     by_deal: dict[str, dict[int, list[float]]] = {}

@@ -25,6 +25,7 @@ CONFIDENCE = 0.95
 
 
 def _t(df: int, confidence: float = CONFIDENCE) -> float:
+    # scipy.stats takes a while to import: only when a figure needs it
     from scipy.stats import t
 
     return float(t.ppf(0.5 + confidence / 2, df))
@@ -63,6 +64,7 @@ def welch_ci(
 def wilcoxon_p(a: Sequence[float], b: Sequence[float]) -> float:
     """Two-sided Wilcoxon signed-rank test that the paired differences ``b[i] - a[i]`` are
     centred on zero (1.0 when every pair is equal)."""
+    # scipy.stats takes a while to import: only when a figure needs it
     from scipy.stats import wilcoxon
 
     if len(a) != len(b):
@@ -75,6 +77,7 @@ def wilcoxon_p(a: Sequence[float], b: Sequence[float]) -> float:
 def mcnemar_p(a_only: int, b_only: int) -> float:
     """McNemar's exact test: of the pairs that disagree, ``a_only`` went A's way and ``b_only``
     B's; the two-sided binomial p that either way is equally likely."""
+    # scipy.stats takes a while to import: only when a figure needs it
     from scipy.stats import binomtest
 
     n = a_only + b_only

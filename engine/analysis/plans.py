@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.analysis.balance import wilson
 from engine.analysis.paired import block_rate, mcnemar_p, mean_ci
+from engine.bots.styles import STYLES
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
@@ -106,8 +107,6 @@ def style_figures(
 ) -> dict[str, Any]:
     """Which plan wins: every style (default: all but ``balanced``) against the balanced greedy
     bot over ``deals`` deals, and the seat effect of each (:func:`seat_effect`)."""
-    from engine.bots.styles import STYLES
-
     names = [s for s in (styles or sorted(STYLES)) if s != "balanced"]
     matches = [head_to_head(run, base, f"greedy:{s}", "greedy", deals) for s in names]
     seats = seat_effect(run, base, ["greedy", *(f"greedy:{s}" for s in names)], deals)

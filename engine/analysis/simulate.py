@@ -28,8 +28,10 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis.cluster import run_on_dask
+from engine.analysis.quality import game_quality
 from engine.analysis.workers import chunks, main_hidden
 from engine.bots.mcts_bot import DEFAULT_ITERATIONS
+from engine.bots.spec import BotSpec
 from engine.errors import EngineError
 from engine.game import Game, GameOptions
 from engine.moves import Draw, Move, Pass
@@ -95,8 +97,6 @@ class SimConfig:
             raise EngineError(f"games: {self.games!r} is not a positive number of games")
         if not self.players or any(not 2 <= p <= 6 for p in self.players):
             raise EngineError(f"players: {list(self.players)!r}: each count must be 2 to 6")
-        from engine.bots.spec import BotSpec
-
         try:
             BotSpec.parse(self.bot)
         except EngineError as exc:
@@ -214,8 +214,6 @@ def _with_start_squares(m: MapDef, used: int) -> MapDef:
 def make_bots(config: SimConfig, players: int, seed: int, index: int = 0) -> list[Any]:
     """One bot per seat (see :meth:`SimConfig.bots_of`; each a bot spec such as
     ``greedy:farmer`` or ``mcts@4``, :mod:`engine.bots.spec`), seeded from the game seed."""
-    from engine.bots.spec import BotSpec
-
     return [
         BotSpec.parse(name).make((seed * 7 + i + 1) % (1 << 62), config.mcts_iterations)
         for i, name in enumerate(config.bots_of(index, players))
@@ -349,8 +347,6 @@ def game_facts(
         if isinstance(summary, dict):
             summary.pop("chips", None)  # the fixed 30-chip set: the same in every game
         rules[r.name] = summary
-    from engine.analysis.quality import game_quality
-
     return {
         "index": index,
         "seed": game.seed if seed is None else seed,

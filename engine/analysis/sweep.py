@@ -27,7 +27,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.analysis.compare import evenness_p, p_text
+from engine.analysis.compare import evenness_p, p_text, runs_pair
+from engine.analysis.paired import mcnemar_p, paired_difference
 from engine.analysis.report import save_chart, write_pages
 from engine.analysis.simulate import simulate
 from engine.errors import EngineError
@@ -142,9 +143,6 @@ def paired_row(first: Sequence[dict[str, Any]], games: Sequence[dict[str, Any]])
     :func:`engine.analysis.compare.runs_pair`). The first seat's win share and the winning
     score, each ``B - A`` with its paired interval and p (McNemar, Wilcoxon); ``None`` when the
     games do not pair (another player count)."""
-    from engine.analysis.compare import runs_pair
-    from engine.analysis.paired import mcnemar_p, paired_difference
-
     if not runs_pair(first, games):
         return None
     won_a = [float(0 in g["winners"]) for g in first]

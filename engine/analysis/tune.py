@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis.paired import mean_ci
+from engine.analysis.report import write_pages
+from engine.analysis.sweep import config_at
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
@@ -205,8 +207,6 @@ def rung_seed(seed: int, rung: int) -> int:
 
 def config_for(base: SimConfig, values: dict[str, Any]) -> SimConfig:
     """``base`` with a candidate's values."""
-    from engine.analysis.sweep import config_at
-
     return config_at(base, values)
 
 
@@ -262,6 +262,7 @@ def tune(
     every candidate tried (its values, games and judgement per rung played), the answer
     (``best``, ``met``) and ``map_info`` (the map's ``id`` and ``name``) as ``map``."""
     try:
+        # the tune extra: absent, the rest of the engine still works
         import optuna
     except ImportError:
         raise EngineError(f"the tuner needs Optuna: {EXTRA}") from None
@@ -454,8 +455,6 @@ def tuning_blocks(result: dict[str, Any]) -> list[tuple[Any, ...]]:
 
 def write_tuning(result: dict[str, Any], out_dir: Any) -> dict[str, Any]:
     """Write ``tuning.json``, ``tuning.md`` and ``tuning.html``."""
-    from engine.analysis.report import write_pages
-
     return write_pages(
         out_dir,
         "tuning",

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.bots.registry import make_bot
+from engine.bots.styles import style_named
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
@@ -35,8 +37,6 @@ class BotSpec:
     @classmethod
     def parse(cls, text: str) -> BotSpec:
         """``NAME[:STYLE][@LEVEL]``, or an error naming what is wrong with ``text``."""
-        from engine.bots.styles import style_named
-
         rest, at, level_text = text.strip().partition("@")
         name, colon, style = rest.partition(":")
         if name not in NAMES:
@@ -62,8 +62,6 @@ class BotSpec:
 
     def make(self, seed: int, mcts_iterations: int | None = None) -> Bot:
         """The bot, seeded; ``mcts_iterations`` is the budget of an ``mcts`` without a level."""
-        from engine.bots import make_bot
-
         opts: dict[str, Any] = {}
         if self.style is not None:
             opts["style"] = self.style

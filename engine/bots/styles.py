@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from engine.errors import EngineError
 from engine.features import CITY, FIELD, MONASTERY, ROAD
 from engine.moves import Move, Pass
+from engine.rules.context import RuleContext
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -46,8 +47,6 @@ class Style:
 
     def bonuses(self, game: Game, moves: list[Action]) -> list[float]:
         """What the style adds to the evaluation of each of ``moves`` (legal in ``game``)."""
-        from engine.rules.context import RuleContext
-
         tile = game.current_tile
         oriented = game.board.compiled.oriented[tile] if tile is not None else None
         ctx = RuleContext.of(game) if self.rule_points else None

@@ -22,9 +22,18 @@ from typing import Any, TextIO
 from engine.analysis import humans
 from engine.analysis.balance import balance_report
 from engine.analysis.compare import compare_runs, write_comparison
+from engine.analysis.plans import skill_trace, style_figures, style_warnings
 from engine.analysis.report import has_matplotlib, write_report
-from engine.analysis.simulate import Cancelled, SimConfig, simulate
+from engine.analysis.simulate import Cancelled, SimConfig, new_game, rule_set_for, simulate
 from engine.analysis.sweep import parse_sweep, sweep, write_sweep
+from engine.analysis.tune import (
+    check,
+    config_for,
+    parse_target,
+    parse_tune,
+    tune,
+    write_tuning,
+)
 from engine.bots.mcts_bot import DEFAULT_ITERATIONS
 from engine.errors import EngineError
 from engine.mapio import load_map
@@ -299,8 +308,6 @@ def _check_studies(args: argparse.Namespace) -> None:
     if args.target and not args.tune:
         raise EngineError("--target goes with --tune PARAM=LOW..HIGH")
     if args.tune:
-        from engine.analysis.tune import parse_target, parse_tune
-
         args.tune_params = parse_tune(args.tune)
         args.tune_targets = parse_target(args.target)
         low, dots, high = args.tune_games.partition("..")
@@ -328,7 +335,6 @@ def _check_studies(args: argparse.Namespace) -> None:
 
 def _studies(args: argparse.Namespace, m: Any, config: Any, report: Any) -> None:
     """The optional studies of :mod:`engine.analysis.plans`, added to ``report`` (and its warnings)."""
-    from engine.analysis.plans import skill_trace, style_figures, style_warnings
 
     def play(c: Any) -> Any:
         bots = "/".join(c.seats) if c.seats else c.bot
@@ -394,8 +400,6 @@ def _compare(args: argparse.Namespace, config: Any) -> int:
 
 
 def _tune(args: argparse.Namespace, m: Any, config: Any) -> int:
-    from engine.analysis.simulate import new_game, rule_set_for
-    from engine.analysis.tune import check, config_for, tune, write_tuning
 
     def play(c: Any) -> Any:
         return _play(args, m, c)
