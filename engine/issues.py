@@ -109,6 +109,12 @@ MAP_CODES: dict[str, CodeInfo] = {
         "Two cities, ferries, islands or tracks share an id/number; the last was kept.",
         "Give each element its own id.",
     ),
+    "duplicate-name": CodeInfo(
+        W,
+        "Two places on different squares have the same name (towns, start squares, large "
+        "cities), e.g. a pasted town that kept its name.",
+        "Rename one of them.",
+    ),
     "duplicate-key": CodeInfo(
         W,
         'A JSON object repeats a key (e.g. two "name" fields); the last value was used.',

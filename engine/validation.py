@@ -154,6 +154,38 @@ def _check_grid(c: _Ctx) -> None:
             )
 
 
+def _check_names(c: _Ctx) -> None:
+    """The same name on two different squares (a start square is its town: one place)."""
+    m = c.m
+    places: dict[str, set[Square]] = {}
+    for sq, start in m.start_squares.items():
+        if start.name:
+            places.setdefault(start.name.casefold(), set()).add(sq)
+    for sq, town in m.towns.items():
+        if town.name:
+            places.setdefault(town.name.casefold(), set()).add(sq)
+    for city in m.large_cities.values():
+        if city.name and city.squares:
+            places.setdefault(city.name.casefold(), set()).add(min(city.squares, key=square_key))
+    for squares in places.values():
+        if len(squares) > 1:
+            ordered = sorted(squares, key=square_key)
+            name = _place_name(m, ordered[0])
+            c.warn(
+                "duplicate-name",
+                f"{len(ordered)} places are called {name!r}: "
+                + ", ".join(_sq(sq) for sq in ordered),
+                squares=ordered,
+            )
+
+
+def _place_name(m: MapDef, sq: Square) -> str:
+    for named in (m.start_squares.get(sq), m.towns.get(sq)):
+        if named is not None and named.name:
+            return named.name
+    return next((c.name for c in m.large_cities.values() if sq in c.squares), "")
+
+
 def _check_conflicts(c: _Ctx) -> None:
     m = c.m
     owners: dict[Square, list[str]] = {}
@@ -250,7 +282,7 @@ def _check_setup(c: _Ctx) -> None:
     rules = _map_rules(m)
     sheet = rules.sheet_setup if rules is not None else None
     if rules is not None and sheet is not None:
-        got = (len(m.start_squares), s.start_squares_used, s.chip_count)
+        got = (len(m.start_squares), s.start_squares_used, _laid_out_chips(m, rules))
         if got != (sheet.start_squares, sheet.start_squares_used, sheet.chips):
             c.warn(
                 "rule-set-setup",
@@ -524,14 +556,20 @@ def _check_rule_set(c: _Ctx) -> None:
         rules.check_map(c.m, c)
 
 
+def _laid_out_chips(m: MapDef, rules: Any) -> int:
+    """How many chips a game lays out: a data rule set's own ``layout.count``, else the map's
+    ``setup.chip_count``."""
+    spec = getattr(rules, "spec", None)
+    if spec is not None and spec.layout.count is not None:
+        return int(spec.layout.count)
+    return m.setup.chip_count
+
+
 def _check_chips(c: _Ctx) -> None:
     m = c.m
     rules = _map_rules(m)
     spec = getattr(rules, "spec", None)
-    # a data rule set may lay out its own count (layout.count) from its own supply
-    count = m.setup.chip_count
-    if spec is not None and spec.layout.count is not None:
-        count = spec.layout.count
+    count = _laid_out_chips(m, rules)
     if rules is None or not rules.chip_layout.random or count <= 0:
         return
     box = spec.supply.total if spec is not None else TOTAL_CHIPS
@@ -583,6 +621,7 @@ def _check_chips(c: _Ctx) -> None:
 _CHECKS: tuple[Callable[[_Ctx], None], ...] = (
     _check_grid,
     _check_conflicts,
+    _check_names,
     _check_setup,
     _check_border_and_ferries,
     _check_cities,

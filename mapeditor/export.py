@@ -1,4 +1,5 @@
-"""Export a map as PNG, SVG, or a true-scale PDF tiled over A4/A3 pages; print it the same way.
+"""Export a map as PNG, SVG, or a true-scale PDF tiled over pages (A4 to A0, US papers), a
+print-shop sheet or a chip sheet; print it the same way.
 
 The page tiling is pure maths (:func:`layout_pages`, :func:`crop_marks`): the board, at its real
 size (``MapDef.square_size_mm``, 45 mm by default), is cut into page *tiles* that partition it
@@ -39,11 +40,22 @@ from PySide6.QtGui import (
 )
 
 from engine.mapdef import MapDef
+from mapeditor.painting import SQUARE
+from mapeditor.print_painting import PrintLook, paint_print, print_look
+from mapeditor.print_size import PAPERS, SAFE_ZONE_MM, board_size_mm
 
 MM_PER_INCH = 25.4
 
-PAPERS: dict[str, tuple[float, float]] = {"A4": (210.0, 297.0), "A3": (297.0, 420.0)}
-"""Portrait paper sizes in millimetres."""
+_PAGE_SIZE_IDS = {
+    "A4": QPageSize.PageSizeId.A4,
+    "A3": QPageSize.PageSizeId.A3,
+    "A2": QPageSize.PageSizeId.A2,
+    "A1": QPageSize.PageSizeId.A1,
+    "A0": QPageSize.PageSizeId.A0,
+    "Letter": QPageSize.PageSizeId.Letter,
+    "Legal": QPageSize.PageSizeId.Legal,
+    "Tabloid": QPageSize.PageSizeId.Tabloid,
+}
 
 DEFAULT_MARGIN_MM = 12.0
 """White border on every side of a page: above common printers' unprintable 4–6 mm, and room
@@ -202,7 +214,7 @@ def layout_pages(
 ) -> PageLayout:
     """Cut a ``board_w_mm`` × ``board_h_mm`` board into pages.
 
-    :param paper: ``"A4"`` or ``"A3"`` (or any name when ``paper_size_mm`` gives the size).
+    :param paper: a name from :data:`PAPERS` (or any name when ``paper_size_mm`` gives the size).
     :param orientation: ``None`` picks the orientation needing fewer pages (portrait on a tie).
     :param square_mm: when given, tile edges fall on multiples of it (whole squares per page)
         as long as one square fits on the printable area.
@@ -294,11 +306,15 @@ def crop_marks(
 
 
 def _paint_board(
-    painter: QPainter, m: MapDef, px_per_square: float, region_squares: QRectF | None = None
+    painter: QPainter,
+    m: MapDef,
+    px_per_square: float,
+    region_squares: QRectF | None = None,
+    look: PrintLook | None = None,
 ) -> None:
-    """Draw ``m`` with one square = ``px_per_square`` painter units, origin at the grid corner."""
-    from mapeditor.painting import SQUARE, paint_map  # noqa: PLC0415  (editor core module)
-
+    """Draw ``m``'s print (:mod:`mapeditor.print_painting`) with one square = ``px_per_square``
+    painter units, origin at the grid corner; ``look`` is :func:`print_look` of ``m`` (worked out
+    here when not given)."""
     painter.save()
     k = px_per_square / SQUARE
     painter.scale(k, k)
@@ -311,7 +327,7 @@ def _paint_board(
             region_squares.height() * SQUARE,
         )
         painter.setClipRect(region, Qt.ClipOperation.IntersectClip)
-    paint_map(painter, m, region=region)
+    paint_print(painter, m, look or print_look(m), region=region)
     painter.restore()
 
 
@@ -425,10 +441,34 @@ def layout_for(m: MapDef, *, paper: str = "A4", **kwargs: object) -> PageLayout:
     holding no map square (only sea or outside) are left out (:attr:`PageLayout.skipped`)."""
     sq = m.square_size_mm
     lay = layout_pages(m.width * sq, m.height * sq, paper=paper, square_mm=sq, **kwargs)  # type: ignore[arg-type]
-    skipped = frozenset(t.name for t in lay.tiles if not tile_squares(t, sq) & m.land)
+    skipped = frozenset(t.name for t in lay.tiles) - _tiles_with_land(lay, m)
     if len(skipped) == len(lay.tiles):
         skipped = frozenset()  # a map without squares still prints its grid
     return dataclasses.replace(lay, skipped=skipped)
+
+
+def _tiles_with_land(lay: PageLayout, m: MapDef) -> set[str]:
+    """Names of the pages holding a map square (wholly or partly): each column and row of
+    squares knows the page columns and rows it overlaps, so the work follows the map's squares,
+    not pages × squares."""
+    sq = m.square_size_mm
+    eps = 1e-6
+
+    def spans(count: int, step: float, pages: int) -> list[range]:
+        out = []
+        for i in range(count):
+            first = math.floor(i * sq / step + eps)
+            last = max(first, math.floor((i + 1) * sq / step - eps))
+            out.append(range(min(first, pages - 1), min(last, pages - 1) + 1))
+        return out
+
+    cols = spans(m.width, lay.tiles[1].map_rect.x if lay.cols > 1 else math.inf, lay.cols)
+    rows = spans(m.height, lay.tile(1, 0).map_rect.y if lay.rows > 1 else math.inf, lay.rows)
+    if all(len(c) == 1 for c in cols) and all(len(r) == 1 for r in rows):
+        cells = {(rows[y][0], cols[x][0]) for x, y in m.land if m.in_grid((x, y))}
+    else:
+        cells = {(r, c) for x, y in m.land if m.in_grid((x, y)) for r in rows[y] for c in cols[x]}
+    return {lay.tile(r, c).name for r, c in cells}
 
 
 def tile_squares(tile: PageTile, square_mm: float) -> set[tuple[int, int]]:
@@ -472,7 +512,9 @@ def _text(
     painter.restore()
 
 
-def _paint_tile_page(painter: QPainter, m: MapDef, lay: PageLayout, tile: PageTile) -> None:
+def _paint_tile_page(
+    painter: QPainter, m: MapDef, lay: PageLayout, tile: PageTile, look: PrintLook
+) -> None:
     """One tile page, painter in page mm."""
     ox, oy = tile.offset
     painter.save()
@@ -480,7 +522,7 @@ def _paint_tile_page(painter: QPainter, m: MapDef, lay: PageLayout, tile: PageTi
     b = tile.bleed_rect
     sq = m.square_size_mm
     painter.setClipRect(b.qrect())
-    _paint_board(painter, m, sq, QRectF(b.x / sq, b.y / sq, b.w / sq, b.h / sq))
+    _paint_board(painter, m, sq, QRectF(b.x / sq, b.y / sq, b.w / sq, b.h / sq), look)
     painter.restore()
 
     pen = QPen(_INK, 0.25)
@@ -538,7 +580,7 @@ def _paint_tile_page(painter: QPainter, m: MapDef, lay: PageLayout, tile: PageTi
             painter.restore()
 
 
-def _paint_overview_page(painter: QPainter, m: MapDef, lay: PageLayout) -> None:
+def _paint_overview_page(painter: QPainter, m: MapDef, lay: PageLayout, look: PrintLook) -> None:
     """The assembly overview: the whole board scaled to the page, with the page grid over it."""
     margin = lay.margin_mm
     name = m.name or m.id
@@ -551,7 +593,7 @@ def _paint_overview_page(painter: QPainter, m: MapDef, lay: PageLayout) -> None:
         bold=True,
     )
     sq = m.square_size_mm
-    left_out = f" ({len(lay.skipped)} sea-only pages left out)" if lay.skipped else ""
+    left_out = f" ({len(lay.skipped)} pages without map squares left out)" if lay.skipped else ""
     info = (
         f"{lay.page_count} pages of {lay.paper} {lay.orientation.value} after this one"
         f"{left_out} · board {lay.board_w_mm / 10:g} × {lay.board_h_mm / 10:g} cm"
@@ -564,43 +606,74 @@ def _paint_overview_page(painter: QPainter, m: MapDef, lay: PageLayout) -> None:
         info,
         3.0,
     )
-    top = margin + 20
-    avail_w, avail_h = lay.page_w_mm - 2 * margin, lay.page_h_mm - top - margin
-    k = min(avail_w / lay.board_w_mm, avail_h / lay.board_h_mm)
-    ox = margin + (avail_w - lay.board_w_mm * k) / 2
+    board, headers = overview_frame(lay)
+    k = board.w / lay.board_w_mm
     painter.save()
-    painter.translate(ox, top)
-    painter.setClipRect(QRectF(0, 0, lay.board_w_mm * k, lay.board_h_mm * k))
-    _paint_board(painter, m, sq * k)
+    painter.translate(board.x, board.y)
+    painter.setClipRect(QRectF(0, 0, board.w, board.h))
+    _paint_board(painter, m, sq * k, look=look)
     painter.restore()
     painter.save()
-    painter.translate(ox, top)
+    painter.translate(board.x, board.y)
     painter.setPen(QPen(QColor(200, 0, 40), 0.5))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     for t in lay.printed_tiles:
-        r = QRectF(t.map_rect.x * k, t.map_rect.y * k, t.map_rect.w * k, t.map_rect.h * k)
-        painter.drawRect(r)
-        size = min(12.0, max(2.5, min(r.width(), r.height()) / 3))
-        painter.save()
-        painter.setPen(QPen(QColor(255, 255, 255, 230), 0))
-        painter.setBrush(QColor(200, 0, 40, 200))
-        badge = QRectF(
-            r.center().x() - size * 0.9, r.center().y() - size * 0.6, size * 1.8, size * 1.2
+        painter.drawRect(
+            QRectF(t.map_rect.x * k, t.map_rect.y * k, t.map_rect.w * k, t.map_rect.h * k)
         )
-        painter.drawRoundedRect(badge, 1.0, 1.0)
-        _text(painter, badge, Qt.AlignmentFlag.AlignCenter, t.name, size * 0.7, bold=True)
-        painter.restore()
     painter.restore()
+    painter.setPen(QPen(QColor(200, 0, 40), 0.3))
+    for rect, text in headers:
+        _text(painter, rect.qrect(), Qt.AlignmentFlag.AlignCenter, text, 3.6, bold=True)
+
+
+OVERVIEW_HEADER_MM = 7.0
+"""Room beside the overview's board for the page columns' numbers and rows' letters."""
+
+
+def overview_frame(lay: PageLayout) -> tuple[RectMM, list[tuple[RectMM, str]]]:
+    """Where the overview page draws the board (page mm), and its page headers: each column's
+    number above the board, each row's letter left of it, like a spreadsheet, so no page name
+    covers the map (page B2 is row B, column 2)."""
+    margin = lay.margin_mm
+    top = margin + 20 + OVERVIEW_HEADER_MM
+    left = margin + OVERVIEW_HEADER_MM
+    avail_w, avail_h = lay.page_w_mm - margin - left, lay.page_h_mm - top - margin
+    k = min(avail_w / lay.board_w_mm, avail_h / lay.board_h_mm)
+    board = RectMM(
+        left + (avail_w - lay.board_w_mm * k) / 2, top, lay.board_w_mm * k, lay.board_h_mm * k
+    )
+    headers: list[tuple[RectMM, str]] = []
+    for c in range(lay.cols):
+        t = lay.tile(0, c)
+        x = board.x + t.map_rect.x * k
+        headers.append(
+            (
+                RectMM(x, board.y - OVERVIEW_HEADER_MM, t.map_rect.w * k, OVERVIEW_HEADER_MM - 1),
+                str(c + 1),
+            )
+        )
+    for r in range(lay.rows):
+        t = lay.tile(r, 0)
+        y = board.y + t.map_rect.y * k
+        headers.append(
+            (
+                RectMM(board.x - OVERVIEW_HEADER_MM, y, OVERVIEW_HEADER_MM - 1, t.map_rect.h * k),
+                row_name(r),
+            )
+        )
+    return board, headers
 
 
 def pages(
     m: MapDef, lay: PageLayout, *, overview: bool = True
 ) -> Iterator[Callable[[QPainter], None]]:
     """One painting function per page, in print order (overview first)."""
+    look = print_look(m)
     if overview:
-        yield lambda p: _paint_overview_page(p, m, lay)
+        yield partial(_paint_overview_page, m=m, lay=lay, look=look)
     for tile in lay.printed_tiles:
-        yield partial(_paint_tile_page, m=m, lay=lay, tile=tile)
+        yield partial(_paint_tile_page, m=m, lay=lay, tile=tile, look=look)
 
 
 def paint_pages(
@@ -647,9 +720,24 @@ def render_page(m: MapDef, lay: PageLayout, index: int, *, dpi: float = 50.0) ->
     return image
 
 
+def page_layout_of_paper(
+    paper: str, orientation: Orientation = Orientation.PORTRAIT
+) -> QPageLayout:
+    """The Qt page layout of a paper from :data:`PAPERS`, zero margins."""
+    w, h = PAPERS[paper]
+    return page_layout_of(
+        layout_pages(
+            w - 2 * DEFAULT_MARGIN_MM,
+            h - 2 * DEFAULT_MARGIN_MM,
+            paper=paper,
+            orientation=orientation,
+        )
+    )
+
+
 def page_layout_of(lay: PageLayout) -> QPageLayout:
     """The Qt page layout (paper, orientation, zero margins) matching ``lay``."""
-    size_id = {"A4": QPageSize.PageSizeId.A4, "A3": QPageSize.PageSizeId.A3}.get(lay.paper)
+    size_id = _PAGE_SIZE_IDS.get(lay.paper)
     if size_id is not None:
         size = QPageSize(size_id)
     else:
@@ -688,3 +776,118 @@ def export_pdf(
     if not path.is_file():
         raise ExportError(f"{path}: could not write the PDF")
     return lay
+
+
+def size_summary(m: MapDef, papers: tuple[str, ...] = ("A4", "A3")) -> str:
+    """The board's printed size and what printing it takes, in one line: ``"72 × 94.5 cm
+    (16 × 21 squares of 45 mm) · 16 pages of A4, 8 of A3"``."""
+    w, h = board_size_mm(m)
+    size = f"{w / 10:g} × {h / 10:g} cm ({m.width} × {m.height} squares of {m.square_size_mm:g} mm)"
+    counts = [f"{layout_for(m, paper=p).page_count} of {p}" for p in papers]
+    if not counts:
+        return size
+    counts[0] = counts[0].replace(" of ", " pages of ", 1)
+    return f"{size} · {', '.join(counts)}"
+
+
+# -- print shop --------------------------------------------------------------------------------
+
+PRINT_SHOP_BLEED_MM = 3.0
+"""Print shops ask for artwork 3 mm past the trim on every side."""
+
+
+def _mirrored_bleed(
+    painter: QPainter, w: float, h: float, bleed: float, paint: Callable[[], None]
+) -> None:
+    """Paint the 8 bleed strips around a ``w`` × ``h`` board (origin at its corner) with the
+    board mirrored across the trim: the edge's colours run on past the cut, seamlessly."""
+    for fx in (-1, 0, 1):
+        for fy in (-1, 0, 1):
+            if fx == fy == 0:
+                continue
+            strip = QRectF(
+                -bleed if fx < 0 else (w if fx > 0 else 0),
+                -bleed if fy < 0 else (h if fy > 0 else 0),
+                bleed if fx else w,
+                bleed if fy else h,
+            )
+            painter.save()
+            painter.setClipRect(strip)
+            # Reflect about x = 0 (x = w) and y = 0 (y = h) for the strips on those sides.
+            painter.translate(2 * w if fx > 0 else 0, 2 * h if fy > 0 else 0)
+            painter.scale(-1 if fx else 1, -1 if fy else 1)
+            paint()
+            painter.restore()
+
+
+def paint_print_shop_sheet(
+    painter: QPainter,
+    m: MapDef,
+    *,
+    bleed_mm: float = PRINT_SHOP_BLEED_MM,
+    safe_mm: float = SAFE_ZONE_MM,
+    guides: bool = False,
+    look: PrintLook | None = None,
+) -> None:
+    """The whole board at true scale on one sheet of the board's size plus ``bleed_mm`` all
+    round, painter in sheet mm. ``guides`` draws the trim (cyan) and the safe zone (magenta)
+    for a proof; the print shop's file goes without."""
+    w, h = board_size_mm(m)
+    look = look or print_look(m)
+    painter.save()
+    painter.translate(bleed_mm, bleed_mm)
+
+    def board() -> None:
+        _paint_board(painter, m, m.square_size_mm, look=look)
+
+    board()
+    _mirrored_bleed(painter, w, h, bleed_mm, board)
+    if guides:
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(QColor(0, 170, 220), 0.3))
+        painter.drawRect(QRectF(0, 0, w, h))
+        painter.setPen(QPen(QColor(220, 0, 160), 0.3, Qt.PenStyle.DashLine))
+        painter.drawRect(QRectF(safe_mm, safe_mm, w - 2 * safe_mm, h - 2 * safe_mm))
+    painter.restore()
+
+
+def export_print_shop_pdf(
+    m: MapDef,
+    path: str | os.PathLike[str],
+    *,
+    bleed_mm: float = PRINT_SHOP_BLEED_MM,
+    guides: bool = False,
+) -> tuple[float, float]:
+    """One true-scale sheet for a print shop: the board plus ``bleed_mm`` on every side (the
+    bleed mirrors the board's edge), everything printed kept inside the safe zone
+    (:data:`SAFE_ZONE_MM` within the trim). :returns: the sheet's size in mm."""
+    path = Path(path)
+    _check_writable(path)
+    if not 0 <= bleed_mm <= 20:
+        raise ExportError(f"bleed {bleed_mm:g} mm: give 0 to 20 mm")
+    w, h = board_size_mm(m)
+    sheet = (w + 2 * bleed_mm, h + 2 * bleed_mm)
+    writer = QPdfWriter(str(path))
+    writer.setTitle(f"{m.name or m.id} — print-shop sheet, {bleed_mm:g} mm bleed")
+    writer.setCreator("Carcassonne Maps Studio")
+    writer.setResolution(300)
+    writer.setPageLayout(
+        QPageLayout(
+            QPageSize(QSizeF(*sheet), QPageSize.Unit.Millimeter, "board"),
+            QPageLayout.Orientation.Portrait,
+            QMarginsF(0, 0, 0, 0),
+            QPageLayout.Unit.Millimeter,
+        )
+    )
+    painter = QPainter()
+    if not painter.begin(writer):
+        raise ExportError(f"{path}: could not write the PDF")
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    k = writer.logicalDpiX() / MM_PER_INCH
+    painter.scale(k, k)
+    paint_print_shop_sheet(painter, m, bleed_mm=bleed_mm, guides=guides)
+    painter.end()
+    del writer
+    if not path.is_file():
+        raise ExportError(f"{path}: could not write the PDF")
+    return sheet

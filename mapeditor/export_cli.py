@@ -10,8 +10,10 @@ follows OUT's suffix:
 * ``.png`` — the whole board; ``--dpi N`` makes it true scale at N dots per inch (the file records
   the DPI), otherwise ``--px-per-square`` (default 64);
 * ``.svg`` — the whole board, its width and height the true size in millimetres;
-* ``.pdf`` — true scale (the map's square size, 45 mm by default) tiled over ``--paper`` A4 or A3
-  pages with crop marks and page labels, after an assembly overview page.
+* ``.pdf`` — true scale (the map's square size, 45 mm by default) tiled over ``--paper`` pages
+  (A4, A3, A2, A1, A0, Letter, Legal, Tabloid) with crop marks and page labels, after an assembly
+  overview page; ``--print-shop`` makes one true-scale sheet with 3 mm bleed instead, and
+  ``--chips`` the chip sheet of the map's rule set.
 
 Runs headless: without ``DISPLAY``/``WAYLAND_DISPLAY`` it uses Qt's offscreen platform and only a
 ``QGuiApplication``. Bad input prints one line naming the problem and exits with status 2; never a
@@ -24,6 +26,8 @@ import argparse
 import os
 import sys
 from pathlib import Path
+
+from mapeditor.print_size import PAPERS
 
 USAGE_EXIT = 2
 FORMATS = (".png", ".svg", ".pdf")
@@ -40,7 +44,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(
         prog="python -m mapeditor export",
-        description="Export a map as PNG, SVG, or a true-scale PDF tiled over A4/A3 pages.",
+        description="Export a map as PNG, SVG, or a true-scale PDF tiled over paper pages.",
     )
     ap.add_argument("map", help="a map file, or the name of a shipped map")
     ap.add_argument("out", help="output file: .png, .svg or .pdf (a folder for tts and assets)")
@@ -56,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="tts: where the images will be reachable (default: file:// URLs of OUT)",
     )
-    ap.add_argument("--paper", choices=("A4", "A3"), default="A4", help="PDF paper (default A4)")
+    ap.add_argument("--paper", choices=list(PAPERS), default="A4", help="PDF paper (default A4)")
     ap.add_argument(
         "--orientation",
         choices=("portrait", "landscape"),
@@ -64,6 +68,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="PDF page orientation (default: whichever needs fewer pages)",
     )
     ap.add_argument("--no-overview", action="store_true", help="PDF without the overview page")
+    kind = ap.add_mutually_exclusive_group()
+    kind.add_argument(
+        "--print-shop",
+        action="store_true",
+        help="PDF: one true-scale sheet with 3 mm bleed for a print shop (instead of pages)",
+    )
+    kind.add_argument(
+        "--chips",
+        action="store_true",
+        help="PDF: the chip sheet of the map's rule set (fronts and backs, duplex aligned)",
+    )
     ap.add_argument("--dpi", type=float, default=None, help="PNG at true scale and this DPI")
     ap.add_argument(
         "--px-per-square", type=float, default=None, help="PNG pixels per square (default 64)"
@@ -97,6 +112,8 @@ def run(args: argparse.Namespace) -> str:
         raise _Usage("give --dpi or --px-per-square, not both")
     if suffix != ".png" and (args.dpi is not None or args.px_per_square is not None):
         raise _Usage("--dpi and --px-per-square apply to .png output only")
+    if suffix != ".pdf" and (args.print_shop or args.chips):
+        raise _Usage("--print-shop and --chips apply to .pdf output only")
 
     from engine.mapio import load_map
     from engine.resources import find_map
@@ -116,6 +133,14 @@ def run(args: argparse.Namespace) -> str:
     if suffix == ".svg":
         w_mm, h_mm = export.export_svg(m, out)
         return f"wrote {out}: {w_mm:g} × {h_mm:g} mm"
+    if args.print_shop:
+        w_mm, h_mm = export.export_print_shop_pdf(m, out)
+        return f"wrote {out}: one {w_mm:g} × {h_mm:g} mm sheet (3 mm bleed)"
+    if args.chips:
+        from mapeditor.chip_sheet import export_chip_sheet
+
+        pages = export_chip_sheet(m, out, paper=args.paper)
+        return f"wrote {out}: {pages} pages of chips on {args.paper} (fronts, then backs)"
     lay = export.export_pdf(
         m, out, paper=args.paper, orientation=args.orientation, overview=not args.no_overview
     )
@@ -152,6 +177,7 @@ def _tabletop(args: argparse.Namespace, out: Path) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run ``export`` with ``argv`` (the arguments after ``export``); returns the exit status."""
     from engine.errors import EngineError
+    from mapeditor.chip_sheet import ChipSheetError
     from mapeditor.export import ExportError
 
     try:
@@ -159,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         print(run(args))
     except SystemExit as exc:  # argparse: --help (0) or a usage error (already printed)
         return int(exc.code or 0)
-    except (_Usage, EngineError, ExportError) as exc:
+    except (_Usage, EngineError, ExportError, ChipSheetError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return USAGE_EXIT
     except OSError as exc:

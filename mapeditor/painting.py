@@ -15,9 +15,19 @@ import dataclasses
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
 
 from engine.geometry import Edge, Side, Square
 from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef
@@ -69,6 +79,12 @@ class PaintOptions:
     """A thin frame around the whole grid."""
     hidden: frozenset[str] = frozenset()
     """Layers (names from :data:`LAYERS`) not drawn: the editor's visibility toggles."""
+    underlay: Callable[[QPainter], None] | None = None
+    """Drawn over the ground and the clouds, under the grid and the prints (the print's
+    coastline, :mod:`mapeditor.print_painting`)."""
+    neighbour_labels: bool = True
+    """Neighbour names beside border roads and cities (the print names neighbours on their
+    land instead)."""
 
 
 # -- small helpers -----------------------------------------------------------------------------
@@ -122,6 +138,26 @@ def _font(size: float, bold: bool = False) -> QFont:
     return f
 
 
+MIN_TEXT = 5.0
+"""Smallest text size (scene units; 3.5 mm on a 45 mm square) a name shrinks to."""
+
+
+@lru_cache(maxsize=4096)
+def fitted_size(text: str, width: float, height: float, size: float, bold: bool = False) -> int:
+    """The largest whole text size up to ``size`` at which ``text``, wrapped at spaces, fits a
+    ``width`` × ``height`` box (never below :data:`MIN_TEXT`: then it overflows, unclipped)."""
+    s = max(1, round(size))
+    flags = int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap)
+    while s > MIN_TEXT:
+        box = QFontMetricsF(_font(s, bold)).boundingRect(
+            QRectF(0, 0, width, max(height, 1.0)), flags, text
+        )
+        if box.width() <= width + 0.01 and box.height() <= height + 0.01:
+            break
+        s -= 1
+    return s
+
+
 def _text(
     painter: QPainter,
     rect: QRectF,
@@ -132,9 +168,11 @@ def _text(
     bold: bool = False,
     align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter,
 ) -> None:
-    painter.setFont(_font(size, bold))
+    """``text`` in ``rect``, wrapped at spaces and shrunk to fit; never clipped (a name too long
+    even at :data:`MIN_TEXT` runs over the rectangle rather than lose letters)."""
+    painter.setFont(_font(fitted_size(text, rect.width(), rect.height(), size, bold), bold))
     painter.setPen(colour)
-    painter.drawText(rect, align | Qt.TextFlag.TextWordWrap, text)
+    painter.drawText(rect, align | Qt.TextFlag.TextWordWrap | Qt.TextFlag.TextDontClip, text)
 
 
 def _shield(painter: QPainter, centre: QPointF, count: int, size: float = 14.0) -> None:
@@ -242,6 +280,10 @@ def paint_map(
         _paint_ground(painter, m, opts, xs, ys, area, land="land" in shown)
         if "land" in shown:
             _paint_clouds(painter, m, opts, visible)
+        if opts.underlay is not None:
+            painter.save()
+            opts.underlay(painter)
+            painter.restore()
         if "islands" in shown:
             _paint_islands(painter, m, visible)
         if "tracks" in shown:
@@ -447,12 +489,13 @@ def _paint_cities(painter: QPainter, m: MapDef, opts: PaintOptions, visible: Vis
             # Field or road: a wall along the edge, slightly inside the city.
             painter.setPen(wall)
             painter.drawLine(line.translated(inward * 2))
+            _merlons(painter, line.translated(inward * 5), kind is EdgeKind.ROAD)
             if kind is EdgeKind.ROAD:
                 _road_stub(painter, line.center(), out, SQUARE * 0.3)
         for sq in city.squares:
             r = square_rect(sq)
             # Roof pattern: a few small houses so city squares read as "city" at any scale.
-            for dx, dy in ((0.3, 0.35), (0.7, 0.35), (0.5, 0.68)):
+            for dx, dy in ((0.27, 0.3), (0.73, 0.3), (0.5, 0.5), (0.27, 0.72), (0.73, 0.72)):
                 _house(
                     painter,
                     QPointF(r.left() + dx * SQUARE, r.top() + dy * SQUARE),
@@ -462,21 +505,87 @@ def _paint_cities(painter: QPainter, m: MapDef, opts: PaintOptions, visible: Vis
         if city.coats_of_arms:
             _shield(painter, box.topLeft() + QPointF(14, 14), city.coats_of_arms, 16)
         if opts.labels and city.name:
-            label = QRectF(box.left() - SQUARE, box.center().y() - 9, box.width() + 2 * SQUARE, 18)
+            # Within the city's own squares, so it never covers a neighbouring town's name.
+            label = QRectF(box.left() + 3, box.center().y() - 10, box.width() - 6, 20)
+            size = fitted_size(city.name, label.width(), label.height(), 13, True)
+            painter.setFont(_font(size, True))
+            w = min(label.width(), painter.fontMetrics().horizontalAdvance(city.name) + 10)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QColor(255, 255, 255, 190))
-            painter.setFont(_font(13, True))
-            w = painter.fontMetrics().horizontalAdvance(city.name) + 10
-            painter.drawRoundedRect(QRectF(box.center().x() - w / 2, label.top(), w, 18), 4, 4)
+            painter.drawRoundedRect(
+                QRectF(box.center().x() - w / 2, label.center().y() - size * 0.7, w, size * 1.4),
+                4,
+                4,
+            )
             _text(painter, label, city.name, 13, QColor("#3a1f0c"), bold=True)
 
 
+_ROAD_EDGE = QColor("#7a6548")
+_ROAD = QColor("#e2c98c")
+
+
+def _merlons(painter: QPainter, line: QLineF, gate: bool) -> None:
+    """Small battlements along a city wall (left open in the middle where a road goes out)."""
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor("#6b3f1f"))
+    count = 7
+    for k in range(count):
+        t = (k + 0.5) / count
+        if gate and abs(t - 0.5) < 0.1:
+            continue
+        p = line.pointAt(t)
+        painter.drawRect(QRectF(p.x() - 2.0, p.y() - 2.0, 4.0, 4.0))
+
+
 def _road_stub(painter: QPainter, start: QPointF, direction: QPointF, length: float) -> None:
+    """A road: sand between two darker verges, like a tile's road."""
     end = start + direction * length
-    painter.setPen(QPen(QColor("#5a4a3a"), 9.0))
+    edge = QPen(_ROAD_EDGE, 12.0)
+    edge.setCapStyle(Qt.PenCapStyle.FlatCap)
+    painter.setPen(edge)
     painter.drawLine(QLineF(start, end))
-    painter.setPen(QPen(QColor("#fbf7ea"), 6.0))
+    inner = QPen(_ROAD, 8.0)
+    inner.setCapStyle(Qt.PenCapStyle.FlatCap)
+    painter.setPen(inner)
     painter.drawLine(QLineF(start, end))
+
+
+def _puffs(painter: QPainter, centre: QPointF, radius: float) -> None:
+    """A small cloud: where a road runs out of the map into the neutral land."""
+    painter.setPen(QPen(QColor(170, 178, 190), 1.2))
+    painter.setBrush(QColor(255, 255, 255))
+    for dx, dy, k in ((-0.9, 0.2, 0.8), (0.0, -0.25, 1.0), (0.9, 0.2, 0.8)):
+        painter.drawEllipse(
+            centre + QPointF(dx * radius, dy * radius), radius * k, radius * k * 0.8
+        )
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.drawRect(QRectF(centre.x() - radius * 1.3, centre.y(), radius * 2.6, radius * 0.55))
+
+
+def _boat(painter: QPainter, centre: QPointF, size: float) -> None:
+    """A small sailing boat: what a ferry route means at a glance."""
+    s = size
+    hull = QPolygonF(
+        [
+            QPointF(centre.x() - s * 0.6, centre.y() + s * 0.1),
+            QPointF(centre.x() + s * 0.6, centre.y() + s * 0.1),
+            QPointF(centre.x() + s * 0.4, centre.y() + s * 0.4),
+            QPointF(centre.x() - s * 0.4, centre.y() + s * 0.4),
+        ]
+    )
+    sail = QPolygonF(
+        [
+            QPointF(centre.x() + s * 0.05, centre.y() - s * 0.6),
+            QPointF(centre.x() + s * 0.05, centre.y() + s * 0.02),
+            QPointF(centre.x() + s * 0.5, centre.y() + s * 0.02),
+        ]
+    )
+    painter.setPen(QPen(QColor("#173f6b"), 1.2))
+    painter.setBrush(QColor("#7a4a26"))
+    painter.drawPolygon(hull)
+    painter.setBrush(QColor("#fbf7ea"))
+    painter.drawPolygon(sail)
+    painter.drawLine(QLineF(centre.x(), centre.y() - s * 0.65, centre.x(), centre.y() + s * 0.1))
 
 
 def _paint_borders(painter: QPainter, m: MapDef, opts: PaintOptions, visible: Visible) -> None:
@@ -498,14 +607,17 @@ def _paint_borders(painter: QPainter, m: MapDef, opts: PaintOptions, visible: Vi
             painter.drawPath(path)
             _house(painter, c + out * (SQUARE * 0.15), 10, QColor("#b5542e"))
         else:
-            _road_stub(painter, c - out * (SQUARE * 0.5), out, SQUARE * 0.8)
+            # The road runs out of the map; beyond a land border it fades into the clouds.
+            _road_stub(painter, c - out * (SQUARE * 0.5), out, SQUARE * 0.85)
+            if edge in m.land_borders:
+                _puffs(painter, c + out * (SQUARE * 0.42), SQUARE * 0.15)
         if feature.coats_of_arms:
             _shield(
                 painter,
                 c + out * (SQUARE * 0.3) + QPointF(out.y(), out.x()) * 14,
                 feature.coats_of_arms,
             )
-        if opts.labels and feature.neighbour:
+        if opts.labels and opts.neighbour_labels and feature.neighbour:
             colour = QColor("#24384d")
             if out.x() == 0:  # north or south: centred beyond the stub
                 label_centre = c + out * (SQUARE * 0.72)
@@ -541,6 +653,8 @@ def _paint_ferries(painter: QPainter, m: MapDef, visible: Visible) -> None:
         painter.setBrush(QColor("white"))
         for p in (a, b):
             painter.drawEllipse(p, 5, 5)
+        # The boat sits a third of the way along, clear of a coat of arms in the middle.
+        _boat(painter, QLineF(a, b).pointAt(0.3) + QPointF(0, -4), 16)
         if ferry.coats_of_arms:
             _shield(painter, QLineF(a, b).center(), ferry.coats_of_arms)
 

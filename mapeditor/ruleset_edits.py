@@ -64,6 +64,54 @@ def set_field(document: MapDocument, path: Path_, value: Any) -> bool:
     )
 
 
+def supply_total(content: Any) -> int | None:
+    """How many chips a rule-set dict's supply holds (colours × per colour), ``None`` when the
+    supply is not readable yet."""
+    colours = get(content, ("supply", "colours"), None)
+    per_colour = get(content, ("supply", "per_colour"), None)
+    if not isinstance(colours, list) or not isinstance(per_colour, int):
+        return None
+    return len(colours) * per_colour
+
+
+def set_supply(document: MapDocument, path: Path_, value: Any) -> bool:
+    """Change a field of the chip supply; the sheet set-up's chip count follows when it was the
+    whole supply (30 of 30 becomes 12 of 12), so a smaller supply stays valid in one step."""
+    current = content(document)
+    if current is None or get(current, path, object()) == value:
+        return False
+    new = with_value(current, path, value)
+    before, after = supply_total(current), supply_total(new)
+    if get(current, ("sheet_setup", "chips"), None) == before and after is not None:
+        new = with_value(new, ("sheet_setup", "chips"), after)
+    field = path_text(path)
+    return _edit(document, new, f"Change {field}", ("rule-set field", field))
+
+
+SHEET_SETUP_DEFAULTS = {"start_squares": 3, "start_squares_used": 2}
+"""A new sheet set-up's start squares (every official sheet's); its chips: the whole supply."""
+
+
+def set_sheet_setup(document: MapDocument, field: str, value: int) -> bool:
+    """Set one number of the set-up the rule set is designed for (``start_squares``,
+    ``start_squares_used``, ``chips``), making the set-up when the rule set has none."""
+    current = content(document)
+    if current is None:
+        return False
+    setup = get(current, ("sheet_setup",), None)
+    if not isinstance(setup, dict):
+        setup = {**SHEET_SETUP_DEFAULTS, "chips": supply_total(current) or 30}
+    if setup.get(field) == value:
+        return False
+    setup = {**setup, field: value}
+    return _edit(
+        document,
+        with_value(current, ("sheet_setup",), setup),
+        f"Change sheet_setup.{field}",
+        ("rule-set field", f"sheet_setup.{field}"),
+    )
+
+
 def set_kind(document: MapDocument, index: int, group: str, kind: str) -> bool:
     """Change mechanic ``index``'s ``pay`` or ``reward`` kind; its parameters start at their
     defaults."""

@@ -63,6 +63,7 @@ __all__ = [
     "Projection",
     "Raster",
     "city_candidates",
+    "countries_in_grid",
     "country_names",
     "drop_far_parts",
     "geo_available",
@@ -1180,3 +1181,49 @@ def import_country(
         result.neighbours = border_edges(raster.land, result.outside)
         result.land_borders = land_border_edges(raster, outline, result.neighbours)
     return result
+
+
+def countries_in_grid(proj: Projection, width: int, height: int) -> list[tuple[str, BaseGeometry]]:
+    """Every Natural Earth country over a ``width`` × ``height`` grid placed by ``proj``, in grid
+    units (square ``(x, y)`` spans ``x..x+1``, ``y..y+1``) and clipped to the grid; biggest
+    first. Water is what no country covers (sea, and the lakes the data cuts out). Needs the geo
+    extra (GeoDataError without it)."""
+    ring = [(fx, 0.0) for fx in np.linspace(0, width, 9)] + [
+        (fx, float(height)) for fx in np.linspace(0, width, 9)
+    ]
+    ring += [(0.0, fy) for fy in np.linspace(0, height, 9)]
+    ring += [(float(width), fy) for fy in np.linspace(0, height, 9)]
+    lonlat = np.array([proj.lonlat(float(fx), float(fy)) for fx, fy in ring])
+    lons = (lonlat[:, 0] - proj.lon0 + 180.0) % 360.0 - 180.0 + proj.lon0
+    lon0, lon1 = float(lons.min()) - 0.5, float(lons.max()) + 0.5
+    lat0, lat1 = float(lonlat[:, 1].min()) - 0.5, float(lonlat[:, 1].max()) + 0.5
+    near = shapely.box(lon0, lat0, lon1, lat1)
+    out: list[tuple[str, BaseGeometry]] = []
+    for c in _natural_earth():
+        bx0, by0, bx1, by1 = c.bbox
+        if by0 > lat1 or by1 < lat0:
+            continue
+        parts = []
+        for d in (-360.0, 0.0, 360.0):
+            if bx0 + d <= lon1 and bx1 + d >= lon0:
+                part = shapely.intersection(_shifted(_ne_geometry(c.index), d), near)
+                if not part.is_empty:
+                    parts.append(part)
+        if not parts:
+            continue
+        projected = _project_split(proj, shapely.union_all(parts))
+        scale = 1.0 / proj.km
+
+        def to_grid(coords: np.ndarray, s: float = scale) -> np.ndarray:
+            shifted: np.ndarray = (coords - np.array([proj.x0, proj.y0])) * s
+            return shifted
+
+        grid = shapely.clip_by_rect(shapely.transform(projected, to_grid), 0, 0, width, height)
+        try:
+            grid = _polygonal(shapely.make_valid(grid), c.name)
+        except GeoDataError:
+            continue  # the country only touches the grid
+        if grid.area > 1e-4:
+            out.append((c.name, grid))
+    out.sort(key=lambda item: -item[1].area)
+    return out

@@ -9,7 +9,17 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
 from engine.errors import EngineError
 from engine.mapdef import MapDef
-from mapeditor.export import PAPERS, ExportError, export_pdf, export_png, export_svg
+from mapeditor.chip_sheet import ChipSheetError, export_chip_sheet
+from mapeditor.export import (
+    ExportError,
+    export_pdf,
+    export_png,
+    export_print_shop_pdf,
+    export_svg,
+    layout_for,
+    size_summary,
+)
+from mapeditor.print_size import PAPERS, board_size_mm
 
 if TYPE_CHECKING:
     from mapeditor.widgets.main_window import MainWindow
@@ -28,17 +38,19 @@ def export_dialog(window: MainWindow, suffix: str) -> Path | None:
         return None
     options: dict[str, Any] = {}
     if suffix == "pdf":
-        paper, ok = QInputDialog.getItem(
+        m = doc.snapshot()
+        choices = pdf_choices(m)
+        label, ok = QInputDialog.getItem(
             window,
             "Export PDF",
-            "Paper (true scale, tiled with crop marks):",
-            list(PAPERS),
+            f"Board: {size_summary(m, ())}\nWhat to print (true scale):",
+            list(choices),
             0,
             False,
         )
         if not ok:
             return None
-        options["paper"] = paper
+        options["paper"] = choices[label]
     elif suffix == "png":
         dpi, ok = QInputDialog.getInt(
             window, "Export PNG", "Resolution at true scale (dots per inch):", 100, 10, 1200
@@ -48,19 +60,37 @@ def export_dialog(window: MainWindow, suffix: str) -> Path | None:
         options["dpi"] = float(dpi)
     try:
         return export_to(doc.snapshot(), Path(path), **options)
-    except (ExportError, EngineError, OSError) as exc:
+    except (ExportError, ChipSheetError, EngineError, OSError) as exc:
         QMessageBox.critical(window, "Export failed", str(exc))
         return None
 
 
+PRINT_SHOP = "print-shop"
+CHIPS = "chips"
+
+
+def pdf_choices(m: MapDef) -> dict[str, str]:
+    """The PDF export's choices, each with the page count it makes: label → ``paper`` of
+    :func:`export_to`."""
+    out = {f"{p}: {layout_for(m, paper=p).page_count + 1} pages": p for p in PAPERS}
+    w, h = board_size_mm(m)
+    out[f"Print shop: one {w / 10:g} × {h / 10:g} cm sheet, 3 mm bleed"] = PRINT_SHOP
+    out["Chip sheet (A4, fronts and backs for duplex)"] = CHIPS
+    return out
+
+
 def export_to(m: MapDef, path: Path, *, paper: str = "A4", dpi: float | None = None) -> Path:
     """Export by the file's suffix: .png (64 px per square, or true scale at ``dpi``), .svg or a
-    true-scale .pdf on ``paper``."""
+    true-scale .pdf on ``paper`` (or :data:`PRINT_SHOP`'s one sheet, or :data:`CHIPS`)."""
     suffix = path.suffix.lower()
     if suffix == ".png":
         export_png(m, path, dpi=dpi)
     elif suffix == ".svg":
         export_svg(m, path)
+    elif suffix == ".pdf" and paper == PRINT_SHOP:
+        export_print_shop_pdf(m, path)
+    elif suffix == ".pdf" and paper == CHIPS:
+        export_chip_sheet(m, path)
     elif suffix == ".pdf":
         export_pdf(m, path, paper=paper)
     else:

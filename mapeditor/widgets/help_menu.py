@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from importlib.metadata import PackageNotFoundError, version
 
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialog, QMenu, QTextBrowser, QVBoxLayout, QWidget
@@ -52,6 +53,10 @@ def shortcuts_html(actions: Iterable[QAction]) -> str:
         ("Pan", "Middle button drag, or Space + drag"),
         ("Cancel a drag", "Esc"),
         ("Erase or remove (most tools)", "Right button"),
+        ("Large city: cycle an outer edge field → city → road", "Ctrl+click"),
+        ("Island: cycle a square land → ferry-gated → stack", "Ctrl+click"),
+        ("Add to the selection (Select tool)", "Shift+click or Shift+drag"),
+        ("Back to the canvas from a dock field", "Esc"),
     ]
     body = "".join(
         f"<tr><td>{html.escape(what)}</td><td><b>{html.escape(keys)}</b></td></tr>"
@@ -73,13 +78,51 @@ def tools_html() -> str:
     )
 
 
+def notice_html(text: str) -> str:
+    """The NOTICE file as HTML: its underlined titles as headings, its paragraphs as text."""
+    lines = text.splitlines()
+    out: list[str] = []
+    para: list[str] = []
+
+    def flush() -> None:
+        if para:
+            out.append(f"<p>{html.escape(' '.join(para))}</p>")
+            para.clear()
+
+    i = 0
+    while i < len(lines):
+        line = lines[i].strip()
+        under = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        if line and under and set(under) <= {"=", "-"} and len(under) >= 3:
+            flush()
+            tag = "h3" if under[0] == "=" else "h4"
+            out.append(f"<{tag}>{html.escape(line)}</{tag}>")
+            i += 2
+            continue
+        if line:
+            para.append(line)
+        else:
+            flush()
+        i += 1
+    flush()
+    return "".join(out)
+
+
+def app_version() -> str:
+    """The installed package's version (``"unknown"`` when run from a bare checkout)."""
+    try:
+        return version("carcassonne-maps-studio")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def about_html() -> str:
     notice = maps_dir() / "NOTICE"
-    credits = notice.read_text(encoding="utf-8") if notice.is_file() else "(NOTICE not found)"
+    credits = notice.read_text(encoding="utf-8") if notice.is_file() else ""
     return (
-        "<h2>Carcassonne Maps Studio</h2><p>A map editor and playtest for Carcassonne Maps "
-        "boards. Unofficial; not endorsed by Hans im Glück.</p><h3>Data credits</h3>"
-        f"<pre style='white-space: pre-wrap'>{html.escape(credits)}</pre>"
+        f"<h2>Carcassonne Maps Studio {html.escape(app_version())}</h2><p>A map editor and "
+        "playtest for Carcassonne Maps boards. Unofficial; not endorsed by Hans im Glück.</p>"
+        "<h2>Data credits</h2>" + (notice_html(credits) if credits else "<p>(NOTICE not found)</p>")
     )
 
 
@@ -97,11 +140,13 @@ def show_text(parent: QWidget, title: str, text: str) -> QDialog:
     return dialog
 
 
-def add_help_menu(window: QWidget, menu: QMenu, actions: Iterable[QAction]) -> dict[str, QAction]:
-    """Fill ``menu``; ``actions`` are the window's actions listed in the shortcut sheet."""
-    listed = list(actions)
+def add_help_menu(
+    window: QWidget, menu: QMenu, actions: Callable[[], Iterable[QAction]]
+) -> dict[str, QAction]:
+    """Fill ``menu``; ``actions()`` gives the window's actions listed in the shortcut sheet (asked
+    when the sheet is shown, so actions added after the menus, like Print, are listed too)."""
     entries = {
-        "shortcuts": ("&Keyboard shortcuts", "F1", lambda: shortcuts_html(listed)),
+        "shortcuts": ("&Keyboard shortcuts", "F1", lambda: shortcuts_html(actions())),
         "tools": ("&Tools guide", None, tools_html),
         "rules": ("&Rules summary", None, lambda: RULES_SUMMARY),
         "about": ("&About Carcassonne Maps Studio", None, about_html),

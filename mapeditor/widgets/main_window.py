@@ -57,6 +57,7 @@ from mapeditor.widgets.chips_dock import ChipsDock
 from mapeditor.widgets.country_import import new_map_from_country
 from mapeditor.widgets.country_menu import install_country_menu
 from mapeditor.widgets.export_dialog import export_dialog
+from mapeditor.widgets.field_guard import guard_fields
 from mapeditor.widgets.help_menu import add_help_menu
 from mapeditor.widgets.map_scene import MapScene
 from mapeditor.widgets.map_view import MapView
@@ -66,6 +67,7 @@ from mapeditor.widgets.printing import print_map, print_preview
 from mapeditor.widgets.properties_dock import PropertiesDock
 from mapeditor.widgets.ruleset_dock import RuleSetDock
 from mapeditor.widgets.start_page import StartPage
+from mapeditor.widgets.tool_options import ToolOptionsBar
 from mapeditor.widgets.underlay_dock import UnderlayDock
 from mapeditor.widgets.validation_panel import ValidationPanel
 
@@ -106,6 +108,7 @@ class MainWindow(QMainWindow):
         self.undo_group.setActiveStack(self.document.undo_stack)
         self.scene = MapScene(self.document, self)
         self.view = MapView(self.scene, self)
+        self.view.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # Tab stays among the dock fields
         # A window opened without a map shows the start page until a map is created or opened.
         self.start_page = StartPage()
         self.start_page.new_requested.connect(self.new_map)
@@ -176,6 +179,7 @@ class MainWindow(QMainWindow):
             dock.setWidget(widget)
             self.addDockWidget(area, dock)
             self.docks[title] = dock
+            guard_fields(widget)  # Properties and Rule set guard what they rebuild themselves
         self.tabifyDockWidget(self.docks["Properties"], self.docks["Rule set"])
         self.docks["Properties"].raise_()
 
@@ -226,9 +230,20 @@ class MainWindow(QMainWindow):
         self.undo_action.setEnabled(self.undo_group.canUndo())
         self.redo_action.setEnabled(self.undo_group.canRedo())
         self.delete_action = self._action("&Delete selection", self.delete_selection, "Delete")
+        self.select_all_action = self._action(
+            "Select &all", lambda: self.document.select(self.document.map.land), "Ctrl+A"
+        )
         self.cut_action = self._action("Cu&t", self.cut_selection, S.Cut)
         self.copy_action = self._action("&Copy", self.copy_selection, S.Copy)
         self.paste_action = self._action("&Paste", self.paste, S.Paste)
+        self.selection_actions = (
+            self.cut_action,
+            self.copy_action,
+            self.paste_action,
+            self.delete_action,
+            self.select_all_action,
+        )
+        """The Edit menu's actions on the selection (none of them on the start page)."""
         self.paste_action.setToolTip("Paste at the square under the cursor (Ctrl+V)")
         self.zoom_in_action = self._action("Zoom &in", lambda: self.view.zoom(1.25), S.ZoomIn)
         self.zoom_out_action = self._action("Zoom &out", lambda: self.view.zoom(0.8), S.ZoomOut)
@@ -236,6 +251,13 @@ class MainWindow(QMainWindow):
         self.grid_action = self._action("Show &grid", self.scene.set_grid, "Ctrl+G")
         self.grid_action.setCheckable(True)
         self.grid_action.setChecked(True)
+        self.print_look_action = self._action(
+            "&Print look",
+            lambda on: self.scene.set_print_look(bool(on)),
+            "Ctrl+Shift+L",
+            "Show the map as it prints: neighbouring land and sea, names, cartouche and legend",
+        )
+        self.print_look_action.setCheckable(True)
         self.validate_action = self._action(
             "&Validate now", lambda: self.validation.run_now(), "F5"
         )
@@ -252,11 +274,19 @@ class MainWindow(QMainWindow):
             action = QAction(tool_cls.name, self)
             action.setCheckable(True)
             action.setShortcut(QKeySequence(tool_cls.shortcut))
+            # A tool's single key works on the canvas only: never typed into a dock field, and
+            # a field's letters never switch tools (field_guard: Escape returns to the canvas).
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            self.view.addAction(action)
             action.setToolTip(f"{tool_cls.name} ({tool_cls.shortcut})\n{tool_cls.hint}")
             action.triggered.connect(lambda _c=False, cls=tool_cls: self.set_tool(cls))
             group.addAction(action)
             toolbar.addAction(action)
             self.tool_actions[tool_cls] = action
+        self.tool_options = ToolOptionsBar(self)
+        guard_fields(self.tool_options)  # Escape there returns to the canvas too
+        self.addToolBarBreak()  # on a row of its own: the tools' row overflows on small screens
+        self.addToolBar(self.tool_options)
         edit_bar = self.addToolBar("Edit")
         edit_bar.setObjectName("toolbar-edit")
         for action in (self.undo_action, self.redo_action, self.fit_action, self.playtest_action):
@@ -277,7 +307,7 @@ class MainWindow(QMainWindow):
         for action in (self.undo_action, self.redo_action):
             edit_menu.addAction(action)
         edit_menu.addSeparator()
-        for action in (self.cut_action, self.copy_action, self.paste_action, self.delete_action):
+        for action in self.selection_actions:
             edit_menu.addAction(action)
         view_menu = bar.addMenu("&View")
         for action in (
@@ -285,6 +315,7 @@ class MainWindow(QMainWindow):
             self.zoom_out_action,
             self.fit_action,
             self.grid_action,
+            self.print_look_action,
         ):
             view_menu.addAction(action)
         self.layers_menu = view_menu.addMenu("&Layers")
@@ -304,7 +335,7 @@ class MainWindow(QMainWindow):
         for action in self.tool_actions.values():
             tools_menu.addAction(action)
         help_menu = bar.addMenu("&Help")
-        self.help_actions = add_help_menu(self, help_menu, self._listed_actions())
+        self.help_actions = add_help_menu(self, help_menu, self._listed_actions)
         self.menus = {
             "File": file_menu,
             "Edit": edit_menu,
@@ -342,6 +373,9 @@ class MainWindow(QMainWindow):
         preview_action.triggered.connect(lambda: print_preview(self))
         file_menu.insertAction(print_action, preview_action)
         self.extras_actions = {"country": country, "print": print_action, "preview": preview_action}
+        file_menu.removeAction(self.quit_action)  # Quit closes the menu, after Export and Print
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
         dock_widget = UnderlayDock(self)
         dock = QDockWidget("Underlay", self)
         dock.setObjectName("dock-underlay")
@@ -349,6 +383,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
         dock.hide()
         self.docks["Underlay"] = dock
+        guard_fields(dock_widget)
         self.menus["View"].addAction(dock.toggleViewAction())
         self.underlay = dock_widget
         names = NeighbourNamesItem(self.document)
@@ -419,10 +454,7 @@ class MainWindow(QMainWindow):
         # Nothing to edit, save or print on the start page (the blank map behind it is no map).
         for action in (
             *self.tool_actions.values(),
-            self.cut_action,
-            self.copy_action,
-            self.paste_action,
-            self.delete_action,
+            *self.selection_actions,
             self.save_action,
             self.save_as_action,
             self.validate_action,
@@ -439,6 +471,7 @@ class MainWindow(QMainWindow):
             if on
             else (f"{tool.name}: {tool.hint}" if tool is not None else "")
         )
+        self._update_title()
 
     def _listed_actions(self) -> list[QAction]:
         """The actions the shortcut sheet lists (read when it is shown: menus are complete)."""
@@ -485,6 +518,9 @@ class MainWindow(QMainWindow):
         old.deleteLater()
 
     def _update_title(self) -> None:
+        if self.pages.currentWidget() is self.start_page:
+            self.setWindowTitle("Carcassonne Maps Studio")  # no map yet, saved or not
+            return
         doc = self.document
         star = "*" if doc.modified else ""
         # The star is written by hand (no "[*]" placeholder), so no setWindowModified: Qt warns
@@ -496,6 +532,7 @@ class MainWindow(QMainWindow):
         if self.scene.tool is not None:
             self.scene.tool.cancel()
         self.scene.tool = tool
+        self.tool_options.show_for(tool)
         self.scene.show_hover_edge = tool_cls.__name__ in (
             "BorderFeatureTool",
             "FerryTool",

@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
 
 from engine.geometry import Edge, Square
 from mapeditor.document import MapDocument
 from mapeditor.painting import SQUARE, PaintOptions, edge_line, map_rect, paint_map, square_rect
+from mapeditor.print_painting import PrintLook, paint_print, print_look
 
 if TYPE_CHECKING:
     from mapeditor.tools.base import Tool
@@ -26,6 +27,8 @@ CHUNK = 16
 
 MARGIN = SQUARE * 1.5
 """Room around the grid for labels drawn outside it (neighbour names, border stubs)."""
+LOOK_DELAY_MS = 400
+"""The print look is worked out again this long after the last change (a stroke is many)."""
 
 
 class ChunkItem(QGraphicsItem):
@@ -58,7 +61,11 @@ class ChunkItem(QGraphicsItem):
             if option.exposedRect.isValid()
             else self._rect
         )
-        paint_map(painter, self._scene.document.map, self._scene.options, region=region)
+        look = self._scene.print_look
+        if look is not None:
+            paint_print(painter, self._scene.document.map, look, region=region)
+        else:
+            paint_map(painter, self._scene.document.map, self._scene.options, region=region)
 
 
 class OverlayItem(QGraphicsItem):
@@ -123,6 +130,13 @@ class MapScene(QGraphicsScene):
         self.marker_errors: set[Square] = set()
         self.marker_warnings: set[Square] = set()
         self.chips: list[Square] = []
+        self.print_look: PrintLook | None = None
+        """The print's look (View ▸ Print look) while shown, worked out again shortly after
+        each change (:meth:`set_print_look`)."""
+        self._look_timer = QTimer(self)
+        self._look_timer.setSingleShot(True)
+        self._look_timer.setInterval(LOOK_DELAY_MS)
+        self._look_timer.timeout.connect(self._refresh_print_look)
         self._chunks: dict[tuple[int, int], ChunkItem] = {}
         self._marks_rect = QRectF()
         """Where the overlay has drawn the tool's preview and the hover edge since the last
@@ -137,7 +151,24 @@ class MapScene(QGraphicsScene):
         document.squaresChanged.connect(self.on_squares_changed)
         document.mapReplaced.connect(self.rebuild)
         document.selectionChanged.connect(self.overlay.update)
+        document.undo_stack.indexChanged.connect(self._print_look_stale)
+        document.mapReplaced.connect(self._print_look_stale)
         self.rebuild()
+        self._print_look_stale()
+
+    def set_print_look(self, on: bool) -> None:
+        """Draw the map as it prints (neighbouring land, sea, names, cartouche, legend) or as the
+        editor's schematic."""
+        self.print_look = print_look(self.document.map) if on else None
+        self.update()
+
+    def _print_look_stale(self, *_args: object) -> None:
+        if self.print_look is not None:
+            self._look_timer.start()  # debounced: a brush stroke is many changes
+
+    def _refresh_print_look(self) -> None:
+        if self.print_look is not None:
+            self.set_print_look(True)
 
     def rebuild(self) -> None:
         """Lay out chunk items for the current grid size."""

@@ -52,6 +52,7 @@ from engine.islands import land_parts
 from engine.mapdef import EdgeKind, LargeCity, MapDef, StartSquare, Town
 from mapeditor import offload
 from mapeditor.dialog_buttons import ok_cancel
+from mapeditor.export import size_summary
 from mapeditor.neighbours import NEIGHBOURS_KEY, neighbour_names, neighbours_to_editor
 
 __all__ = ["NEIGHBOURS_KEY", "ROLES", "NewFromCountryDialog", "default_role", "neighbour_names"]
@@ -328,6 +329,7 @@ class NewFromCountryDialog(QDialog):
             f"{result.projection.km:.1f} km per square; "
             f"{len(parts)} land part{'s' if len(parts) != 1 else ''} "
             f"({', '.join(str(len(p)) for p in parts[:8])}{'…' if len(parts) > 8 else ''})."
+            + f"<br>Printed: {size_summary(m)}."
             + (f"<br>Border edges facing: {neighbours}." if neighbours else "")
             + warning
             + (f"<br>{len(result.notes)} notes (hover here)." if result.notes else "")

@@ -4,30 +4,40 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QComboBox,
+    QDialog,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QLabel,
     QLineEdit,
+    QPushButton,
     QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from engine.mapdef import Colour, EdgeKind, IslandRole
+from engine.geometry import Square
+from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef
 from engine.rules.registry import map_rule_set_names
 from mapeditor.commands import change_attribute, change_entries
+from mapeditor.dialog_buttons import ok_cancel
 from mapeditor.document import MapDocument
+from mapeditor.export import size_summary
+from mapeditor.print_size import square_mm_to_fit
 from mapeditor.ruleset_data import RuleSetState
 from mapeditor.ruleset_edits import use_module
+from mapeditor.widgets.field_guard import guard_fields
 
 _COLOURS = [("none", None)] + [(c.value.replace("_", " "), c) for c in Colour]
+MIXED = "(mixed)"
+"""A many-element field's value while the elements differ (choosing it changes nothing)."""
 
 
 def _line(value: str, commit: Callable[[str], None]) -> QLineEdit:
@@ -54,6 +64,43 @@ def _combo(items: list[tuple[str, Any]], current: Any, commit: Callable[[Any], N
     return combo
 
 
+class FitBoardDialog(QDialog):
+    """ "Fit N × M cm": the board size asked for, and the square (and the result) shown live."""
+
+    def __init__(self, m: MapDef, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("fit_board_dialog")
+        self.setWindowTitle("Fit the board to a size")
+        self.map = m
+        form = QFormLayout(self)
+        self.width_cm = QDoubleSpinBox()
+        self.height_cm = QDoubleSpinBox()
+        for spin, value in (
+            (self.width_cm, m.width * m.square_size_mm / 10),
+            (self.height_cm, m.height * m.square_size_mm / 10),
+        ):
+            spin.setRange(1.0, 1000.0)
+            spin.setDecimals(1)
+            spin.setSuffix(" cm")
+            spin.setValue(value)
+            spin.valueChanged.connect(self._update)
+        form.addRow("Board width", self.width_cm)
+        form.addRow("Board height", self.height_cm)
+        self.outcome = QLabel()
+        self.outcome.setWordWrap(True)
+        form.addRow(self.outcome)
+        buttons, _ok = ok_cancel(self, "Fit")
+        form.addRow(buttons)
+        self._update()
+
+    def square_mm(self) -> float:
+        return square_mm_to_fit(self.map, self.width_cm.value(), self.height_cm.value())
+
+    def _update(self) -> None:
+        fitted = dataclasses.replace(self.map, square_size_mm=self.square_mm())
+        self.outcome.setText(f"Squares of {fitted.square_size_mm:g} mm: {size_summary(fitted)}")
+
+
 class PropertiesDock(QScrollArea):
     """Rebuilt when the selection or the map changes; fields commit through commands."""
 
@@ -62,6 +109,7 @@ class PropertiesDock(QScrollArea):
         self.setWidgetResizable(True)
         self.document = document
         self._building = False
+        self._summary: tuple[object, str] = (None, "")
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(120)
@@ -111,7 +159,9 @@ class PropertiesDock(QScrollArea):
     def rebuild(self) -> None:
         self._building = True
         try:
-            self.setWidget(self._build())
+            root = self._build()
+            self.setWidget(root)
+            guard_fields(root)
         finally:
             self._building = False
 
@@ -161,6 +211,15 @@ class PropertiesDock(QScrollArea):
         size.valueChanged.connect(self._attr("square_size_mm"))
         form.addRow("Printed square", size)
         form.addRow("Grid", QLabel(f"{m.width} × {m.height} squares, {len(m.land)} map squares"))
+        printed = QLabel(self._size_summary())
+        printed.setObjectName("printed_size")
+        printed.setWordWrap(True)
+        form.addRow("Printed size", printed)
+        fit = QPushButton("Fit N × M cm…")
+        fit.setObjectName("fit_board")
+        fit.setToolTip("Choose the printed square so the whole grid fits a board of this size")
+        fit.clicked.connect(self.ask_fit)
+        form.addRow("", fit)
         layout.addWidget(box)
         layout.addStretch(1)
         self.map_box = box
@@ -174,6 +233,21 @@ class PropertiesDock(QScrollArea):
                 self.map_fields[name.text()] = widget
         del doc
         return root
+
+    def _size_summary(self) -> str:
+        """:func:`size_summary`, worked out again only when the grid, the square or the land
+        changed (the dock is rebuilt after every edit and on every selection)."""
+        m = self.document.map
+        key = (m.width, m.height, m.square_size_mm, len(m.land), hash(frozenset(m.land)))
+        if self._summary[0] != key:
+            self._summary = (key, size_summary(m, ("A4",)))
+        return self._summary[1]
+
+    def ask_fit(self) -> None:
+        """Ask for a board size in cm and set the printed square so the grid fits it."""
+        dialog = FitBoardDialog(self.document.map, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            change_attribute(self.document, "square_size_mm", dialog.square_mm())
 
     def show_map_properties(self, code: str = "") -> QWidget:
         """Bring the map's properties into view and focus the field an issue ``code`` is about
@@ -195,6 +269,48 @@ class PropertiesDock(QScrollArea):
         field.setFocus()
         return field
 
+    def _many_rows(self, form: QFormLayout, squares: list[Square]) -> None:
+        """Fields that set a value on every selected town or chip square at once (one step)."""
+        m = self.document.map
+        towns = [sq for sq in squares if sq in m.towns]
+        chips = [sq for sq in squares if sq in m.chip_squares]
+        if len(towns) > 1:
+            grapes = {m.towns[sq].grape for sq in towns}
+            commit = partial(self._set_many, "towns", towns, "grape")
+            combo = self._many_combo(_COLOURS, grapes, commit, "many_grapes")
+            form.addRow(f"Grape of {len(towns)} towns", combo)
+        if len(chips) > 1:
+            colours = {m.chip_squares[sq] for sq in chips}
+            items = [(label, c) for label, c in _COLOURS if c is not None]
+            commit = partial(self._set_many, "chip_squares", chips, "")
+            combo = self._many_combo(items, colours, commit, "many_chip_colours")
+            form.addRow(f"Colour of {len(chips)} chip squares", combo)
+
+    @staticmethod
+    def _many_combo(
+        items: list[tuple[str, Any]], values: set[Any], commit: Callable[[Any], None], name: str
+    ) -> QComboBox:
+        """A choice for many elements: their one value, or "(mixed)" first while they differ."""
+        mixed = len(values) > 1
+        combo = _combo(
+            [(MIXED, MIXED), *items] if mixed else items,
+            MIXED if mixed else next(iter(values)),
+            commit,
+        )
+        combo.setObjectName(name)
+        return combo
+
+    def _set_many(self, attr: str, keys: list[Square], field: str, value: Any) -> None:
+        if self._building or value is MIXED:
+            return
+        entries = getattr(self.document.map, attr)
+        changes = {
+            key: dataclasses.replace(entries[key], **{field: value}) if field else value
+            for key in keys
+        }
+        what = {"towns": "towns", "chip_squares": "chip squares"}[attr]
+        change_entries(self.document, attr, changes, f"Change {len(keys)} {what}")
+
     def _selection_box(self) -> QWidget:
         doc, m = self.document, self.document.map
         box = QGroupBox("Selection")
@@ -205,6 +321,7 @@ class PropertiesDock(QScrollArea):
             return box
         if len(squares) > 1:
             form.addRow("Squares", QLabel(str(len(squares))))
+            self._many_rows(form, squares)
         square = squares[0] if squares else doc.selected_edge.square  # type: ignore[union-attr]
         form.addRow("Square", QLabel(f"({square[0]}, {square[1]})"))
         if square in m.start_squares:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,7 @@ from mapeditor.ruleset_data import (
     problems_of,
 )
 from mapeditor.ruleset_files import write_atomically
+from mapeditor.widgets.field_guard import guard_fields
 
 RULE_SET_FILTER = f"Rule sets (*{FILE_SUFFIX});;JSON files (*.json);;All files (*)"
 INVALID = QColor(255, 196, 196)
@@ -111,6 +113,10 @@ def _form(box: QWidget) -> QFormLayout:
     return form
 
 
+_NOT_BUILT = object()
+"""The form's shape before it is built for the current document."""
+
+
 @dataclass
 class _Field:
     """One editor widget bound to a field of the rule-set dict."""
@@ -158,10 +164,17 @@ class RuleSetDock(QScrollArea):
     # -- the document ------------------------------------------------------------------------
 
     def set_document(self, document: MapDocument) -> None:
+        old = self.document
+        if old is not document:
+            # the old map's edits must not refresh the dock any more
+            old.ruleSetChanged.disconnect(self.refresh)
+            old.fileChanged.disconnect(self._show_source)
         self.document = document
         document.ruleSetChanged.connect(self.refresh)  # mapReplaced emits it too
         document.fileChanged.connect(self._show_source)
-        self._shape = None
+        # Never equal to a shape: the form is always rebuilt for a new map, also one without a
+        # rule set (whose shape is None) after one with a rule set.
+        self._shape = _NOT_BUILT
         self.mechanic_index = 0
         self.refresh()
 
@@ -347,6 +360,7 @@ class RuleSetDock(QScrollArea):
         if shape != self._shape:
             self._shape = shape
             self._rebuild(content)
+            guard_fields(self.editor)
         self._show_values(content)
         self._fit_timer.start()  # shown or hidden problems change the width the form needs
 
@@ -365,12 +379,13 @@ class RuleSetDock(QScrollArea):
         self.problem_label.setObjectName("ruleset_problems")
         self.problem_label.setWordWrap(True)
         self.problem_label.setMinimumWidth(120)  # wraps, never widens the dock
-        self.problem_label.setStyleSheet("color: #b00020;")
-        self.editor_layout.addWidget(self.problem_label)
         self.editor_layout.addWidget(self._general_box())
         self.editor_layout.addWidget(self._chips_box())
         self.editor_layout.addWidget(self._mechanics_box(content))
         self.editor_layout.addWidget(self._scoring_box())
+        # Below the form and always shown: a mistake appearing or going never moves the field
+        # being typed in (each field is marked red with its reason as well).
+        self.editor_layout.addWidget(self.problem_label)
 
     def _fit_width(self) -> None:
         """The dock as wide as its form needs, within :data:`MAX_WIDTH` (measured once new widgets
@@ -426,8 +441,8 @@ class RuleSetDock(QScrollArea):
         lines = [str(p) for p in self.problems[:8]]
         if len(self.problems) > 8:
             lines.append(f"… and {len(self.problems) - 8} more")
-        self.problem_label.setText("\n".join(lines))
-        self.problem_label.setVisible(bool(lines))
+        self.problem_label.setText("\n".join(lines) or "No mistakes: the rule set can be played.")
+        self.problem_label.setStyleSheet("color: #b00020;" if lines else "color: #2e6b30;")
 
     def _fields_of(self, problem_path: str) -> list[int]:
         """The fields a problem at ``problem_path`` is about: the field itself, those inside it,
@@ -509,7 +524,10 @@ class RuleSetDock(QScrollArea):
 
         return self._bind(path, edit, show, "")
 
-    def _spin(self, path: Path_, *, special: str = "") -> QSpinBox:
+    def _spin(
+        self, path: Path_, *, special: str = "", commit: Callable[[int], object] | None = None
+    ) -> QSpinBox:
+        """A spin box bounded by the schema; ``commit`` replaces the plain field edit."""
         spin = QSpinBox()
         lo, hi = bounds(path)
         if special:  # the lowest value stands for null (``layout.count``: the map's setup)
@@ -518,7 +536,7 @@ class RuleSetDock(QScrollArea):
             spin.valueChanged.connect(lambda v: self._commit(path)(None if v < lo else v))
         else:
             spin.setRange(lo, hi)
-            spin.valueChanged.connect(self._commit(path))
+            spin.valueChanged.connect(commit or self._commit(path))
         spin.setKeyboardTracking(False)
 
         def show(v: Any) -> None:
@@ -598,12 +616,25 @@ class RuleSetDock(QScrollArea):
             )
             colours.addWidget(check)
         form.addRow("Colours", colours)
-        form.addRow("Chips per colour", self._spin(("supply", "per_colour")))
+        per_colour = ("supply", "per_colour")
+        form.addRow(
+            "Chips per colour",
+            # the sheet's chip count follows the supply's size
+            self._spin(per_colour, commit=lambda v: edits.set_supply(self.document, per_colour, v)),
+        )
         values = QGridLayout()
         for v in range(1, 6):
             values.addWidget(QLabel(f"worth {v}"), 0, v - 1, Qt.AlignmentFlag.AlignCenter)
             values.addWidget(self._spin(("supply", "values", str(v))), 1, v - 1)
         form.addRow("Chips of each colour", values)
+        # The set-up the sheet is designed for: a supply smaller than 30 needs its chip count.
+        for field, label in (
+            ("chips", "Chips on the sheet"),
+            ("start_squares", "Start squares (sheet)"),
+            ("start_squares_used", "Start squares used (sheet)"),
+        ):
+            commit = partial(edits.set_sheet_setup, self.document, field)
+            form.addRow(label, self._spin(("sheet_setup", field), commit=commit))
         form.addRow("Layout", self._choice(("layout", "kind"), self._kinds("layout")))
         form.addRow("Chips laid out", self._spin(("layout", "count"), special="the map's setup"))
         gated = QCheckBox("Keep ferry-gated islands free")
@@ -637,7 +668,7 @@ class RuleSetDock(QScrollArea):
             for c in ("purple", "light_blue", "orange")
             if (c in now and c != colour) or (c == colour and on)
         ]
-        edits.set_field(self.document, ("supply", "colours"), new)
+        edits.set_supply(self.document, ("supply", "colours"), new)
 
     def _set_collect(self, kind: Any) -> None:
         current = self.content()
