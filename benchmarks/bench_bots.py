@@ -8,8 +8,12 @@ Run: ``python benchmarks/bench_bots.py --games 200 --table classic``
      ``python benchmarks/bench_bots.py --levels --games 20``  (the strength-level table;
      ``--levels 1-7`` or ``--levels 9,10`` for some levels)
 
-Game ``i`` uses seed ``i`` (``--first`` shifts it); the MCTS bot sits in seat ``i % 2``. Budgets
-are iteration counts, so a run reproduces exactly. ``--until HH:MM`` stops starting new games
+Paired games (the default): games ``2k`` and ``2k + 1`` play deal ``k`` (seed ``k``, ``--first``
+shifts it), the MCTS bot in seat 1 then seat 2, so both bots meet the same tile order in both
+seats; the interval of the win rate is then taken over the deals (``engine.analysis.paired.block_rate``),
+beside the Wilson interval that treats the games as independent. ``--unpaired``: game ``i`` uses
+seed ``i``, the MCTS bot in seat ``i % 2`` (the benchmark before paired games). Budgets are
+iteration counts, so a run reproduces exactly. ``--until HH:MM`` stops starting new games
 after that wall-clock time (UTC) and reports what was played.
 """
 
@@ -17,11 +21,13 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import statistics
 import sys
 import time
 from typing import Any
 
 from engine.analysis.balance import wilson
+from engine.analysis.paired import block_rate, mean_ci
 from engine.bots import make_bot
 from engine.game import Game, GameOptions
 
@@ -62,11 +68,11 @@ def play(table: str, seed: int, mcts_seat: int, opponent: str, mcts_opts: dict[s
     return result, cpu, searched, s
 
 
-def _one(job: tuple[str, int, str, dict[str, Any], Any]) -> tuple[int, Any]:
-    table, i, opponent, mcts_opts, until = job
+def _one(job: tuple[str, int, int, str, dict[str, Any], Any]) -> tuple[int, int, Any]:
+    table, i, deal, opponent, mcts_opts, until = job
     if until is not None and _dt.datetime.now(_dt.UTC).time() >= until:
-        return i, None
-    return i, play(table, i, i % 2, opponent, mcts_opts)
+        return i, deal, None
+    return i, deal, play(table, deal, i % 2, opponent, mcts_opts)
 
 
 def run(
@@ -77,11 +83,16 @@ def run(
     first: int,
     until: Any,
     jobs: int = 1,
+    paired: bool = True,
 ) -> dict[str, Any]:
     wins = ties = played = 0
     cpu = 0.0
     moves = 0
-    todo = [(table, i, opponent, mcts_opts, until) for i in range(first, first + games)]
+    deals: dict[int, list[tuple[float, int]]] = {}
+    todo = [
+        (table, i, first + ((i - first) // 2 if paired else i - first), opponent, mcts_opts, until)
+        for i in range(first, first + games)
+    ]
     pool = None
     if jobs > 1:
         import multiprocessing
@@ -90,10 +101,11 @@ def run(
         outcomes: Any = pool.imap_unordered(_one, todo)
     else:
         outcomes = map(_one, todo)
-    for i, got in outcomes:
+    for i, deal, got in outcomes:
         if got is None:
             continue
         r, c, k, s = got
+        deals.setdefault(deal, []).append((r, s[i % 2] - s[1 - i % 2]))
         played += 1
         wins += r == 1.0
         ties += r == 0.5
@@ -101,7 +113,7 @@ def run(
         moves += k
         # running tallies: a run cut short still gives a usable (partial) figure
         print(
-            f"  game {i} seat {i % 2} scores {s} result {r} cpu/move "
+            f"  game {i} deal {deal} seat {i % 2} scores {s} result {r} cpu/move "
             f"{c / max(k, 1):.3f} | so far {wins}/{played} won, {ties} ties, "
             f"cpu/move {cpu / max(moves, 1):.3f}",
             flush=True,
@@ -110,7 +122,14 @@ def run(
         pool.close()
         pool.join()
     lo, hi = wilson(wins, played)
+    # paired: the interval over deals (games of one deal are not independent)
+    blocks = [[r for r, _m in v] for _d, v in sorted(deals.items())]
+    margins = [statistics.fmean(m for _r, m in v) for _d, v in sorted(deals.items())]
+    per_game = [m for _d, v in sorted(deals.items()) for _r, m in v]
     return {
+        "paired": block_rate(blocks),
+        "margin": mean_ci(margins),
+        "margin_per_game": mean_ci(per_game),
         "table": table,
         "opponent": opponent,
         "games": played,
@@ -124,10 +143,15 @@ def run(
 
 
 def line(r: dict[str, Any], label: str = "") -> str:
+    p = r["paired"]
+    m, mlo, mhi = r["margin"]
+    _g, glo, ghi = r["margin_per_game"]
     return (
         f"{label}{r['table']:12} vs {r['opponent']:6} {r['wins']:4d}/{r['games']:<4d} won "
-        f"= {100 * r['rate']:5.1f} % (95 % interval {100 * r['lo']:.1f}-{100 * r['hi']:.1f} %), "
-        f"{r['ties']} ties, {r['cpu_per_move']:.3f} s CPU per MCTS move"
+        f"= {100 * r['rate']:5.1f} % (95 % interval {100 * r['lo']:.1f}-{100 * r['hi']:.1f} % "
+        f"by games, {100 * p['ci'][0]:.1f}-{100 * p['ci'][1]:.1f} % over {p['deals']} deals), "
+        f"{r['ties']} ties, margin {m:+.1f} ({mlo:+.1f} to {mhi:+.1f} over deals, "
+        f"{glo:+.1f} to {ghi:+.1f} by games), {r['cpu_per_move']:.3f} s CPU per MCTS move"
     )
 
 
@@ -165,15 +189,37 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0, help="seed of the first game")
     ap.add_argument("--until", default=None, help="HH:MM UTC: start no game after that")
     ap.add_argument("--jobs", type=int, default=1, help="games in parallel processes")
+    ap.add_argument(
+        "--unpaired", action="store_true", help="a new deal every game (no seat-swapped pairs)"
+    )
     args = ap.parse_args()
     until = _dt.time.fromisoformat(args.until) if args.until else None
     tables = args.table or ["classic", "deutschland"]
+    pair = not args.unpaired
     if args.levels:
         print("level | table | vs greedy | vs random | CPU s/move")
         for level in _level_list(args.levels):
             for table in tables:
-                g = run(table, args.games, "greedy", {"level": level}, args.first, until, args.jobs)
-                r = run(table, args.games, "random", {"level": level}, args.first, until, args.jobs)
+                g = run(
+                    table,
+                    args.games,
+                    "greedy",
+                    {"level": level},
+                    args.first,
+                    until,
+                    args.jobs,
+                    pair,
+                )
+                r = run(
+                    table,
+                    args.games,
+                    "random",
+                    {"level": level},
+                    args.first,
+                    until,
+                    args.jobs,
+                    pair,
+                )
                 print(
                     f"| {level} | {table} | {100 * g['rate']:.0f} % ({g['wins']}/{g['games']}) "
                     f"| {100 * r['rate']:.0f} % ({r['wins']}/{r['games']}) "
@@ -190,7 +236,7 @@ def main() -> None:
         name, _, value = item.partition("=")
         opts[name] = float(value) if "." in value else int(value)
     results = [
-        run(t, args.games, args.opponent, opts, args.first, until, args.jobs) for t in tables
+        run(t, args.games, args.opponent, opts, args.first, until, args.jobs, pair) for t in tables
     ]
     print(f"MCTS options {opts or 'default'}:")
     for r in results:

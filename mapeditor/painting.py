@@ -158,7 +158,7 @@ def fitted_size(text: str, width: float, height: float, size: float, bold: bool 
     return s
 
 
-def _text(
+def draw_text(
     painter: QPainter,
     rect: QRectF,
     text: str,
@@ -175,7 +175,7 @@ def _text(
     painter.drawText(rect, align | Qt.TextFlag.TextWordWrap | Qt.TextFlag.TextDontClip, text)
 
 
-def _shield(painter: QPainter, centre: QPointF, count: int, size: float = 14.0) -> None:
+def shield(painter: QPainter, centre: QPointF, count: int, size: float = 14.0) -> None:
     """A blue coat of arms, with a count when there is more than one."""
     if count <= 0:
         return
@@ -191,7 +191,7 @@ def _shield(painter: QPainter, centre: QPointF, count: int, size: float = 14.0) 
     painter.setBrush(QColor("#1f4e9c"))
     painter.drawPath(path)
     if count > 1:
-        _text(
+        draw_text(
             painter,
             QRectF(centre.x() - s, centre.y() - s / 2, 2 * s, s),
             str(count),
@@ -201,7 +201,7 @@ def _shield(painter: QPainter, centre: QPointF, count: int, size: float = 14.0) 
         )
 
 
-def _house(painter: QPainter, centre: QPointF, size: float, fill: QColor) -> None:
+def house(painter: QPainter, centre: QPointF, size: float, fill: QColor) -> None:
     s = size
     poly = QPolygonF(
         [
@@ -402,11 +402,11 @@ def _paint_islands(painter: QPainter, m: MapDef, visible: Visible) -> None:
                 painter.setBrush(Qt.BrushStyle.NoBrush)
                 painter.drawRect(r.adjusted(5, 5, -5, -5))
             if info.coats_of_arms:
-                _shield(painter, r.topRight() + QPointF(-12, 12), info.coats_of_arms)
+                shield(painter, r.topRight() + QPointF(-12, 12), info.coats_of_arms)
         if island.name:
             box = _squares_bbox(island.squares)
             if visible(box):
-                _text(
+                draw_text(
                     painter,
                     QRectF(box.left(), box.bottom() - 16, box.width(), 14),
                     island.name,
@@ -435,7 +435,7 @@ def _paint_tracks(painter: QPainter, m: MapDef, xs: range, ys: range, visible: V
                 painter.setBrush(colour)
                 painter.setPen(QPen(colour.darker(150), 1))
                 painter.drawRoundedRect(label, 4, 4)
-                _text(painter, label, str(track.number), 11, QColor("white"), bold=True)
+                draw_text(painter, label, str(track.number), 11, QColor("white"), bold=True)
 
 
 def _paint_waves(painter: QPainter, m: MapDef, xs: range, ys: range) -> None:
@@ -529,19 +529,19 @@ def _paint_cities(painter: QPainter, m: MapDef, opts: PaintOptions, visible: Vis
             painter.drawLine(line.translated(inward * 2))
             _merlons(painter, line.translated(inward * 5), kind is EdgeKind.ROAD)
             if kind is EdgeKind.ROAD:
-                _road_stub(painter, line.center(), out, SQUARE * 0.3)
+                road_stub(painter, line.center(), out, SQUARE * 0.3)
         for sq in city.squares:
             r = square_rect(sq)
             # Roof pattern: a few small houses so city squares read as "city" at any scale.
             for dx, dy in ((0.27, 0.3), (0.73, 0.3), (0.5, 0.5), (0.27, 0.72), (0.73, 0.72)):
-                _house(
+                house(
                     painter,
                     QPointF(r.left() + dx * SQUARE, r.top() + dy * SQUARE),
                     12,
                     QColor("#b5542e"),
                 )
         if city.coats_of_arms:
-            _shield(painter, box.topLeft() + QPointF(14, 14), city.coats_of_arms, 16)
+            shield(painter, box.topLeft() + QPointF(14, 14), city.coats_of_arms, 16)
         if opts.labels and city.name:
             # Within the city's own squares, so it never covers a neighbouring town's name.
             label = QRectF(box.left() + 3, box.center().y() - 10, box.width() - 6, 20)
@@ -555,7 +555,7 @@ def _paint_cities(painter: QPainter, m: MapDef, opts: PaintOptions, visible: Vis
                 4,
                 4,
             )
-            _text(painter, label, city.name, 13, QColor("#3a1f0c"), bold=True)
+            draw_text(painter, label, city.name, 13, QColor("#3a1f0c"), bold=True)
 
 
 _ROAD_EDGE = QColor("#7a6548")
@@ -575,7 +575,7 @@ def _merlons(painter: QPainter, line: QLineF, gate: bool) -> None:
         painter.drawRect(QRectF(p.x() - 2.0, p.y() - 2.0, 4.0, 4.0))
 
 
-def _road_stub(painter: QPainter, start: QPointF, direction: QPointF, length: float) -> None:
+def road_stub(painter: QPainter, start: QPointF, direction: QPointF, length: float) -> None:
     """A road: sand between two darker verges, like a tile's road."""
     end = start + direction * length
     edge = QPen(_ROAD_EDGE, 12.0)
@@ -588,7 +588,7 @@ def _road_stub(painter: QPainter, start: QPointF, direction: QPointF, length: fl
     painter.drawLine(QLineF(start, end))
 
 
-def _puffs(painter: QPainter, centre: QPointF, radius: float) -> None:
+def puffs(painter: QPainter, centre: QPointF, radius: float) -> None:
     """A small cloud: where a road runs out of the map into the neutral land."""
     painter.setPen(QPen(QColor(170, 178, 190), 1.2))
     painter.setBrush(QColor(255, 255, 255))
@@ -600,7 +600,7 @@ def _puffs(painter: QPainter, centre: QPointF, radius: float) -> None:
     painter.drawRect(QRectF(centre.x() - radius * 1.3, centre.y(), radius * 2.6, radius * 0.55))
 
 
-def _boat(painter: QPainter, centre: QPointF, size: float) -> None:
+def boat(painter: QPainter, centre: QPointF, size: float) -> None:
     """A small sailing boat: what a ferry route means at a glance."""
     s = size
     hull = QPolygonF(
@@ -643,14 +643,14 @@ def _paint_borders(painter: QPainter, m: MapDef, opts: PaintOptions, visible: Vi
             painter.setPen(QPen(QColor("#6b3f1f"), 2.0))
             painter.setBrush(opts.city)
             painter.drawPath(path)
-            _house(painter, c + out * (SQUARE * 0.15), 10, QColor("#b5542e"))
+            house(painter, c + out * (SQUARE * 0.15), 10, QColor("#b5542e"))
         else:
             # The road runs out of the map; beyond a land border it fades into the clouds.
-            _road_stub(painter, c - out * (SQUARE * 0.5), out, SQUARE * 0.85)
+            road_stub(painter, c - out * (SQUARE * 0.5), out, SQUARE * 0.85)
             if edge in m.land_borders:
-                _puffs(painter, c + out * (SQUARE * 0.42), SQUARE * 0.15)
+                puffs(painter, c + out * (SQUARE * 0.42), SQUARE * 0.15)
         if feature.coats_of_arms:
-            _shield(
+            shield(
                 painter,
                 c + out * (SQUARE * 0.3) + QPointF(out.y(), out.x()) * 14,
                 feature.coats_of_arms,
@@ -662,7 +662,7 @@ def _paint_borders(painter: QPainter, m: MapDef, opts: PaintOptions, visible: Vi
                 rect = QRectF(
                     label_centre.x() - SQUARE * 0.75, label_centre.y() - 8, SQUARE * 1.5, 16
                 )
-                _text(painter, rect, feature.neighbour, 10, colour)
+                draw_text(painter, rect, feature.neighbour, 10, colour)
             else:  # east or west: beside the stub, opposite its shield, kept on the sheet
                 label_centre = c + out * (SQUARE * 0.72)
                 top = c.y() - 21 if out.x() > 0 else c.y() + 5  # the shield sits at out.x * 14
@@ -672,7 +672,7 @@ def _paint_borders(painter: QPainter, m: MapDef, opts: PaintOptions, visible: Vi
                     rect.moveLeft(sheet.left() + 1)
                 elif rect.right() > sheet.right():
                     rect.moveRight(sheet.right() - 1)
-                _text(painter, rect, feature.neighbour, 10, colour)
+                draw_text(painter, rect, feature.neighbour, 10, colour)
 
 
 def _paint_ferries(painter: QPainter, m: MapDef, visible: Visible) -> None:
@@ -692,9 +692,9 @@ def _paint_ferries(painter: QPainter, m: MapDef, visible: Visible) -> None:
         for p in (a, b):
             painter.drawEllipse(p, 5, 5)
         # The boat sits a third of the way along, clear of a coat of arms in the middle.
-        _boat(painter, QLineF(a, b).pointAt(0.3) + QPointF(0, -4), 16)
+        boat(painter, QLineF(a, b).pointAt(0.3) + QPointF(0, -4), 16)
         if ferry.coats_of_arms:
-            _shield(painter, QLineF(a, b).center(), ferry.coats_of_arms)
+            shield(painter, QLineF(a, b).center(), ferry.coats_of_arms)
 
 
 def _paint_squares_marks(
@@ -718,9 +718,9 @@ def _paint_squares_marks(
                 painter.setPen(red)
                 painter.setBrush(QColor("#f3e3c3"))
                 painter.drawRect(r.adjusted(3.5, 3.5, -3.5, -3.5))
-                _house(painter, QPointF(r.center().x(), r.top() + 24), 18, QColor("#d1201b"))
+                house(painter, QPointF(r.center().x(), r.top() + 24), 18, QColor("#d1201b"))
                 if opts.labels:
-                    _text(
+                    draw_text(
                         painter,
                         r.adjusted(4, 34, -4, -6),
                         start.name,
@@ -733,14 +733,14 @@ def _paint_squares_marks(
                 # Start squares are towns: their red house and name already stand there, so only
                 # the grapes (and a different town name) are added.
                 if start is None:
-                    _house(painter, QPointF(r.center().x(), r.top() + 26), 20, QColor("#f0c27a"))
+                    house(painter, QPointF(r.center().x(), r.top() + 26), 20, QColor("#f0c27a"))
                 if town.grape is not None:
                     painter.setPen(QPen(QColor("#333333"), 1))
                     painter.setBrush(COLOURS[town.grape])
                     for dx, dy in ((0, 0), (7, 0), (3.5, 6)):
                         painter.drawEllipse(QPointF(r.right() - 16 + dx, r.top() + 9 + dy), 4, 4)
                 if opts.labels and town.name and (start is None or start.name != town.name):
-                    _text(painter, r.adjusted(2, 40, -2, -2), town.name, 10, QColor("#3a2a10"))
+                    draw_text(painter, r.adjusted(2, 40, -2, -2), town.name, 10, QColor("#3a2a10"))
             chip = m.chip_squares.get(sq) if chips else None
             if chip is not None:
                 painter.setPen(QPen(COLOURS[chip].darker(160), 2))

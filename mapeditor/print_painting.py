@@ -39,13 +39,13 @@ from mapeditor.painting import (
     COLOURS,
     SQUARE,
     PaintOptions,
-    _boat,
-    _house,
-    _puffs,
-    _road_stub,
-    _shield,
-    _text,
+    boat,
+    draw_text,
+    house,
     paint_map,
+    puffs,
+    road_stub,
+    shield,
 )
 from mapeditor.print_size import SAFE_ZONE_MM
 
@@ -176,7 +176,7 @@ def _neighbour_name(painter: QPainter, name: str, centre: QPointF, grid: QRectF)
     rect = QRectF(centre.x() - SQUARE * 1.6, centre.y() - 14, SQUARE * 3.2, 28)
     rect.moveLeft(max(grid.left() + 2, min(rect.left(), grid.right() - 2 - rect.width())))
     rect.moveTop(max(grid.top() + 2, min(rect.top(), grid.bottom() - 2 - rect.height())))
-    _text(painter, rect, text, 15, QColor("#6f6a55"), bold=True)
+    draw_text(painter, rect, text, 15, QColor("#6f6a55"), bold=True)
 
 
 def _frame(painter: QPainter, rect: QRectF) -> None:
@@ -192,9 +192,9 @@ def _cartouche(painter: QPainter, m: MapDef, rect: QRectF) -> None:
     _frame(painter, rect)
     inner = rect.adjusted(8, 5, -8, -5)
     title = QRectF(inner.x(), inner.y(), inner.width(), inner.height() * 0.62)
-    _text(painter, title, m.name or m.id, 30, INK, bold=True)
+    draw_text(painter, title, m.name or m.id, 30, INK, bold=True)
     sub = QRectF(inner.x(), title.bottom(), inner.width(), inner.height() * 0.38)
-    _text(
+    draw_text(
         painter,
         sub,
         f"Carcassonne Maps · {m.width} × {m.height} squares of {m.square_size_mm:g} mm",
@@ -207,7 +207,7 @@ def _legend(painter: QPainter, entries: tuple[LegendEntry, ...], rect: QRectF) -
     _frame(painter, rect)
     row = LEGEND_ROW * SQUARE
     head = QRectF(rect.x() + 8, rect.y() + 4, rect.width() - 16, LEGEND_HEAD * SQUARE - 6)
-    _text(painter, head, "Legend", 12, INK, bold=True, align=Qt.AlignmentFlag.AlignLeft)
+    draw_text(painter, head, "Legend", 12, INK, bold=True, align=Qt.AlignmentFlag.AlignLeft)
     top = rect.y() + LEGEND_HEAD * SQUARE - 2
     per_column = max(1, math.floor((rect.bottom() - top) / row))
     columns = max(1, math.ceil(len(entries) / per_column))
@@ -218,7 +218,7 @@ def _legend(painter: QPainter, entries: tuple[LegendEntry, ...], rect: QRectF) -
         y = top + line * row
         _symbol(painter, entry.key, QRectF(x, y + 1, row - 2, row - 2))
         text = QRectF(x + row + 2, y, col_w - row - 6, row)
-        _text(
+        draw_text(
             painter,
             text,
             entry.text,
@@ -243,11 +243,11 @@ def _symbol(painter: QPainter, key: str, rect: QRectF) -> None:
         painter.setPen(QPen(QColor("#d1201b"), 6))
         painter.setBrush(QColor("#f3e3c3"))
         painter.drawRect(box.adjusted(4, 4, -4, -4))
-        _house(painter, c, 26, QColor("#d1201b"))
+        house(painter, c, 26, QColor("#d1201b"))
     elif key == "town":
-        _house(painter, c, 30, QColor("#f0c27a"))
+        house(painter, c, 30, QColor("#f0c27a"))
     elif key == "town_colour":
-        _house(painter, c + QPointF(-8, 6), 24, QColor("#f0c27a"))
+        house(painter, c + QPointF(-8, 6), 24, QColor("#f0c27a"))
         painter.setPen(QPen(QColor("#333333"), 1))
         painter.setBrush(COLOURS[Colour.PURPLE])
         for gx, gy in ((36, 12), (46, 12), (41, 21)):
@@ -255,18 +255,18 @@ def _symbol(painter: QPainter, key: str, rect: QRectF) -> None:
     elif key in ("large_city", "border_city"):
         painter.fillRect(box.adjusted(1, 1, -1, -1), QColor("#d9b382"))
         for dx, dy in ((0.3, 0.35), (0.7, 0.35), (0.5, 0.7)):
-            _house(painter, QPointF(dx * SQUARE, dy * SQUARE), 18, QColor("#b5542e"))
+            house(painter, QPointF(dx * SQUARE, dy * SQUARE), 18, QColor("#b5542e"))
     elif key == "border_road":
-        _road_stub(painter, QPointF(0, c.y()), QPointF(1, 0), SQUARE * 0.8)
-        _puffs(painter, QPointF(SQUARE * 0.8, c.y()), 10)
+        road_stub(painter, QPointF(0, c.y()), QPointF(1, 0), SQUARE * 0.8)
+        puffs(painter, QPointF(SQUARE * 0.8, c.y()), 10)
     elif key == "coat_of_arms":
-        _shield(painter, c, 1, 34)
+        shield(painter, c, 1, 34)
     elif key == "clouds":
         painter.fillRect(box.adjusted(1, 1, -1, -1), QColor("#eef0f3"))
-        _puffs(painter, c, 14)
+        puffs(painter, c, 14)
     elif key == "ferry":
         painter.fillRect(box.adjusted(1, 1, -1, -1), SEA)
-        _boat(painter, c, 40)
+        boat(painter, c, 40)
     elif key in ("island", "stack", "gated"):
         painter.fillRect(box.adjusted(1, 1, -1, -1), QColor("#c9d8b0"))
         if key == "stack":
@@ -291,7 +291,7 @@ def _symbol(painter: QPainter, key: str, rect: QRectF) -> None:
         painter.setBrush(COLOURS[Colour.ORANGE])
         painter.setPen(QPen(COLOURS[Colour.ORANGE].darker(150), 2))
         painter.drawRoundedRect(box.adjusted(12, 14, -12, -14), 6, 6)
-        _text(painter, box, "1", 28, QColor("white"), bold=True)
+        draw_text(painter, box, "1", 28, QColor("white"), bold=True)
     elif key == "isle_of_man":
         painter.setPen(QPen(QColor("#7a1010"), 3))
         painter.setBrush(QColor("#f7e7c0"))
@@ -329,14 +329,14 @@ def _scale(painter: QPainter, km: float | None, square_mm: float, rect: QRectF) 
              QPointF(a.x(), a.y() + s * 0.12), QPointF(a.x() - s * 0.15, a.y() + s * 0.25)]
         )
     )  # fmt: skip
-    _text(painter, QRectF(a.x() - 10, a.y() - s * 0.5, 20, s * 0.2), "N", 11, INK, bold=True)
+    draw_text(painter, QRectF(a.x() - 10, a.y() - s * 0.5, 20, s * 0.2), "N", 11, INK, bold=True)
     room = QRectF(arrow.right() + 6, rect.y() + 6, rect.right() - arrow.right() - 14, 0)
     room.setBottom(rect.bottom() - 6)
     if room.width() < 20:
         return
     if km is None:
         text = f"1 square = {square_mm:g} mm"
-        _text(painter, room, text, 9, INK)
+        draw_text(painter, room, text, 9, INK)
         return
     length = nice_length(km, room.width() / SQUARE)
     w = length / km * SQUARE
@@ -345,5 +345,5 @@ def _scale(painter: QPainter, km: float | None, square_mm: float, rect: QRectF) 
         painter.setPen(QPen(INK, 0.8))
         painter.setBrush(INK if k % 2 == 0 else PARCHMENT)
         painter.drawRect(QRectF(room.x() + k * w / 4, y - 2, w / 4, 4))
-    _text(painter, QRectF(room.x() - 6, y + 4, w + 12, 14), f"{length:g} km", 11, INK)
-    _text(painter, QRectF(room.x(), y - 18, w, 14), "Scale", 10, INK)
+    draw_text(painter, QRectF(room.x() - 6, y + 4, w + 12, 14), f"{length:g} km", 11, INK)
+    draw_text(painter, QRectF(room.x(), y - 18, w, 14), "Scale", 10, INK)

@@ -2,5 +2,8 @@
 cluster with :mod:`~engine.analysis.cluster`), their statistics (:mod:`~engine.analysis.balance`),
 comparisons and sweeps of rule options (:mod:`~engine.analysis.compare`,
 :mod:`~engine.analysis.sweep`) and the reports written from them (:mod:`~engine.analysis.report`,
-whose JSON types are :mod:`~engine.analysis.report_types`). The top of the engine below the
-command line: nothing else in the engine imports it."""
+whose JSON types are :mod:`~engine.analysis.report_types`); the statistics of paired games
+(:mod:`~engine.analysis.paired`), game-quality figures (:mod:`~engine.analysis.quality`), the
+play-style and skill studies (:mod:`~engine.analysis.plans`) and the tuner
+(:mod:`~engine.analysis.tune`). The top of the engine below the command line: nothing else in
+the engine imports it."""

@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from engine.analysis.paired import block_rate
 from engine.errors import EngineError
 from engine.gridgraph import components
 from engine.rules.registry import rules_for
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
         LengthFigures,
         PlayerScores,
         PlayerWins,
+        QualityFigures,
         Rate,
         ReportWarning,
         SeatDescribe,
@@ -178,6 +180,8 @@ def balance_report(m: MapDef, result: SimResult) -> BalanceReport:
     report["chips"] = chip_figures(m, result, games)
     report["rules"] = rule_figures(m, result, games)
     report["length"] = length_figures(games)
+    if all("quality" in g for g in games):
+        report["quality"] = quality_figures(games)
     if any(g.get("bots") for g in games):
         report["bots"] = bot_figures(games)
     typed = cast("BalanceReport", report)
@@ -186,9 +190,12 @@ def balance_report(m: MapDef, result: SimResult) -> BalanceReport:
 
 
 def bot_figures(games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Mixed tables: win share of each bot (games where it sat, ties count as wins)."""
+    """Mixed tables: win share of each bot (games where it sat, ties count as wins), with its
+    95 % interval: over deals when the games were paired (facts with a ``deal``,
+    :func:`engine.analysis.paired.block_rate`), else Wilson's over the seats played."""
     played: Counter[str] = Counter()
     won: Counter[str] = Counter()
+    by_deal: dict[str, dict[int, list[float]]] = {}
     for g in games:
         bots = g.get("bots")
         if not bots:
@@ -196,18 +203,26 @@ def bot_figures(games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         for s, name in enumerate(bots):
             played[name] += 1
             won[name] += s in g["winners"]
+            if "deal" in g:
+                by_deal.setdefault(name, {}).setdefault(g["deal"], []).append(
+                    float(s in g["winners"])
+                )
     out = []
     for name in sorted(played):
         seats = sum(1 for g in games if g.get("bots") and name in g["bots"])
-        out.append(
-            {
-                "bot": name,
-                "seats_played": played[name],
-                "wins": won[name],
-                "rate_per_seat": _r(won[name] / played[name]),
-                "games": seats,
-            }
-        )
+        fig: dict[str, Any] = {
+            "bot": name,
+            "seats_played": played[name],
+            "wins": won[name],
+            "rate_per_seat": _r(won[name] / played[name]),
+            "games": seats,
+        }
+        if name in by_deal:
+            blocks = block_rate(list(by_deal[name].values()))
+            fig.update(ci=[_r(x) for x in blocks["ci"]], deals=blocks["deals"])
+        else:
+            fig["ci"] = [_r(x) for x in wilson(won[name], played[name])]
+        out.append(fig)
     return out
 
 
@@ -568,6 +583,18 @@ def length_figures(games: Sequence[dict[str, Any]]) -> LengthFigures:
         out[str(p)] = describe([g["turns"] for g in gs])
     out["values"] = [g["turns"] for g in games]
     return out
+
+
+def quality_figures(games: Sequence[dict[str, Any]]) -> QualityFigures:
+    """Game quality over the games (:mod:`engine.analysis.quality`): lead changes, drama and
+    decisiveness described, and the share of games whose leader the final scoring changed."""
+    q = [g["quality"] for g in games]
+    return {
+        "lead_changes": describe([x["lead_changes"] for x in q]),
+        "drama": describe([x["drama"] for x in q]),
+        "decisive_share": describe([x["decisive_share"] for x in q]),
+        "final_flip": _rate(sum(1 for x in q if x["final_flip"]), len(q)),
+    }
 
 
 # -- warnings ------------------------------------------------------------------------------------

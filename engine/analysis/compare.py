@@ -16,6 +16,7 @@ compared at once, so a p just under 0.05 is weak evidence (the verdicts are sort
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 from collections import Counter
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis.balance import bot_figures, margin
+from engine.analysis.paired import mcnemar_p, paired_difference
 from engine.analysis.report import save_chart, write_pages
 
 if TYPE_CHECKING:
@@ -98,10 +100,19 @@ def _mean(xs: Sequence[float]) -> float | None:
 
 
 def _numbers(
-    label: str, a: Sequence[float], b: Sequence[float], *, unit: str = "", higher: str = ""
+    label: str,
+    a: Sequence[float],
+    b: Sequence[float],
+    *,
+    unit: str = "",
+    higher: str = "",
+    paired: bool = False,
 ) -> dict[str, Any]:
-    """A per-game number side by side: means, medians and the Mann-Whitney p."""
-    return {
+    """A per-game number side by side: means, medians and the p of a test. ``paired`` (game
+    ``i`` of A and of B played the same deal): the Wilcoxon signed-rank test, and the paired
+    interval of ``B - A`` beside the unpaired one (:func:`engine.analysis.paired.paired_difference`);
+    otherwise the Mann-Whitney U test."""
+    out: dict[str, Any] = {
         "figure": label,
         "a_mean": _mean(a),
         "b_mean": _mean(b),
@@ -111,6 +122,22 @@ def _numbers(
         "unit": unit,
         "higher": higher,
     }
+    if paired and a:
+        diff = paired_difference(a, b)
+        out.update(p_value=_p(diff["p_value"]), diff=diff["diff"], ci=diff["ci"])
+        out["unpaired_ci"] = diff["unpaired_ci"]
+    return out
+
+
+def runs_pair(a: Sequence[Facts], b: Sequence[Facts]) -> bool:
+    """Whether game ``i`` of ``a`` and of ``b`` played the same deal, for every ``i`` (same
+    count, same game seeds and player counts: two runs of one seed and settings)."""
+    return len(a) == len(b) > 1 and all(
+        x.get("seed") is not None
+        and x.get("seed") == y.get("seed")
+        and x["players"] == y["players"]
+        for x, y in zip(a, b, strict=True)
+    )
 
 
 def _by_players(games: Sequence[Facts]) -> dict[int, list[Facts]]:
@@ -123,9 +150,13 @@ def _by_players(games: Sequence[Facts]) -> dict[int, list[Facts]]:
 # -- the figures ---------------------------------------------------------------------------------
 
 
-def seat_figures(a: Sequence[Facts], b: Sequence[Facts]) -> list[dict[str, Any]]:
-    """Per player count and seat: win shares in A and B, the fair share, Fisher's p; and per
-    player count how even the seats are in each run (chi-square p)."""
+def seat_figures(
+    a: Sequence[Facts], b: Sequence[Facts], *, paired: bool = False
+) -> list[dict[str, Any]]:
+    """Per player count and seat: win shares in A and B, the fair share and the p that they
+    differ (Fisher's exact test; ``paired``: McNemar's on the deals, with the paired and
+    unpaired intervals of the difference); and per player count how even the seats are in each
+    run (chi-square p)."""
     out = []
     ga, gb = _by_players(a), _by_players(b)
     for p in sorted(set(ga) & set(gb)):
@@ -134,16 +165,23 @@ def seat_figures(a: Sequence[Facts], b: Sequence[Facts]) -> list[dict[str, Any]]
         wb = Counter(s for g in xb for s in g["winners"])
         seats = []
         for s in range(p):
-            seats.append(
-                {
-                    "seat": s,
-                    "a_wins": wa[s],
-                    "b_wins": wb[s],
-                    "a_rate": _r(wa[s] / len(xa)),
-                    "b_rate": _r(wb[s] / len(xb)),
-                    "p_value": _p(fisher_p(wa[s], len(xa), wb[s], len(xb))),
-                }
-            )
+            fig: dict[str, Any] = {
+                "seat": s,
+                "a_wins": wa[s],
+                "b_wins": wb[s],
+                "a_rate": _r(wa[s] / len(xa)),
+                "b_rate": _r(wb[s] / len(xb)),
+                "p_value": _p(fisher_p(wa[s], len(xa), wb[s], len(xb))),
+            }
+            if paired:
+                won_a = [float(s in g["winners"]) for g in xa]
+                won_b = [float(s in g["winners"]) for g in xb]
+                a_only = sum(1 for x, y in zip(won_a, won_b, strict=True) if x > y)
+                b_only = sum(1 for x, y in zip(won_a, won_b, strict=True) if y > x)
+                diff = paired_difference(won_a, won_b)
+                fig.update(p_value=_p(mcnemar_p(a_only, b_only)), diff=diff["diff"])
+                fig.update(ci=diff["ci"], unpaired_ci=diff["unpaired_ci"])
+            seats.append(fig)
         out.append(
             {
                 "players": p,
@@ -196,13 +234,16 @@ def _keys(a: Sequence[Facts], b: Sequence[Facts], field: str) -> list[str]:
     return sorted({k for g in (*a, *b) for k in g.get(field, {})})
 
 
-def feature_figures(a: Sequence[Facts], b: Sequence[Facts]) -> list[dict[str, Any]]:
+def feature_figures(
+    a: Sequence[Facts], b: Sequence[Facts], *, paired: bool = False
+) -> list[dict[str, Any]]:
     """Points per game by kind (cities, roads, ...), large cities completed per game."""
     out = [
         _numbers(
             f"{kind} points per game",
             [g["points"].get(kind, 0) for g in a],
             [g["points"].get(kind, 0) for g in b],
+            paired=paired,
         )
         for kind in _keys(a, b, "points")
     ]
@@ -216,12 +257,15 @@ def feature_figures(a: Sequence[Facts], b: Sequence[Facts]) -> list[dict[str, An
                 "large cities completed per game",
                 [completed(g) for g in a],
                 [completed(g) for g in b],
+                paired=paired,
             )
         )
     return out
 
 
-def rule_figures(a: Sequence[Facts], b: Sequence[Facts]) -> list[dict[str, Any]]:
+def rule_figures(
+    a: Sequence[Facts], b: Sequence[Facts], *, paired: bool = False
+) -> list[dict[str, Any]]:
     """Rule-set events (count per game, points per game) and rule actions per game."""
     out = []
     for kind in _keys(a, b, "rule_events"):
@@ -231,6 +275,7 @@ def rule_figures(a: Sequence[Facts], b: Sequence[Facts]) -> list[dict[str, Any]]
                     f"{kind} {label} per game",
                     [g["rule_events"].get(kind, [0, 0])[what] for g in a],
                     [g["rule_events"].get(kind, [0, 0])[what] for g in b],
+                    paired=paired,
                 )
             )
     for kind in _keys(a, b, "actions"):
@@ -239,9 +284,35 @@ def rule_figures(a: Sequence[Facts], b: Sequence[Facts]) -> list[dict[str, Any]]
                 f"'{kind}' actions per game",
                 [g["actions"].get(kind, 0) for g in a],
                 [g["actions"].get(kind, 0) for g in b],
+                paired=paired,
             )
         )
     return out
+
+
+QUALITY_LABELS = {
+    "lead_changes": "lead changes per game",
+    "drama": "drama (points the winner was behind)",
+    "decisive_share": "share of the game before it was decided",
+    "final_flip": "share of games whose leader the final scoring changed",
+}
+
+
+def quality_figures(
+    a: Sequence[Facts], b: Sequence[Facts], *, paired: bool = False
+) -> list[dict[str, Any]]:
+    """Game quality (:mod:`engine.analysis.quality`) side by side; nothing when a run's facts lack it."""
+    if not all("quality" in g for g in (*a, *b)):
+        return []
+    return [
+        _numbers(
+            label,
+            [float(g["quality"][key]) for g in a],
+            [float(g["quality"][key]) for g in b],
+            paired=paired,
+        )
+        for key, label in QUALITY_LABELS.items()
+    ]
 
 
 # -- verdicts ------------------------------------------------------------------------------------
@@ -268,8 +339,8 @@ def verdicts(cmp: dict[str, Any], alpha: float = ALPHA) -> list[dict[str, Any]]:
                     f"{s['b_rate'] * 100:.0f} % in B (fair: {fair * 100:.0f} %).",
                 }
             )
-    for section in ("scores", "fill", "features", "rules"):
-        for f in cmp[section]:
+    for section in ("scores", "fill", "features", "rules", "quality"):
+        for f in cmp.get(section, []):
             p = f["p_value"]
             if p >= alpha or f["a_mean"] is None or f["b_mean"] is None:
                 continue
@@ -352,39 +423,43 @@ def compare_runs(
         "run": {**a.config.to_dict(), "b_config": b.config.to_dict()},
         "alpha": ALPHA,
     }
-    cmp["seats"] = seat_figures(ga, gb)
+    paired = runs_pair(ga, gb)
+    cmp["paired"] = paired
+    num = functools.partial(_numbers, paired=paired)
+    cmp["seats"] = seat_figures(ga, gb, paired=paired)
     cmp["start_spread"] = {"a": start_spread(ga), "b": start_spread(gb)}
     cmp["scores"] = [
-        _numbers(
+        num(
             "score per seat",
             [s for g in ga for s in g["scores"]],
             [s for g in gb for s in g["scores"]],
             unit="points",
         ),
-        _numbers(
+        num(
             "winning score",
             [max(g["scores"]) for g in ga],
             [max(g["scores"]) for g in gb],
             unit="points",
         ),
-        _numbers(
+        num(
             "winning margin",
             [margin(g["scores"]) for g in ga],
             [margin(g["scores"]) for g in gb],
             unit="points",
         ),
-        _numbers("turns", [g["turns"] for g in ga], [g["turns"] for g in gb]),
+        num("turns", [g["turns"] for g in ga], [g["turns"] for g in gb]),
     ]
     cmp["fill"] = [
-        _numbers("fill", [_r(_fill(a_map, g)) for g in ga], [_r(_fill(b_map, g)) for g in gb]),
-        _numbers(
+        num("fill", [_r(_fill(a_map, g)) for g in ga], [_r(_fill(b_map, g)) for g in gb]),
+        num(
             "set-aside tiles per game",
             [len(g["set_aside"]) for g in ga],
             [len(g["set_aside"]) for g in gb],
         ),
     ]
-    cmp["features"] = feature_figures(ga, gb)
-    cmp["rules"] = rule_figures(ga, gb)
+    cmp["features"] = feature_figures(ga, gb, paired=paired)
+    cmp["rules"] = rule_figures(ga, gb, paired=paired)
+    cmp["quality"] = quality_figures(ga, gb, paired=paired)
     cmp["bots"] = {"a": bot_figures(ga), "b": bot_figures(gb)}
     cmp["verdicts"] = verdicts(cmp)
     cmp["headline"] = headline(cmp)
@@ -413,12 +488,20 @@ def comparison_blocks(cmp: dict[str, Any], images: dict[str, str]) -> list[tuple
     ]
     if len(cmp["verdicts"]) > 1:
         out.append(("list", [v["text"] for v in cmp["verdicts"][1:]]))
+    tests = (
+        "**paired games**: game *i* of A and of B played the same deal (tile order, start "
+        "squares, chip layout), so each difference is tested on the pairs (McNemar's exact "
+        "test for win shares, the Wilcoxon signed-rank test for per-game numbers) and given "
+        "with its 95 % interval of B - A"
+        if cmp.get("paired")
+        else "Fisher's exact test for win shares, Mann-Whitney U for per-game numbers"
+    )
     out.append(
         (
             "p",
-            f"Each difference is tested (scipy.stats; Fisher's exact test for win shares, "
-            f"Mann-Whitney U for per-game numbers) and called one at p < {cmp['alpha']}. Many "
-            "figures are compared at once: treat a p near the threshold as a hint, not proof.",
+            f"Each difference is tested (scipy.stats; {tests}) and called one at "
+            f"p < {cmp['alpha']}. Many figures are compared at once: treat a p near the "
+            "threshold as a hint, not proof.",
         )
     )
     out.append(("h2", "Seat fairness"))
@@ -435,9 +518,13 @@ def comparison_blocks(cmp: dict[str, Any], images: dict[str, str]) -> list[tuple
                     f"{s['b_rate'] * 100:.1f}% ({s['b_wins']}/{block['b_games']})",
                     f"{block['fair'] * 100:.0f}%",
                     p_text(s["p_value"]),
+                    *([_interval(s, 100, " pts")] if "ci" in s else []),
                 ]
             )
-    out.append(("table", ["players", "seat", "A wins", "B wins", "fair", "A vs B"], rows))
+    diff_head = ["B - A (95 %)"] if cmp.get("paired") else []
+    out.append(
+        ("table", ["players", "seat", "A wins", "B wins", "fair", "A vs B", *diff_head], rows)
+    )
     even = [
         f"{blk['players']} players: seats even in A {p_text(blk['a_evenness_p'])}, "
         f"in B {p_text(blk['b_evenness_p'])} (chi-square against equal shares)"
@@ -471,8 +558,9 @@ def comparison_blocks(cmp: dict[str, Any], images: dict[str, str]) -> list[tuple
         ("Fill", "fill", None),
         ("Features", "features", None),
         ("Rule figures", "rules", None),
+        ("Game quality", "quality", None),
     ):
-        figs = cmp[section]
+        figs = cmp.get(section, [])
         out.append(("h2", title))
         if img and img in images:
             out.append(("img", images[img], "score distributions, A and B"))
@@ -482,7 +570,7 @@ def comparison_blocks(cmp: dict[str, Any], images: dict[str, str]) -> list[tuple
         out.append(
             (
                 "table",
-                ["figure", "A mean", "B mean", "A median", "B median", "difference"],
+                ["figure", "A mean", "B mean", "A median", "B median", "difference", *diff_head],
                 [
                     [
                         f["figure"],
@@ -493,6 +581,7 @@ def comparison_blocks(cmp: dict[str, Any], images: dict[str, str]) -> list[tuple
                         ("**" if f["p_value"] < cmp["alpha"] else "")
                         + p_text(f["p_value"])
                         + ("**" if f["p_value"] < cmp["alpha"] else ""),
+                        *([_interval(f)] if "ci" in f else []),
                     ]
                     for f in figs
                 ],
@@ -511,6 +600,14 @@ def comparison_blocks(cmp: dict[str, Any], images: dict[str, str]) -> list[tuple
 
 def _cell(x: float | None) -> str:
     return "-" if x is None else _fmt(x)
+
+
+def _interval(f: dict[str, Any], scale: float = 1, unit: str = "") -> str:
+    """``+2.1 (0.4 to 3.8)``: a paired difference and its interval."""
+    lo, hi = f["ci"]
+    if lo is None or math.isnan(lo):
+        return f"{f['diff'] * scale:+.3g}{unit}"
+    return f"{f['diff'] * scale:+.3g}{unit} ({lo * scale:.3g} to {hi * scale:.3g})"
 
 
 def draw_comparison_charts(

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.analysis.report_types import BalanceReport, Rate
+    from engine.analysis.report_types import BalanceReport, Describe, Rate
 
 Block = tuple[Any, ...]
 """``("h1"|"h2"|"p", text)``, ``("table", headers, rows)``, ``("img", file, alt)``,
@@ -104,6 +104,11 @@ def _ci(fig: Rate) -> str:
     return f"{fig['ci'][0] * 100:.0f}-{fig['ci'][1] * 100:.0f}%"
 
 
+def _p(p: float | None) -> str:
+    """A p-value to two significant digits (``-`` when there is none)."""
+    return "-" if p is None else f"{p:.2g}"
+
+
 def _num(x: Any) -> str:
     if x is None:
         return "-"
@@ -146,6 +151,15 @@ def _intro_blocks(
     )
     if run["bot"] == "mcts":
         cmd += f" --mcts-iterations {run['mcts_iterations']}"
+    if run.get("seats"):
+        cmd += f" --seats {','.join(run['seats'])}" + (
+            "" if run.get("paired", True) else " --unpaired"
+        )
+    if "styles" in report:
+        cmd += f" --styles {report['styles']['deals']}"
+    if "skill_trace" in report:
+        levels = ",".join(str(r["level"]) for r in report["skill_trace"]["levels"])
+        cmd += f" --skill-trace {levels} --skill-deals {report['skill_trace']['deals']}"
     b.append(("p", f"Same figures again (any number of workers): `{cmd}`"))
     if run.get("rules_missing"):
         b.append(
@@ -443,6 +457,124 @@ def _length_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]
     return b
 
 
+def _quality_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """Game quality: lead changes, drama, decisiveness, leaders changed by the final scoring."""
+    q = report.get("quality")
+    if not q:
+        return []
+
+    def row(label: str, d: Describe, unit: str = "") -> list[str]:
+        return [label, f"{_num(d.get('mean'))}{unit}", _num(d.get("median")), _num(d.get("max"))]
+
+    flip = q["final_flip"]
+    return [
+        ("h2", "Game quality"),
+        (
+            "table",
+            ["figure", "mean", "median", "max"],
+            [
+                row("lead changes per game", q["lead_changes"]),
+                row("drama: points the winner was behind", q["drama"]),
+                row("decided after this share of the game", q["decisive_share"]),
+            ],
+        ),
+        (
+            "p",
+            f"The final scoring changed the leader in {_pct(flip['rate'])} of games "
+            f"({flip['count']} of {flip['games']}, 95% interval {_ci(flip)}). Lead changes and "
+            "drama are counted on the scores at the end of each turn, before the final scoring "
+            "(definitions: docs/balance-reports.md, *Game quality*).",
+        ),
+    ]
+
+
+def _styles_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """Which plan wins on this map, and the seat effect each bot brings (engine.analysis.plans)."""
+    st = report.get("styles")
+    if not st:
+        return []
+    b: list[Block] = [
+        ("h2", "Which plan wins on this map"),
+        (
+            "p",
+            f"Each play style against the balanced greedy bot, 2 players, {st['deals']} deals "
+            "each played twice with the seats swapped (paired games). The styles share the "
+            "greedy bot's search and differ only in what their plan adds to it, so they meet at "
+            "equal strength: a style that wins well over 50 % is a plan this map rewards.",
+        ),
+        (
+            "table",
+            ["style", "games", "wins", "95% interval (over deals)", "mean margin", "p"],
+            [
+                [
+                    f["bot"].partition(":")[2],
+                    str(f["games"]),
+                    _pct(f["rate"]),
+                    f"{f['ci'][0] * 100:.0f}-{f['ci'][1] * 100:.0f}%",
+                    f"{f['margin']:+.1f} ({_num(f['margin_ci'][0])} to {_num(f['margin_ci'][1])})",
+                    _p(f["p_value"]),
+                ]
+                for f in st["styles"]
+            ],
+        ),
+        ("h2", "Seat effect of the bot"),
+        (
+            "p",
+            "The first seat's win rate in 2-player self-play of each bot, on the same deals. "
+            "The random bot has no plan: its figure is the map's and the rules' own seat "
+            "effect. What a bot adds to it is its habit, not the map's: do not move start "
+            "squares to fix it.",
+        ),
+        (
+            "table",
+            ["bot", "games", "seat 1 wins", "95% interval", "against random", "p"],
+            [
+                [
+                    f["bot"],
+                    str(f["games"]),
+                    _pct(f["rate"]),
+                    f"{f['ci'][0] * 100:.0f}-{f['ci'][1] * 100:.0f}%",
+                    f"{f['vs_random'] * 100:+.0f} points" if "vs_random" in f else "-",
+                    _p(f.get("p_value")),
+                ]
+                for f in st["seat_effect"]
+            ],
+        ),
+    ]
+    return b
+
+
+def _skill_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """The skill trace: each MCTS level against the level below it."""
+    sk = report.get("skill_trace")
+    if not sk:
+        return []
+    return [
+        ("h2", "Skill trace"),
+        (
+            "p",
+            f"Each MCTS strength level against the level below it, 2 players, {sk['deals']} "
+            "paired deals each. Rates well above 50 % all the way up: skill decides games on "
+            "this map; rates near 50 %: the draw does.",
+        ),
+        (
+            "table",
+            ["level", "against", "games", "wins", "95% interval (over deals)", "mean margin"],
+            [
+                [
+                    str(r["level"]),
+                    str(r["level"] - 1),
+                    str(r["games"]),
+                    _pct(r["rate"]),
+                    f"{r['ci'][0] * 100:.0f}-{r['ci'][1] * 100:.0f}%",
+                    f"{r['margin']:+.1f}",
+                ]
+                for r in sk["levels"]
+            ],
+        ),
+    ]
+
+
 def _bots_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
     """Mixed tables: each bot's wins over the seats it played."""
     bots = report.get("bots")
@@ -453,14 +585,27 @@ def _bots_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
         (
             "p",
             "Each game turns the table by one seat, so every bot plays every seat equally "
-            "often. A strong bot that wins far more than its share shows how much a better "
+            "often"
+            + (
+                "; each deal is played once per turn of the table (paired games), so every "
+                "bot meets the same tiles in every seat and the interval is taken over deals"
+                if report["run"].get("paired") and any("deals" in f for f in bots)
+                else ""
+            )
+            + ". A strong bot that wins far more than its share shows how much a better "
             "player can get out of the map.",
         ),
         (
             "table",
-            ["bot", "seats played", "wins", "wins per seat played"],
+            ["bot", "seats played", "wins", "wins per seat played", "95% interval"],
             [
-                [f["bot"], str(f["seats_played"]), str(f["wins"]), _pct(f["rate_per_seat"])]
+                [
+                    f["bot"],
+                    str(f["seats_played"]),
+                    str(f["wins"]),
+                    _pct(f["rate_per_seat"]),
+                    f"{f['ci'][0] * 100:.0f}-{f['ci'][1] * 100:.0f}%" if "ci" in f else "-",
+                ]
                 for f in bots
             ],
         ),
@@ -477,6 +622,9 @@ SECTIONS: tuple[Callable[[BalanceReport, dict[str, str]], list[Block]], ...] = (
     _chips_blocks,
     _rules_blocks,
     _length_blocks,
+    _quality_blocks,
+    _skill_blocks,
+    _styles_blocks,
 )
 """The report's sections after the introduction, in page order."""
 

@@ -76,6 +76,7 @@ class RunInfo(TypedDict):
     tile_count: NotRequired[int | None]
     start_squares_used: NotRequired[int | None]
     rule_options: NotRequired[dict[str, Any]]
+    paired: NotRequired[bool]
     rule_set_played: str
     rules_missing: str | None
     games_played: int
@@ -198,6 +199,15 @@ LengthFigures = dict[str, Any]
 ``"values"``: the turns of every game."""
 
 
+class QualityFigures(TypedDict):
+    """Game quality (:mod:`engine.analysis.quality`; definitions in docs/balance-reports.md)."""
+
+    lead_changes: Describe
+    drama: Describe
+    decisive_share: Describe
+    final_flip: Rate
+
+
 class ReportWarning(TypedDict):
     code: str
     message: str
@@ -215,6 +225,9 @@ class BotFigure(TypedDict):
     wins: int
     rate_per_seat: float
     games: int
+    ci: NotRequired[list[float]]
+    """95 % interval of ``rate_per_seat`` (over deals when the table was paired)."""
+    deals: NotRequired[int]
 
 
 class BalanceReport(TypedDict):
@@ -230,6 +243,12 @@ class BalanceReport(TypedDict):
     chips: ChipFigures
     rules: RuleFigures
     length: LengthFigures
+    quality: NotRequired[QualityFigures]
+    """Absent from reports of facts gathered before the figures existed."""
+    styles: NotRequired[dict[str, Any]]
+    """``simulate --styles``: :func:`engine.analysis.plans.style_figures`."""
+    skill_trace: NotRequired[dict[str, Any]]
+    """``simulate --skill-trace``: :func:`engine.analysis.plans.skill_trace`."""
     warnings: list[ReportWarning]
     bots: NotRequired[list[BotFigure]]
     """Only for mixed tables (``SimConfig.seats``)."""
@@ -246,6 +265,7 @@ __all__ = [
     "MapInfo",
     "PlayerScores",
     "PlayerWins",
+    "QualityFigures",
     "Rate",
     "ReportWarning",
     "RuleFigures",

@@ -28,9 +28,10 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis.cluster import run_on_dask
+from engine.analysis.quality import game_quality
 from engine.analysis.workers import chunks, main_hidden
-from engine.bots import make_bot
 from engine.bots.mcts_bot import DEFAULT_ITERATIONS
+from engine.bots.spec import BotSpec
 from engine.errors import EngineError
 from engine.game import Game, GameOptions
 from engine.moves import Draw, Move, Pass
@@ -65,6 +66,8 @@ class SimConfig:
     games: int = 100
     players: tuple[int, ...] = (2,)
     bot: str = "greedy"
+    """The bot of every seat: ``random``, ``greedy``, ``mcts``, a play style ``greedy:STYLE``
+    or a strength level ``mcts@LEVEL`` (:mod:`engine.bots.spec`)."""
     rules: bool = True
     """Play the map's Map-Chips rule set (``False``: plain Maps rules)."""
     seed: int = 0
@@ -83,31 +86,56 @@ class SimConfig:
     """Start squares a game uses (the map's ``setup.start_squares_used`` when ``None``)."""
     rule_options: tuple[tuple[str, Any], ...] = ()
     """Options of the rule set (``GameOptions.rule_options``) as sorted ``(name, value)`` pairs."""
+    paired: bool = True
+    """Mixed tables (``seats``): play each deal (tile order, start squares, chip layout) once per
+    seat rotation, so every bot meets the same tiles in every seat and the luck of the draw
+    cancels out of the comparison (see :meth:`slot`). ``False``: a new deal every game. Without
+    ``seats`` every game has its own deal either way."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.games, int) or self.games < 1:
             raise EngineError(f"games: {self.games!r} is not a positive number of games")
         if not self.players or any(not 2 <= p <= 6 for p in self.players):
             raise EngineError(f"players: {list(self.players)!r}: each count must be 2 to 6")
-        if self.bot not in BOTS:
-            raise EngineError(f"bot: {self.bot!r} is not one of {', '.join(BOTS)}")
+        try:
+            BotSpec.parse(self.bot)
+        except EngineError as exc:
+            raise EngineError(f"bot: {exc}") from None
         if self.mcts_iterations < 1:
             raise EngineError(f"mcts_iterations: {self.mcts_iterations} is not positive")
         for s in self.seats:
-            if s not in BOTS:
-                raise EngineError(f"seats: {s!r} is not one of {', '.join(BOTS)}")
+            try:
+                BotSpec.parse(s)
+            except EngineError as exc:
+                raise EngineError(f"seats: {exc}") from None
         if self.tile_count is not None and not 2 <= self.tile_count <= 1000:
             raise EngineError(f"tile_count: {self.tile_count!r} is not in 2..1000")
         if self.start_squares_used is not None and not 1 <= self.start_squares_used <= 6:
             raise EngineError(f"start_squares_used: {self.start_squares_used!r} is not in 1..6")
 
+    def slot(self, index: int) -> tuple[int, int, int]:
+        """``(players, rotation, deal)`` of game ``index``: its player count, how many seats its
+        lineup is turned by, and the index of its deal (its game seed is
+        ``game_seed(seed, deal)``). Paired mixed tables play in blocks: for each player count in
+        turn, that many games of one deal, the lineup turned by one seat each game; otherwise
+        game ``i`` has ``players[i % len]`` players, rotation ``i % players`` and deal ``i``."""
+        if not (self.paired and self.seats):
+            p = self.players[index % len(self.players)]
+            return p, index % p, index
+        cycle, r = divmod(index, sum(self.players))
+        for k, p in enumerate(self.players):
+            if r < p:
+                return p, r, cycle * len(self.players) + k
+            r -= p
+        raise AssertionError("unreachable: r < sum(players)")
+
     def bots_of(self, index: int, players: int) -> list[str]:
         """The bot name of each seat in game ``index``: ``seats`` (cut to the players, or filled
-        up with ``bot``) turned by one seat per game, so each bot sits in every seat."""
+        up with ``bot``) turned by :meth:`slot`'s rotation, so each bot sits in every seat."""
         if not self.seats:
             return [self.bot] * players
         lineup = [*self.seats[:players], *[self.bot] * (players - len(self.seats))]
-        k = index % players
+        k = self.slot(index)[1] % players
         return lineup[-k:] + lineup[:-k] if k else lineup
 
     def game_options(self, rule_set: str) -> Any:
@@ -184,14 +212,12 @@ def _with_start_squares(m: MapDef, used: int) -> MapDef:
 
 
 def make_bots(config: SimConfig, players: int, seed: int, index: int = 0) -> list[Any]:
-    """One bot per seat (see :meth:`SimConfig.bots_of`), each seeded from the game seed."""
-    out = []
-    for i, name in enumerate(config.bots_of(index, players)):
-        opts: dict[str, Any] = {}
-        if name == "mcts":
-            opts["iterations"] = config.mcts_iterations
-        out.append(make_bot(name, seed=(seed * 7 + i + 1) % (1 << 62), **opts))
-    return out
+    """One bot per seat (see :meth:`SimConfig.bots_of`; each a bot spec such as
+    ``greedy:farmer`` or ``mcts@4``, :mod:`engine.bots.spec`), seeded from the game seed."""
+    return [
+        BotSpec.parse(name).make((seed * 7 + i + 1) % (1 << 62), config.mcts_iterations)
+        for i, name in enumerate(config.bots_of(index, players))
+    ]
 
 
 def _chip_state(game: Game) -> Any:
@@ -215,8 +241,8 @@ def _jsonable(value: Any) -> Any:
 
 def play_one(m: MapDef, config: SimConfig, index: int, rule_set: str) -> dict[str, Any]:
     """Play game ``index`` of a run to the end and return its facts."""
-    seed = game_seed(config.seed, index)
-    players = config.players[index % len(config.players)]
+    players, _rotation, deal = config.slot(index)
+    seed = game_seed(config.seed, deal)
     game = new_game(m, players, seed, rule_set, config)
     chips = _chip_state(game)
     down_at_start = dict(chips.down) if chips is not None else {}
@@ -232,6 +258,7 @@ def play_one(m: MapDef, config: SimConfig, index: int, rule_set: str) -> dict[st
     facts = game_facts(game, index=index, seed=seed, chips_at_start=down_at_start)
     if config.seats:
         facts["bots"] = config.bots_of(index, players)
+        facts["deal"] = deal
     return facts
 
 
@@ -341,6 +368,7 @@ def game_facts(
         "rule_events": dict(sorted(rule_events.items())),
         "rule_actions": rule_actions,
         "rules": rules,
+        "quality": game_quality(game),
     }
 
 
@@ -358,7 +386,7 @@ def _play_checked(m: MapDef, config: SimConfig, index: int, rule_set: str) -> di
     try:
         return play_one(m, config, index, rule_set)
     except Exception as exc:  # noqa: BLE001 - re-raised with the game that failed
-        seed = game_seed(config.seed, index)
+        seed = game_seed(config.seed, config.slot(index)[2])
         raise EngineError(f"game {index} (seed {seed}) failed: {exc}") from exc
 
 
@@ -400,7 +428,7 @@ def simulate(
         raise EngineError(f"workers: {k} is not a positive number")
     k = min(k, config.games)
     # set a first game up here: a map that cannot be played fails at once, with a clear error
-    new_game(m, config.players[0], game_seed(config.seed, 0), rule_set, config)
+    new_game(m, config.slot(0)[0], game_seed(config.seed, 0), rule_set, config)
     result = SimResult(config, m.id, rule_set, rules_missing=missing, workers=k)
     t0 = time.perf_counter()
     total = config.games

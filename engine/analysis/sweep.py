@@ -27,7 +27,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.analysis.compare import evenness_p, p_text
+from engine.analysis.compare import evenness_p, p_text, runs_pair
+from engine.analysis.paired import mcnemar_p, paired_difference
 from engine.analysis.report import save_chart, write_pages
 from engine.analysis.simulate import simulate
 from engine.errors import EngineError
@@ -136,6 +137,26 @@ def point_row(m: MapDef, point: dict[str, Any], result: SimResult) -> dict[str, 
     }
 
 
+def paired_row(first: Sequence[dict[str, Any]], games: Sequence[dict[str, Any]]) -> Any:
+    """A grid point against the first point, game by game: every point plays the same seed,
+    so game ``i`` of both had the same deal (when they pair, see
+    :func:`engine.analysis.compare.runs_pair`). The first seat's win share and the winning
+    score, each ``B - A`` with its paired interval and p (McNemar, Wilcoxon); ``None`` when the
+    games do not pair (another player count)."""
+    if not runs_pair(first, games):
+        return None
+    won_a = [float(0 in g["winners"]) for g in first]
+    won_b = [float(0 in g["winners"]) for g in games]
+    seat1 = paired_difference(won_a, won_b)
+    a_only = sum(1 for x, y in zip(won_a, won_b, strict=True) if x > y)
+    b_only = sum(1 for x, y in zip(won_a, won_b, strict=True) if y > x)
+    seat1["p_value"] = round(mcnemar_p(a_only, b_only), 6)
+    winning = paired_difference(
+        [float(max(g["scores"])) for g in first], [float(max(g["scores"])) for g in games]
+    )
+    return {"seat1_wins": seat1, "winning_score": winning}
+
+
 def sweep(
     m: MapDef,
     base: SimConfig,
@@ -158,7 +179,13 @@ def sweep(
     for k, point in enumerate(points):
         if on_point is not None:
             on_point(k, len(points), point)
-        rows.append(point_row(m, point, run(config_at(base, point))))
+        result = run(config_at(base, point))
+        row = point_row(m, point, result)
+        if k == 0:
+            first = result.games
+        else:
+            row["vs_first"] = paired_row(first, result.games)
+        rows.append(row)
     return {
         "format": SWEEP_FORMAT,
         "format_version": SWEEP_VERSION,
@@ -258,6 +285,41 @@ def sweep_blocks(report: dict[str, Any], images: dict[str, str]) -> list[tuple[A
             "small p says the seats are not equally likely to win at that point.",
         )
     )
+    paired = [r for r in report["rows"] if r.get("vs_first")]
+    if paired:
+        first = report["rows"][0]["point"]
+        out.append(("h2", "Against the first grid point (paired games)"))
+        out.append(
+            (
+                "p",
+                "Every grid point plays the same seed, so game *i* of each point had the same "
+                f"deal as game *i* of the first ({', '.join(f'{k} = {_label(v)}' for k, v in first.items())}): "
+                "each difference is taken game by game, with its 95% interval and p "
+                "(McNemar's test for the first seat's wins, Wilcoxon's for the winning score).",
+            )
+        )
+
+        def cell(d: dict[str, Any], scale: float, unit: str) -> str:
+            lo, hi = d["ci"]
+            return (
+                f"{d['diff'] * scale:+.3g}{unit} ({lo * scale:.3g} to {hi * scale:.3g}), "
+                f"{p_text(d['p_value'])}"
+            )
+
+        out.append(
+            (
+                "table",
+                [*names, "seat 1 wins, difference", "winning score, difference"],
+                [
+                    [
+                        *(_label(r["point"][n]) for n in names),
+                        cell(r["vs_first"]["seat1_wins"], 100, " pts"),
+                        cell(r["vs_first"]["winning_score"], 1, ""),
+                    ]
+                    for r in paired
+                ],
+            )
+        )
     for name in names:
         out.append(("h2", f"By {name}"))
         if name in images:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from engine.board import SIDE_JOIN as _SIDE_JOIN
 from engine.board import SIDE_TILE as _SIDE_TILE
 from engine.bots.base import register_bot
+from engine.bots.styles import style_named
 from engine.features import CITY, FIELD, MONASTERY
 from engine.game import Phase
 from engine.moves import Move, Pass
@@ -589,8 +590,20 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = 0, meeple_value: float = 0.5, samples: int = 2) -> None:
+    def __init__(
+        self,
+        seed: int | None = 0,
+        meeple_value: float = 0.5,
+        samples: int = 2,
+        style: str | None = None,
+    ) -> None:
         self.rng = random.Random(seed)
+        self.style = style_named(style) if style is not None else None
+        """A play style (:mod:`engine.bots.styles`): its bonuses are added to every evaluation
+        and its meeple value replaces ``meeple_value``."""
+        if self.style is not None:
+            self.name = f"greedy:{self.style.name}"
+            meeple_value = self.style.meeple_value
         self.meeple_value = meeple_value
         self.samples = samples
         """Reshuffles of the hidden pile when a rule action leads to placing a tile."""
@@ -632,6 +645,9 @@ class GreedyBot:
             values = placement_values(view, moves, me, self.meeple_value)
         else:
             values = [self._lookahead(game, move, me) for move in moves]
+        if self.style is not None:
+            bonuses = self.style.bonuses(game, moves)
+            values = [v + b for v, b in zip(values, bonuses, strict=True)]
         best: list[Action] = []
         best_value = float("-inf")
         for move, value in zip(moves, values, strict=True):

@@ -22,9 +22,18 @@ from typing import Any, TextIO
 from engine.analysis import humans
 from engine.analysis.balance import balance_report
 from engine.analysis.compare import compare_runs, write_comparison
+from engine.analysis.plans import skill_trace, style_figures, style_warnings
 from engine.analysis.report import has_matplotlib, write_report
-from engine.analysis.simulate import Cancelled, SimConfig, simulate
+from engine.analysis.simulate import Cancelled, SimConfig, new_game, rule_set_for, simulate
 from engine.analysis.sweep import parse_sweep, sweep, write_sweep
+from engine.analysis.tune import (
+    check,
+    config_for,
+    parse_target,
+    parse_tune,
+    tune,
+    write_tuning,
+)
 from engine.bots.mcts_bot import DEFAULT_ITERATIONS
 from engine.errors import EngineError
 from engine.mapio import load_map
@@ -61,6 +70,12 @@ def register(sub: Any) -> None:
         metavar="BOT,BOT,...",
         help="a mixed table, one bot per seat (e.g. mcts,greedy,greedy,greedy), rotated each game",
     )
+    p.add_argument(
+        "--unpaired",
+        action="store_true",
+        help="mixed tables: a new deal every game (default: each deal played once per seat "
+        "rotation, so every bot meets the same tiles in every seat)",
+    )
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument(
         "--players",
@@ -68,7 +83,13 @@ def register(sub: Any) -> None:
         metavar="P[,P...]",
         help="players per game, 2-6; several counts (e.g. 2,3,4) take turns (default 2)",
     )
-    p.add_argument("--bot", choices=["greedy", "mcts", "random"], default="greedy")
+    p.add_argument(
+        "--bot",
+        default="greedy",
+        metavar="BOT",
+        help="who plays every seat: greedy (default), mcts, random, a play style greedy:STYLE "
+        "(farmer, cities, roads, chips, thrifty, balanced) or a level mcts@1..mcts@10",
+    )
     p.add_argument(
         "--mcts-iterations",
         type=int,
@@ -80,6 +101,59 @@ def register(sub: Any) -> None:
         choices=["on", "off"],
         default="on",
         help="play the map's Map-Chips rule set (default on)",
+    )
+    p.add_argument(
+        "--styles",
+        type=int,
+        default=0,
+        metavar="DEALS",
+        help="add 'which plan wins on this map': every play style against the balanced greedy "
+        "bot, and the seat effect of each bot, over DEALS paired 2-player deals (0: off)",
+    )
+    p.add_argument(
+        "--skill-trace",
+        metavar="LEVELS",
+        help="add a skill trace: each MCTS level (e.g. 2-6) against the level below it",
+    )
+    p.add_argument(
+        "--skill-deals",
+        type=int,
+        default=20,
+        metavar="DEALS",
+        help="paired deals per level of the skill trace (default 20)",
+    )
+    p.add_argument(
+        "--tune",
+        action="append",
+        default=[],
+        metavar="PARAM=LOW..HIGH",
+        help="search a number for values meeting the --target figures (repeatable): "
+        "rule.NAME (a numeric rule-set option), tile_count, start_squares (needs the tune extra)",
+    )
+    p.add_argument(
+        "--target",
+        action="append",
+        default=[],
+        metavar="FIGURE=VALUE±TOL",
+        help="a figure the tuner must bring within VALUE±TOL (repeatable): seat1, turns, "
+        "winning_score, margin, lead_changes, drama, decisive_share, final_flip, share.KIND",
+    )
+    p.add_argument(
+        "--tune-trials", type=int, default=30, help="candidates the tuner tries (default 30)"
+    )
+    p.add_argument(
+        "--tune-games",
+        default="40..360",
+        metavar="MIN..MAX",
+        help="games per candidate: MIN in the first rung, three times as many each rung after, "
+        "up to MAX (default 40..360)",
+    )
+    p.add_argument(
+        "--tune-check",
+        type=int,
+        default=0,
+        metavar="GAMES",
+        help="play the answer again on GAMES fresh games and say whether it holds",
     )
     p.add_argument("--workers", type=int, help="worker processes (default: every core)")
     p.add_argument(
@@ -158,14 +232,18 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             mcts_iterations=args.mcts_iterations,
             seats=seats,
+            paired=not args.unpaired,
         )
         if args.workers is not None and args.workers < 1:
             raise EngineError(f"--workers: {args.workers} is not a positive number")
+        _check_studies(args)
         if args.compare:
             return _compare(args, config)
         m = _load(args.map)
         if args.sweep:
             return _sweep(args, m, config)
+        if args.tune:
+            return _tune(args, m, config)
     except (EngineError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -188,6 +266,11 @@ def run(args: argparse.Namespace) -> int:
         )
     report = balance_report(m, result)
     try:
+        _studies(args, m, config, report)
+    except EngineError as exc:
+        print(f"\nerror: {args.map}: {exc}", file=sys.stderr)
+        return 2
+    try:
         files = write_report(report, args.out, charts=not args.no_charts)
     except OSError as exc:
         print(f"error: cannot write the report to {args.out}: {exc}", file=sys.stderr)
@@ -209,6 +292,59 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_charts and not has_matplotlib():
         print("charts need matplotlib: pip install 'carcassonne-maps-studio[report]'")
     return 0
+
+
+def _check_studies(args: argparse.Namespace) -> None:
+    """Refuse bad study options before any game is played; ``args.skill_levels`` gets the
+    levels of ``--skill-trace`` (``2-6`` or ``2,4,8``)."""
+    if args.styles < 0 or args.skill_deals < 1:
+        raise EngineError("--styles and --skill-deals take a number of deals (--styles 0: off)")
+    if (args.styles or args.skill_trace) and (args.compare or args.sweep or args.tune):
+        raise EngineError(
+            "--styles and --skill-trace add to a report: not with --compare, --sweep or --tune"
+        )
+    if args.tune and (args.compare or args.sweep):
+        raise EngineError("--tune searches one map: not with --compare or --sweep")
+    if args.target and not args.tune:
+        raise EngineError("--target goes with --tune PARAM=LOW..HIGH")
+    if args.tune:
+        args.tune_params = parse_tune(args.tune)
+        args.tune_targets = parse_target(args.target)
+        low, dots, high = args.tune_games.partition("..")
+        if not dots or not low.strip().isdigit() or not high.strip().isdigit():
+            raise EngineError(f"--tune-games: {args.tune_games!r}: write MIN..MAX, e.g. 40..360")
+        args.tune_sizes = (int(low), int(high))
+        if args.tune_check < 0:
+            raise EngineError(f"--tune-check: {args.tune_check} is not a number of games")
+    levels: list[int] = []
+    if args.skill_trace:
+        try:
+            for part in args.skill_trace.split(","):
+                lo, _, hi = part.partition("-")
+                levels.extend(range(int(lo), int(hi or lo) + 1))
+        except ValueError:
+            raise EngineError(
+                f"--skill-trace: {args.skill_trace!r} is not a list of levels like 2-6"
+            ) from None
+        if not levels or any(not 2 <= k <= 10 for k in levels):
+            raise EngineError(
+                f"--skill-trace: {args.skill_trace!r}: levels are 2..10 (each plays the one below)"
+            )
+    args.skill_levels = levels
+
+
+def _studies(args: argparse.Namespace, m: Any, config: Any, report: Any) -> None:
+    """The optional studies of :mod:`engine.analysis.plans`, added to ``report`` (and its warnings)."""
+
+    def play(c: Any) -> Any:
+        bots = "/".join(c.seats) if c.seats else c.bot
+        return _play(args, m, c, f"study: {bots}, {c.games} games")
+
+    if args.styles:
+        report["styles"] = style_figures(play, config, args.styles)
+        report["warnings"] += style_warnings(report["styles"])
+    if args.skill_trace:
+        report["skill_trace"] = skill_trace(play, config, args.skill_levels, args.skill_deals)
 
 
 def _humans(args: argparse.Namespace, m: Any, result: Any) -> None:
@@ -260,6 +396,57 @@ def _compare(args: argparse.Namespace, config: Any) -> int:
     )
     print(f"verdict: {cmp['headline']}")
     print(f"comparison: {files['markdown']}  {files['html']}  {files['json']}")
+    return 0
+
+
+def _tune(args: argparse.Namespace, m: Any, config: Any) -> int:
+
+    def play(c: Any) -> Any:
+        return _play(args, m, c)
+
+    def on_trial(entry: dict[str, Any]) -> None:
+        last = entry["rungs"][-1]
+        values = ", ".join(f"{k}={v:g}" for k, v in entry["values"].items())
+        figs = ", ".join(f"{f['figure']} {f['mean']:.3g} ({f['status']})" for f in last["figures"])
+        state = "pruned" if entry.get("pruned") else entry["status"]
+        print(
+            f"candidate {entry['trial']}: {values}: {last['games']} games, {figs}: {state}",
+            file=sys.stderr,
+        )
+
+    # a bound the map or its rule set refuses fails now, before any game is spent
+    rule_set, _missing = rule_set_for(m, config.rules)
+    for param in args.tune_params:
+        for bound in (param.low, param.high):
+            try:
+                new_game(m, config.players[0], 0, rule_set, config_for(config, {param.name: bound}))
+            except EngineError as exc:
+                raise EngineError(f"--tune {param.name}={bound}: {exc}") from None
+    lo, hi = args.tune_sizes
+    result = tune(
+        play,
+        config,
+        args.tune_params,
+        args.tune_targets,
+        trials=args.tune_trials,
+        min_games=lo,
+        max_games=hi,
+        on_trial=None if args.quiet else on_trial,
+        map_info={"id": m.id, "name": m.name},
+    )
+    if args.tune_check and result["best"] is not None:
+        result["check"] = check(
+            play, config, result["best"]["values"], args.tune_targets, args.tune_check
+        )
+    files = write_tuning(result, args.out)
+    best = result["best"]
+    values = ", ".join(f"{k}={v:g}" for k, v in best["values"].items()) if best else "-"
+    verdict = "met" if result["met"] else "not met"
+    held = ""
+    if "check" in result:
+        held = f"; on {args.tune_check} fresh games: {result['check']['status']}"
+    print(f"tuning: {verdict}: {values} ({result['games_played']} games){held}")
+    print(f"tuning: {files['markdown']}  {files['html']}  {files['json']}")
     return 0
 
 

@@ -136,7 +136,7 @@ def test_mixed_tables_rotate_the_bots(small) -> None:
     figs = {f["bot"]: f for f in bot_figures(result.games)}
     assert figs["greedy"]["seats_played"] == figs["random"]["seats_played"] == 8
     assert figs["greedy"]["wins"] > figs["random"]["wins"]
-    with pytest.raises(EngineError, match="seats: 'clever'"):
+    with pytest.raises(EngineError, match="seats: bot 'clever': 'clever' is not one of"):
         SimConfig(seats=("clever",))
 
 

@@ -58,7 +58,8 @@ def test_broken_reports_are_rejected() -> None:
         (lambda r: r.pop("wins"), "'wins' is a required property"),
         (lambda r: r["wins"]["2"]["seats"][0].update(rate=1.5), "1.5 is greater than"),
         (lambda r: r["scores"].update({"9": r["scores"]["2"]}), "'9' does not match"),
-        (lambda r: r["run"].update(bot="clever"), "'clever' is not one of"),
+        (lambda r: r["run"].update(bot="clever"), "'clever' does not match"),
+        (lambda r: r["run"].update(bot="mcts@11"), "'mcts@11' does not match"),
         (lambda r: r.update(extra=1), "Additional properties"),
     ):
         broken = copy.deepcopy(report)
