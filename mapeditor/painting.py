@@ -493,7 +493,7 @@ def _paint_designer_marks(
                 if mark.value is not None:
                     name = f"{name} {mark.value}"
                 top = QRectF(inner.left() + 2, inner.top() + 1, inner.width() - 4, 14)
-                _text(painter, top, name, 8, QColor("#202020"), bold=True)
+                draw_text(painter, top, name, 8, QColor("#202020"), bold=True)
 
 
 def _paint_cities(painter: QPainter, m: MapDef, opts: PaintOptions, visible: Visible) -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from engine.geometry import Edge, Side
 from engine.issues import list_text
 from engine.mapdef import Colour, EdgeKind, IslandRole
+from engine.rules.data.lang import marks_used
 from engine.rules.spec import IssueCode
 
 if TYPE_CHECKING:
@@ -171,8 +172,6 @@ def check_prints(spec: RuleSetSpec, m: MapDef, issues: IssueSink) -> None:
 
 def check_marks(spec: RuleSetSpec, m: MapDef, issues: IssueSink) -> None:
     """The map's marked squares against the marks ``spec`` declares and its rules read."""
-    from engine.rules.data.lang import marks_used
-
     title = spec.display_title
     kinds = {k.id: k for k in spec.marks}
     for sq, mark in sorted(m.marks.items(), key=lambda kv: (kv[0][1], kv[0][0])):

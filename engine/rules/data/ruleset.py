@@ -23,6 +23,7 @@ from engine import boundedio
 from engine.errors import EngineError
 from engine.resources import data_dir
 from engine.rules.data.lang import MarkKind, Resource, Rule, build, to_dicts
+from engine.rules.data.lang_check import lang_problems
 from engine.schemacheck import bundled_validator, json_path, schema_message
 
 FORMAT = "carcassonne-maps-ruleset"
@@ -710,8 +711,6 @@ def _semantic_problems(d: dict[str, Any]) -> list[RuleSetProblem]:
             bad(f"{at}.reward.kind", "frees nothing: no extra_turn mechanic parks meeples")
         if rk in ("free_parked_meeples", "treat") and pk == "none":
             bad(f"{at}.pay.kind", f"a {rk.replace('_', ' ')} reward needs chips paid")
-    from engine.rules.data.lang_check import lang_problems
-
     out.extend(RuleSetProblem(p, m) for p, m in lang_problems(d))
     return out
 
