@@ -5,7 +5,7 @@
 >>> board_size_mm(m)
 (720.0, 945.0)
 >>> square_mm_to_fit(m, 60, 80)
-38.0
+37.5
 """
 
 from __future__ import annotations
