@@ -88,7 +88,8 @@ def check_path(path: str | os.PathLike[str]) -> str:
     return text
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, for a message: ``a named pipe``..."""
     for test, name in (
         (stat.S_ISDIR, "a directory"),
         (stat.S_ISFIFO, "a named pipe"),
@@ -132,7 +133,7 @@ def read_bytes(path: str | os.PathLike[str], *, limit: int, what: str = "input")
         if stat.S_ISDIR(st.st_mode):
             raise InputFileError(source, f"is a directory, not {_a(what)} file")
         if not stat.S_ISREG(st.st_mode):
-            raise InputFileError(source, f"not a regular file ({_kind(st.st_mode)})")
+            raise InputFileError(source, f"not a regular file ({file_kind(st.st_mode)})")
         if st.st_size > limit:
             raise InputFileError(source, _too_large(what, limit, st.st_size))
         chunks: list[bytes] = []
@@ -258,6 +259,7 @@ __all__ = [
     "MAX_PATH_CHARS",
     "InputFileError",
     "check_path",
+    "file_kind",
     "inside_folder",
     "parse_json",
     "read_bytes",

@@ -1,5 +1,5 @@
 """A map's own rule-set file (``{"file": "x.ruleset.json"}``): written beside the map when the
-map is saved, atomically (Qt's ``QSaveFile``: a temporary file, then a rename), and only when
+map is saved, atomically (the engine's one writer: a temporary file, then a rename), and only when
 its content changed; read back as plain JSON when it has mistakes, so they can be fixed."""
 
 from __future__ import annotations
@@ -7,11 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QIODevice, QSaveFile
-
 from engine import boundedio
 from engine.errors import EngineError
 from engine.mapdef import MapDef
+from engine.mapio import write_text_atomically
 from engine.rules.data import RuleSetSpec, check_ruleset_dict
 from mapeditor.ruleset_data import RuleSetState, file_text, read_raw
 
@@ -64,16 +63,11 @@ def write_beside(m: MapDef, map_path: Path, *, replace_other: bool = True) -> Pa
 
 
 def write_atomically(target: Path, text: str) -> None:
-    """Write ``text`` to ``target``: the whole new file, or the old one untouched."""
+    """Write ``text`` to ``target``: the whole new file, or the old one untouched. A failure is
+    one :class:`~engine.mapio.OutputFileError` line naming ``target`` (a full disk, a folder
+    not writable), never the temporary file."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    out = QSaveFile(str(target))
-    if not out.open(QIODevice.OpenModeFlag.WriteOnly):
-        raise OSError(f"{boundedio.shown(str(target))}: cannot write: {out.errorString()}")
-    data = text.encode("utf-8")
-    if out.write(data) != len(data) or not out.commit():
-        error = out.errorString()
-        out.cancelWriting()
-        raise OSError(f"{boundedio.shown(str(target))}: cannot write: {error}")
+    write_text_atomically(target, text)
 
 
 def recover_raw(m: MapDef, map_path: Path) -> None:

@@ -69,10 +69,17 @@ def run_preset(args: argparse.Namespace) -> int:
     if not args.output:
         sys.stdout.write(text)
         return 0
-    if os.path.exists(args.output):
-        print(f"{args.output}: exists already; not overwritten", file=sys.stderr)
+    from engine.mapio import OutputFileError, write_text_atomically
+
+    try:
+        if os.path.lexists(args.output):  # a dangling link too: never written through
+            raise OutputFileError(args.output, "exists already; not overwritten")
+        folder = os.path.dirname(args.output) or "."
+        if not os.path.isdir(folder):
+            raise OutputFileError(args.output, f"no folder {boundedio.shown(folder)}")
+        write_text_atomically(args.output, text, follow_links=False)
+    except OSError as exc:
+        print(exc, file=sys.stderr)
         return 2
-    with open(args.output, "w", encoding="utf-8") as fh:
-        fh.write(text)
     print(f"wrote preset {args.name} to {args.output}")
     return 0
