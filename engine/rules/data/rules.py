@@ -927,7 +927,10 @@ class DataRules(ChipRules):
         state: DataState = ctx.rule_state[self.name]
         for mid in state.markets:
             state.markets[mid] = ()
-        state.hidden.clear()
+        if not ctx.extra_turn_follows:
+            # "At the end of your turn you reveal the top tile of the used Island stack": an
+            # extra turn is part of the turn (engine/RULES.md, "Benelux: island stacks")
+            state.hidden.clear()
 
     def end_of_game(self, ctx: RuleContext) -> None:
         k = self.spec.held_chip_points
