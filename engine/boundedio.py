@@ -49,6 +49,11 @@ LIMITS: dict[str, int] = {
 
 _CHUNK = 1 << 20
 
+MAX_JSON_DEPTH = 64
+"""Deepest nesting of arrays and objects in any JSON input. A map needs 4 levels, a GeoJSON
+outline 7, a game record embedding a map and its rule set 8; Python's recursion limit (1000),
+which copying, saving and checking a value all meet, stays far away."""
+
 
 class InputFileError(EngineError):
     """An input file cannot be read within its bounds; the message names the file."""
@@ -171,12 +176,44 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
 
 
+def too_deep(data: Any, limit: int = MAX_JSON_DEPTH) -> str | None:
+    """The JSON path of the first array or object nested more than ``limit`` levels deep in
+    ``data`` (shortened for a message), ``None`` if there is none. Iterative: any depth."""
+    # entries: (value, depth, parent entry, key); the path is spelled only for the culprit
+    containers = (dict, list)
+    stack: list[tuple[Any, int, Any, Any]] = [(data, 1, None, None)]
+    push = stack.append
+    while stack:
+        entry = stack.pop()
+        value, depth = entry[0], entry[1]
+        if depth > limit:
+            keys = []
+            while entry[2] is not None:
+                keys.append(entry[3])
+                entry = entry[2]
+            path = "$" + "".join(
+                f"[{k}]" if isinstance(k, int) else f".{shown(k, 20)}" for k in reversed(keys)
+            )
+            return shown(path, 80)
+        depth += 1
+        if type(value) is dict:
+            for k, v in value.items():
+                if isinstance(v, containers):
+                    push((v, depth, entry, k))
+        else:
+            for i, v in enumerate(value):
+                if isinstance(v, containers):
+                    push((v, depth, entry, i))
+    return None
+
+
 def parse_json(text: str, source: str, **hooks: Any) -> Any:
-    """``json.loads`` whose every failure (syntax, NaN, nesting depth, huge integers) is one
-    :class:`InputFileError` line naming ``source``."""
+    """``json.loads`` whose every failure (syntax, NaN, nesting deeper than
+    :data:`MAX_JSON_DEPTH`, huge integers) is one :class:`InputFileError` line naming
+    ``source``."""
     hooks.setdefault("parse_constant", _reject_constant)
     try:
-        return json.loads(text, **hooks)
+        data = json.loads(text, **hooks)
     except json.JSONDecodeError as exc:
         reason = f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         raise InputFileError(source, reason) from None
@@ -184,6 +221,11 @@ def parse_json(text: str, source: str, **hooks: Any) -> Any:
         raise InputFileError(source, "not valid JSON: nested too deeply") from None
     except ValueError as exc:  # NaN / Infinity, an integer with more than 4300 digits
         raise InputFileError(source, f"not valid JSON: {exc}") from None
+    if isinstance(data, dict | list):
+        deep = too_deep(data)
+        if deep is not None:
+            raise InputFileError(source, f"{deep}: nested more than {MAX_JSON_DEPTH} levels deep")
+    return data
 
 
 def unstorable(data: Any) -> tuple[str, str] | None:
@@ -256,6 +298,7 @@ def inside_folder(written: str, naming_file: str | os.PathLike[str], *, what: st
 
 __all__ = [
     "LIMITS",
+    "MAX_JSON_DEPTH",
     "MAX_PATH_CHARS",
     "InputFileError",
     "check_path",
@@ -266,5 +309,6 @@ __all__ = [
     "read_json",
     "read_text",
     "shown",
+    "too_deep",
     "unstorable",
 ]

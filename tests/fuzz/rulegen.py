@@ -269,7 +269,9 @@ def check_ruleset(data: Any, *, seed: int = 0, limit: float = 20.0, turns: int =
             if again != spec:
                 return Verdict("defect", "the rule set reads back differently once written")
             if check_ruleset_dict(spec.to_dict()):
-                return Verdict("defect", f"written back refused: {check_ruleset_dict(spec.to_dict())[0]}")
+                return Verdict(
+                    "defect", f"written back refused: {check_ruleset_dict(spec.to_dict())[0]}"
+                )
             m = fitting_map(spec)
             if m is None:
                 return Verdict("unfit")
