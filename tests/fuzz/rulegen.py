@@ -292,3 +292,54 @@ def check_ruleset(data: Any, *, seed: int = 0, limit: float = 20.0, turns: int =
         return Verdict("defect", f"accepted, then refused: {exc}")
     except Exception as exc:  # noqa: BLE001 - that is what a defect is
         return Verdict("defect", _crash(exc))
+
+
+# -- maps and records that embed generated rule sets ----------------------------------------------
+
+
+@cache
+def _base_map_texts() -> tuple[dict[str, Any], ...]:
+    from fuzzlib import map_corpus
+
+    return tuple(json.loads(t) for t in map_corpus() if '"example' not in t[:200])
+
+
+def embedding_map(rng: random.Random) -> str:
+    """The text of a shipped map whose ``rule_set`` is a generated rule set (hostile at times),
+    with one to two more mutations of the whole map half of the time."""
+    from fuzzlib import mutate_value
+
+    data = copy.deepcopy(rng.choice(_base_map_texts()))
+    if rng.random() < 0.5:
+        for _ in range(rng.randint(1, 2)):
+            data = mutate_value(data, rng)
+    if not isinstance(data, dict):
+        return json.dumps(data)
+    while True:
+        data["rule_set"] = ruleset(rng)
+        try:  # a rule set nested thousands deep cannot be written by json itself
+            return json.dumps(data, ensure_ascii=rng.random() < 0.5)
+        except RecursionError:
+            continue
+
+
+@cache
+def embedding_record_corpus(size: int = 12, seed: int = 0) -> tuple[str, ...]:
+    """Records of short random games on shipped maps embedding generated, accepted rule sets
+    (the map embedded in the record)."""
+    rng = random.Random(seed)
+    texts: list[str] = []
+    while len(texts) < size:
+        d = _plain(rng)
+        if check_ruleset_dict(d):
+            continue
+        m = fitting_map(RuleSetSpec.from_dict(d))
+        if m is None:
+            continue
+        g = Game(m, players=2, seed=len(texts))
+        for _ in range(rng.randint(8, 30)):
+            if g.is_over():
+                break
+            g.play(rng.choice(g.legal_moves().list()))
+        texts.append(dumps_record(record_of(g, embed_map=True)))
+    return tuple(texts)
