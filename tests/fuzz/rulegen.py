@@ -202,6 +202,7 @@ def fitting_map(spec: RuleSetSpec) -> MapDef | None:
     for base in _maps():
         m = base.copy()
         m.rule_set_spec, m.rule_set = spec, spec.name
+        m.rule_set_file = m.rule_set_raw = None  # embedded, not a shipped map's own file
         if not any(i.severity is Severity.ERROR for i in validate_map(m)):
             return m
     return None
