@@ -140,6 +140,11 @@ def run(args: argparse.Namespace) -> int:
             raise EngineError("--compare A B takes no MAP and no --sweep")
         if not args.compare and not args.map:
             raise EngineError("give a MAP (or --compare A B)")
+        if args.scheduler is not None:
+            from engine.cluster import check_address, silence_dask_logging
+
+            check_address(args.scheduler)  # a malformed address: one line, before any work
+            silence_dask_logging()  # what goes wrong on the cluster is said once, below
         seats = tuple(t.strip() for t in args.seats.split(",") if t.strip()) if args.seats else ()
         config = SimConfig(
             games=args.games,
