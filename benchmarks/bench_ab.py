@@ -18,7 +18,7 @@ Cases:
 - ``startup``: the whole process ``python -m engine validate maps/deutschland.json`` (wall
   time, and its CPU time, which the load of other processes disturbs less);
 - ``greedy``: games of the greedy bot on Deutschland as the balance report plays them
-  (``engine.simulate.play_one``, 4 per round; the scores are compared like the digests);
+  (``engine.analysis.simulate.play_one``, 4 per round; the scores are compared like the digests);
 - ``validate60`` / ``validate400``: ``validate_map`` of a generated all-land map with 4 start
   squares and 6 large cities (``benchmarks/bench_validate.py``'s map) of that size.
 
@@ -68,7 +68,7 @@ GREEDY = """
 import hashlib, time
 from engine.mapio import load_map
 from engine.resources import bundled_map
-from engine.simulate import SimConfig, play_one, rule_set_for
+from engine.analysis.simulate import SimConfig, play_one, rule_set_for
 m = load_map(bundled_map("deutschland"))
 rule_set, _ = rule_set_for(m, True)
 config = SimConfig(games={games}, bot="greedy", seed=1)

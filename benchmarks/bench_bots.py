@@ -21,7 +21,7 @@ import sys
 import time
 from typing import Any
 
-from engine.balance import wilson
+from engine.analysis.balance import wilson
 from engine.bots import make_bot
 from engine.game import Game, GameOptions
 
@@ -29,9 +29,9 @@ from engine.game import Game, GameOptions
 def new_table(table: str, seed: int) -> Game:
     if table == "classic":
         return Game(None, players=2, seed=seed)
+    from engine.analysis.simulate import rule_set_for
     from engine.mapio import load_map
     from engine.resources import bundled_map
-    from engine.simulate import rule_set_for
 
     m = load_map(bundled_map(table))
     rule_set, _ = rule_set_for(m, True)

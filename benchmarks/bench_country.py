@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from engine.country import import_country
+from engine.geo.country import import_country
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""Benchmark: batch playtests (engine.simulate) and the full balance report.
+"""Benchmark: batch playtests (engine.analysis.simulate) and the full balance report.
 
 Prints games per second per worker for each bot on the example and Deutschland maps (one worker,
 in process), then the wall time of a whole greedy balance report on the Deutschland map with
@@ -16,11 +16,11 @@ import pstats
 import tempfile
 import time
 
-from engine.balance import balance_report
+from engine.analysis.balance import balance_report
+from engine.analysis.report import write_report
+from engine.analysis.simulate import SimConfig, default_workers, play_one, rule_set_for, simulate
 from engine.mapio import load_map
-from engine.report import write_report
 from engine.resources import bundled_map
-from engine.simulate import SimConfig, default_workers, play_one, rule_set_for, simulate
 
 
 def per_worker(map_name: str, bot: str, games: int) -> float:

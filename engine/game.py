@@ -20,12 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import random
-from bisect import bisect_right
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields
-from enum import StrEnum
-from itertools import islice
-from types import MappingProxyType
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.board import (
@@ -39,9 +35,18 @@ from engine.board import (
 from engine.draws import shuffle
 from engine.errors import EngineError, IllegalMoveError
 from engine.features import CITY, FIELD, KIND_NAMES, MONASTERY
+from engine.gameoptions import DEFAULT_OPTIONS, GameOptions
 from engine.geometry import Square
+from engine.legal import NO_LOCS, LegalMoveGenerator, LegalPlacementGenerator, MoveIndex
 from engine.mapdef import MapDef
 from engine.moves import Action, Draw, Move, Pass, Placement
+from engine.phase import ACTION as _ACTION
+from engine.phase import AFTER as _AFTER
+from engine.phase import DRAW as _DRAW
+from engine.phase import OVER as _OVER
+from engine.phase import PLACE as _PLACE
+from engine.phase import TURN_END as _TURN_END
+from engine.phase import Phase
 from engine.rules.base import Rules, get_rules, rules_for
 from engine.rules.context import RuleContext
 from engine.scoring import (
@@ -57,303 +62,12 @@ PLAYER_NAMES = ("Red", "Blue", "Green", "Yellow", "Black", "Grey")
 _FIELD_LOCATIONS = frozenset((*HALF_NAMES, INNER_FIELD))
 
 
-class Phase(StrEnum):
-    """What the game waits for."""
-
-    DRAW = "draw"
-    """A choice of where the tile comes from (only when a rule set offers one)."""
-    PLACE = "place"
-    """A :class:`Move` placing ``current_tile``."""
-    ACTION = "action"
-    """Rule-set actions after placing, before scoring, or :class:`Pass`."""
-    AFTER = "after"
-    """Rule-set actions after scoring, or :class:`Pass`."""
-    TURN_END = "turn_end"
-    """The turn is scored and would end now: only seen inside :meth:`Game.push_placement`."""
-    OVER = "over"
-
-
-# module names for the phases: reading an enum member off its class costs several times
-# a global lookup on Python 3.11, and the turn loop compares the phase many times a turn
-_DRAW, _PLACE, _ACTION, _AFTER, _TURN_END, _OVER = (
-    Phase.DRAW,
-    Phase.PLACE,
-    Phase.ACTION,
-    Phase.AFTER,
-    Phase.TURN_END,
-    Phase.OVER,
-)
-
-
-@dataclass(frozen=True)
-class GameOptions:
-    """Everything that changes how a game is played. Defaults follow the Maps rule sheets."""
-
-    meeples: int | None = None
-    """Meeples per player; ``None``: the map's setup (9 by default), 7 on the classic board."""
-    tile_pool: str | None = None
-    """Tile pool name; ``None``: ``"base+ic+tb"`` on a map, ``"base"`` on the classic board."""
-    tile_count: int | None = None
-    """Play a random subset of this many tiles of the pool (start tile included); ``None``: the
-    whole pool, or on a map the upper bound of its recommendation (``setup.tile_pool_max``)."""
-    draw_order: tuple[str, ...] | None = None
-    """Forced draw order (tile ids, first drawn first); replaces the shuffled pool."""
-    end_after_turns: int | None = None
-    """End the game after this many turns (tile placements), whatever is left to draw."""
-    start_squares: tuple[Square, ...] | None = None
-    """Start squares used, the first gets the start tile; ``None``: a seeded random choice of the
-    number the map's setup says."""
-    start_tile: str | None = None
-    """The start tile id; ``None``: the tile set's (``D``). Placed at rotation 0 when that fits."""
-    farmers: bool = True
-    town_extra_tile: bool = False
-    """Town variant a: covering a town gives one instant extra tile."""
-    town_cost: bool = False
-    """Town variant b: covering a town costs 2 points."""
-    town_road_bonus: bool = False
-    """Town variant c: +2 per still visible town orthogonally next to a scored road."""
-    rule_set: str | None = None
-    """Map-Chips rule set: a module name, ``"data:<preset>"`` (a preset played as data), or the
-    map's data rule set by its name; ``None``: the map's own; ``"none"``: plain Maps rules."""
-    rule_options: Mapping[str, Any] = field(default_factory=dict)
-    """Options passed to the rule module (see its docs)."""
-    large_city_connect: str = "any_edge"
-    """``any_edge`` or ``city_edge`` (see engine/RULES.md)."""
-    large_city_road_tile: bool = True
-    fields_touch_large_city: bool = True
-    """A field meeting a large city's printed field edge borders that city (farmers score it);
-    ``False``: only a field touching it through a tile's city segment (engine/RULES.md)."""
-    gated_islands: bool = True
-    map_chips_prints: str = "ignore"
-    """Without the map's Map-Chips rule set: ``"ignore"`` its prints ("you simply ignore the
-    additional prints on the maps": waves and island stack squares take tiles) or ``"keep"``
-    them blocked (engine/RULES.md)."""
-
-    def __post_init__(self) -> None:
-        if self.meeples is not None and not 0 <= self.meeples <= 99:
-            raise EngineError(f"options.meeples: {self.meeples} is not in 0..99")
-        if self.large_city_connect not in ("any_edge", "city_edge"):
-            raise EngineError(
-                f"options.large_city_connect: {self.large_city_connect!r} is not "
-                "'any_edge' or 'city_edge'"
-            )
-        if self.map_chips_prints not in ("ignore", "keep"):
-            raise EngineError(
-                f"options.map_chips_prints: {self.map_chips_prints!r} is not 'ignore' or 'keep'"
-            )
-        if self.end_after_turns is not None and self.end_after_turns < 0:
-            raise EngineError(f"options.end_after_turns: {self.end_after_turns} is negative")
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            v = getattr(self, f.name)
-            if f.name == "start_squares" and v is not None:
-                v = [list(s) for s in v]
-            elif f.name == "draw_order" and v is not None:
-                v = list(v)
-            elif f.name == "rule_options":
-                v = dict(v)
-            out[f.name] = v
-        return out
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GameOptions:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise EngineError(f"unknown game option(s): {', '.join(unknown)}")
-        kw = dict(data)
-        if kw.get("start_squares") is not None:
-            kw["start_squares"] = tuple(tuple(s) for s in kw["start_squares"])
-        if kw.get("draw_order") is not None:
-            kw["draw_order"] = tuple(kw["draw_order"])
-        return cls(**kw)
-
-
-_DEFAULT_OPTIONS = GameOptions(rule_options=MappingProxyType({}))
-"""The options of a game made without any: one frozen instance for all (its rule options read
-only), instead of a new one per game."""
-
-
 @dataclass(frozen=True)
 class Outcome:
     """The result of a finished game."""
 
     scores: tuple[int, ...]
     winners: tuple[int, ...]
-
-
-class LegalMoveGenerator:
-    """The legal actions of a game now, as python-chess's ``LegalMoveGenerator``: a live view
-    (it reads the game each time it is asked) that iterates, tests ``in``, counts, lists and
-    indexes. ``len()`` and ``view[i]`` are the ``list()`` order without building the list, so
-    ``rng.choice(game.legal_moves())`` picks what ``rng.choice(game.legal_moves().list())``
-    picks for the same RNG state, at a fraction of the cost (placing: the moves are counted
-    per square and rotation, and only the one drawn is built). In the other phases ``len()``
-    and ``view[i]`` share one list of the rule offers while no action is played (same history,
-    phase, turn and scorings): a change made to the game outside play then is seen once an
-    action is played, or by a new view."""
-
-    __slots__ = ("_game", "_key", "_index", "_listed")
-
-    def __init__(self, game: Game) -> None:
-        self._game = game
-        self._key: tuple[Any, ...] | None = None
-        self._index: _MoveIndex | None = None
-        self._listed: tuple[tuple[Any, ...], Action | None, list[Action]] | None = None
-
-    def __iter__(self) -> Iterator[Action]:
-        return iter(self._game._list_moves())
-
-    def __contains__(self, item: object) -> bool:
-        return self._game.is_legal(item)
-
-    def __bool__(self) -> bool:
-        return self._game._has_moves()
-
-    def list(self) -> list[Action]:
-        """Every legal action, as a new list (placing: each placement in the board's order,
-        first without a meeple, then with one on each free location)."""
-        return self._game._list_moves()
-
-    def _indexed(self) -> _MoveIndex | None:
-        """The move index of the current placement turn (``None`` in other phases), cached
-        while the game stays where it was."""
-        g = self._game
-        if g.phase is not _PLACE:
-            return None
-        board = g.board
-        meeples = board.features.meeples
-        # the objects themselves, not their ids: held here, they cannot be reused by others
-        key = (
-            len(g.history),
-            g.current_tile,
-            board._front,
-            len(board.order),
-            g.supply[g.to_move],
-            meeples,
-            len(meeples),
-        )
-        if key != self._key or self._index is None:
-            self._index = g._move_index()
-            self._key = key
-        return self._index
-
-    def _other_moves(self) -> Sequence[Action]:
-        """The actions of a phase other than placing, kept while the game stays where it was
-        (``len()`` then ``[i]``, as ``rng.choice`` asks, builds the rule offers once)."""
-        g = self._game
-        history = g.history
-        last = history[-1] if history else None  # held here: its id cannot be reused
-        key = (len(history), g.phase, len(g.events), g.turn)
-        listed = self._listed
-        if listed is None or listed[0] != key or listed[1] is not last:
-            listed = self._listed = (key, last, g._list_moves())
-        return listed[2]
-
-    def count(self) -> int:
-        index = self._indexed()
-        if index is None:
-            return len(self._other_moves())
-        return index.total
-
-    __len__ = count
-
-    def __getitem__(self, i: int) -> Action:
-        index = self._indexed()
-        if index is None:
-            return self._other_moves()[i]
-        return index.move(i)
-
-    def __repr__(self) -> str:
-        items = self.list()
-        shown = ", ".join(str(i) for i in items[:8])
-        more = f", ... ({len(items)} in all)" if len(items) > 8 else ""
-        return f"<LegalMoveGenerator: {shown}{more}>"
-
-
-class LegalPlacementGenerator:
-    """The legal :class:`Placement` s of the current tile (no meeple choice): a live view like
-    :class:`LegalMoveGenerator` (iterate, ``in``, ``len()``, ``count()``, ``list()``, ``[i]``;
-    ``len()`` and ``[i]`` without building the list)."""
-
-    __slots__ = ("_game",)
-
-    def __init__(self, game: Game) -> None:
-        self._game = game
-
-    def __iter__(self) -> Iterator[Placement]:
-        return iter(self._game._placement_list())
-
-    def __contains__(self, item: object) -> bool:
-        return self._game._placement_check(item)
-
-    def __bool__(self) -> bool:
-        return self._game._has_placement()
-
-    def list(self) -> list[Placement]:
-        """Every legal placement, as a new list."""
-        return self._game._placement_list()
-
-    def count(self) -> int:
-        g = self._game
-        if g.phase is not _PLACE or g.current_tile is None:
-            return 0
-        return g.board.placement_count(g.current_tile)
-
-    __len__ = count
-
-    def __getitem__(self, i: int) -> Placement:
-        g = self._game
-        if g.phase is not _PLACE or g.current_tile is None:
-            raise IndexError("no placement now")
-        return tuple.__new__(Placement, g.board.placement_at(g.current_tile, i))
-
-    def __repr__(self) -> str:
-        items = self.list()
-        shown = ", ".join(str(i) for i in items[:8])
-        more = f", ... ({len(items)} in all)" if len(items) > 8 else ""
-        return f"<LegalPlacementGenerator: {shown}{more}>"
-
-
-_Block = tuple[
-    "Sequence[Square] | dict[Square, None]", tuple[int, ...], tuple[tuple[str, ...], ...], int
-]
-"""(squares, rotations, meeple locations per rotation, moves per square) of a move index."""
-
-
-_NO_LOCS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(((),) * n for n in range(5))
-"""No meeple location for each of n rotations."""
-
-
-class _MoveIndex:
-    """The moves of one placement turn, counted by blocks without being built: a block is a
-    run of squares that share a pattern (so the same rotations) and whose moves differ only in
-    the square (no meeple choice restricted by a neighbour), or one square on its own."""
-
-    __slots__ = ("starts", "blocks", "total")
-
-    def __init__(self) -> None:
-        self.starts: list[int] = []
-        self.blocks: list[_Block] = []
-        self.total = 0
-
-    def move(self, i: int) -> Move:
-        total = self.total
-        if i < 0:
-            i += total
-        if not 0 <= i < total:
-            raise IndexError("legal move index out of range")
-        b = bisect_right(self.starts, i) - 1
-        squares, rots, locs, per_square = self.blocks[b]
-        k, rem = divmod(i - self.starts[b], per_square)
-        sq = next(islice(squares, k, None)) if isinstance(squares, dict) else squares[k]
-        for j, names in enumerate(locs):  # one tuple of names per rotation
-            if rem <= len(names):
-                return tuple.__new__(Move, (sq, rots[j], names[rem - 1] if rem else None))
-            rem -= len(names) + 1
-        raise AssertionError("unreachable: per_square counts every move")
 
 
 class _Hooks(NamedTuple):
@@ -474,7 +188,7 @@ class Game:
     ) -> None:
         from engine.tiles import default_tileset
 
-        opts = options or _DEFAULT_OPTIONS
+        opts = options or DEFAULT_OPTIONS
         names = (
             list(PLAYER_NAMES[:players]) if isinstance(players, int) else [str(p) for p in players]
         )
@@ -928,13 +642,13 @@ class Game:
             return acts
         return []
 
-    def _move_index(self) -> _MoveIndex:
+    def _move_index(self) -> MoveIndex:
         """The moves of this placement turn counted in :meth:`_list_moves` order (blocks of
         squares whose moves differ only in the square; only the one drawn gets built)."""
         tile = self.current_tile
         assert tile is not None
         board = self.board
-        index = _MoveIndex()
+        index = MoveIndex()
         starts = index.starts
         blocks = index.blocks
         total = 0
@@ -945,7 +659,7 @@ class Game:
                 if squares:
                     n = len(rots)
                     starts.append(total)
-                    blocks.append((squares, rots, _NO_LOCS[n], n))
+                    blocks.append((squares, rots, NO_LOCS[n], n))
                     total += n * len(squares)
             index.total = total
             return index

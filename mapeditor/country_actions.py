@@ -102,7 +102,7 @@ def place_border_feature(
 ) -> tuple[Edge, BorderFeature]:
     """Put a border road or city at a named crossing or nearest a ``(lon, lat)`` (one undo
     step); GeoDataError when the map has no projection or the place is unknown."""
-    from engine.places import border_feature_at
+    from engine.geo.places import border_feature_at
 
     edge, feature = border_feature_at(document.map, place, kind=kind, neighbour=neighbour)
     change_entries(document, "border_features", {edge: feature}, f"Add border {kind.value}")
@@ -117,8 +117,8 @@ def place_town(
 
     Returns ``(square, name)``; GeoDataError when the place is unknown or not near any land.
     """
-    from engine.country import GeoDataError, snap_to_land
-    from engine.places import find_place, projection_of
+    from engine.geo.country import GeoDataError, snap_to_land
+    from engine.geo.places import find_place, projection_of
 
     m = document.map
     if isinstance(place, str):

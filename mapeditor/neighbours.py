@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.country import neighbours_to_editor as _to_editor
+from engine.geo.country import neighbours_to_editor as _to_editor
 from engine.geometry import Edge, Side
 from engine.mapdef import MapDef
 

@@ -39,9 +39,9 @@ def _wait_validated(app: QApplication, window) -> None:  # type: ignore[no-untyp
 def _balance(app: QApplication, window, name: str) -> float:  # type: ignore[no-untyped-def]
     """Run 40 greedy games, show the balance dialog, save a screenshot; the mean share of games
     in which the squares off the mainland were built."""
-    from engine.balance import balance_report
+    from engine.analysis.balance import balance_report
+    from engine.analysis.simulate import SimConfig, simulate
     from engine.islands import land_parts
-    from engine.simulate import SimConfig, simulate
     from mapeditor.widgets.balance_dialog import BalanceDialog
 
     snapshot = window.document.snapshot()

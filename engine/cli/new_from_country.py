@@ -7,7 +7,7 @@ land with one square of margin. Without ``--columns``/``--km`` the square size i
 the land parts with their sizes, the biggest city candidates, the neighbours along the border and
 every note (islands kept or too small, cities left out or moved, city names in the local
 language or why not: ``--geonames-names`` keeps GeoNames' main names). ``--draft`` writes a playable
-first draft (:mod:`engine.draft`). The neighbour names are kept in the map's editor settings, as
+first draft (:mod:`engine.geo.draft`). The neighbour names are kept in the map's editor settings, as
 the editor's dialog does. Exit codes: 0 written, 2 bad input (unknown country, bad GeoJSON,
 missing geo extra, bad sizes, unwritable output).
 """
@@ -91,8 +91,8 @@ def _bbox(text: str | None) -> tuple[float, float, float, float] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.country import import_country
-    from engine.draft import keep_import_settings, make_draft
+    from engine.geo.country import import_country
+    from engine.geo.draft import keep_import_settings, make_draft
     from engine.gridshape import size_advice, target_squares
     from engine.islands import land_parts
     from engine.mapio import save_map

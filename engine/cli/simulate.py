@@ -5,9 +5,9 @@ stderr, and writes ``report.json`` (every figure), ``report.md`` and ``report.ht
 charts when matplotlib is installed) into ``--out``.
 
 ``--compare A B`` plays two maps with the same settings and writes ``comparison.*`` (see
-:mod:`engine.compare`); ``--sweep NAME=V1,V2`` (repeatable) plays a grid of settings and writes
-``sweep.*`` (see :mod:`engine.sweep`); ``--seats`` sets a mixed table; ``--scheduler`` sends the
-games to a Dask cluster (:mod:`engine.cluster`).
+:mod:`engine.analysis.compare`); ``--sweep NAME=V1,V2`` (repeatable) plays a grid of settings and writes
+``sweep.*`` (see :mod:`engine.analysis.sweep`); ``--seats`` sets a mixed table; ``--scheduler`` sends the
+games to a Dask cluster (:mod:`engine.analysis.cluster`).
 
 Exit codes: 0 report written; 2 unreadable map or bad arguments; 130 interrupted.
 """
@@ -89,7 +89,7 @@ def register(sub: Any) -> None:
 class ProgressBar:
     """The run's progress as a tqdm bar on ``stream`` (stderr): games done, rate and ETA.
 
-    Called as ``progress(done, total)`` by :func:`engine.simulate.simulate`."""
+    Called as ``progress(done, total)`` by :func:`engine.analysis.simulate.simulate`."""
 
     def __init__(self, total: int, stream: TextIO | None = None) -> None:
         from tqdm import tqdm
@@ -131,9 +131,9 @@ def _load(name: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.balance import balance_report
-    from engine.report import has_matplotlib, write_report
-    from engine.simulate import Cancelled, SimConfig, simulate
+    from engine.analysis.balance import balance_report
+    from engine.analysis.report import has_matplotlib, write_report
+    from engine.analysis.simulate import Cancelled, SimConfig, simulate
 
     try:
         if args.compare and (args.map or args.sweep):
@@ -203,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace, m: Any, config: Any, label: str = "") -> Any:
     """Simulate with the run's workers or cluster and a progress bar (``label`` before it)."""
-    from engine.simulate import simulate
+    from engine.analysis.simulate import simulate
 
     if label and not args.quiet:
         print(label, file=sys.stderr)
@@ -223,7 +223,7 @@ def _play(args: argparse.Namespace, m: Any, config: Any, label: str = "") -> Any
 
 
 def _compare(args: argparse.Namespace, config: Any) -> int:
-    from engine.compare import compare_runs, write_comparison
+    from engine.analysis.compare import compare_runs, write_comparison
 
     name_a, name_b = args.compare
     maps = []
@@ -253,7 +253,7 @@ def _label(name: str) -> str:
 
 
 def _sweep(args: argparse.Namespace, m: Any, config: Any) -> int:
-    from engine.sweep import parse_sweep, sweep, write_sweep
+    from engine.analysis.sweep import parse_sweep, sweep, write_sweep
 
     axes = parse_sweep(args.sweep)
 

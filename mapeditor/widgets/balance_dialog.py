@@ -1,10 +1,10 @@
 """Map > Balance report…: batch playtests of the open map, with charts and a heat map on the map.
 
 Three kinds of run: a report on the map; a comparison with another map file (two versions of a
-map: :mod:`engine.compare`, with significance tests and a verdict); a sweep over a grid of
-settings (:mod:`engine.sweep`). A mixed table (one bot per seat) works with all three.
+map: :mod:`engine.analysis.compare`, with significance tests and a verdict); a sweep over a grid of
+settings (:mod:`engine.analysis.sweep`). A mixed table (one bot per seat) works with all three.
 
-The games run in worker processes (:func:`engine.simulate.simulate` with ``processes=True``, so
+The games run in worker processes (:func:`engine.analysis.simulate.simulate` with ``processes=True``, so
 the UI's interpreter never plays and stays responsive); a Python thread only waits for them and
 forwards progress through queued signals. Cancelling the progress dialog terminates the workers.
 """
@@ -40,14 +40,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.balance import balance_report
-from engine.compare import compare_runs, comparison_blocks, draw_comparison_charts, write_comparison
+from engine.analysis.balance import balance_report
+from engine.analysis.compare import (
+    compare_runs,
+    comparison_blocks,
+    draw_comparison_charts,
+    write_comparison,
+)
+from engine.analysis.report import draw_charts, has_matplotlib, report_blocks, to_html, write_report
+from engine.analysis.report_types import BalanceReport
+from engine.analysis.simulate import BOTS, Cancelled, SimConfig, default_workers, simulate
+from engine.analysis.sweep import (
+    draw_sweep_charts,
+    grid,
+    parse_sweep,
+    sweep,
+    sweep_blocks,
+    write_sweep,
+)
 from engine.errors import EngineError
 from engine.mapdef import MapDef
-from engine.report import draw_charts, has_matplotlib, report_blocks, to_html, write_report
-from engine.report_types import BalanceReport
-from engine.simulate import BOTS, Cancelled, SimConfig, default_workers, simulate
-from engine.sweep import draw_sweep_charts, grid, parse_sweep, sweep, sweep_blocks, write_sweep
 from mapeditor.painting import SQUARE, PaintOptions, map_rect, paint_map
 
 RUN_KINDS = {

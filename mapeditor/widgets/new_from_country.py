@@ -43,13 +43,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.draft import default_roles, make_draft
 from engine.errors import EngineError
+from engine.geo.draft import default_roles, make_draft
+from engine.geo.places import set_projection
 from engine.geometry import Side
 from engine.gridshape import default_tile_pool, size_advice, target_squares
 from engine.islands import land_parts
 from engine.mapdef import EdgeKind, LargeCity, MapDef, StartSquare, Town
-from engine.places import set_projection
 from mapeditor import offload
 from mapeditor.dialog_buttons import ok_cancel
 from mapeditor.neighbours import NEIGHBOURS_KEY, neighbour_names, neighbours_to_editor
@@ -88,7 +88,7 @@ class NewFromCountryDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None, *, live: bool = True) -> None:
         super().__init__(parent)
-        from engine.country import country_names, geo_available
+        from engine.geo.country import country_names, geo_available
 
         self.setWindowTitle("New map from country")
         self.live = live
@@ -268,7 +268,7 @@ class NewFromCountryDialog(QDialog):
         self._timer.start()
 
     def import_options(self) -> dict[str, Any]:
-        """The keyword arguments for :func:`engine.country.import_country`."""
+        """The keyword arguments for :func:`engine.geo.country.import_country`."""
         kwargs: dict[str, Any] = {
             "min_land": self.min_land.value() / 100,
             "crop": 1,
@@ -295,7 +295,7 @@ class NewFromCountryDialog(QDialog):
         self._generation += 1
         self.preview.setText("Rasterising…")
         self.ok_button.setEnabled(False)
-        from engine.country import import_country
+        from engine.geo.country import import_country
 
         offload.run_to_signal(
             functools.partial(import_country, **self.import_options()),

@@ -1,4 +1,4 @@
-"""The balance report's figures (engine.balance) on hand-written game facts, with every expected
+"""The balance report's figures (engine.analysis.balance) on hand-written game facts, with every expected
 value computed by hand, and the statistics helpers against textbook values."""
 
 from __future__ import annotations
@@ -7,16 +7,16 @@ import math
 
 import pytest
 
-from engine.balance import (
+from engine.analysis.balance import (
     balance_report,
     binomial_p_value,
     describe,
     two_proportion_p_value,
     wilson,
 )
+from engine.analysis.simulate import SimConfig, SimResult
 from engine.mapio import load_map
 from engine.resources import bundled_map
-from engine.simulate import SimConfig, SimResult
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.citynames import local_name, names_notes, regional_names
-from engine.country import import_country
 from engine.data import build_city_names as builder
+from engine.geo.citynames import local_name, names_notes, regional_names
+from engine.geo.country import import_country
 
 ROME, MUNICH, COPENHAGEN, WARSAW = 3169070, 2867714, 2618425, 756135
 ZURICH, GENEVA, TOKYO, VILA_REAL = 2657896, 2660646, 1850147, 2509509

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from engine.country import EARTH_RADIUS_KM
+from engine.geo.country import EARTH_RADIUS_KM
 from engine.mapio import load_map
 
 DEG_KM = EARTH_RADIUS_KM * math.pi / 180.0

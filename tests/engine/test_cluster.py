@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.balance import balance_report
+from engine.analysis.balance import balance_report
+from engine.analysis.report import report_json
+from engine.analysis.simulate import SimConfig, simulate
 from engine.errors import EngineError
 from engine.mapio import load_map
-from engine.report import report_json
 from engine.resources import bundled_map
-from engine.simulate import SimConfig, simulate
 
 pytest.importorskip("distributed")
 
@@ -143,9 +143,9 @@ def test_a_local_dask_cluster_gives_the_same_facts() -> None:
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.cluster
+    import engine.analysis.cluster
 
-    monkeypatch.setattr(engine.cluster, "CONNECT_TIMEOUT", "2s")
+    monkeypatch.setattr(engine.analysis.cluster, "CONNECT_TIMEOUT", "2s")
     m = load_map(bundled_map("example-small"))
     with pytest.raises(EngineError, match="scheduler tcp://127.0.0.1:9"):
         simulate(m, SimConfig(games=2, bot="random"), scheduler="tcp://127.0.0.1:9")

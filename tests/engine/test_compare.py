@@ -1,4 +1,4 @@
-"""Comparisons, sweeps and mixed tables (engine.compare, engine.sweep, SimConfig.seats)."""
+"""Comparisons, sweeps and mixed tables (engine.analysis.compare, engine.analysis.sweep, SimConfig.seats)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
+from engine.analysis.compare import compare_runs, fisher_p, mann_whitney_p, verdicts
+from engine.analysis.simulate import SimConfig, SimResult, simulate
+from engine.analysis.sweep import config_at, parse_sweep, sweep
 from engine.cli import main
-from engine.compare import compare_runs, fisher_p, mann_whitney_p, verdicts
 from engine.errors import EngineError
 from engine.mapio import load_map
 from engine.resources import bundled_map
-from engine.simulate import SimConfig, SimResult, simulate
-from engine.sweep import config_at, parse_sweep, sweep
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +131,7 @@ def test_mixed_tables_rotate_the_bots(small) -> None:
     config = SimConfig(games=8, players=(2,), seats=("greedy", "random"), bot="random", seed=2)
     result = simulate(small, config, workers=1)
     assert [g["bots"] for g in result.games[:2]] == [["greedy", "random"], ["random", "greedy"]]
-    from engine.compare import bot_figures
+    from engine.analysis.compare import bot_figures
 
     figs = {f["bot"]: f for f in bot_figures(result.games)}
     assert figs["greedy"]["seats_played"] == figs["random"]["seats_played"] == 8

@@ -15,8 +15,9 @@ import random
 
 import pytest
 
-import engine.board as board_module
-from engine.board import Board, _free_locations
+import engine.board.tiletables as tiletables
+from engine.board import Board
+from engine.board.tiletables import free_locations
 from engine.game import Game, GameOptions, Phase
 from engine.mapio import load_map
 from engine.moves import Move
@@ -47,7 +48,7 @@ def _check(board: Board, tiles: list[str]) -> int:
         for sq, rot in board.placements(tile):
             side_roots, half_roots, occupied = board.contacts(sq)
             o = board.oriented(tile, rot)
-            plain = _free_locations(o, side_roots, half_roots, meeples)
+            plain = free_locations(o, side_roots, half_roots, meeples)
             assert board.meeple_options(sq, tile, rot) == plain, (sq, tile, rot)
             pattern = board.contact_pattern(sq)
             assert (pattern is not None) == occupied
@@ -102,7 +103,7 @@ def test_moves_counted_by_pattern_id_equal_the_list_also_without_ids(
     """With the id table full (``pattern_id`` gives -1), the patterns themselves are used."""
     g = Game(None, players=3, seed=5, options=GameOptions(meeples=12))
     compiled = g.board.compiled
-    monkeypatch.setattr(board_module, "_MAX_PATTERN_IDS", 8)
+    monkeypatch.setattr(tiletables, "_MAX_PATTERN_IDS", 8)
     monkeypatch.setattr(compiled, "_pattern_ids", {})
     monkeypatch.setattr(compiled, "_id_patterns", [()])
     monkeypatch.setattr(compiled, "_move_tables", {})

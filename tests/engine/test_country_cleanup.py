@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.country import (
+from engine.geo.country import (
     GeoDataError,
     _find_country,
     import_country,

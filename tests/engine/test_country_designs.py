@@ -1,4 +1,4 @@
-"""The country designs are data files read by the build tool (``engine.mapbuild``, outside the runtime
+"""The country designs are data files read by the build tool (``engine.geo.mapbuild``, outside the runtime
 packages); Ibérica's Menorca opens from the mainland and its twelve tracks share the squares
 fairly; the build reports large-city sides it cannot print."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.mapbuild.countrymaps import (
+from engine.geo.mapbuild.countrymaps import (
     COUNTRIES,
     DesignError,
     _fair_partition,
@@ -28,11 +28,11 @@ from engine.validation import reachable_squares
 def test_engine_does_not_ship_or_import_the_builder() -> None:
     root = Path(__file__).resolve().parents[2]
     assert not (root / "engine" / "countrymaps.py").exists()
-    code = "import engine, engine.cli, engine.country, engine.draft, sys; print('engine.mapbuild' in sys.modules)"
+    code = "import engine, engine.cli, engine.geo.country, engine.geo.draft, sys; print('engine.geo.mapbuild' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root)
     assert out.stdout.strip() == "False", out.stderr
     pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
-    assert '"engine.mapbuild"' not in pyproject.split("packages = [")[1].split("]")[0]
+    assert '"engine.geo.mapbuild"' not in pyproject.split("packages = [")[1].split("]")[0]
 
 
 def test_designs_are_data_files_for_all_five_countries() -> None:

@@ -1,6 +1,6 @@
 """The shipped maps: every file loads and validates; the five country maps carry what the rule
 sheets name, are sized for their tile pool, take their chips for every start choice, and are
-reproduced byte for byte by ``engine.mapbuild.countrymaps`` from the committed import results."""
+reproduced byte for byte by ``engine.geo.mapbuild.countrymaps`` from the committed import results."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ import pytest
 from engine.bots import make_bot, play_game
 from engine.chips import ChipReading, check_layout, feasibility, generate_layout, start_choices
 from engine.game import Game, GameOptions
-from engine.geometry import Edge, Side
-from engine.mapbuild.countrymaps import (
+from engine.geo.mapbuild.countrymaps import (
     COUNTRIES,
     build_all,
     dumps_rasters,
@@ -23,6 +22,7 @@ from engine.mapbuild.countrymaps import (
     rasters_path,
     readme_table,
 )
+from engine.geometry import Edge, Side
 from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef, RuleSet
 from engine.mapio import load_map
 from engine.resources import bundled_map, shipped_maps

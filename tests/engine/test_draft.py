@@ -10,9 +10,9 @@ import pytest
 
 from engine.bots import make_bot, play_game
 from engine.cli import main
-from engine.country import import_country
-from engine.draft import default_roles, make_draft
 from engine.game import Game, GameOptions
+from engine.geo.country import import_country
+from engine.geo.draft import default_roles, make_draft
 from engine.geometry import all_neighbours
 from engine.gridshape import content_bounds
 from engine.islands import coastal_edges, land_parts

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 import engine.bots.greedy_bot as greedy
+from engine.analysis.simulate import SimConfig, play_one, rule_set_for
 from engine.game import Phase
 from engine.mapio import load_map
 from engine.resources import bundled_map
-from engine.simulate import SimConfig, play_one, rule_set_for
 
 
 @pytest.mark.parametrize(

@@ -106,8 +106,8 @@ def test_mechanics_score_and_cost_what_the_file_says(games: list[Game]) -> None:
 
 
 def test_the_balance_report_shows_each_mechanics_own_figures(italia: MapDef) -> None:
-    from engine.balance import balance_report
-    from engine.simulate import SimConfig, simulate
+    from engine.analysis.balance import balance_report
+    from engine.analysis.simulate import SimConfig, simulate
 
     result = simulate(italia, SimConfig(games=3, players=(2,), bot="greedy", seed=2), workers=1)
     rules = balance_report(italia, result)["rules"]

@@ -572,7 +572,8 @@ def test_wheel_ships_the_schemas_and_maps(tmp_path: Path) -> None:
 
 def test_grid_limit_is_one_constant_that_the_schema_shares() -> None:
     """The schema's grid bounds and the engine's MAX_GRID (mapio, gridshape, country) agree."""
-    from engine import country, gridshape, mapdef
+    from engine import gridshape, mapdef
+    from engine.geo import country
     from engine.resources import bundled_map, schema_path
 
     schema = json.loads(schema_path("map").read_text(encoding="utf-8"))

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.country import GeoDataError, import_country
-from engine.draft import keep_import_settings
+from engine.geo.country import GeoDataError, import_country
+from engine.geo.draft import keep_import_settings
+from engine.geo.places import border_feature_at, find_place, projection_of, snap_place
 from engine.mapdef import EdgeKind, MapDef
-from engine.places import border_feature_at, find_place, projection_of, snap_place
 
 
 @pytest.fixture(scope="module")

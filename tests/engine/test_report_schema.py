@@ -11,11 +11,11 @@ from typing import Any
 import jsonschema
 import pytest
 
-from engine.balance import balance_report
+from engine.analysis.balance import balance_report
+from engine.analysis.report import report_json
+from engine.analysis.simulate import SimConfig, simulate
 from engine.mapio import load_map
-from engine.report import report_json
 from engine.resources import bundled_map
-from engine.simulate import SimConfig, simulate
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "schemas" / "report.schema.json").read_text())

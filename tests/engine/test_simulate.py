@@ -1,4 +1,4 @@
-"""Batch playtests (engine.simulate) and the simulate command: the facts and figures of a run
+"""Batch playtests (engine.analysis.simulate) and the simulate command: the facts and figures of a run
 match an independent replay of its games through the public Game API, and a run is reproducible
 from its seed whatever the number of workers."""
 
@@ -11,15 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.balance import balance_report
-from engine.bots import make_bot
-from engine.cli import main
-from engine.errors import EngineError
-from engine.game import Game, GameOptions
-from engine.mapio import load_map
-from engine.report import report_json, write_report
-from engine.resources import bundled_map
-from engine.simulate import (
+from engine.analysis.balance import balance_report
+from engine.analysis.report import report_json, write_report
+from engine.analysis.simulate import (
     Cancelled,
     SimConfig,
     chunks,
@@ -27,6 +21,12 @@ from engine.simulate import (
     make_bots,
     simulate,
 )
+from engine.bots import make_bot
+from engine.cli import main
+from engine.errors import EngineError
+from engine.game import Game, GameOptions
+from engine.mapio import load_map
+from engine.resources import bundled_map
 
 
 @pytest.fixture(scope="module")
@@ -261,7 +261,7 @@ def test_cli_bad_input_is_an_error_not_a_traceback(tmp_path: Path, capsys) -> No
 
 
 def test_report_without_matplotlib_has_tables_and_says_so(small, tmp_path, monkeypatch) -> None:
-    import engine.report as rep
+    import engine.analysis.report as rep
 
     result = simulate(small, SimConfig(games=2, bot="random"), workers=1)
     report = balance_report(small, result)
@@ -274,7 +274,7 @@ def test_report_without_matplotlib_has_tables_and_says_so(small, tmp_path, monke
 
 
 def test_report_charts_when_matplotlib_is_there(small, tmp_path) -> None:
-    import engine.report as rep
+    import engine.analysis.report as rep
 
     result = simulate(small, SimConfig(games=4, bot="random"), workers=1)
     files = write_report(balance_report(small, result), tmp_path)

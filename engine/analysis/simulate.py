@@ -2,7 +2,7 @@
 
 :func:`simulate` plays ``config.games`` games and returns a :class:`SimResult` whose ``games`` list
 holds one compact, JSON-able *facts* dict per game (see :func:`game_facts`), in game order.
-:mod:`engine.balance` turns them into the balance report.
+:mod:`engine.analysis.balance` turns them into the balance report.
 
 Reproducibility: game ``i`` of a run is fully determined by ``game_seed(run_seed, i)`` (the deal,
 the start squares and every bot's seed derive from it), and results are put back in game order,
@@ -428,7 +428,7 @@ def simulate(
     processes even with one worker (a GUI must: games in its own interpreter hold the GIL and
     freeze the UI). ``scheduler``: send the games to a Dask cluster instead (the ``cluster``
     extra): a scheduler address (``tcp://HOST:8786``), or ``"local"`` for a local cluster of
-    ``workers`` processes; see :func:`engine.cluster.run_on_dask`.
+    ``workers`` processes; see :func:`engine.analysis.cluster.run_on_dask`.
     """
     rule_set, missing = rule_set_for(m, config.rules)
     k = default_workers() if workers is None else workers
@@ -446,7 +446,7 @@ def simulate(
         return [done[i] for i in sorted(done)]
 
     if scheduler is not None:
-        from engine.cluster import run_on_dask
+        from engine.analysis.cluster import run_on_dask
 
         result.workers = run_on_dask(
             scheduler,

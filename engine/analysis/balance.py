@@ -1,4 +1,4 @@
-"""The balance report: aggregate the per-game facts of :mod:`engine.simulate` into figures.
+"""The balance report: aggregate the per-game facts of :mod:`engine.analysis.simulate` into figures.
 
 :func:`balance_report` returns one JSON-able dict with the keys ``format``/``format_version``,
 ``map``, ``run`` (the options and the rule set played), ``scores`` and ``wins`` (per player count,
@@ -29,8 +29,7 @@ from typing import TYPE_CHECKING, Any, cast
 from engine.rules.spec import ActionCount, EventStat, Figure, SummarySum
 
 if TYPE_CHECKING:
-    from engine.mapdef import MapDef
-    from engine.report_types import (
+    from engine.analysis.report_types import (
         BalanceReport,
         BorderFigure,
         ChipFigures,
@@ -49,7 +48,8 @@ if TYPE_CHECKING:
         SeatRate,
         StartChoice,
     )
-    from engine.simulate import SimResult
+    from engine.analysis.simulate import SimResult
+    from engine.mapdef import MapDef
 
 REPORT_FORMAT = "carcassonne-balance-report"
 REPORT_VERSION = 1
@@ -146,8 +146,8 @@ def _rate(k: int, n: int) -> Rate:
 
 
 def balance_report(m: MapDef, result: SimResult) -> BalanceReport:
-    """Every figure of the balance report of ``result`` (a run of :func:`engine.simulate`); its
-    shape: :class:`engine.report_types.BalanceReport` and ``schemas/report.schema.json``."""
+    """Every figure of the balance report of ``result`` (a run of :func:`engine.analysis.simulate`); its
+    shape: :class:`engine.analysis.report_types.BalanceReport` and ``schemas/report.schema.json``."""
     games = result.games
     report: dict[str, Any] = {
         "format": REPORT_FORMAT,
@@ -176,7 +176,7 @@ def balance_report(m: MapDef, result: SimResult) -> BalanceReport:
     report["rules"] = rule_figures(m, result, games)
     report["length"] = length_figures(games)
     if any(g.get("bots") for g in games):
-        from engine.compare import bot_figures
+        from engine.analysis.compare import bot_figures
 
         report["bots"] = bot_figures(games)
     typed = cast("BalanceReport", report)

@@ -1,6 +1,6 @@
 """The balance report's shape, as TypedDicts (the report stays a plain JSON-able dict).
 
-:func:`engine.balance.balance_report` returns a :class:`BalanceReport`; :mod:`engine.report`
+:func:`engine.analysis.balance.balance_report` returns a :class:`BalanceReport`; :mod:`engine.analysis.report`
 renders one. The same shape is published as JSON Schema in ``schemas/report.schema.json``
 (tests check that real reports validate against it). Keys holding a player count (``"2"``,
 ``"3"``...) are strings, as in the JSON file.
@@ -63,7 +63,7 @@ class MapInfo(TypedDict):
 
 
 class RunInfo(TypedDict):
-    """The run's settings (:class:`engine.simulate.SimConfig`) and what was played."""
+    """The run's settings (:class:`engine.analysis.simulate.SimConfig`) and what was played."""
 
     games: int
     players: list[int]
@@ -183,7 +183,7 @@ class EventFigure(TypedDict):
 
 class RuleFigures(TypedDict):
     """The rule set's actions and events per game, and its own ``figures`` (each rule set's
-    figure function, :data:`engine.balance.RULE_FIGURES`, decides their names)."""
+    figure function, :data:`engine.analysis.balance.RULE_FIGURES`, decides their names)."""
 
     rule_set: str
     played: bool

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
+    from engine.analysis.simulate import SimConfig, SimResult
     from engine.mapdef import MapDef
-    from engine.simulate import SimConfig, SimResult
 
 SWEEP_FORMAT = "carcassonne-balance-sweep"
 SWEEP_VERSION = 1
@@ -109,7 +109,7 @@ def grid(axes: dict[str, list[Any]]) -> list[dict[str, Any]]:
 
 def point_row(m: MapDef, point: dict[str, Any], result: SimResult) -> dict[str, Any]:
     """The figures of one grid point's run."""
-    from engine.compare import evenness_p
+    from engine.analysis.compare import evenness_p
 
     games = result.games
     n = len(games)
@@ -145,9 +145,9 @@ def sweep(
 ) -> dict[str, Any]:
     """Play every grid point of ``axes`` (see :func:`parse_sweep`) and return the sweep report.
 
-    ``run(config)`` plays one point (default: :func:`engine.simulate.simulate` on every core);
+    ``run(config)`` plays one point (default: :func:`engine.analysis.simulate.simulate` on every core);
     ``on_point(k, total, point)`` is called before point ``k``."""
-    from engine.simulate import simulate
+    from engine.analysis.simulate import simulate
 
     if run is None:
 
@@ -204,7 +204,7 @@ def marginals(report: dict[str, Any], name: str) -> list[dict[str, Any]]:
 
 
 def sweep_blocks(report: dict[str, Any], images: dict[str, str]) -> list[tuple[Any, ...]]:
-    from engine.compare import p_text
+    from engine.analysis.compare import p_text
 
     run = report["run"]
     names = list(report["axes"])
@@ -291,7 +291,7 @@ def draw_sweep_charts(report: dict[str, Any], out_dir: Path, *, dpi: int = 72) -
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    from engine.report import save_chart
+    from engine.analysis.report import save_chart
 
     files: dict[str, Path] = {}
     with plt.rc_context({"font.size": 8, "axes.titlesize": 9}):
@@ -335,7 +335,7 @@ def write_sweep(
     report: dict[str, Any], out_dir: str | Path, *, charts: bool = True
 ) -> dict[str, Path]:
     """Write ``sweep.json``, ``sweep.md``, ``sweep.html`` (and a PNG chart per parameter)."""
-    from engine.report import write_pages
+    from engine.analysis.report import write_pages
 
     return write_pages(
         out_dir,

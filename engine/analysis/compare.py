@@ -1,7 +1,7 @@
 """Compare two balance runs (two versions of a map, or of its rules) with significance tests.
 
 :func:`compare_runs` takes the facts of two runs played with the same settings and seed (see
-:func:`engine.simulate.simulate`) and returns one JSON-able comparison: seat fairness, the spread of
+:func:`engine.analysis.simulate.simulate`) and returns one JSON-able comparison: seat fairness, the spread of
 start-square choices, fill, features, rule figures and scores side by side, each difference with
 the p-value of a test (:mod:`scipy.stats`) and a plain verdict such as
 "B is fairer to seat 1 (p = 0.01)".
@@ -23,11 +23,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.balance import _margin
+from engine.analysis.balance import _margin
 
 if TYPE_CHECKING:
+    from engine.analysis.simulate import SimResult
     from engine.mapdef import MapDef
-    from engine.simulate import SimResult
 
 COMPARE_FORMAT = "carcassonne-balance-comparison"
 COMPARE_VERSION = 1
@@ -416,7 +416,7 @@ def compare_runs(
 
 
 def comparison_blocks(cmp: dict[str, Any], images: dict[str, str]) -> list[tuple[Any, ...]]:
-    """The comparison page as report blocks (see :mod:`engine.report`)."""
+    """The comparison page as report blocks (see :mod:`engine.analysis.report`)."""
     a, b = cmp["a"], cmp["b"]
     run = cmp["run"]
     out: list[tuple[Any, ...]] = [
@@ -543,7 +543,7 @@ def draw_comparison_charts(
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    from engine.report import save_chart
+    from engine.analysis.report import save_chart
 
     files: dict[str, Path] = {}
     charts: list[tuple[str, Callable[[], Any]]] = [
@@ -601,7 +601,7 @@ def write_comparison(
     charts: bool = True,
 ) -> dict[str, Path]:
     """Write ``comparison.json``, ``comparison.md``, ``comparison.html`` (and PNG charts)."""
-    from engine.report import write_pages
+    from engine.analysis.report import write_pages
 
     return write_pages(
         out_dir,

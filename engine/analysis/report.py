@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.report_types import BalanceReport, Rate
+    from engine.analysis.report_types import BalanceReport, Rate
 
 Block = tuple[Any, ...]
 """``("h1"|"h2"|"p", text)``, ``("table", headers, rows)``, ``("img", file, alt)``,

@@ -9,7 +9,7 @@ main land, towns follow. :func:`make_draft` then puts everything on the imported
 * border roads (a city for a big city abroad) where the country's biggest neighbouring cities lie
   close to the border: the road goes out at the border edge nearest to that city. No installable
   data has roads (Natural Earth's roads layer ships in no PyPI, npm or Debian package), so this
-  stands in for the real crossings; :func:`engine.places.border_feature_at` puts one at a named
+  stands in for the real crossings; :func:`engine.geo.places.border_feature_at` puts one at a named
   crossing;
 * ferries from the reached land to every island part (shortest sea crossings);
 * a tile pool that suits the number of placeable squares (:func:`engine.gridshape.default_tile_pool`);
@@ -26,7 +26,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.country import (
+from engine.geo.country import (
     DISTRICT_KM,
     CityCandidate,
     CountryImport,
@@ -157,7 +157,7 @@ def border_crossings(
     (one per edge, at least three squares apart).
     Needs the geo extra (city data).
     """
-    from engine.country import _cities
+    from engine.geo.country import _cities
 
     if not imp.neighbours:
         return []
@@ -211,8 +211,8 @@ def border_crossings(
 
 def keep_import_settings(m: MapDef, imp: CountryImport) -> None:
     """What an import leaves on its map: land borders where neighbours are, their names and the
-    projection (editor settings, for the place helpers of :mod:`engine.places`)."""
-    from engine.places import set_projection
+    projection (editor settings, for the place helpers of :mod:`engine.geo.places`)."""
+    from engine.geo.places import set_projection
 
     m.land_borders = set(imp.land_borders)
     if imp.neighbours:

@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
+    from engine.analysis.simulate import SimConfig
     from engine.mapdef import MapDef
-    from engine.simulate import SimConfig
 
 RETRIES = 2
 """Extra attempts of a chunk whose games raised (a lost worker's chunks are always rescheduled)."""
@@ -155,7 +155,7 @@ def _client(scheduler: str, workers: int) -> tuple[Any, Any]:
     except ImportError:
         raise EngineError(f"running on a Dask cluster needs dask.distributed: {EXTRA}") from None
     if scheduler == "local":
-        from engine.simulate import _main_hidden
+        from engine.analysis.simulate import _main_hidden
 
         # worker processes are spawned: they must not re-run the caller's main script
         with _main_hidden(True):
@@ -180,7 +180,7 @@ def _client(scheduler: str, workers: int) -> tuple[Any, Any]:
 
 
 def _play_chunk(m: MapDef, config: SimConfig, indices: list[int], rule_set: str) -> list[Any]:
-    from engine.simulate import _play_checked
+    from engine.analysis.simulate import _play_checked
 
     return [_play_checked(m, config, i, rule_set) for i in indices]
 
@@ -252,7 +252,7 @@ def _run(
 ) -> int:
     from distributed import as_completed
 
-    from engine.simulate import chunks
+    from engine.analysis.simulate import chunks
 
     futures: list[Any] = []
     try:

@@ -1,0 +1,284 @@
+"""Previews: what each side of an empty square would join, and what a placement would make."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from engine.board.state import BoardState
+from engine.board.vocab import (
+    DELTAS,
+    H_BORDER,
+    H_CITY,
+    H_CLOSED,
+    H_NORMAL,
+    NO_NODES,
+    PARTNER,
+    SIDE_BORDER,
+    SIDE_CLOSED,
+    SIDE_CLOSED_T,
+    SIDE_FIELD_CITY_T,
+    SIDE_JOIN,
+    SIDE_OPEN,
+    SIDE_OPEN_T,
+    SIDE_TILE,
+)
+from engine.features import FIELD, MONASTERY
+from engine.geometry import Square
+
+
+def _segment_groups(
+    kinds: tuple[int, ...], link: list[int]
+) -> tuple[list[int], list[int], list[list[int]]]:
+    """Group the segments of a tile joined in ``link`` (a union-find): each segment's group
+    (-1: a monastery), each group's first segment and its members."""
+    group_of = [-1] * len(kinds)
+    heads: list[int] = []
+    members: list[list[int]] = []
+    index: dict[int, int] = {}
+    for i, kind in enumerate(kinds):
+        if kind == MONASTERY:
+            continue
+        g = i
+        while link[g] != g:
+            g = link[g]
+        k = index.get(g)
+        if k is None:
+            index[g] = k = len(heads)
+            heads.append(i)
+            members.append([])
+        group_of[i] = k
+        members[k].append(i)
+    return group_of, heads, members
+
+
+class PreviewFeature(NamedTuple):
+    """A feature as it would be after a previewed placement (:meth:`Board.preview`)."""
+
+    kind: int
+    roots: tuple[int, ...]
+    """The features on the board it would join (their roots now)."""
+    open: int
+    """Open edges (cities and roads; complete at 0)."""
+    tiles: int
+    """Tiles (cities and roads)."""
+    coa: int
+    meeples: tuple[int, ...]
+    """Ids of the meeples it would carry."""
+    cities: frozenset[int]
+    """Fields: the city nodes on the board it would touch."""
+    own_cities: tuple[int, ...]
+    """Fields: the groups of the placed tile's cities it would touch."""
+
+
+class Previews(BoardState):
+    """What a placement would do, without placing."""
+
+    def contacts(self, square: Square) -> tuple[list[int], list[int], bool]:
+        """What an empty square touches: the feature root across each side (-1: none), across
+        each half-edge (-1: none), and whether any of them has a meeple."""
+        side_roots = [-1, -1, -1, -1]
+        half_roots = [-1, -1, -1, -1, -1, -1, -1, -1]
+        for s, side in enumerate(self._sides(square)):
+            tag = side[0]
+            if tag == SIDE_TILE:
+                side_roots[s] = side[1]
+                half_roots[s << 1], half_roots[(s << 1) | 1] = side[2]
+            elif tag == SIDE_JOIN:
+                side_roots[s] = side[1]
+        meeples = self.features.meeples
+        occupied = bool(meeples) and any(
+            r in meeples for roots in (side_roots, half_roots) for r in roots if r >= 0
+        )
+        return side_roots, half_roots, occupied
+
+    # -- previews -----------------------------------------------------------------------------
+
+    def preview_sides(self, square: Square) -> tuple[tuple[Any, ...], ...] | None:
+        """What each side of the empty ``square`` would join, as :meth:`place` sees it (shared
+        by every rotation previewed there): ``(SIDE_TILE, side root, half roots)``,
+        ``(SIDE_OPEN,)``, ``(SIDE_CLOSED,)``, ``(SIDE_BORDER, coats of arms, tile key)`` or
+        ``(SIDE_JOIN, root)`` (a large city, its road stub, a ferry). ``None``: a side
+        :meth:`preview` cannot tell (a field against a large city that fields may touch)."""
+        sides = self._sides(square)
+        return None if SIDE_FIELD_CITY_T in sides else sides
+
+    def _sides(self, square: Square) -> tuple[tuple[Any, ...], ...]:
+        cached = self._side_cache.get(square)
+        if cached is not None:
+            return cached
+        parent = self.features.parent
+        tiles = self.tiles
+        all_nodes = self.nodes
+        layout = self.layout
+        hs = layout.handlers.get(square) if layout is not None else None
+        x, y = square
+        out: list[tuple[Any, ...]] = []
+        for s in range(4):
+            h = hs[s] if hs is not None else None
+            if h is None or h[0] == H_NORMAL:
+                dx, dy = DELTAS[s]
+                q = (x + dx, y + dy)
+                other = tiles.get(q)
+                if other is None:
+                    out.append(SIDE_OPEN_T)
+                    continue
+                qnodes = all_nodes[q]
+                k = other.side_seg[(s + 2) & 3]
+                side_root = -1
+                if k >= 0:
+                    side_root = qnodes[k]
+                    while parent[side_root] != side_root:
+                        side_root = parent[side_root]
+                halves = [-1, -1]  # a tuple once filled: cached sides are shared
+                for j, hh in enumerate((s << 1, (s << 1) | 1)):
+                    k = other.half_seg[PARTNER[hh]]
+                    if k >= 0:
+                        r = qnodes[k]
+                        while parent[r] != r:
+                            r = parent[r]
+                        halves[j] = r
+                out.append((SIDE_TILE, side_root, tuple(halves)))
+                continue
+            kind_h = h[0]
+            if kind_h == H_CLOSED:
+                out.append(SIDE_CLOSED_T)
+            elif kind_h == H_BORDER:
+                out.append((SIDE_BORDER, h[2], h[3]))
+            elif kind_h == H_CITY and h[2] == "F":
+                fields_touch = layout.options.fields_touch_large_city  # type: ignore[union-attr]
+                out.append(SIDE_FIELD_CITY_T if fields_touch else SIDE_OPEN_T)
+            else:
+                r = self._printed_node(square, s, h)
+                while parent[r] != r:
+                    r = parent[r]
+                out.append((SIDE_JOIN, r))
+        sides = self._side_cache[square] = tuple(out)
+        return sides
+
+    def preview(
+        self, square: Square, tile_id: str, rotation: int, sides: tuple[tuple[Any, ...], ...]
+    ) -> tuple[Sequence[int], list[PreviewFeature]]:
+        """The features the tile's segments would belong to if it were placed so, without
+        placing it (``sides`` from :meth:`preview_sides` for ``square``): the group of each
+        segment (-1 for a monastery) and, per group, a :class:`PreviewFeature`. Equal to what
+        :meth:`place` would build (a test compares them on whole games); bots use it to judge
+        a placement without playing it."""
+        o = self.compiled.oriented[tile_id][rotation // 90]
+        f = self.features
+        kinds = o.kinds
+        opens = list(o.open_edges)  # open edges of each segment, less what joins close
+        joins: list[tuple[int, int]] = []  # (segment, feature root)
+        borders: list[tuple[int, int, object]] = []  # (segment, coats of arms, tile key)
+        edges = o.edges
+        side_seg = o.side_seg
+        half_seg = o.half_seg
+        for s in range(4):
+            side = sides[s]
+            tag = side[0]
+            if tag == SIDE_OPEN:
+                continue
+            a = side_seg[s]
+            if tag == SIDE_TILE:
+                r = side[1]
+                if a >= 0 and r >= 0:
+                    joins.append((a, r))
+                    opens[a] -= 2
+                if edges[s] != "C":
+                    h0, h1 = side[2]
+                    if h0 >= 0:
+                        joins.append((half_seg[s << 1], h0))
+                    if h1 >= 0:
+                        joins.append((half_seg[(s << 1) | 1], h1))
+            elif a < 0:
+                continue
+            elif tag == SIDE_CLOSED:
+                opens[a] -= 1
+            elif tag == SIDE_BORDER:
+                opens[a] -= 1  # a border node of one open edge, joined: 1 - 2
+                borders.append((a, side[1], side[2]))
+            else:  # SIDE_JOIN
+                joins.append((a, side[1]))
+                opens[a] -= 2
+        owner: dict[int, int] = {}  # feature root -> a segment joined to it
+        link: list[int] | None = None  # segments joined through a feature (rare)
+        for seg, r in joins:
+            other = owner.get(r)
+            if other is None:
+                owner[r] = seg
+            elif other != seg:
+                if link is None:
+                    link = list(range(len(kinds)))
+                while link[seg] != seg:
+                    seg = link[seg]
+                while link[other] != other:
+                    other = link[other]
+                if seg != other:
+                    link[other] = seg
+        if link is None:
+            group_of: list[int] | tuple[int, ...] = o.dense
+            heads: tuple[int, ...] | list[int] = o.heads
+            members: list[list[int]] | None = None
+        else:
+            group_of, heads, members = _segment_groups(kinds, link)
+        count = len(heads)
+        g_roots: list[list[int]] = [[] for _ in range(count)]
+        for r, seg in owner.items():
+            g_roots[group_of[seg]].append(r)
+        fopen = f.open
+        ftiles = f.tiles
+        fcoa = f.coa
+        fmeeples = f.meeples
+        cities_of = f.cities
+        ocoa = o.coa
+        ocities = o.cities
+        new = tuple.__new__
+        out: list[PreviewFeature] = []
+        for g in range(count):
+            segs = members[g] if members is not None else (heads[g],)
+            rs = g_roots[g]
+            kind = kinds[segs[0]]
+            coa = 0
+            open_edges = 0
+            for i in segs:
+                coa += ocoa[i]
+                open_edges += opens[i]
+            meeples: tuple[int, ...] = ()
+            for r in rs:
+                coa += fcoa[r]
+                open_edges += fopen[r]
+                mids = fmeeples.get(r)
+                if mids:
+                    meeples += mids
+            if kind == FIELD:
+                cities = NO_NODES
+                for r in rs:
+                    cs = cities_of.get(r)
+                    if cs:
+                        cities = cities | cs
+                own = (
+                    o.dense_cities[segs[0]]
+                    if members is None
+                    else tuple({group_of[c] for i in segs for c in ocities[i]})
+                )
+                out.append(new(PreviewFeature, (FIELD, tuple(rs), 0, 0, coa, meeples, cities, own)))
+                continue
+            # the square is empty and its border keys are new: only joined features can share
+            # a tile
+            if not rs:
+                tiles = 1
+            elif len(rs) == 1:
+                tiles = 1 + len(ftiles[rs[0]])
+            else:
+                tiles = 1 + len(ftiles[rs[0]].union(*[ftiles[r] for r in rs[1:]]))
+            if borders:
+                for i, c, _key in borders:
+                    if group_of[i] == g:
+                        coa += c
+                        tiles += 1
+            out.append(
+                new(
+                    PreviewFeature, (kind, tuple(rs), open_edges, tiles, coa, meeples, NO_NODES, ())
+                )
+            )
+        return group_of, out

@@ -1,0 +1,330 @@
+"""The board's state: placed tiles, features, the frontier, copies and trials."""
+
+from __future__ import annotations
+
+from collections.abc import KeysView
+from typing import TYPE_CHECKING, Any, NamedTuple, Self
+
+from engine.board.layout import MapLayout, MapOptions, map_layout
+from engine.board.tiletables import OrientedTile, compiled
+from engine.board.vocab import (
+    DELTAS,
+    FREE,
+    H_CITY,
+    H_FERRY,
+    LOG_CITY,
+    LOG_DONE,
+    LOG_FERRY,
+    LOG_MON,
+    LOG_REQ,
+)
+from engine.errors import EngineError
+from engine.features import CITY, LOG_ROOT, ROAD, FeatureStore
+from engine.geometry import Square
+from engine.mapdef import MapDef
+
+if TYPE_CHECKING:
+    from engine.tiles import TileSet
+
+
+class BoardTrial(NamedTuple):
+    """What :meth:`Board.end_trial` needs besides the log: sizes and the containers it swapped."""
+
+    log_len: int
+    nodes: int
+    placed: int
+    front: dict[Square, str]
+    groups: dict[str, dict[Square, None]]
+    meeples: dict[int, tuple[int, ...]]
+
+
+class BoardState:
+    """Placed tiles and their features, on a map or (``map is None``) on an unbounded table.
+
+    Mutating methods are unchecked; :meth:`why_illegal` / :meth:`is_legal` check a placement.
+    """
+
+    def __init__(
+        self, m: MapDef | None, tileset: TileSet, options: MapOptions | None = None
+    ) -> None:
+        self.map = m
+        self.tileset = tileset
+        self.compiled = compiled(tileset)
+        self.layout: MapLayout | None = map_layout(m, options or MapOptions()) if m else None
+        self.tiles: dict[Square, OrientedTile] = {}
+        """Placed tiles by square."""
+        self.nodes: dict[Square, tuple[int, ...]] = {}
+        """Feature node of each segment of each placed tile (-1 for a monastery)."""
+        self.order: list[Square] = []
+        """Squares in the order their tiles were placed."""
+        self.req: dict[Square, str] = dict(self.layout.static_req) if self.layout else {}
+        self._front: dict[Square, str] = {}
+        """Frontier square -> its pattern (insertion-ordered: iteration is deterministic)."""
+        self._groups: dict[str, dict[Square, None]] = {}
+        """Pattern -> the frontier squares that have it."""
+        self._owned: set[str] = set()
+        """Patterns whose square dict this board may change in place; the others may be shared
+        with a copy (copy-on-write: bots copy boards thousands of times a game)."""
+        self._fit_src: dict[str, dict[Square, None]] | None = None
+        self._fit_lists: dict[int, list[tuple[str, tuple[int, ...]]]] = {}
+        """Fit class -> its fitting patterns in ``_fit_src``, for the classes asked for (see
+        :meth:`_fitting`)."""
+        self._fit_seen = 0
+        """How many of ``_fit_src``'s patterns the lists in ``_fit_lists`` have seen."""
+        self.monasteries: dict[Square, int] = {}
+        """Monastery squares -> how many neighbouring squares still have to be filled."""
+        self._mon_watch: dict[Square, tuple[Square, ...]] = {}
+        """Empty square -> the monasteries waiting for it to be filled."""
+        self.features = FeatureStore()
+        self.city_node: dict[str, int] = {}
+        self.stub_node: dict[tuple[str, Square, int], int] = {}
+        self.ferry_node: dict[str, int] = {}
+        self.active_cities: set[str] = set()
+        self.opened_ferries: set[str] = set()
+        self._log: list[tuple[Any, ...]] | None = None
+        """The undo log while a trial is open (:meth:`begin_trial`), shared with the features."""
+        self._side_cache: dict[Square, tuple[tuple[Any, ...], ...]] = {}
+        self._contact_src: dict[Square, list[Any]] = {}
+        """Empty square -> ``[nodes, pattern, roots, id]``: the 12 feature nodes of
+        :meth:`contact_pattern` (side then half-edge order, -1: none), its last pattern, the
+        distinct roots it was made from, each as ``r`` without a meeple or ``~r`` (negative)
+        with one (``None``: not made yet; one tuple of ints, which the collector soon stops
+        tracking, instead of a pair per root) and the pattern's
+        :meth:`CompiledTiles.pattern_id`. The nodes change when a tile is placed next to the
+        square (:meth:`place` sets that side's) and go stale when a trial is undone (all
+        dropped); the pattern is checked on use (see :meth:`contact_pattern`)."""
+        """:meth:`_sides` of empty squares since the last change (moves listed, then judged)."""
+        if self.layout is not None:
+            self._make_printed_nodes()
+
+    def _make_printed_nodes(self) -> None:
+        layout = self.layout
+        assert layout is not None
+        printed = layout.printed
+        if printed is not None:  # the same nodes for every board of this layout: replay them
+            specs, self.city_node, self.stub_node, self.ferry_node, done = printed
+            f = self.features
+            for spec in specs:
+                f.new(*spec)
+            f.done.update(done)
+            return
+        self._build_printed_nodes()
+        f = self.features
+        specs = [
+            (f.kind[i], f.open[i], f.tiles[i], f.coa[i], f.label.get(i))
+            for i in range(len(f.parent))
+        ]
+        layout.printed = (specs, self.city_node, self.stub_node, self.ferry_node, set(f.done))
+
+    def _build_printed_nodes(self) -> None:
+        layout = self.layout
+        assert layout is not None
+        m = layout.map
+        f = self.features
+        for cid, city in sorted(m.large_cities.items()):
+            open_city = 0
+            for sq in layout.city_neighbours[cid]:
+                for h in layout.handlers[sq]:
+                    if h[0] == H_CITY and h[1] == cid and h[2] == "C":
+                        open_city += 1
+            self.city_node[cid] = f.new(
+                CITY, open_city, frozenset(city.squares), city.coats_of_arms, layout.city_names[cid]
+            )
+            if open_city == 0:  # every city side faces the border: complete as printed
+                f.done.add(self.city_node[cid])
+            for sq in layout.city_neighbours[cid]:
+                for s, h in enumerate(layout.handlers[sq]):
+                    if h[0] == H_CITY and h[1] == cid and h[2] == "R":
+                        dx, dy = DELTAS[s]
+                        csq = (sq[0] + dx, sq[1] + dy)
+                        tiles = (
+                            frozenset((csq,))
+                            if layout.options.large_city_road_tile
+                            else frozenset()
+                        )
+                        self.stub_node[(cid, sq, s)] = f.new(
+                            ROAD, 1, tiles, 0, layout.city_names[cid]
+                        )
+        for fid, ferry in sorted(m.ferries.items()):
+            self.ferry_node[fid] = f.new(ROAD, 2, frozenset({("ferry", fid)}), ferry.coats_of_arms)
+
+    # -- copying ------------------------------------------------------------------------------
+
+    def copy(self) -> Self:
+        """An independent copy (shares only immutable tables). Not while a trial is open."""
+        if self._log is not None:
+            raise EngineError("a board cannot be copied while a trial is open (end_trial first)")
+        cls = type(self)
+        b = cls.__new__(cls)
+        b.map = self.map
+        b.tileset = self.tileset
+        b.compiled = self.compiled
+        b.layout = self.layout
+        b.tiles = self.tiles.copy()
+        b.nodes = self.nodes.copy()
+        b.order = self.order[:]
+        b.req = self.req.copy()
+        b._front = self._front.copy()
+        b._groups = {p: g for p, g in self._groups.items() if g}
+        b._owned = set()
+        b._fit_src = None
+        b._fit_lists = {}
+        b._fit_seen = 0
+        self._owned = set()  # the square dicts are shared now: copy before changing
+        b.monasteries = self.monasteries.copy()
+        b._mon_watch = self._mon_watch.copy()
+        b.features = self.features.copy()
+        b.city_node = self.city_node
+        b.stub_node = self.stub_node
+        b.ferry_node = self.ferry_node
+        b.active_cities = self.active_cities.copy()
+        b.opened_ferries = self.opened_ferries.copy()
+        b._log = None
+        b._side_cache = self._side_cache  # read-only until either board changes (then replaced)
+        b._contact_src = {}
+        return b
+
+    # -- trials -------------------------------------------------------------------------------
+
+    def begin_trial(self) -> BoardTrial:
+        """Start recording changes so that :meth:`end_trial` can undo them: a bot judges a
+        placement in place instead of on a copy. Trials nest; end them in reverse order."""
+        f = self.features
+        log = self._log
+        if log is None:
+            self._log = f.log = log = []
+        mark = BoardTrial(
+            len(log), len(f.parent), len(self.order), self._front, self._groups, f.meeples
+        )
+        self._front = self._front.copy()
+        self._groups = self._groups.copy()
+        self._owned = set()  # the square dicts are the trial's to copy before changing
+        f.meeples = f.meeples.copy()
+        return mark
+
+    def end_trial(self, mark: BoardTrial) -> None:
+        """Undo everything since ``mark`` was taken by :meth:`begin_trial`."""
+        f = self.features
+        log = self._log
+        assert log is not None, "no trial is open"
+        restore = f.restore
+        for k in range(len(log) - 1, mark.log_len - 1, -1):
+            entry = log[k]
+            op = entry[0]
+            if op == LOG_ROOT:
+                restore(entry)
+            elif op == LOG_DONE:
+                f.done.discard(entry[1])
+            elif op == LOG_CITY:
+                self.active_cities.discard(entry[1])
+            elif op == LOG_FERRY:
+                self.opened_ferries.discard(entry[1])
+            else:
+                table = (
+                    self.req
+                    if op == LOG_REQ
+                    else self.monasteries
+                    if op == LOG_MON
+                    else (self._mon_watch)
+                )
+                if entry[2] is None:
+                    table.pop(entry[1], None)
+                else:
+                    table[entry[1]] = entry[2]
+        del log[mark.log_len :]
+        n = mark.nodes
+        for node in range(n, len(f.parent)):
+            f.cities.pop(node, None)
+            f.label.pop(node, None)
+        for lst in (f.parent, f.kind, f.open, f.tiles, f.coa):
+            del lst[n:]
+        order = self.order
+        for sq in order[mark.placed :]:
+            del self.tiles[sq]
+            del self.nodes[sq]
+        del order[mark.placed :]
+        self._front = mark.front
+        self._groups = mark.groups
+        self._owned = set()
+        self._side_cache = {}
+        self._contact_src = {}
+        f.meeples = mark.meeples
+        if mark.log_len == 0:
+            self._log = f.log = None
+
+    # -- queries ------------------------------------------------------------------------------
+
+    def oriented(self, tile_id: str, rotation: int) -> OrientedTile:
+        """Tile ``tile_id`` at ``rotation`` in board orientation: its edges, its segments and
+        the meeple locations that name them (``segment_at``, ``location_of``)."""
+        return self.compiled.oriented[tile_id][rotation // 90]
+
+    @property
+    def frontier(self) -> KeysView[Square]:
+        """The empty squares where a tile may go now (a read-only set-like view)."""
+        return self._front.keys()
+
+    def _group(self, p: str) -> dict[Square, None]:
+        """The square dict of pattern ``p``, ready to change (created or unshared)."""
+        groups = self._groups
+        group = groups.get(p)
+        if group is None:
+            groups[p] = group = {}
+        elif p in self._owned:
+            return group
+        else:
+            groups[p] = group = group.copy()  # same key: the pattern order is kept
+        self._owned.add(p)
+        return group
+
+    def _front_add(self, q: Square) -> None:
+        if q not in self._front:
+            p = self.req.get(q, FREE)
+            self._front[q] = p
+            self._group(p)[q] = None
+
+    def _front_remove(self, q: Square) -> None:
+        p = self._front.pop(q, None)
+        if p is not None:
+            del self._group(p)[q]
+
+    def neighbour_count(self, square: Square) -> int:
+        """Neighbouring squares (8, diagonals included) holding a tile or a large-city square."""
+        x, y = square
+        n = 0
+        city_of = self.layout.city_of if self.layout else {}
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                if dx or dy:
+                    q = (x + dx, y + dy)
+                    if q in self.tiles or q in city_of:
+                        n += 1
+        return n
+
+    def monastery_neighbours_left(self, square: Square) -> int:
+        """Neighbouring squares (8) still to be filled before a monastery on ``square`` is
+        complete: empty squares that take a tile (what :meth:`place` starts it with)."""
+        x, y = square
+        tiles = self.tiles
+        placeable = self.layout.placeable if self.layout else None
+        return sum(
+            1
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+            if (dx or dy)
+            and (x + dx, y + dy) not in tiles
+            and (placeable is None or (x + dx, y + dy) in placeable)
+        )
+
+    def _printed_node(self, square: Square, s: int, h: tuple[Any, ...]) -> int:
+        if h[0] == H_CITY:
+            if h[2] == "C":
+                return self.city_node[h[1]]
+            if h[2] == "R":
+                return self.stub_node[(h[1], square, s)]
+        elif h[0] == H_FERRY:
+            return self.ferry_node[h[1]]
+        return -1
+
+    def root_of(self, square: Square, segment: int) -> int:
+        return self.features.find(self.nodes[square][segment])
