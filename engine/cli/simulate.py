@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.compare and not args.map:
             raise EngineError("give a MAP (or --compare A B)")
         if args.scheduler is not None:
-            from engine.cluster import check_address, silence_dask_logging
+            from engine.analysis.cluster import check_address, silence_dask_logging
 
             check_address(args.scheduler)  # a malformed address: one line, before any work
             silence_dask_logging()  # what goes wrong on the cluster is said once, below

@@ -87,7 +87,7 @@ def test_a_link_not_followed_is_replaced_and_its_target_untouched(tmp_path: Path
 
 
 def test_report_writers_never_follow_a_planted_link(tmp_path: Path) -> None:
-    from engine.report import write_pages
+    from engine.analysis.report import write_pages
 
     victim = tmp_path / "victim.txt"
     victim.write_text("keep me", encoding="utf-8")
@@ -102,7 +102,7 @@ def test_report_writers_never_follow_a_planted_link(tmp_path: Path) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        from engine.report import save_chart
+        from engine.analysis.report import save_chart
 
         fig = plt.figure(figsize=(1, 1))
         return {"chart": save_chart(plt, fig, folder / "chart.png", 20)}
