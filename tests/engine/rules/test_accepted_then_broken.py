@@ -251,21 +251,21 @@ def test_a_free_upgrade_puts_no_chip_under_the_meeple() -> None:
     assert all(a.square != (1, 0) for a in _offered(g, "lift"))
 
 
+def _free_extra_turn(when: str, **extra: Any) -> RuleSetSpec:
+    """A rule set whose one mechanic is a free extra turn without a limit, in extra turns too."""
+    more = {
+        "id": "more",
+        "action": "more",
+        "when": when,
+        "pay": {"kind": "none"},
+        "reward": {"kind": "extra_turn", "park_meeple": False, "in_extra_turns": True},
+        "limit": "none",
+    }
+    return RuleSetSpec.from_dict(_dict([more], **extra))
+
+
 def test_a_free_extra_turn_without_a_limit_is_taken_once_a_turn() -> None:
-    spec = RuleSetSpec.from_dict(
-        _dict(
-            [
-                {
-                    "id": "more",
-                    "action": "more",
-                    "when": "action",
-                    "pay": {"kind": "none"},
-                    "reward": {"kind": "extra_turn", "park_meeple": False, "in_extra_turns": True},
-                    "limit": "none",
-                }
-            ]
-        )
-    )
+    spec = _free_extra_turn("action")
     g = _game(spec, [])
     place(g, (1, 0))
     (more,) = _offered(g, "more")
@@ -278,21 +278,7 @@ def test_a_free_extra_turn_without_a_limit_is_taken_once_a_turn() -> None:
 
 
 def test_greedy_bots_finish_a_game_with_a_free_unlimited_extra_turn() -> None:
-    spec = RuleSetSpec.from_dict(
-        _dict(
-            [
-                {
-                    "id": "more",
-                    "action": "more",
-                    "when": "after",
-                    "pay": {"kind": "none"},
-                    "reward": {"kind": "extra_turn", "park_meeple": False, "in_extra_turns": True},
-                    "limit": "none",
-                }
-            ],
-            supply=preset_dict("france")["supply"],
-        )
-    )
+    spec = _free_extra_turn("after", supply=preset_dict("france")["supply"])
     m = loads_map(bundled_map("france").read_text(encoding="utf-8"))
     m.rule_set_spec, m.rule_set = spec, spec.name
     g = Game(m, players=2, seed=3, options=GameOptions(tile_count=30))
