@@ -79,7 +79,8 @@ class _Session:
         bot = self.bots.get(key)
         if bot is None:
             bot = self.bots[key] = make_bot(kind, strength, seed)
-        return bot.choose(game.copy()).to_dict()
+        answer: dict[str, Any] = bot.choose(game.copy()).to_dict()
+        return answer
 
 
 def serve(conn: Any) -> None:

@@ -39,14 +39,20 @@ from PySide6.QtWidgets import (
 )
 
 from engine.mapdef import RuleSet
-from engine.rules.data import MECHANIC_KINDS, PRINT_NAMES, RuleSetError, preset_names, preset_spec
+from engine.rules.data import (
+    MECHANIC_KINDS,
+    PRINT_NAMES,
+    RuleSetError,
+    RuleSetProblem,
+    preset_names,
+    preset_spec,
+)
 from engine.validation import Issue
 from mapeditor import ruleset_edits as edits
 from mapeditor.document import MapDocument
 from mapeditor.ruleset_data import (
     FILE_SUFFIX,
     Path_,
-    RuleSetProblem,
     bounds,
     description,
     get,
