@@ -601,7 +601,10 @@ def check_ruleset_dict(data: Any) -> list[RuleSetProblem]:
         deep = boundedio.too_deep(data)
         if deep is not None:
             return [
-                RuleSetProblem(deep, f"nested more than {boundedio.MAX_JSON_DEPTH} levels deep")
+                RuleSetProblem(
+                    deep.removeprefix("$").removeprefix("."),
+                    f"nested more than {boundedio.MAX_JSON_DEPTH} levels deep",
+                )
             ]
         bad = boundedio.unstorable(data)
         if bad is not None:
