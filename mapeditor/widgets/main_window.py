@@ -41,10 +41,11 @@ from PySide6.QtWidgets import (
 from engine.errors import EngineError, MapFormatError
 from engine.geometry import Edge, Square
 from engine.mapdef import MAX_GRID
+from mapeditor import recovery
 from mapeditor.commands import ReplaceMap
 from mapeditor.dialog_buttons import ok_cancel
 from mapeditor.document import MapDocument
-from mapeditor.files import EditorFiles, blank_map
+from mapeditor.files import ChangedOnDisk, EditorFiles, blank_map
 from mapeditor.painting import LAYERS, square_rect
 from mapeditor.playtest.launch import confirm_errors, open_playtest
 from mapeditor.tools import ALL_TOOLS, Tool
@@ -110,6 +111,8 @@ class MainWindow(QMainWindow):
         self.start_page.country_requested.connect(lambda: new_map_from_country(self))
         self.start_page.open_requested.connect(self.open_dialog)
         self.start_page.path_chosen.connect(self._open_from_start_page)
+        self.start_page.recovery_chosen.connect(self._recover_from_start_page)
+        self.start_page.recovery_discarded.connect(self._discard_from_start_page)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.start_page)
         self.pages.addWidget(self.view)
@@ -406,6 +409,7 @@ class MainWindow(QMainWindow):
         """The start page replaces the canvas; docks and tool bars wait until a map is open."""
         self.pages.setCurrentWidget(self.start_page if on else self.view)
         if on:
+            self._refresh_recoverable()
             self._docks_shown = [d for d in self.docks.values() if d.isVisibleTo(self)]
         bars = self.findChildren(QToolBar)
         for widget in [*bars, *getattr(self, "_docks_shown", [])]:
@@ -618,7 +622,10 @@ class MainWindow(QMainWindow):
         )
         if answer == QMessageBox.StandardButton.Save:
             return self.save()
-        return answer == QMessageBox.StandardButton.Discard
+        if answer == QMessageBox.StandardButton.Discard:
+            self.files.discard_recovery(self.document)
+            return True
+        return False
 
     def new_map(self) -> None:
         if not self.maybe_save():
@@ -661,6 +668,14 @@ class MainWindow(QMainWindow):
         if self.pages.currentWidget() is self.start_page:  # a double click reports twice
             self.open_path(path)
 
+    def _recover_from_start_page(self, entry: recovery.Entry) -> None:
+        if self.pages.currentWidget() is self.start_page:
+            self.recover(entry)
+
+    def _discard_from_start_page(self, entry: recovery.Entry) -> None:
+        self.files.discard(entry)
+        self._refresh_recoverable()
+
     def save(self) -> bool:
         if self.document.path is None:
             return self.save_as()
@@ -678,14 +693,39 @@ class MainWindow(QMainWindow):
     def _recovery(self) -> Path:
         return self.files.recovery_of(self.document)
 
-    def _save_to(self, path: Path) -> bool:
+    def _save_to(self, path: Path, *, overwrite: bool = False) -> bool:
         try:
-            self.files.save(self.document, path)
-        except (MapFormatError, EngineError, OSError) as exc:
+            self.files.save(self.document, path, overwrite=overwrite)
+        except ChangedOnDisk as exc:
+            return self._changed_on_disk(exc)
+        except EngineError as exc:  # SaveFailed and the refusals of the map's own checks
             QMessageBox.critical(self, "Cannot save map", str(exc))
             return False
         self.statusBar().showMessage(f"Saved {path}", 4000)
         return True
+
+    def _changed_on_disk(self, exc: ChangedOnDisk) -> bool:
+        """Another window or program saved this file since we read it: overwrite it, save
+        this version elsewhere, or cancel (the work stays open either way)."""
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "File changed on disk",
+            f"{exc}. Overwrite it with your version (the changes made there are lost), or "
+            "save your version as another file?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.SaveAll
+            | QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        box.button(QMessageBox.StandardButton.Save).setText("Overwrite")
+        box.button(QMessageBox.StandardButton.SaveAll).setText("Save As…")
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        answer = box.exec()
+        if answer == QMessageBox.StandardButton.Save:
+            return self._save_to(exc.path, overwrite=True)
+        if answer == QMessageBox.StandardButton.SaveAll:
+            return self.save_as()
+        return False
 
     def autosave(self) -> Path | None:
         """Write unsaved work to this map's recovery file now (see :class:`EditorFiles`)."""
@@ -700,10 +740,12 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(text, 6000)
 
     def offer_recovery(self) -> bool:
-        """If this file's own autosave is newer than the file (a crash), offer to restore it."""
+        """If this file has an autosave newer than the file, left by a window that is gone (a
+        crash), offer to restore it."""
         doc = self.document
-        recovered = self.files.pending_recovery(doc)
-        if recovered is None:
+        entry = self.files.pending_recovery(doc)
+        recovered = self.files.read_recovery(entry) if entry is not None else None
+        if entry is None or recovered is None:
             return False
         answer = QMessageBox.question(
             self,
@@ -712,9 +754,34 @@ class MainWindow(QMainWindow):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
         )
         if answer != QMessageBox.StandardButton.Yes:
-            self.files.discard_recovery(doc)
+            self.files.discard(entry)
             return False
         doc.undo_stack.push(ReplaceMap(doc, recovered, "Recover autosave"))
+        self.files.adopt(doc, entry)
+        return True
+
+    def recover(self, entry: recovery.Entry) -> bool:
+        """Open the work kept in ``entry`` (the start page's list): on its file when that is
+        still there, else as an unsaved map."""
+        if not self.maybe_save():
+            return False
+        recovered = self.files.read_recovery(entry)
+        if recovered is None:
+            QMessageBox.warning(
+                self, "Recover unsaved work", f"{entry.file.name} can no longer be read."
+            )
+            self._refresh_recoverable()
+            return False
+        document: MapDocument | None = None
+        if entry.origin is not None and entry.origin.is_file():
+            with contextlib.suppress(MapFormatError, EngineError, OSError):
+                document = self.files.open(entry.origin)
+        if document is None:
+            document = MapDocument(blank_map(recovered.width, recovered.height))
+        document.undo_stack.push(ReplaceMap(document, recovered, "Recover autosave"))
+        self.set_document(document)
+        self.files.adopt(document, entry)
+        self.statusBar().showMessage(f"Recovered {entry.name}: save it to keep it", 8000)
         return True
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
@@ -731,12 +798,18 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         if self.maybe_save():
             self.files.discard_recovery(self.document)
+            self.files.close()
             event.accept()
         else:
             event.ignore()
 
     def _last_dir(self) -> Path:
         return self.files.last_dir()
+
+    def _refresh_recoverable(self) -> None:
+        """List the work left by windows that are gone (read when the start page is shown: it
+        reads every recovery file, too much for each save)."""
+        self.start_page.set_recoverable(self.files.recoverable())
 
     def _refresh_recent(self) -> None:
         recent = self.files.recent()

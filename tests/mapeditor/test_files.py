@@ -22,6 +22,12 @@ def small_map() -> MapDef:
     return m
 
 
+def crash(window) -> None:
+    """The window's process dies: its lock is free, its recovery files stay (a real kill -9:
+    tests/mapeditor/test_work_lost.py)."""
+    window.files._lock.unlock()
+
+
 def paint(window) -> None:
     window.set_tool(BrushTool)
     drag(window, [square_point(window, (0, 0)), square_point(window, (3, 0))])
@@ -83,6 +89,7 @@ def test_autosave_is_offered_back_after_a_crash(make_editor, tmp_path, monkeypat
     recovery = window.autosave()
     assert recovery is not None and recovery.is_file()
     assert load_map(path).land == set()  # the map file itself is untouched
+    crash(window)
     # "Crash": a new editor opens the same file and is offered the autosave.
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     other = make_editor()
@@ -113,6 +120,7 @@ def test_same_file_name_in_two_folders_never_share_a_recovery(
     paint(window)
     recovery_a = window.autosave()  # then "crash" while editing A
     assert recovery_a is not None
+    crash(window)
     asked: list[str] = []
 
     def question(*args, **kwargs):
@@ -168,6 +176,7 @@ def test_declining_a_recovery_deletes_only_that_files_own(make_editor, tmp_path,
     assert window.open_path(path, ask_save=False)
     paint(window)
     mine = window.autosave()
+    crash(window)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.No)
     other = make_editor()
     assert other.open_path(path, ask_save=False)
@@ -185,7 +194,7 @@ def test_background_autosave_writes_a_snapshot(make_editor, tmp_path, qtbot) -> 
     expected = set(window.document.map.land)
     with qtbot.waitSignal(window.files.autosaved, timeout=10000):
         window.autosave_in_background()
-    slot = files.recovery_path(path, "")
+    slot = window._recovery()
     m = recovery.read(slot, path)
     assert m is not None and m.land == expected
 
@@ -201,7 +210,13 @@ def test_a_background_autosave_finishing_after_a_save_leaves_no_recovery(
     window = make_editor()
     assert window.open_path(path, ask_save=False)
     paint(window)
-    job = _AutosaveJob(window.document.snapshot(), window._recovery(), path, window.files._signals)
+    job = _AutosaveJob(
+        window.document.snapshot(),
+        window._recovery(),
+        path,
+        window.files.owner,
+        window.files._signals,
+    )
     window.files._autosave_dropped = job.dropped
     assert window._save_to(path)  # saved while the autosave job has not run yet
     job.run()  # ...and now it writes
