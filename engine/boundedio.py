@@ -24,10 +24,15 @@ engine.boundedio.InputFileError: /dev/zero: not a regular file (a character devi
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import glob
 import json
+import math
 import os
 import stat
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -252,8 +257,6 @@ def unstorable(data: Any) -> tuple[str, str] | None:
     """The first value JSON text in UTF-8 cannot hold, as ``(json path, reason)``: a number out
     of range (``1e999`` parses as infinity) or a lone surrogate (``"\\ud800"``) in a string or key.
     ``None`` if every value can be written back. Iterative: any depth."""
-    import math
-
     try:  # in C, fast on large data; the walk below only runs to name the culprit
         json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
         return None
@@ -316,10 +319,159 @@ def inside_folder(written: str, naming_file: str | os.PathLike[str], *, what: st
     return target
 
 
+STALE_TMP_SECONDS = 60.0
+"""A temporary file of an atomic save older than this was left by a killed save."""
+
+
+def remove_stale_temporaries(target: str | os.PathLike[str]) -> int:
+    """Delete ``.NAME.*.tmp`` files an interrupted atomic save of ``target`` left beside it.
+
+    Only files of that exact pattern, regular, and older than :data:`STALE_TMP_SECONDS` (a save
+    in progress elsewhere is younger) are removed. Returns how many; never raises.
+    """
+    target = Path(target)
+    removed = 0
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for tmp in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+            with contextlib.suppress(OSError):
+                st = tmp.lstat()
+                if stat.S_ISREG(st.st_mode) and now - st.st_mtime > STALE_TMP_SECONDS:
+                    tmp.unlink()
+                    removed += 1
+    return removed
+
+
+class OutputFileError(OSError):
+    """A file cannot be written. ``str()`` is one line naming the file that was asked for (never
+    the hidden temporary written first); ``errno`` is the system's code, when there is one."""
+
+    def __init__(self, target: str | os.PathLike[str], reason: str, code: int = 0) -> None:
+        super().__init__(code, reason, os.fspath(target))
+
+    def __str__(self) -> str:
+        return f"{shown(self.filename)}: {self.strerror}"
+
+
+_WRITE_REASONS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EACCES: "permission denied (the folder or the file is not writable)",
+    errno.EPERM: "permission denied (the folder or the file is not writable)",
+    errno.EROFS: "the file system is read-only",
+}
+
+
+def _write_failed(target: Path, exc: OSError) -> OutputFileError:
+    if isinstance(exc, OutputFileError):
+        return exc
+    reason = _WRITE_REASONS.get(exc.errno or 0) or exc.strerror or str(exc) or "unknown failure"
+    return OutputFileError(target, f"cannot write: {reason}", exc.errno or 0)
+
+
+def writable_target(path: str | os.PathLike[str], *, follow_links: bool = True) -> Path:
+    """Where a write to ``path`` goes: ``path`` itself when it is absent or a regular file.
+
+    A symbolic link the user named (``follow_links``) is written through: the file it points to
+    is replaced and the link stays, so a map kept behind a link does not fork. With
+    ``follow_links=False`` (files the program names itself in an output folder, such as
+    ``report.json``) a link is replaced by the new file and what it points to is never touched.
+
+    :raises OutputFileError: the target (or the file a link leads to) is a directory, a named
+        pipe, a device or a socket, or a link leads nowhere: such a target is never replaced.
+    """
+    try:
+        text = check_path(path)
+    except InputFileError as exc:
+        raise OutputFileError(exc.source, exc.reason) from None
+    target = Path(text)
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        raise _write_failed(target, exc) from None
+    if stat.S_ISLNK(st.st_mode):
+        if not follow_links:
+            return target
+        try:
+            real = target.resolve(strict=True)
+            st = os.stat(real)
+        except FileNotFoundError:
+            raise OutputFileError(
+                target, "is a symbolic link to a missing file; not written through it"
+            ) from None
+        except (OSError, RuntimeError) as exc:  # a link loop
+            raise OutputFileError(target, f"cannot follow the symbolic link: {exc}") from None
+        target = real
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else file_kind(st.st_mode)
+        raise OutputFileError(text, f"is {kind}, not a regular file; not replaced")
+    return target
+
+
+def write_bytes_atomically(
+    path: str | os.PathLike[str], data: bytes, *, follow_links: bool = True
+) -> Path:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, flushed to disk,
+    then renamed over it: either the whole new file is there afterwards or the old one is
+    untouched. A file replaced keeps its permissions. What a link or a special file at ``path``
+    leads to is decided by :func:`writable_target`. Returns the file written.
+
+    :raises OutputFileError: one line naming ``path`` (a full disk, a folder not writable, a
+        target that is not a regular file).
+    """
+    target = writable_target(path, follow_links=follow_links)
+    remove_stale_temporaries(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise _write_failed(Path(os.fspath(path)), exc) from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            mode = os.stat(target).st_mode & 0o777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise _write_failed(Path(os.fspath(path)), exc) from None
+        raise
+    return target
+
+
+def write_text_atomically(
+    path: str | os.PathLike[str], text: str, *, follow_links: bool = True
+) -> Path:
+    """:func:`write_bytes_atomically` of ``text`` as UTF-8 (line ends as given). Text that UTF-8
+    cannot store (a lone surrogate) is refused before anything is written."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise OutputFileError(
+            path, f"cannot write: the text holds a character UTF-8 cannot store ({exc.reason})"
+        ) from None
+    return write_bytes_atomically(path, data, follow_links=follow_links)
+
+
 __all__ = [
+    "STALE_TMP_SECONDS",
+    "remove_stale_temporaries",
+    "write_text_atomically",
     "LIMITS",
     "MAX_JSON_DEPTH",
     "MAX_PATH_CHARS",
+    "OutputFileError",
     "InputFileError",
     "check_path",
     "file_kind",
@@ -331,4 +483,6 @@ __all__ = [
     "shown",
     "too_deep",
     "unstorable",
+    "writable_target",
+    "write_bytes_atomically",
 ]

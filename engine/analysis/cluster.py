@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from engine.analysis.workers import chunks, main_hidden
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
@@ -47,6 +48,9 @@ NO_WORKERS_SECONDS = 30.0
 
 POLL_SECONDS = 0.2
 """How often a run waiting for games checks that the cluster still has workers."""
+
+PlayFn = Callable[["MapDef", "SimConfig", int, str], Any]
+"""Plays game ``index`` of a run and returns its facts (``engine.analysis.simulate``'s)."""
 
 EXTRA = "pip install 'carcassonne-maps-studio[cluster]'"
 
@@ -151,14 +155,12 @@ def _client(scheduler: str, workers: int) -> tuple[Any, Any]:
     """A Dask client for ``scheduler`` (and the local cluster it started, or ``None``)."""
     check_address(scheduler)
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client, LocalCluster  # the optional cluster extra
     except ImportError:
         raise EngineError(f"running on a Dask cluster needs dask.distributed: {EXTRA}") from None
     if scheduler == "local":
-        from engine.analysis.simulate import _main_hidden
-
         # worker processes are spawned: they must not re-run the caller's main script
-        with _main_hidden(True):
+        with main_hidden(True):
             # distributed's constructors carry no annotations (untyped in the library)
             cluster = LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=workers,
@@ -179,14 +181,15 @@ def _client(scheduler: str, workers: int) -> tuple[Any, Any]:
     return client, None
 
 
-def _play_chunk(m: MapDef, config: SimConfig, indices: list[int], rule_set: str) -> list[Any]:
-    from engine.analysis.simulate import _play_checked
-
-    return [_play_checked(m, config, i, rule_set) for i in indices]
+def _play_chunk(
+    play: PlayFn, m: MapDef, config: SimConfig, indices: list[int], rule_set: str
+) -> list[Any]:
+    return [play(m, config, i, rule_set) for i in indices]
 
 
 def run_on_dask(
     scheduler: str,
+    play: PlayFn,
     m: MapDef,
     config: SimConfig,
     rule_set: str,
@@ -196,7 +199,8 @@ def run_on_dask(
     progress: Callable[[int, int], None] | None = None,
     cancel: Callable[[], bool] | None = None,
 ) -> int:
-    """Play every game of ``config`` on the cluster, filling ``done`` (index -> facts).
+    """Play every game of ``config`` on the cluster with ``play(m, config, index, rule_set)`` (a
+    module-level function: the workers import it), filling ``done`` (index -> facts).
 
     Returns the number of worker threads the cluster had at the start. Stops early (games left
     out of ``done``) when ``cancel()`` turns true; a game that fails raises its error.
@@ -204,7 +208,9 @@ def run_on_dask(
     with quiet_dask():
         client, cluster = _client(scheduler, workers)
         try:
-            return _run(client, scheduler, m, config, rule_set, done, workers, progress, cancel)
+            return _run(
+                client, scheduler, play, m, config, rule_set, done, workers, progress, cancel
+            )
         finally:
             with contextlib.suppress(Exception):  # a scheduler gone: nothing left to close
                 client.close()
@@ -242,6 +248,7 @@ def _failed(exc: BaseException, scheduler: str, client: Any) -> EngineError:
 def _run(
     client: Any,
     scheduler: str,
+    play: PlayFn,
     m: MapDef,
     config: SimConfig,
     rule_set: str,
@@ -250,9 +257,7 @@ def _run(
     progress: Callable[[int, int], None] | None,
     cancel: Callable[[], bool] | None,
 ) -> int:
-    from distributed import as_completed
-
-    from engine.analysis.simulate import chunks
+    from distributed import as_completed  # the optional cluster extra (see _client)
 
     futures: list[Any] = []
     try:
@@ -271,6 +276,7 @@ def _run(
         futures = [
             client.submit(
                 _play_chunk,
+                play,
                 remote_map,
                 config,
                 idx,

@@ -73,7 +73,7 @@ def write_pages(
     and ``stem.md`` and ``stem.html`` from ``blocks(images)``: what a report, a comparison and a
     sweep each write. Returns the files by role (``json``, ``markdown``, ``html``,
     ``chart:<name>``)."""
-    from engine.mapio import write_text_atomically
+    from engine.boundedio import write_text_atomically
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -554,9 +554,11 @@ def to_html(blocks: Sequence[Block], *, title: str) -> str:
 
 def draw_charts(report: BalanceReport, out_dir: Path, *, dpi: int = 72) -> dict[str, Path]:
     """Draw the PNG charts (matplotlib, Agg backend); returns them by name."""
+    # the optional report extra (may be absent)
     import matplotlib
 
     matplotlib.use("Agg", force=False)
+    # the optional report extra (may be absent)
     import matplotlib.pyplot as plt
 
     files: dict[str, Path] = {}
@@ -577,7 +579,7 @@ def save_chart(plt: Any, fig: Any, path: Path, dpi: int) -> Path:
     """Save a matplotlib figure as a small PNG at ``path`` (palette-quantised, no Software tag),
     close it and return ``path``: every report, comparison and sweep chart goes through here.
     Written atomically, and a link planted at ``path`` is replaced, never followed."""
-    from engine.mapio import write_bytes_atomically
+    from engine.boundedio import write_bytes_atomically
 
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
@@ -590,6 +592,7 @@ def _shrink_png(png: bytes) -> bytes:
     """A chart re-saved with a 128-colour palette: a third of the size, no visible change for
     flat charts. Pillow comes with matplotlib; without it the chart stays as drawn."""
     try:
+        # the optional report extra (Pillow, with matplotlib; may be absent)
         from PIL import Image
     except ImportError:  # pragma: no cover - matplotlib requires pillow
         return png

@@ -69,7 +69,7 @@ def run_preset(args: argparse.Namespace) -> int:
     if not args.output:
         sys.stdout.write(text)
         return 0
-    from engine.mapio import OutputFileError, write_text_atomically
+    from engine.boundedio import OutputFileError, write_text_atomically
 
     try:
         if os.path.lexists(args.output):  # a dangling link too: never written through

@@ -13,13 +13,8 @@ from pathlib import Path
 import pytest
 
 from engine.__main__ import main
-from engine.mapio import (
-    OutputFileError,
-    load_map,
-    save_map,
-    write_bytes_atomically,
-    write_text_atomically,
-)
+from engine.boundedio import OutputFileError, write_bytes_atomically, write_text_atomically
+from engine.mapio import load_map, save_map
 from engine.resources import bundled_map
 from engine.rules.data import preset_spec, save_ruleset
 

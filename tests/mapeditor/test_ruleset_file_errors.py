@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.mapio import OutputFileError
+from engine.boundedio import OutputFileError
 from mapeditor.ruleset_files import write_atomically
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -48,6 +49,7 @@ from engine.rules.data.actions import (
     UpgradeMeeple,
     action_class,
 )
+from engine.rules.data.prints import ISSUE_CODES, check_prints
 from engine.rules.data.ruleset import MARKETS, Mechanic, RuleSetSpec
 from engine.rules.spec import (
     ActionCount,
@@ -283,8 +285,6 @@ class DataRules(ChipRules):
 
     def apply_options(self, spec: RuleSetSpec) -> RuleSetSpec:
         """``spec`` with the rule options (:data:`OPTIONS`) applied."""
-        from dataclasses import replace
-
         if not self.options:
             return spec
         mechanics = []
@@ -318,8 +318,6 @@ class DataRules(ChipRules):
 
     @classmethod
     def check_map(cls, m: MapDef, issues: IssueSink) -> None:
-        from engine.rules.data.prints import check_prints
-
         check_prints(cls.spec, m, issues)
 
     # -- setup -----------------------------------------------------------------------------------
@@ -1068,8 +1066,6 @@ GATED_EXCLUSION = ChipLayout(
 
 def class_attributes(spec: RuleSetSpec) -> dict[str, Any]:
     """The declarations of the rule set class of ``spec``."""
-    from engine.rules.data.prints import ISSUE_CODES
-
     layout = spec.layout
     ss = spec.sheet_setup
     fixed = layout.kind == "fixed"
