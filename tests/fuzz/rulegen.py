@@ -28,13 +28,14 @@ from typing import Any
 
 from fuzzlib import Hang, Verdict, _crash, time_limit
 
-from engine.bots.base import make_bot
+from engine.bots import make_bot
 from engine.errors import EngineError, IllegalMoveError
 from engine.game import Game, GameOptions
 from engine.mapdef import MapDef
 from engine.mapio import dumps_map, load_map, loads_map
 from engine.moves import Action
-from engine.record import dumps_record, loads_record, record_of, replay
+from engine.record import dumps_record, loads_record, record_of
+from engine.replaying import replay
 from engine.resources import shipped_maps
 from engine.rules.data import MECHANIC_KINDS, RuleSetSpec, check_ruleset_dict
 from engine.rules.data.ruleset import COLOUR_ORDER

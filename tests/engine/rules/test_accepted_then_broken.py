@@ -12,7 +12,7 @@ import pytest
 from _chips_helpers import finish, make_map, place
 
 from engine.__main__ import main
-from engine.bots.base import make_bot
+from engine.bots import make_bot
 from engine.errors import MapFormatError, RecordError
 from engine.game import Game, GameOptions, Phase
 from engine.mapio import loads_map
