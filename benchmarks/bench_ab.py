@@ -19,11 +19,16 @@ Cases:
   time, and its CPU time, which the load of other processes disturbs less);
 - ``greedy``: games of the greedy bot on Deutschland as the balance report plays them
   (``engine.analysis.simulate.play_one``, 4 per round; the scores are compared like the digests);
+- ``mcts``: the default Monte-Carlo bot's move (250 iterations) at turn 30 of Deutschland,
+  4 players, the positions reached by greedy play (2 per round; the moves chosen are compared);
 - ``validate60`` / ``validate400``: ``validate_map`` of a generated all-land map with 4 start
   squares and 6 large cities (``benchmarks/bench_validate.py``'s map) of that size.
 
 Both checkouts play the same seeded games: the game batches print a digest of the actions
 played, and a differing digest is reported as an error.
+
+``--compiled DIR`` runs this checkout's compiled build (the directory its wheel was unpacked
+into, docs/performance.md) in place of its sources.
 
 ``--instructions`` also counts the machine instructions per game of ``classic`` and
 ``deutschland`` in both checkouts (valgrind's cachegrind, without cache simulation: a batch of
@@ -70,24 +75,65 @@ from engine.mapio import load_map
 from engine.resources import bundled_map
 try:
     from engine.analysis.simulate import SimConfig, play_one, rule_set_for
-except ImportError:  # a baseline from before engine/analysis/
+except ImportError:  # a baseline from before engine/analysis/ (a1cce19, a46416a)
     from engine.simulate import SimConfig, play_one, rule_set_for
 m = load_map(bundled_map("deutschland"))
 rule_set, _ = rule_set_for(m, True)
 config = SimConfig(games={games}, bot="greedy", seed=1)
 play_one(m, config, 10_000, rule_set)
 h = hashlib.sha256()
-t = time.process_time()
-for i in range({seed}, {seed} + {games}):
+t = time.thread_time()
+for i in range({seed}, {seed} + {games} * {play}):
     h.update(repr(play_one(m, config, i, rule_set)["scores"]).encode())
-print(time.process_time() - t, h.hexdigest()[:16])
+print(time.thread_time() - t, h.hexdigest()[:16])
 """
+
+MCTS_MOVES = 2
+MCTS = """
+import hashlib, json, time
+from engine.bots.greedy_bot import GreedyBot
+from engine.bots.mcts_bot import MCTSBot
+from engine.mapio import load_map
+from engine.resources import bundled_map
+try:
+    from engine.analysis.simulate import new_game, rule_set_for
+except ImportError:  # a checkout before engine.analysis
+    from engine.simulate import new_game, rule_set_for
+m = load_map(bundled_map("deutschland"))
+rule_set, _ = rule_set_for(m, True)
+
+def position(seed):
+    game = new_game(m, 4, seed, rule_set)
+    bot = GreedyBot(seed=seed)
+    while game.turn < 30:
+        game.apply(bot.choose(game))
+    return game
+
+MCTSBot(seed=0).choose(position(10_000))  # warm-up
+games = [position(s) for s in range({seed}, {seed} + {games})]
+bots = [MCTSBot(seed=s) for s in range({seed}, {seed} + {games})]
+t = time.thread_time()
+chosen = [bot.choose(game) for bot, game in zip(bots, games)] if {play} else []
+secs = time.thread_time() - t
+h = hashlib.sha256(json.dumps([a.to_dict() for a in chosen], sort_keys=True).encode())
+print(secs, h.hexdigest()[:16])
+"""
+BOT_CASES = {"greedy": (GREEDY, GREEDY_GAMES), "mcts": (MCTS, MCTS_MOVES)}
+
+
+IMPORT_FROM: dict[Path, Path] = {}
+"""A checkout -> the directory its engine is imported from instead (``--compiled``)."""
+
+
+def _path(tree: Path) -> str:
+    return str(IMPORT_FROM.get(tree, tree))
 
 
 def _run_code(tree: Path, code: str) -> str:
-    env = dict(os.environ, PYTHONPATH=str(tree))
+    env = dict(os.environ, PYTHONPATH=_path(tree))
+    # -P: the engine comes from PYTHONPATH, not from the working directory
     out = subprocess.run(
-        [sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True
+        [sys.executable, "-P", "-c", code], cwd=tree, env=env, capture_output=True, text=True
     )
     if out.returncode:
         raise SystemExit(f"{tree}: benchmark code failed:\n{out.stderr}")
@@ -95,9 +141,14 @@ def _run_code(tree: Path, code: str) -> str:
 
 
 def _run(tree: Path, args: list[str]) -> str:
-    env = dict(os.environ, PYTHONPATH=str(tree))
+    env = dict(os.environ, PYTHONPATH=_path(tree))
     out = subprocess.run(
-        [sys.executable, *args], cwd=tree, env=env, capture_output=True, text=True, check=False
+        [sys.executable, "-P", *args],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if out.returncode:
         raise SystemExit(f"{tree}: {' '.join(args)} failed:\n{out.stderr}")
@@ -113,9 +164,9 @@ def measure(case: str, tree: Path, round_no: int) -> tuple[float, float, str]:
             tree, [script, case, str(GAMES[case]), str(round_no)]
         ).split()
         return float(secs), float(setup), f"{digest} {process}"
-    if case == "greedy":
-        out = _run_code(tree, GREEDY.format(games=GREEDY_GAMES, seed=round_no * GREEDY_GAMES))
-        secs, digest = out.split()
+    if case in BOT_CASES:
+        code, n = BOT_CASES[case]
+        secs, digest = _run_code(tree, code.format(games=n, seed=round_no * n, play=1)).split()
         return float(secs), 0.0, digest
     if case == "startup":
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -147,16 +198,25 @@ def instructions(case: str, tree: Path, games: int) -> float:
         # (by the chip layout of the warm-up game), and valgrind runs threads one at a time,
         # so their spinning would be counted as instructions of the games (a few million per
         # game, varying from run to run); the engine itself makes no BLAS call
-        env = dict(os.environ, PYTHONPATH=str(tree), OPENBLAS_NUM_THREADS="1")
+        env = dict(os.environ, PYTHONPATH=_path(tree), OPENBLAS_NUM_THREADS="1")
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
-        cmd += [sys.executable, str(HERE / "ab_games.py"), case, str(n), "0"]
+        if case in BOT_CASES:
+            # the same process less its timed part (the bot cases set up per game or move)
+            cmd += [
+                sys.executable,
+                "-P",
+                "-c",
+                BOT_CASES[case][0].format(games=games, seed=0, play=n),
+            ]
+        else:
+            cmd += [sys.executable, "-P", str(HERE / "ab_games.py"), case, str(n), "0"]
         out = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, check=False)
         found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
         if out.returncode or found is None:
             raise SystemExit(f"{tree}: valgrind failed:\n{out.stderr[-2000:]}")
         return int(found.group(1).replace(",", ""))
 
-    return (count(games) - count(0)) / games
+    return (count(1) - count(0)) / games if case in BOT_CASES else (count(games) - count(0)) / games
 
 
 def main() -> int:
@@ -173,7 +233,14 @@ def main() -> int:
         action="store_true",
         help="also count instructions per game under valgrind (classic, deutschland)",
     )
+    ap.add_argument(
+        "--compiled",
+        type=Path,
+        help="run this checkout's compiled build: the directory its wheel was unpacked into",
+    )
     args = ap.parse_args()
+    if args.compiled:
+        IMPORT_FROM[REPO] = args.compiled.resolve()
     if args.instructions and shutil.which("valgrind") is None:
         ap.error("--instructions needs valgrind on the PATH")
     cases = args.only.split(",")
@@ -193,8 +260,8 @@ def main() -> int:
             b = [s for s, _, _ in runs["base"]]
             n = [s for s, _, _ in runs["new"]]
             mb, mn = statistics.median(b), statistics.median(n)
-            per_run = GAMES.get(case, GREEDY_GAMES if case == "greedy" else 0)
-            unit = "games/s" if per_run else "s"
+            per_run = GAMES.get(case, BOT_CASES[case][1] if case in BOT_CASES else 0)
+            unit = "moves/s" if case == "mcts" else "games/s" if per_run else "s"
             if per_run:
                 fb, fn = per_run / mb, per_run / mn
             else:
@@ -220,8 +287,12 @@ def main() -> int:
                 setup = statistics.median(s / t for t, s, _ in runs["new"])
                 setup_b = statistics.median(s / t for t, s, _ in runs["base"])
                 print(f"{'':12s} set-up share of a game: base {setup_b:.1%}, new {setup:.1%}")
-            if case in GAMES and args.instructions:
-                n_games = max(4, GAMES[case] // 3)
+            if case == "mcts":
+                print(
+                    f"{'':12s} CPU time per move: base {mb / per_run * 1e3:.0f} ms, new {mn / per_run * 1e3:.0f} ms"
+                )
+            if (case in GAMES or case in BOT_CASES) and args.instructions:
+                n_games = max(4, GAMES[case] // 3) if case in GAMES else BOT_CASES[case][1]
                 ib, i_n = (instructions(case, t, n_games) for t in (base, REPO))
                 print(
                     f"{'':12s} instructions per game: base {ib / 1e6:.1f} M, new {i_n / 1e6:.1f} M,"

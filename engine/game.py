@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from engine import draws
 from engine.board import (
     HALF_NAMES,
     INNER_FIELD,
@@ -32,7 +33,6 @@ from engine.board import (
     BoardTrial,
     MapOptions,
 )
-from engine.draws import shuffle
 from engine.errors import EngineError, IllegalMoveError
 from engine.features import CITY, FIELD, KIND_NAMES, MONASTERY
 from engine.gameoptions import DEFAULT_OPTIONS, GameOptions
@@ -302,7 +302,7 @@ class Game:
         pool = self.tileset.pool(pool_name, count, self.rng)
         if start in pool:
             pool.remove(start)
-        shuffle(self.rng, pool)  # rng.shuffle(pool), faster
+        draws.shuffle(self.rng, pool)  # rng.shuffle(pool), faster
         return pool
 
     def _place_start_tiles(self) -> None:
@@ -613,21 +613,17 @@ class Game:
             new = tuple.__new__
             if self.supply[self.to_move] <= 0:
                 return [new(Move, (sq, rot, None)) for sq, rot in self.board.placements(tile)]
+            # built from the blocks the views count (Board.move_blocks): their meeple options
+            # are cached per contact pattern, and a square's are checked, not worked out anew
             out: list[Action] = []
             append = out.append
-            board = self.board
-            options = board.meeple_options
-            contacts = board.contacts
-            farmers = self.options.farmers
-            last: Square | None = None
-            ctx = None
-            for sq, rot in board.placements(tile):
-                append(new(Move, (sq, rot, None)))
-                if sq != last:  # rotations of one square come together: share its contacts
-                    last, ctx = sq, contacts(sq)
-                for loc in options(sq, tile, rot, ctx):
-                    if farmers or loc not in _FIELD_LOCATIONS:
-                        append(new(Move, (sq, rot, loc)))
+            for squares, rots, locs, _n in self._move_index().blocks:
+                by_rotation = tuple(zip(rots, locs, strict=False))  # one length
+                for sq in squares:
+                    for rot, names in by_rotation:
+                        append(new(Move, (sq, rot, None)))
+                        for loc in names:
+                            append(new(Move, (sq, rot, loc)))
             return out
         if phase is _DRAW:
             acts: list[Action] = [Draw()]
@@ -923,7 +919,7 @@ class Game:
         g.rng = random.Random.__new__(random.Random)  # no seeding from the OS: the state is set
         g.rng.setstate(self.rng.getstate())
         if shuffle is not None:
-            shuffle.shuffle(g.pile)
+            draws.shuffle(shuffle, g.pile)  # shuffle.shuffle's permutation, faster
             for r in g.rules:
                 r.redeal_hidden(g._rule_ctx, shuffle)
         return g

@@ -254,8 +254,8 @@ class Previews(BoardState):
                 cities = NO_NODES
                 for r in rs:
                     cs = cities_of.get(r)
-                    if cs:
-                        cities = cities | cs
+                    if cs:  # frozensets: the first is shared, not copied
+                        cities = cs if cities is NO_NODES else cities | cs
                 own = (
                     o.dense_cities[segs[0]]
                     if members is None

@@ -43,10 +43,15 @@ if TYPE_CHECKING:
     from engine.moves import Action
 
 
+def _best_other(scores: list[int], player: int) -> int:
+    """The best score of the other players (0 when there are none)."""
+    others = scores[:player] + scores[player + 1 :]
+    return max(others) if others else 0
+
+
 def evaluate(game: Game, player: int, meeple_value: float = 0.5) -> float:
     proj = game.projected_scores()
-    best_other = max((s for i, s in enumerate(proj) if i != player), default=0)
-    return proj[player] - best_other + meeple_value * game.supply[player]
+    return proj[player] - _best_other(proj, player) + meeple_value * game.supply[player]
 
 
 def _judge_pushed(game: Game, move: Action, me: int, meeple_value: float) -> float:
@@ -104,40 +109,70 @@ class _Projection:
     back to the full ``projected_scores``."""
 
     def __init__(self, game: Game) -> None:
-        f = game.board.features
-        self.n_meeples = len(game.meeples)
-        self.n_done = len(f.done)
+        board = game.board
+        f = board.features
+        parent = f.parent
+        fkind = f.kind
+        fmeeples = f.meeples
+        done = f.done
+        cities_of = f.cities
+        farmers = game.options.farmers
+        meeples = game.meeples
+        self.n_meeples = len(meeples)
+        self.n_done = len(done)
         self.roots: list[tuple[int, tuple[int, ...], list[tuple[int, int]]]] = []
         """Each occupied feature root: for a field, the roots of the cities it touches (only a
         placement that joins one of them can complete it), and what it adds to whom."""
         self.monks: list[tuple[int, tuple[int, int], int, int]] = []
         """Each monk: its meeple id, square, player and what it adds."""
-        seen: set[int] = set()
-        for mid, (player, sq, _loc, node, _s) in game.meeples.items():
-            if node < 0:
-                self.monks.append((mid, sq, player, 1 + game.board.neighbour_count(sq)))
-                continue
-            root = f.find(node)
-            if root not in seen:
-                seen.add(root)
-                adds = _feature_adds(game, root)
-                cities = (
-                    tuple({f.find(c) for c in f.cities_of(root)}) if f.kind[root] == FIELD else ()
-                )
-                self.roots.append((root, cities, adds))
-        self.total = game.scores[:]
+        total = self.total = game.scores[:]
         """The projected scores of the base position."""
-        self.adds_of: dict[int, list[tuple[int, int]]] = {}
-        self.fields_of: dict[int, list[tuple[int, tuple[int, ...], list[tuple[int, int]]]]] = {}
+        adds_of: dict[int, list[tuple[int, int]]] = {}
+        self.adds_of = adds_of
+        fields_of: dict[int, list[tuple[int, tuple[int, ...], list[tuple[int, int]]]]] = {}
+        self.fields_of = fields_of
         """City root -> the occupied fields touching it."""
-        for root, cities, adds in self.roots:
-            self.adds_of[root] = adds
+        # what _feature_adds and Game.projected_scores give, with a field's city roots found
+        # once for both its points and its entry
+        for mid, (player, sq, _loc, node, _s) in meeples.items():
+            if node < 0:
+                pts = 1 + board.neighbour_count(sq)
+                self.monks.append((mid, sq, player, pts))
+                total[player] += pts
+                continue
+            root = node
+            while parent[root] != root:
+                root = parent[root]
+            if root in adds_of:
+                continue
+            kind = fkind[root]
+            cities: tuple[int, ...] = ()
+            if kind == FIELD:
+                found = set()
+                for c in cities_of.get(root, ()):
+                    while parent[c] != c:
+                        c = parent[c]
+                    found.add(c)
+                cities = tuple(found)
+                if not farmers:
+                    adds: list[tuple[int, int]] = []
+                else:
+                    pts = 3 * sum(1 for c in cities if c in done and fkind[c] == CITY)
+                    adds = [(p, pts) for p in game.majority_of(fmeeples.get(root, ()))]
+            else:
+                pts = feature_points(kind, len(f.tiles[root]), f.coa[root], True)
+                adds = [(p, pts) for p in game.majority_of(fmeeples.get(root, ()))]
+            entry = (root, cities, adds)
+            self.roots.append(entry)
+            adds_of[root] = adds
             for p, pts in adds:
-                self.total[p] += pts
+                total[p] += pts
             for c in cities:
-                self.fields_of.setdefault(c, []).append((root, cities, adds))
-        for _mid, _sq, p, pts in self.monks:
-            self.total[p] += pts
+                touching = fields_of.get(c)
+                if touching is None:
+                    fields_of[c] = [entry]
+                else:
+                    touching.append(entry)
 
     def scores(self, game: Game, square: tuple[int, int]) -> list[int]:
         """The projected scores of ``game`` after the base position plus a tile on ``square``
@@ -206,6 +241,23 @@ class _Projection:
                 return False
         return True
 
+    def quiet_base(
+        self,
+        game: Game,
+        square: tuple[int, int],
+        sides: tuple[tuple[Any, ...], ...],
+        points: int,
+        meeple_value: float,
+    ) -> float | None:
+        """The evaluation after a bare placement on ``square`` (any rotation) when it is
+        :meth:`quiet` there: only the rule sets' ``points`` change it. ``None`` when not."""
+        if not self.quiet(square, sides):
+            return None
+        me = game.to_move
+        out = self.total[:]
+        out[me] += points
+        return out[me] - _best_other(out, me) + meeple_value * game.supply[me]
+
     def preview_values(
         self,
         game: Game,
@@ -215,21 +267,18 @@ class _Projection:
         points: int,
         locations: list[str | None],
         meeple_value: float,
+        quiet_base: float | None,
     ) -> list[float]:
         """The evaluation after placing the current tile on ``square`` at ``rotation`` with a
         meeple at each of ``locations`` (``None``: no meeple), without placing it: from
         ``Board.preview`` (``sides`` of ``square``), the rule sets awarding ``points`` at once
-        and nothing else (plain scoring). Equal to playing it out to the end of the turn."""
+        and nothing else (plain scoring); ``quiet_base`` from :meth:`quiet_base`. Equal to
+        playing it out to the end of the turn."""
         board = game.board
-        me = game.to_move
-        quiet = self.quiet(square, sides)
-        if quiet:
+        if quiet_base is not None:
             # no feature it joins is occupied or touches an occupied field, no monk near:
             # only the rule sets' points change the evaluation of the bare placement
-            out = self.total[:]
-            out[me] += points
-            best_other = max((v for k, v in enumerate(out) if k != me), default=0)
-            base = out[me] - best_other + meeple_value * game.supply[me]
+            base = quiet_base
             if len(locations) == 1 and locations[0] is None:
                 return [base]
         f = board.features
@@ -260,7 +309,7 @@ class _Projection:
                     complete.add(-1 - g)
             return 3 * len(complete)
 
-        if not quiet:
+        if quiet_base is None:
             base = self._joined_value(
                 game, square, points, meeple_value, merged, groups, field_points
             )
@@ -346,8 +395,7 @@ class _Projection:
                 out[p] += 1
                 if board.monasteries[(mx, my)] == 1 and p == me:
                     supply += 1  # completed: scored now, the monk comes back
-        best_other = max((v for k, v in enumerate(out) if k != me), default=0)
-        return out[me] - best_other + meeple_value * supply
+        return out[me] - _best_other(out, me) + meeple_value * supply
 
 
 def _feature_adds(game: Game, root: int) -> list[tuple[int, int]]:
@@ -364,11 +412,15 @@ def _feature_adds(game: Game, root: int) -> list[tuple[int, int]]:
     return [(p, pts) for p in game.majority_of(f.meeples.get(root, ()))]
 
 
+_Preview = tuple[tuple[tuple[Any, ...], ...], int, float | None]
+"""What :meth:`_Projection.preview_values` needs for a square: its sides, the points the rule
+sets award for placing there, and :meth:`_Projection.quiet_base`."""
+
+
 def _preview_inputs(
-    game: Game, ctx: RuleContext, square: tuple[int, int]
-) -> tuple[tuple[tuple[Any, ...], ...], int] | None:
-    """What :meth:`_Projection.preview_values` needs for ``square`` (its sides and the points
-    the rule sets award for placing there), or ``None`` if it must be played out."""
+    game: Game, ctx: RuleContext, square: tuple[int, int], projection: _Projection, mv: float
+) -> _Preview | None:
+    """The :data:`_Preview` of ``square``, or ``None`` if it must be played out."""
     points = 0
     for r in game.rules:
         p = r.placement_points(ctx, square)
@@ -376,11 +428,28 @@ def _preview_inputs(
             return None
         points += p
     sides = game.board.preview_sides(square)
-    return None if sides is None else (sides, points)
+    if sides is None:
+        return None
+    return sides, points, projection.quiet_base(game, square, sides, points, mv)
 
 
 _Placement = tuple[tuple[int, int], int]
 """A placement without its meeple: ``(square, rotation)``."""
+
+
+_SAME_SHAPE: dict[tuple[Any, ...], tuple[int, ...]] = {}
+"""A tile's oriented forms (``CompiledTiles.oriented[tile]``) -> for each rotation, the first
+rotation with the same shape (its own index when none before it has it)."""
+
+
+def _same_shape(oriented: tuple[Any, ...]) -> tuple[int, ...]:
+    got = _SAME_SHAPE.get(oriented)
+    if got is None:
+        if len(_SAME_SHAPE) >= 4096:  # tile sets of edited rule sets come and go
+            _SAME_SHAPE.clear()
+        shapes = [o.shape for o in oriented]
+        got = _SAME_SHAPE[oriented] = tuple(shapes.index(sh) for sh in shapes)
+    return got
 
 
 def _placement_groups(
@@ -391,14 +460,27 @@ def _placement_groups(
     look the same (same shape, same meeple locations) play the same, so only the first is
     judged; each twin is ``(its indices, the (square, rotation) judged for it)``."""
     groups: dict[_Placement, list[int]] = {}
+    last: list[int] = []
+    last_key: _Placement | None = None
     for i, mv in enumerate(moves):
-        groups.setdefault((mv[0], mv[1]), []).append(i)
-    oriented = game.board.compiled.oriented[game.current_tile]  # type: ignore[index]
-    seen: dict[tuple[tuple[int, int], object], _Placement] = {}
+        key = mv[:2]  # a plain (square, rotation) tuple
+        if key == last_key:  # a placement's moves come together: skip the lookup
+            last.append(i)
+            continue
+        got = groups.get(key)
+        if got is None:
+            groups[key] = got = []
+        got.append(i)
+        last, last_key = got, key
     twins: list[tuple[list[int], _Placement]] = []
+    same = _same_shape(game.board.compiled.oriented[game.current_tile])  # type: ignore[index]
+    if same == (0, 1, 2, 3)[: len(same)]:
+        return groups, twins  # no two rotations look the same
+    # the first placement seen on a square with a rotation's shape stands for the others
+    seen: dict[tuple[tuple[int, int], int], _Placement] = {}
     for key in list(groups):
         sq, rot = key
-        first = seen.setdefault((sq, oriented[rot // 90].shape), key)
+        first = seen.setdefault((sq, same[rot // 90]), key)
         if first != key and sorted(str(moves[i][2]) for i in groups[first]) == sorted(
             str(moves[i][2]) for i in groups[key]
         ):
@@ -445,7 +527,7 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
     values: list[float] = [0.0] * len(moves)
     groups, twins = _placement_groups(game, placing)
     # plain rules: most placements are judged from a preview, without placing the tile
-    previews: dict[tuple[int, int], tuple[tuple[tuple[Any, ...], ...], int] | None] = {}
+    previews: dict[tuple[int, int], _Preview | None] = {}
     ctx = RuleContext.of(game)
     for (sq, rot), idxs in groups.items():
         if plain:
@@ -453,13 +535,23 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
             if sq in previews:
                 known = previews[sq]
             else:
-                known = previews[sq] = _preview_inputs(game, ctx, sq)
+                known = previews[sq] = _preview_inputs(game, ctx, sq, projection, meeple_value)
             if known is not None:
-                sides, points = known
+                sides, points, quiet = known
+                if quiet is not None and len(idxs) == 1 and placing[idxs[0]][2] is None:
+                    values[idxs[0]] = quiet
+                    continue
                 got = projection.preview_values(
-                    game, sq, rot, sides, points, [placing[i][2] for i in idxs], meeple_value
+                    game,
+                    sq,
+                    rot,
+                    sides,
+                    points,
+                    [placing[i][2] for i in idxs],
+                    meeple_value,
+                    quiet,
                 )
-                for i, value in zip(idxs, got, strict=True):
+                for i, value in zip(idxs, got, strict=False):  # one length; strict is slow on 3.11
                     values[i] = value
                 continue
         push(Move(sq, rot, None))
@@ -469,8 +561,7 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
             base = evaluate(game, me, meeple_value)
         else:
             proj = projection.scores(game, sq)
-            best_other = max((v for k, v in enumerate(proj) if k != me), default=0)
-            base = proj[me] - best_other + meeple_value * game.supply[me]
+            base = proj[me] - _best_other(proj, me) + meeple_value * game.supply[me]
         shortcut = blind and game.phase is not Phase.OVER and game.phase is not Phase.ACTION
         later: list[int] = []
         for i in idxs:

@@ -392,7 +392,7 @@ class MCTSBot:
             scores = [s + mv * sim.supply[p] for p, s in enumerate(scores)]
         out = []
         for p, mine in enumerate(scores):
-            margin = mine - max(s for i, s in enumerate(scores) if i != p)
+            margin = mine - max(scores[:p] + scores[p + 1 :])
             if over:
                 base = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
                 out.append(0.9 * base + 0.1 * (0.5 + 0.5 * math.tanh(margin / self.scale)))

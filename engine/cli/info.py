@@ -1,5 +1,8 @@
 """``python -m engine info MAP``: a summary of a map (square counts, elements) and an ASCII drawing.
 
+``python -m engine info`` without a map says which build of the engine is running (pure Python
+or the compiled build, see :mod:`engine.build`).
+
 Exit codes: 0 printed, 2 unreadable or not a map (one line on stderr).
 """
 
@@ -20,9 +23,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "info",
         help="summary and ASCII drawing of a map",
-        description="Print a map's metadata, square counts and an ASCII drawing.",
+        description="Print a map's metadata, square counts and an ASCII drawing; without a "
+        "map, which build of the engine is running.",
     )
-    p.add_argument("map", metavar="MAP", help="map file (.json)")
+    p.add_argument(
+        "map", metavar="MAP", nargs="?", help="map file (.json); without it: the engine's build"
+    )
     p.set_defaults(func=run)
 
 
@@ -96,6 +102,11 @@ def details(m: MapDef) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.map is None:
+        from engine.build import build_summary
+
+        print(build_summary())
+        return 0
     try:
         m = load_map(args.map)
     except MapFormatError as exc:

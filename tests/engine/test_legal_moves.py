@@ -11,15 +11,36 @@ import random
 
 import pytest
 
-from engine.game import Game, GameOptions, LegalMoveGenerator, LegalPlacementGenerator
+from engine.board import HALF_NAMES, INNER_FIELD
+from engine.game import Game, GameOptions, LegalMoveGenerator, LegalPlacementGenerator, Phase
 from engine.mapio import load_map
 from engine.moves import Move, Placement
 from engine.resources import bundled_map
 
 
+def _plain_placing_moves(g: Game) -> list[Move]:
+    """The placing moves the plain way: every placement, each followed by a meeple on each
+    location :meth:`Board.meeple_options` finds free from the square's contacts (fields left
+    out without farmers; none without a meeple in supply)."""
+    tile = g.current_tile
+    assert tile is not None
+    out = []
+    fields = {*HALF_NAMES, INNER_FIELD}
+    for sq, rot in g.board.placements(tile):
+        out.append(Move(sq, rot, None))
+        if g.supply[g.to_move] > 0:
+            contacts = g.board.contacts(sq)
+            for loc in g.board.meeple_options(sq, tile, rot, contacts):
+                if g.options.farmers or loc not in fields:
+                    out.append(Move(sq, rot, loc))
+    return out
+
+
 def _check_views(g: Game) -> None:
     view = g.legal_moves()
     moves = view.list()
+    if g.phase is Phase.PLACE:
+        assert moves == _plain_placing_moves(g)
     assert len(view) == view.count() == len(moves)
     assert [view[i] for i in range(len(moves))] == moves
     if moves:
