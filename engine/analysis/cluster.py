@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from importlib import import_module
@@ -101,7 +102,7 @@ def check_address(scheduler: str) -> None:
 
 def _security(scheduler: str) -> Any:
     """The client's TLS settings for a ``tls://`` scheduler, from Dask's configuration."""
-    from distributed.security import Security
+    from distributed.security import Security  # the optional cluster extra (see _client)
 
     security = Security()  # type: ignore[no-untyped-call]  # untyped library
     if scheduler.startswith(("tls://", "wss://")) and not (
@@ -325,8 +326,6 @@ class _Watch:
         self.since: float | None = None
 
     def next(self, pending: Any) -> Any:
-        import time
-
         while True:
             if not pending.count():
                 return None

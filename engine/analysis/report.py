@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.boundedio import write_bytes_atomically, write_text_atomically
+
 if TYPE_CHECKING:
     from engine.analysis.report_types import BalanceReport, Rate
 
@@ -73,8 +75,6 @@ def write_pages(
     and ``stem.md`` and ``stem.html`` from ``blocks(images)``: what a report, a comparison and a
     sweep each write. Returns the files by role (``json``, ``markdown``, ``html``,
     ``chart:<name>``)."""
-    from engine.boundedio import write_text_atomically
-
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -579,8 +579,6 @@ def save_chart(plt: Any, fig: Any, path: Path, dpi: int) -> Path:
     """Save a matplotlib figure as a small PNG at ``path`` (palette-quantised, no Software tag),
     close it and return ``path``: every report, comparison and sweep chart goes through here.
     Written atomically, and a link planted at ``path`` is replaced, never followed."""
-    from engine.boundedio import write_bytes_atomically
-
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
     plt.close(fig)

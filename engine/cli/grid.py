@@ -11,14 +11,17 @@ rewritten in place. Exit codes: 0 done, 1 refused (losses without ``--yes``), 2 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
+from engine import boundedio
 from engine.errors import EngineError
 from engine.gridshape import crop_arguments, reshape, reshape_losses, resize_arguments
 from engine.islands import land_parts, suggest_ferries
 from engine.mapdef import MapDef
 from engine.mapio import load_map, save_map
+from engine.rules.data.ruleset import RuleSetError, load_ruleset, save_ruleset
 from engine.validation import reachable_squares
 
 
@@ -63,11 +66,6 @@ def _carry_rule_set_file(m: MapDef, source: str, out: str) -> None:
 
     :raises EngineError: the rule set could not be read, or another rule set has its name there.
     """
-    import os
-
-    from engine import boundedio
-    from engine.rules.data.ruleset import RuleSetError, load_ruleset, save_ruleset
-
     if m.rule_set_file is None:
         return
     if os.path.realpath(os.path.dirname(source) or ".") == os.path.realpath(

@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from engine.ascii import draw_map
+from engine.build import build_summary
 from engine.errors import MapFormatError
 from engine.mapdef import MapDef
 from engine.mapio import load_map
@@ -103,8 +104,6 @@ def details(m: MapDef) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     if args.map is None:
-        from engine.build import build_summary
-
         print(build_summary())
         return 0
     try:

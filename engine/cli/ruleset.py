@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from engine import boundedio
+from engine.boundedio import OutputFileError, write_text_atomically
 from engine.rules.data import RuleSetError, check_ruleset_dict, preset_dict, preset_names
 from engine.rules.data.ruleset import MAX_FILE_BYTES
 
@@ -69,8 +70,6 @@ def run_preset(args: argparse.Namespace) -> int:
     if not args.output:
         sys.stdout.write(text)
         return 0
-    from engine.boundedio import OutputFileError, write_text_atomically
-
     try:
         if os.path.lexists(args.output):  # a dangling link too: never written through
             raise OutputFileError(args.output, "exists already; not overwritten")
