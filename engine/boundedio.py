@@ -54,6 +54,11 @@ LIMITS: dict[str, int] = {
 
 _CHUNK = 1 << 20
 
+MAX_JSON_DEPTH = 64
+"""Deepest nesting of arrays and objects in any JSON input. A map needs 4 levels, a GeoJSON
+outline 7, a game record embedding a map and its rule set 8; Python's recursion limit (1000),
+which copying, saving and checking a value all meet, stays far away."""
+
 
 class InputFileError(EngineError):
     """An input file cannot be read within its bounds; the message names the file."""
@@ -93,7 +98,8 @@ def check_path(path: str | os.PathLike[str]) -> str:
     return text
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, for a message: ``a named pipe``..."""
     for test, name in (
         (stat.S_ISDIR, "a directory"),
         (stat.S_ISFIFO, "a named pipe"),
@@ -137,7 +143,7 @@ def read_bytes(path: str | os.PathLike[str], *, limit: int, what: str = "input")
         if stat.S_ISDIR(st.st_mode):
             raise InputFileError(source, f"is a directory, not {_a(what)} file")
         if not stat.S_ISREG(st.st_mode):
-            raise InputFileError(source, f"not a regular file ({_kind(st.st_mode)})")
+            raise InputFileError(source, f"not a regular file ({file_kind(st.st_mode)})")
         if st.st_size > limit:
             raise InputFileError(source, _too_large(what, limit, st.st_size))
         chunks: list[bytes] = []
@@ -175,12 +181,64 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
 
 
+def _deeper_than(data: Any, limit: int) -> bool:
+    """Whether ``data`` nests containers more than ``limit`` deep: one level at a time, each a
+    list comprehension (about as fast as parsing the text; a large map holds 10^5 objects)."""
+    level = [data] if type(data) is dict or type(data) is list else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        below: list[Any] = []
+        add = below.extend
+        for value in level:
+            items = value.values() if type(value) is dict else value
+            add([v for v in items if type(v) is dict or type(v) is list])
+        level = below
+    return False
+
+
+def too_deep(data: Any, limit: int = MAX_JSON_DEPTH) -> str | None:
+    """The JSON path of the first array or object nested more than ``limit`` levels deep in
+    ``data`` (shortened for a message), ``None`` if there is none. Iterative: any depth."""
+    if not _deeper_than(data, limit):
+        return None
+    # entries: (value, depth, parent entry, key); the path is spelled only for the culprit
+    containers = (dict, list)
+    stack: list[tuple[Any, int, Any, Any]] = [(data, 1, None, None)]
+    push = stack.append
+    while stack:
+        entry = stack.pop()
+        value, depth = entry[0], entry[1]
+        if depth > limit:
+            keys = []
+            while entry[2] is not None:
+                keys.append(entry[3])
+                entry = entry[2]
+            path = "$" + "".join(
+                f"[{k}]" if isinstance(k, int) else f".{shown(k, 20)}" for k in reversed(keys)
+            )
+            return shown(path, 80)
+        depth += 1
+        if type(value) is dict:
+            for k, v in value.items():
+                if isinstance(v, containers):
+                    push((v, depth, entry, k))
+        else:
+            for i, v in enumerate(value):
+                if isinstance(v, containers):
+                    push((v, depth, entry, i))
+    return None
+
+
 def parse_json(text: str, source: str, **hooks: Any) -> Any:
-    """``json.loads`` whose every failure (syntax, NaN, nesting depth, huge integers) is one
-    :class:`InputFileError` line naming ``source``."""
+    """``json.loads`` whose every failure (syntax, NaN, nesting deeper than
+    :data:`MAX_JSON_DEPTH`, huge integers) is one :class:`InputFileError` line naming
+    ``source``."""
     hooks.setdefault("parse_constant", _reject_constant)
     try:
-        return json.loads(text, **hooks)
+        data = json.loads(text, **hooks)
     except json.JSONDecodeError as exc:
         reason = f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         raise InputFileError(source, reason) from None
@@ -188,6 +246,11 @@ def parse_json(text: str, source: str, **hooks: Any) -> Any:
         raise InputFileError(source, "not valid JSON: nested too deeply") from None
     except ValueError as exc:  # NaN / Infinity, an integer with more than 4300 digits
         raise InputFileError(source, f"not valid JSON: {exc}") from None
+    if isinstance(data, dict | list):
+        deep = too_deep(data)
+        if deep is not None:
+            raise InputFileError(source, f"{deep}: nested more than {MAX_JSON_DEPTH} levels deep")
+    return data
 
 
 def unstorable(data: Any) -> tuple[str, str] | None:
@@ -279,30 +342,126 @@ def remove_stale_temporaries(target: str | os.PathLike[str]) -> int:
     return removed
 
 
-def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` (UTF-8, Unix line ends) to ``path`` through a temporary file in the same
-    folder, flushed to disk, then renamed over it: either the whole new file is there
-    afterwards or the old one is untouched. A file replaced keeps its permissions."""
-    target = Path(path)
-    remove_stale_temporaries(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+class OutputFileError(OSError):
+    """A file cannot be written. ``str()`` is one line naming the file that was asked for (never
+    the hidden temporary written first); ``errno`` is the system's code, when there is one."""
+
+    def __init__(self, target: str | os.PathLike[str], reason: str, code: int = 0) -> None:
+        super().__init__(code, reason, os.fspath(target))
+
+    def __str__(self) -> str:
+        return f"{shown(self.filename)}: {self.strerror}"
+
+
+_WRITE_REASONS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EACCES: "permission denied (the folder or the file is not writable)",
+    errno.EPERM: "permission denied (the folder or the file is not writable)",
+    errno.EROFS: "the file system is read-only",
+}
+
+
+def _write_failed(target: Path, exc: OSError) -> OutputFileError:
+    if isinstance(exc, OutputFileError):
+        return exc
+    reason = _WRITE_REASONS.get(exc.errno or 0) or exc.strerror or str(exc) or "unknown failure"
+    return OutputFileError(target, f"cannot write: {reason}", exc.errno or 0)
+
+
+def writable_target(path: str | os.PathLike[str], *, follow_links: bool = True) -> Path:
+    """Where a write to ``path`` goes: ``path`` itself when it is absent or a regular file.
+
+    A symbolic link the user named (``follow_links``) is written through: the file it points to
+    is replaced and the link stays, so a map kept behind a link does not fork. With
+    ``follow_links=False`` (files the program names itself in an output folder, such as
+    ``report.json``) a link is replaced by the new file and what it points to is never touched.
+
+    :raises OutputFileError: the target (or the file a link leads to) is a directory, a named
+        pipe, a device or a socket, or a link leads nowhere: such a target is never replaced.
+    """
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        text = check_path(path)
+    except InputFileError as exc:
+        raise OutputFileError(exc.source, exc.reason) from None
+    target = Path(text)
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        raise _write_failed(target, exc) from None
+    if stat.S_ISLNK(st.st_mode):
+        if not follow_links:
+            return target
+        try:
+            real = target.resolve(strict=True)
+            st = os.stat(real)
+        except FileNotFoundError:
+            raise OutputFileError(
+                target, "is a symbolic link to a missing file; not written through it"
+            ) from None
+        except (OSError, RuntimeError) as exc:  # a link loop
+            raise OutputFileError(target, f"cannot follow the symbolic link: {exc}") from None
+        target = real
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else file_kind(st.st_mode)
+        raise OutputFileError(text, f"is {kind}, not a regular file; not replaced")
+    return target
+
+
+def write_bytes_atomically(
+    path: str | os.PathLike[str], data: bytes, *, follow_links: bool = True
+) -> Path:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, flushed to disk,
+    then renamed over it: either the whole new file is there afterwards or the old one is
+    untouched. A file replaced keeps its permissions. What a link or a special file at ``path``
+    leads to is decided by :func:`writable_target`. Returns the file written.
+
+    :raises OutputFileError: one line naming ``path`` (a full disk, a folder not writable, a
+        target that is not a regular file).
+    """
+    target = writable_target(path, follow_links=follow_links)
+    remove_stale_temporaries(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise _write_failed(Path(os.fspath(path)), exc) from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if target.exists():
-            with contextlib.suppress(OSError):
-                os.chmod(tmp, target.stat().st_mode & 0o777)
-        else:
+        try:
+            mode = os.stat(target).st_mode & 0o777
+        except FileNotFoundError:
             umask = os.umask(0)
             os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
+            mode = 0o666 & ~umask
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, mode)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise _write_failed(Path(os.fspath(path)), exc) from None
         raise
+    return target
+
+
+def write_text_atomically(
+    path: str | os.PathLike[str], text: str, *, follow_links: bool = True
+) -> Path:
+    """:func:`write_bytes_atomically` of ``text`` as UTF-8 (line ends as given). Text that UTF-8
+    cannot store (a lone surrogate) is refused before anything is written."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise OutputFileError(
+            path, f"cannot write: the text holds a character UTF-8 cannot store ({exc.reason})"
+        ) from None
+    return write_bytes_atomically(path, data, follow_links=follow_links)
 
 
 __all__ = [
@@ -310,14 +469,20 @@ __all__ = [
     "remove_stale_temporaries",
     "write_text_atomically",
     "LIMITS",
+    "MAX_JSON_DEPTH",
     "MAX_PATH_CHARS",
+    "OutputFileError",
     "InputFileError",
     "check_path",
+    "file_kind",
     "inside_folder",
     "parse_json",
     "read_bytes",
     "read_json",
     "read_text",
     "shown",
+    "too_deep",
     "unstorable",
+    "writable_target",
+    "write_bytes_atomically",
 ]

@@ -31,7 +31,13 @@ from functools import cache
 from typing import Any
 
 from engine import boundedio
-from engine.boundedio import remove_stale_temporaries, write_text_atomically
+from engine.boundedio import (  # the atomic writer lives in boundedio; re-exported here
+    OutputFileError,
+    remove_stale_temporaries,
+    writable_target,
+    write_bytes_atomically,
+    write_text_atomically,
+)
 from engine.errors import MapFormatError
 from engine.geometry import Edge, Side, Square
 from engine.issues import Issue, Severity, Where
@@ -960,6 +966,7 @@ __all__ = [
     "MAX_EDITOR_BYTES",
     "MAX_FILE_BYTES",
     "MIGRATIONS",
+    "OutputFileError",
     "dumps_map",
     "load_map",
     "loads_map",
@@ -971,5 +978,7 @@ __all__ = [
     "resolve_rule_set_file",
     "rule_set_value",
     "save_map",
+    "writable_target",
+    "write_bytes_atomically",
     "write_text_atomically",
 ]

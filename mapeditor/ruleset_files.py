@@ -91,7 +91,9 @@ def save_with_rule_set(m: MapDef, map_path: Path, *, replace_other: bool = True)
 
 
 def write_atomically(target: Path, text: str) -> None:
-    """Write ``text`` to ``target``: the whole new file, or the old one untouched."""
+    """Write ``text`` to ``target``: the whole new file, or the old one untouched. A failure is
+    one :class:`~engine.mapio.OutputFileError` line naming ``target`` (a full disk, a folder
+    not writable), never the temporary file."""
     target.parent.mkdir(parents=True, exist_ok=True)
     write_text_atomically(target, text)
 

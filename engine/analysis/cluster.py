@@ -23,8 +23,12 @@ same version as the client; see docs/cluster.md for starting schedulers and work
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis.workers import chunks, main_hidden
@@ -40,14 +44,117 @@ RETRIES = 2
 CONNECT_TIMEOUT = "20s"
 """How long to wait for the scheduler to answer."""
 
+NO_WORKERS_SECONDS = 30.0
+"""How long a run waits while the cluster has no worker before it stops with that error."""
+
+POLL_SECONDS = 0.2
+"""How often a run waiting for games checks that the cluster still has workers."""
+
 PlayFn = Callable[["MapDef", "SimConfig", int, str], Any]
 """Plays game ``index`` of a run and returns its facts (``engine.analysis.simulate``'s)."""
 
 EXTRA = "pip install 'carcassonne-maps-studio[cluster]'"
 
 
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+"""Address schemes a scheduler may be reached by (Dask's, but for its in-process one)."""
+
+TLS_SETTINGS = (
+    "DASK_DISTRIBUTED__COMM__TLS__CA_FILE",
+    "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT",
+    "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY",
+)
+"""The environment variables (or the same keys in Dask's configuration files) that give a
+client its TLS certificates (docs/cluster.md, "Encrypted and authenticated: TLS")."""
+
+
+def check_address(scheduler: str) -> None:
+    """Refuse a scheduler address that cannot work, before anything connects: one line saying
+    what a good one looks like (``tcp://HOST:PORT``, or ``local``).
+
+    :raises EngineError: no address, no or an unknown scheme, no host, a port that is not a
+        number in 1..65535.
+    """
+    shown = repr(scheduler if len(scheduler) <= 80 else scheduler[:77] + "...")
+    if scheduler == "local":
+        return
+    if not scheduler.strip():
+        raise EngineError(
+            "--scheduler: no address; give the scheduler's, tcp://HOST:8786, or 'local'"
+        )
+    scheme, sep, rest = scheduler.partition("://")
+    if not sep:
+        example = scheduler if ":" in scheduler else f"{scheduler}:8786"
+        raise EngineError(
+            f"scheduler {shown}: no scheme; write tcp://{example} (or tls:// with certificates)"
+        )
+    if scheme not in SCHEMES:
+        raise EngineError(
+            f"scheduler {shown}: unknown scheme {scheme[:20]!r}; use "
+            + ", ".join(f"{s}://" for s in SCHEMES)
+        )
+    host, colon, port = rest.rpartition(":")
+    if not colon or not host or host == "[]":
+        raise EngineError(f"scheduler {shown}: write the host and the port, {scheme}://HOST:8786")
+    if not (port.isdigit() and 1 <= int(port) <= 65535):
+        raise EngineError(f"scheduler {shown}: the port {port[:20]!r} is not a number in 1..65535")
+
+
+def _security(scheduler: str) -> Any:
+    """The client's TLS settings for a ``tls://`` scheduler, from Dask's configuration."""
+    from distributed.security import Security  # the optional cluster extra (see _client)
+
+    security = Security()  # type: ignore[no-untyped-call]  # untyped library
+    if scheduler.startswith(("tls://", "wss://")) and not (
+        getattr(security, "tls_ca_file", None) and getattr(security, "tls_client_cert", None)
+    ):
+        raise EngineError(
+            f"scheduler {scheduler}: TLS needs the cluster's certificates; set "
+            + ", ".join(TLS_SETTINGS)
+            + " (docs/cluster.md, 'Encrypted and authenticated: TLS')"
+        )
+    return security
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _dask_loggers() -> list[logging.Logger]:
+    # child loggers such as distributed.client carry levels of their own (Dask's config)
+    prefixes = ("distributed", "tornado", "asyncio")
+    names = [n for n in logging.root.manager.loggerDict if n.startswith(prefixes)]
+    return [logging.getLogger(n) for n in sorted({*prefixes, *names})]
+
+
+@contextlib.contextmanager
+def quiet_dask() -> Iterator[None]:
+    """Dask's own log lines (reconnect attempts, lost workers) held back while a run talks to
+    the cluster: what went wrong is said once, in the run's error."""
+    loggers = _dask_loggers()
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels, strict=True):
+            lg.setLevel(level)
+
+
+def silence_dask_logging() -> None:
+    """Hold Dask's log lines back for the rest of the process (the command line: a client
+    closed on a lost scheduler still logs from its own thread after the run has failed)."""
+    with contextlib.suppress(ImportError):
+        import distributed  # noqa: F401 - its import sets the levels this overrides
+    for lg in _dask_loggers():
+        lg.setLevel(logging.CRITICAL + 1)
+
+
 def _client(scheduler: str, workers: int) -> tuple[Any, Any]:
     """A Dask client for ``scheduler`` (and the local cluster it started, or ``None``)."""
+    check_address(scheduler)
     try:
         from distributed import Client, LocalCluster  # the optional cluster extra
     except ImportError:
@@ -64,11 +171,15 @@ def _client(scheduler: str, workers: int) -> tuple[Any, Any]:
                 dashboard_address=None,
             )
         return Client(cluster), cluster  # type: ignore[no-untyped-call]  # untyped library
+    security = _security(scheduler)
     try:
         # Client is unannotated in distributed (untyped library)
-        return Client(scheduler, timeout=CONNECT_TIMEOUT), None  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError) as exc:
-        raise EngineError(f"scheduler {scheduler}: cannot connect: {exc}") from None
+        client = Client(  # type: ignore[no-untyped-call]
+            scheduler, timeout=CONNECT_TIMEOUT, security=security
+        )
+    except Exception as exc:  # noqa: BLE001 - whatever Dask raises, one line
+        raise EngineError(f"scheduler {scheduler}: cannot connect: {_one_line(exc)}") from None
+    return client, None
 
 
 def _play_chunk(
@@ -95,10 +206,70 @@ def run_on_dask(
     Returns the number of worker threads the cluster had at the start. Stops early (games left
     out of ``done``) when ``cancel()`` turns true; a game that fails raises its error.
     """
+    with quiet_dask():
+        client, cluster = _client(scheduler, workers)
+        try:
+            return _run(
+                client, scheduler, play, m, config, rule_set, done, workers, progress, cancel
+            )
+        finally:
+            with contextlib.suppress(Exception):  # a scheduler gone: nothing left to close
+                client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _failed(exc: BaseException, scheduler: str, client: Any) -> EngineError:
+    """One line for what Dask raised while the games were played: workers that kept dying,
+    every worker gone (the map they held is lost with them), or the scheduler gone."""
+    killed = getattr(import_module("distributed.scheduler"), "KilledWorker", ())
+    if killed and isinstance(exc, killed):
+        return EngineError(
+            f"scheduler {scheduler}: the workers playing a chunk of games died {RETRIES + 1} "
+            "times (killed, or out of memory); start workers again and rerun"
+        )
+    workers: Any = None
+    if getattr(client, "status", "") == "running":
+        with contextlib.suppress(Exception):
+            workers = client.nthreads()
+    if workers is None:
+        return EngineError(
+            f"scheduler {scheduler}: the scheduler stopped answering ({_one_line(exc)})"
+        )
+    if not workers:
+        return EngineError(
+            f"scheduler {scheduler}: every worker is gone, and the games they held with them; "
+            "start workers again and rerun"
+        )
+    return EngineError(
+        f"scheduler {scheduler}: the cluster failed a chunk of games: {_one_line(exc)}"
+    )
+
+
+def _run(
+    client: Any,
+    scheduler: str,
+    play: PlayFn,
+    m: MapDef,
+    config: SimConfig,
+    rule_set: str,
+    done: dict[int, dict[str, Any]],
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+    cancel: Callable[[], bool] | None,
+) -> int:
     from distributed import as_completed  # the optional cluster extra (see _client)
 
-    client, cluster = _client(scheduler, workers)
+    futures: list[Any] = []
     try:
+        if not client.nthreads():
+            try:
+                client.wait_for_workers(1, timeout=NO_WORKERS_SECONDS)
+            except Exception:  # noqa: BLE001 - Dask's timeout, or the scheduler gone
+                raise EngineError(
+                    f"scheduler {scheduler}: no worker joined within {NO_WORKERS_SECONDS:g} s; "
+                    "start workers (docs/cluster.md)"
+                ) from None
         threads = sum(client.nthreads().values()) or workers
         total = config.games
         run = uuid.uuid4().hex[:12]
@@ -119,7 +290,11 @@ def run_on_dask(
         ]
         # as_completed is unannotated in distributed (untyped library)
         pending = as_completed(futures, with_results=False)  # type: ignore[no-untyped-call]
-        for fut in pending:
+        waiting = _Watch(client, scheduler)
+        while True:
+            fut = waiting.next(pending)
+            if fut is None:
+                break
             if cancel is not None and cancel():
                 client.cancel(futures)
                 break
@@ -128,18 +303,51 @@ def run_on_dask(
             except EngineError:
                 client.cancel(futures)
                 raise
-            except Exception as exc:  # a worker-side failure of Dask itself (e.g. killed 3x)
-                client.cancel(futures)
-                raise EngineError(f"the cluster failed a chunk of games: {exc}") from exc
             for facts in batch:
                 done[facts["index"]] = facts
             if progress is not None:
                 progress(len(done), total)
         return threads
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    except EngineError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - Dask's failures, each said in one line
+        with contextlib.suppress(Exception):
+            client.cancel(futures)
+        raise _failed(exc, scheduler, client) from exc
 
 
-__all__ = ["RETRIES", "run_on_dask"]
+class _Watch:
+    """The next finished chunk, checking every few seconds that the cluster still has workers
+    (with none, Dask waits for ever)."""
+
+    def __init__(self, client: Any, scheduler: str) -> None:
+        self.client = client
+        self.scheduler = scheduler
+        self.since: float | None = None
+
+    def next(self, pending: Any) -> Any:
+        while True:
+            if not pending.count():
+                return None
+            if pending.has_ready():
+                return next(pending)
+            if self.client.status in ("closed", "closing"):
+                raise EngineError(f"scheduler {self.scheduler}: the scheduler stopped answering")
+            try:
+                alive = bool(self.client.nthreads())
+            except Exception as exc:  # noqa: BLE001 - the scheduler gone
+                raise _failed(exc, self.scheduler, self.client) from None
+            now = time.monotonic()
+            if alive:
+                self.since = None
+            elif self.since is None:
+                self.since = now
+            elif now - self.since > NO_WORKERS_SECONDS:
+                raise EngineError(
+                    f"scheduler {self.scheduler}: every worker is gone (none for "
+                    f"{NO_WORKERS_SECONDS:g} s); start workers again and rerun"
+                )
+            time.sleep(POLL_SECONDS)
+
+
+__all__ = ["RETRIES", "check_address", "quiet_dask", "run_on_dask", "silence_dask_logging"]

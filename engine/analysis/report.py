@@ -11,11 +11,14 @@ so a run is reproducible from its seed down to the file.
 from __future__ import annotations
 
 import html
+import io
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from engine.boundedio import write_bytes_atomically, write_text_atomically
 
 if TYPE_CHECKING:
     from engine.analysis.report_types import BalanceReport, Describe, Rate
@@ -74,22 +77,22 @@ def write_pages(
     ``chart:<name>``)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    files: dict[str, Path] = {}
-    path = out / f"{stem}.json"
-    path.write_text(report_json(data), encoding="utf-8")
-    files["json"] = path
+
+    def write(name: str, text: str) -> Path:
+        # the file names are the program's: a link planted under one is replaced, not followed
+        path = out / name
+        write_text_atomically(path, text, follow_links=False)
+        return path
+
+    files: dict[str, Path] = {"json": write(f"{stem}.json", report_json(data))}
     images: dict[str, str] = {}
     if charts and has_matplotlib():
         for name, p in draw(out).items():
             files[f"chart:{name}"] = p
             images[name] = p.name
     page_blocks = blocks(images)
-    md = out / f"{stem}.md"
-    md.write_text(to_markdown(page_blocks), encoding="utf-8")
-    files["markdown"] = md
-    page = out / f"{stem}.html"
-    page.write_text(to_html(page_blocks, title=title), encoding="utf-8")
-    files["html"] = page
+    files["markdown"] = write(f"{stem}.md", to_markdown(page_blocks))
+    files["html"] = write(f"{stem}.html", to_html(page_blocks, title=title))
     return files
 
 
@@ -722,24 +725,28 @@ def draw_charts(report: BalanceReport, out_dir: Path, *, dpi: int = 72) -> dict[
 
 def save_chart(plt: Any, fig: Any, path: Path, dpi: int) -> Path:
     """Save a matplotlib figure as a small PNG at ``path`` (palette-quantised, no Software tag),
-    close it and return ``path``: every report, comparison and sweep chart goes through here."""
-    fig.savefig(path, dpi=dpi, metadata={"Software": None})
+    close it and return ``path``: every report, comparison and sweep chart goes through here.
+    Written atomically, and a link planted at ``path`` is replaced, never followed."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
     plt.close(fig)
-    _shrink_png(path)
+    write_bytes_atomically(path, _shrink_png(buffer.getvalue()), follow_links=False)
     return path
 
 
-def _shrink_png(path: Path) -> None:
-    """Re-save a chart with a 128-colour palette: a third of the size, no visible change for
+def _shrink_png(png: bytes) -> bytes:
+    """A chart re-saved with a 128-colour palette: a third of the size, no visible change for
     flat charts. Pillow comes with matplotlib; without it the chart stays as drawn."""
     try:
         # the optional report extra (Pillow, with matplotlib; may be absent)
         from PIL import Image
     except ImportError:  # pragma: no cover - matplotlib requires pillow
-        return
-    with Image.open(path) as im:
+        return png
+    with Image.open(io.BytesIO(png)) as im:
         small = im.convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT)
-    small.save(path, "PNG", optimize=True)
+    out = io.BytesIO()
+    small.save(out, "PNG", optimize=True)
+    return out.getvalue()
 
 
 def _chart_overview(plt: Any, report: BalanceReport) -> Any:

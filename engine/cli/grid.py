@@ -11,14 +11,17 @@ rewritten in place. Exit codes: 0 done, 1 refused (losses without ``--yes``), 2 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
+from engine import boundedio
 from engine.errors import EngineError
 from engine.gridshape import crop_arguments, reshape, reshape_losses, resize_arguments
 from engine.islands import land_parts, suggest_ferries
 from engine.mapdef import MapDef
 from engine.mapio import load_map, save_map
+from engine.rules.data.ruleset import RuleSetError, load_ruleset, save_ruleset
 from engine.validation import reachable_squares
 
 
@@ -57,6 +60,42 @@ def _reshape_args(args: argparse.Namespace, m: MapDef) -> tuple[int, int, int, i
     return resize_arguments(m, args.width, args.height, args.anchor)
 
 
+def _carry_rule_set_file(m: MapDef, source: str, out: str) -> None:
+    """A map written to another folder takes its rule-set file along (``{"file": ...}`` is
+    relative to the map): copied there, or left when that folder holds the same rule set.
+
+    :raises EngineError: the rule set could not be read, or another rule set has its name there.
+    """
+    if m.rule_set_file is None:
+        return
+    if os.path.realpath(os.path.dirname(source) or ".") == os.path.realpath(
+        os.path.dirname(out) or "."
+    ):
+        return
+    if m.rule_set_spec is None:
+        raise EngineError(
+            f"{out}: not written: the map's rule-set file cannot be copied to that folder "
+            f"({m.rule_set_error or 'it was not read'})"
+        )
+    try:
+        target = boundedio.inside_folder(m.rule_set_file, out, what="rule set")
+    except boundedio.InputFileError as exc:
+        raise EngineError(f"{out}: not written: {exc}") from None
+    if os.path.lexists(target):
+        try:
+            same = load_ruleset(target) == m.rule_set_spec
+        except RuleSetError:
+            same = False
+        if not same:
+            raise EngineError(
+                f"{out}: not written: {boundedio.shown(str(target))} holds another rule set; "
+                "write the map to a folder without it"
+            )
+        return
+    save_ruleset(m.rule_set_spec, target)
+    print(f"{target}: the map's rule-set file copied")
+
+
 def run(args: argparse.Namespace) -> int:
     out = args.output or args.map
     try:
@@ -73,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
             if args.apply and suggested:
                 for f in suggested:
                     m.ferries[f.id] = f
+                _carry_rule_set_file(m, args.map, out)
                 save_map(m, out)
                 print(f"{out}: {len(suggested)} ferr{'y' if len(suggested) == 1 else 'ies'} added")
             return 0
@@ -85,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
             if not args.yes:
                 print("nothing written; add --yes to drop them", file=sys.stderr)
                 return 1
+        _carry_rule_set_file(m, args.map, out)
         save_map(reshape(m, width, height, dx, dy), out)
     except (EngineError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

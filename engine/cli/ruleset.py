@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from engine import boundedio
+from engine.boundedio import OutputFileError, write_text_atomically
 from engine.rules.data import RuleSetError, check_ruleset_dict, preset_dict, preset_names
 from engine.rules.data.ruleset import MAX_FILE_BYTES
 
@@ -69,10 +70,15 @@ def run_preset(args: argparse.Namespace) -> int:
     if not args.output:
         sys.stdout.write(text)
         return 0
-    if os.path.exists(args.output):
-        print(f"{args.output}: exists already; not overwritten", file=sys.stderr)
+    try:
+        if os.path.lexists(args.output):  # a dangling link too: never written through
+            raise OutputFileError(args.output, "exists already; not overwritten")
+        folder = os.path.dirname(args.output) or "."
+        if not os.path.isdir(folder):
+            raise OutputFileError(args.output, f"no folder {boundedio.shown(folder)}")
+        write_text_atomically(args.output, text, follow_links=False)
+    except OSError as exc:
+        print(exc, file=sys.stderr)
         return 2
-    with open(args.output, "w", encoding="utf-8") as fh:
-        fh.write(text)
     print(f"wrote preset {args.name} to {args.output}")
     return 0

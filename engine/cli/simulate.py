@@ -21,6 +21,7 @@ from typing import Any, TextIO
 
 from engine.analysis import humans
 from engine.analysis.balance import balance_report
+from engine.analysis.cluster import check_address, silence_dask_logging
 from engine.analysis.compare import compare_runs, write_comparison
 from engine.analysis.plans import skill_trace, style_figures, style_warnings
 from engine.analysis.report import has_matplotlib, write_report
@@ -223,6 +224,9 @@ def run(args: argparse.Namespace) -> int:
             raise EngineError("--compare A B takes no MAP and no --sweep")
         if not args.compare and not args.map:
             raise EngineError("give a MAP (or --compare A B)")
+        if args.scheduler is not None:
+            check_address(args.scheduler)  # a malformed address: one line, before any work
+            silence_dask_logging()  # what goes wrong on the cluster is said once, below
         seats = tuple(t.strip() for t in args.seats.split(",") if t.strip()) if args.seats else ()
         config = SimConfig(
             games=args.games,

@@ -202,6 +202,29 @@ def _as_polygonal(geom: BaseGeometry, where: str) -> BaseGeometry:
     return _polygonal(geom, where)
 
 
+MAX_LONGITUDE = 360.0
+"""Largest longitude (either sign) accepted in an outline: RFC 7946's 180, and as much again for
+outlines unwrapped across the antimeridian."""
+
+
+def _check_lonlat(geom: BaseGeometry, where: str) -> None:
+    """Refuse coordinates that are no longitude and latitude (``1e308`` broke the projection
+    with a GEOS error deep inside the import)."""
+    if geom.is_empty:
+        return
+    coords = shapely.get_coordinates(geom)
+    if not np.isfinite(coords).all():
+        raise GeoDataError(f"{where}: a coordinate is not a finite number")
+    lon, lat = np.abs(coords[:, 0]), np.abs(coords[:, 1])
+    if lon.max() > MAX_LONGITUDE or lat.max() > 90.0:
+        k = int(np.argmax((lon > MAX_LONGITUDE) | (lat > 90.0)))
+        x, y = coords[k]
+        raise GeoDataError(
+            f"{where}: ({x:.6g}, {y:.6g}) is no longitude, latitude; an outline is in degrees "
+            f"(longitude -{MAX_LONGITUDE:g}..{MAX_LONGITUDE:g}, latitude -90..90, RFC 7946)"
+        )
+
+
 def load_geojson(path: str | os.PathLike[str]) -> BaseGeometry:
     """The (Multi)Polygon of a GeoJSON file: every polygon of its features, merged.
 
@@ -229,9 +252,11 @@ def load_geojson(path: str | os.PathLike[str]) -> BaseGeometry:
         if not g:
             continue
         try:
-            shapes.append(shape(g))
+            geom = shape(g)
         except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
             raise GeoDataError(f"{p}: geometry {i} is invalid ({exc})") from None
+        _check_lonlat(geom, f"{p}: geometry {i}")
+        shapes.append(geom)
     if not shapes:
         raise GeoDataError(f"{p}: no geometry")
     return _polygonal(shapely.GeometryCollection(shapes), str(p))

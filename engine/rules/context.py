@@ -83,6 +83,12 @@ class RuleContext:
         return self._game._in_extra_turn  # noqa: SLF001
 
     @property
+    def extra_turn_follows(self) -> bool:
+        """Whether the current player takes another turn after this one (an extra turn was
+        granted in it): what a rule that acts "at the end of your turn" waits for."""
+        return self._game._extra_turns > 0  # noqa: SLF001
+
+    @property
     def rng(self) -> random.Random:
         """The game's seeded random source (never the global ``random``: replays must agree)."""
         return self._game.rng

@@ -60,16 +60,15 @@ class TownRules(Rules):
         if self.options.get("cost"):
             ctx.award(ctx.to_move, -2, "town", f"covered the town {town.name}")
         if self.options.get("extra_tile") and not state.in_extra:
+            # granted now, so that every rule knows at the end of the turn that the player's
+            # turn goes on (Benelux reveals a used island stack only after the extra tile)
             state.grant = True
+            ctx.grant_extra_turn()
 
     def end_of_turn(self, ctx: RuleContext) -> None:
         state: TownState = ctx.rule_state[self.name]
-        if state.grant:
-            state.grant = False
-            state.in_extra = True
-            ctx.grant_extra_turn()
-        else:
-            state.in_extra = False
+        state.in_extra = state.grant
+        state.grant = False
 
     def on_score(self, ctx: RuleContext, event: ScoreEvent) -> ScoreEvent:
         if not self.options.get("road_bonus") or event.kind != "road" or ctx.map is None:

@@ -119,3 +119,25 @@ def test_local_city_names_or_geonames_names(
     data = json.loads(capsys.readouterr().out)
     assert [c["name"] for c in data["cities"]] == ["Rome", "Milan", "Naples"]
     assert not any("→" in n for n in data["notes"])
+
+
+@pytest.mark.parametrize(
+    ("ring", "says"),
+    [
+        ([[1e308, 1e308], [-1e308, 1e308], [-1e308, -1e308], [1e308, -1e308]], "(1e+308, 1e+308)"),
+        ([[0, 0], [1e308, 0], [1e308, 1], [0, 1]], "(1e+308, 0)"),
+        ([[10, 40], [11, 40], [11, 95], [10, 41]], "(11, 95)"),
+    ],
+)
+def test_an_outline_that_is_not_in_degrees_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], ring: list[list[float]], says: str
+) -> None:
+    # coordinates near 1e308 raised a GEOS traceback deep inside the projection
+    outline = tmp_path / "huge.geojson"
+    polygon = {"type": "Polygon", "coordinates": [[*ring, ring[0]]]}
+    outline.write_text(json.dumps({"type": "Feature", "geometry": polygon}), encoding="utf-8")
+    out = tmp_path / "huge.json"
+    assert main(["new-from-country", str(outline), "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {outline}: geometry 0: {says} is no longitude, latitude")
+    assert len(err.splitlines()) == 1 and not out.exists()

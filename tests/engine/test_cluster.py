@@ -23,6 +23,12 @@ from engine.resources import bundled_map
 pytest.importorskip("distributed")
 
 ROOT = Path(__file__).resolve().parents[2]
+_SCHEDULERS: dict[str, int] = {}
+"""The process id of the scheduler the fixture started at each address."""
+
+
+def _scheduler_pid(address: str) -> int:
+    return _SCHEDULERS[address]
 
 
 def _start(args: list[str], log: Path) -> subprocess.Popen[bytes]:
@@ -85,6 +91,7 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]
 
         with Client(address, timeout="30s") as client:
             client.wait_for_workers(2, timeout=60)
+        _SCHEDULERS[address] = procs[0].pid
         yield address, workers
     finally:
         for p in reversed(procs):
@@ -142,3 +149,72 @@ def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPat
     m = load_map(bundled_map("example-small"))
     with pytest.raises(EngineError, match="scheduler tcp://127.0.0.1:9"):
         simulate(m, SimConfig(games=2, bot="random"), scheduler="tcp://127.0.0.1:9")
+
+
+@pytest.mark.parametrize(
+    ("address", "says"),
+    [
+        ("127.0.0.1", "no scheme; write tcp://127.0.0.1:8786"),
+        ("", "--scheduler: no address"),
+        ("xyz://host:8786", "unknown scheme 'xyz'"),
+        ("tcp://127.0.0.1:abc", "the port 'abc' is not a number in 1..65535"),
+        ("tcp://:8786", "write the host and the port"),
+        ("tls://127.0.0.1:8786", "TLS needs the cluster's certificates"),
+    ],
+)
+def test_a_malformed_scheduler_address_is_one_line(
+    address: str, says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from engine.cli import main
+
+    argv = ["simulate", "example-small", "--games", "2", "--quiet", "--scheduler", address]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert says in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def _cli_run(address: str, tmp_path: Path) -> subprocess.Popen[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    argv = [sys.executable, "-m", "engine", "simulate", "example-small", "--games", "400"]
+    argv += ["--bot", "greedy", "--quiet", "--scheduler", address, "--out", str(tmp_path / "r")]
+    return subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+
+
+def _wait_for_games(address: str, run: subprocess.Popen[str]) -> None:
+    """Until the scheduler holds the run's games (asked through a client closed again)."""
+    from distributed import Client
+
+    deadline = time.monotonic() + 120
+    with Client(address, timeout="30s") as client:
+        while not any(
+            "carcassonne-games" in str(k) for ks in client.processing().values() for k in ks
+        ):
+            assert run.poll() is None, run.communicate()
+            assert time.monotonic() < deadline, "the run never sent its games"
+            time.sleep(0.2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("kill", "says"),
+    [
+        ("scheduler", "the scheduler stopped answering ("),
+        ("workers", "every worker is gone, and the games they held with them; start workers"),
+    ],
+)
+def test_a_cluster_lost_mid_run_is_one_line_without_dask_logging(
+    cluster: tuple[str, list[subprocess.Popen[bytes]]], tmp_path: Path, kill: str, says: str
+) -> None:
+    # before: 38 lines of Dask logging and tracebacks, or a cryptic line
+    address, workers = cluster
+    run = _cli_run(address, tmp_path)
+    _wait_for_games(address, run)
+    pids = [_scheduler_pid(address)] if kill == "scheduler" else [w.pid for w in workers]
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+    _out, err = run.communicate(timeout=180)
+    assert run.returncode == 2
+    (line,) = err.strip().splitlines()
+    assert line.startswith(f"error: example-small: scheduler {address}: ") and says in line

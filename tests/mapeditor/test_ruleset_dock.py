@@ -129,9 +129,10 @@ def test_changing_a_pay_kind_and_switching_to_a_module_and_back(make_editor, qtb
     dock.use_preset("deutschland")
     data = RuleSetState.of(window.document.map)
     combo = dock.field_widget(("mechanics", 0, "pay", "kind"))
-    combo.activated.emit(combo.findData("set"))
+    # (a set cannot buy an upgrade: the checker refuses it, engine/RULES.md)
+    combo.activated.emit(combo.findData("exact_value_one_colour"))
     pay = _spec(window).mechanics[0].pay
-    assert (pay.kind, pay.size, pay.same) == ("set", 3, "either")
+    assert (pay.kind, pay.value) == ("exact_value_one_colour", 2)
     changed = RuleSetState.of(window.document.map)
     dock.source.activated.emit(dock.source.findData("benelux"))
     assert window.document.map.rule_set is RuleSet.BENELUX and _spec(window) is None

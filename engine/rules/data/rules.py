@@ -539,7 +539,10 @@ class DataRules(ChipRules):
         else:
             state.held[player].append(cid)
             for mech in self.on_complete:
-                if self._complete_set(ctx, state, player, cid, mech):
+                if self.may_use(ctx, state, mech, player) and self._complete_set(
+                    ctx, state, player, cid, mech
+                ):
+                    self._used(ctx, state, mech, player)
                     break
 
     def _complete_set(
@@ -711,9 +714,9 @@ class DataRules(ChipRules):
         if mech.reward.kind == "upgrade_meeple" and mech.pay.kind != "set":
             if not self._pays(state, mech, p):
                 return False
-            under = state.under
+            upgraded = state.strength
             for mid, m in ctx.meeples.items():  # noqa: SIM110 (no generator frame per turn)
-                if m[0] == p and mid not in under:
+                if m[0] == p and mid not in upgraded:
                     return True
             return False
         return bool(self._offers(ctx, state, mech, p))
@@ -775,6 +778,8 @@ class DataRules(ChipRules):
         cls: Any = self.by_type[mech.action][1]
         r = mech.reward
         if mech.pay.kind == "set":
+            if not self._reward_possible(ctx, state, mech, p):
+                return []
             return [cls(key) for key in sorted(self._sets_held(state, mech, p))]
         if r.kind == "points":
             markets = state.markets.get(mech.id, ())
@@ -806,17 +811,29 @@ class DataRules(ChipRules):
                 return []
             out = []
             for mid, (owner, sq, loc, _node, _s) in sorted(ctx.meeples.items()):
-                if owner == p and mid not in state.under:
+                if owner == p and mid not in state.strength:
                     out.extend(cls(sq, loc, pay, colour) for colour, pay in pays)
             return out
         elif r.kind == "free_parked_meeples" and state.isle[p] == 0:
             return []
         return [cls(colour, pay) for colour, pay in self._pays(state, mech, p)]
 
+    def _reward_possible(self, ctx: RuleContext, state: DataState, mech: Mechanic, p: int) -> bool:
+        """Whether a set handed in by choice could be rewarded now (an extra turn playable,
+        parked meeples to free): a set is offered only then."""
+        kind = mech.reward.kind
+        if kind == "extra_turn":
+            return self._may_extra_turn(ctx, state, mech, p)
+        if kind == "free_parked_meeples":
+            return state.isle[p] > 0
+        return True
+
     def _may_extra_turn(self, ctx: RuleContext, state: DataState, mech: Mechanic, p: int) -> bool:
         r = mech.reward
         if (r.park_meeple and ctx.supply[p] <= 0) or not ctx.pile:
             return False
+        if state.used_turn[mech.id][p] == ctx.turn:
+            return False  # one extra turn a turn from a mechanic, whatever its limit (RULES.md)
         if ctx.extra_turn and not r.in_extra_turns:
             return False  # "After having finished your 'normal' turn" (engine/RULES.md)
         end = ctx.options.end_after_turns
@@ -903,11 +920,9 @@ class DataRules(ChipRules):
                 for m, (owner, sq, loc, _n, _s) in ctx.meeples.items()
                 if owner == p and sq == action.square and loc == action.location
             )
-            if paid:
+            if paid:  # a free upgrade (pay 'none') puts no chip under the meeple
                 state.under[mid] = paid[0]
                 state.out.extend(paid[1:])
-            else:
-                state.under[mid] = -1
             state.strength[mid] = r.strength
             ctx.set_meeple_strength(mid, r.strength)
             return
@@ -956,18 +971,16 @@ class DataRules(ChipRules):
 
     def feature_scored(self, ctx: RuleContext, event: ScoreEvent) -> None:
         state: DataState = ctx.rule_state[self.name]
+        if not event.final and event.meeples and state.strength:
+            # a scored upgraded meeple's chip leaves the game; before the rule language's own
+            # handling, which forgets the meeple's strength
+            for mid in event.meeples:
+                if state.strength.pop(mid, None) is not None:
+                    cid = state.under.pop(mid, None)
+                    if cid is not None:
+                        state.out.append(cid)
         if self.lang is not None:
             self.lang.feature_scored(ctx, state, event)
-        if event.final or not event.meeples:
-            return
-        if not state.under:
-            return
-        for mid in event.meeples:
-            cid = state.under.pop(mid, None)
-            if cid is not None:
-                state.strength.pop(mid, None)
-                if cid >= 0:
-                    state.out.append(cid)
 
     def end_of_turn(self, ctx: RuleContext) -> None:
         state: DataState = ctx.rule_state[self.name]
@@ -975,7 +988,10 @@ class DataRules(ChipRules):
             self.lang.end_of_turn(ctx, state)
         for mid in state.markets:
             state.markets[mid] = ()
-        state.hidden.clear()
+        if not ctx.extra_turn_follows:
+            # "At the end of your turn you reveal the top tile of the used Island stack": an
+            # extra turn is part of the turn (engine/RULES.md, "Benelux: island stacks")
+            state.hidden.clear()
 
     def end_of_game(self, ctx: RuleContext) -> None:
         state: DataState = ctx.rule_state[self.name]

@@ -12,6 +12,7 @@ within its size bound. ``docs/rule-sets.md`` ("Rule sets as data") documents eve
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -36,6 +37,14 @@ RESERVED_ACTIONS = frozenset(("place", "draw", "pass", "place_treat"))
 
 NAME_PATTERN = r"[a-z][a-z0-9_-]{0,39}"
 """What a rule set's ``name`` looks like."""
+
+RESERVED_NAMES = {
+    "none": "it means playing without a rule set",
+    "invalid": "it marks a map whose rule set cannot be read",
+    "towns": "it is the town variants' rule module, played beside a rule set",
+}
+"""Names a rule set may not take, and why: a game keys each rule module's state by its name,
+and a map's ``rule_set`` uses these two words itself."""
 
 PRINT_NAMES = (
     "town_colours",
@@ -424,13 +433,9 @@ def _mechanic_dict(m: Mechanic) -> dict[str, Any]:
     if m.pay.values_paid:
         pay["value"] = m.pay.value
     elif m.pay.kind == "set":
-        pay.update(
-            size=m.pay.size,
-            same=m.pay.same,
-            hand_in=m.pay.hand_in,
-            choose=m.pay.choose,
-            when_nothing_parked=m.pay.when_nothing_parked,
-        )
+        pay.update(size=m.pay.size, same=m.pay.same, hand_in=m.pay.hand_in)
+        if m.pay.hand_in == "on_complete":  # the checker refuses them for a set by choice
+            pay.update(choose=m.pay.choose, when_nothing_parked=m.pay.when_nothing_parked)
     r = m.reward
     reward: dict[str, Any] = {"kind": r.kind}
     if r.kind == "points":
@@ -455,6 +460,15 @@ def _default(group: str, kind: str, name: str) -> Any:
     return MECHANIC_KINDS[group][kind]["params"][name]["default"]
 
 
+def with_defaults(group: str, part: dict[str, Any]) -> dict[str, Any]:
+    """A mechanic's ``pay`` or ``reward`` (``group``) with every parameter its kind leaves out
+    set to its :data:`MECHANIC_KINDS` default."""
+    kind = MECHANIC_KINDS[group].get(part.get("kind"), {})  # type: ignore[arg-type]
+    out = {name: copy.deepcopy(p["default"]) for name, p in kind.get("params", {}).items()}
+    out.update(part)
+    return out
+
+
 def _build(d: dict[str, Any], source: str) -> RuleSetSpec:
     s = d["supply"]
     supply = Supply(
@@ -473,7 +487,7 @@ def _build(d: dict[str, Any], source: str) -> RuleSetSpec:
     )
     mechanics = []
     for m in d["mechanics"]:
-        p, r = m["pay"], m["reward"]
+        p, r = with_defaults("pay", m["pay"]), with_defaults("reward", m["reward"])
         pay = Pay(
             p["kind"],
             value=p.get("value", 0),
@@ -565,6 +579,16 @@ def _schema_problems(d: Any) -> list[RuleSetProblem]:
     return out
 
 
+_NOT_FOR_SETS = {
+    "upgrade_meeple": "a set is handed in without naming a meeple: pay an upgrade with chip "
+    "values (exact_value_one_colour, exact_total_any), one chip of a colour or nothing",
+    "treat": "a treat is the first chip paid for it, and a set's chips are handed in: pay a "
+    "treat with chip values or one chip of a colour",
+}
+"""Rewards a ``set`` payment cannot buy, and why (engine/RULES.md, "What the checker accepts,
+the program runs")."""
+
+
 def _sums(values: list[int]) -> set[int]:
     """Every total some of ``values`` add up to (subset sums)."""
     sums = {0}
@@ -580,6 +604,17 @@ def check_ruleset_dict(data: Any) -> list[RuleSetProblem]:
     try:
         if not isinstance(data, dict):
             return [RuleSetProblem("", f"expected a JSON object, got {type(data).__name__}")]
+        deep = boundedio.too_deep(data)
+        if deep is not None:
+            return [
+                RuleSetProblem(
+                    deep.removeprefix("$").removeprefix("."),
+                    f"nested more than {boundedio.MAX_JSON_DEPTH} levels deep",
+                )
+            ]
+        bad = boundedio.unstorable(data)
+        if bad is not None:
+            return [RuleSetProblem(bad[0].removeprefix("$").removeprefix("."), bad[1])]
         problems = _schema_problems(data)
         if problems:
             return problems
@@ -594,6 +629,8 @@ def _semantic_problems(d: dict[str, Any]) -> list[RuleSetProblem]:
     def bad(path: str, message: str) -> None:
         out.append(RuleSetProblem(path, message))
 
+    if d["name"] in RESERVED_NAMES:
+        bad("name", f"{d['name']!r} is reserved: {RESERVED_NAMES[d['name']]}")
     s = d["supply"]
     total_counts = sum(s["values"].values())
     if total_counts != s["per_colour"]:
@@ -641,7 +678,9 @@ def _semantic_problems(d: dict[str, Any]) -> list[RuleSetProblem]:
     )
     for i, m in enumerate(mechanics):
         at = f"mechanics[{i}]"
-        pay, reward, when = m["pay"], m["reward"], m["when"]
+        given = m["pay"]
+        pay, reward = with_defaults("pay", given), with_defaults("reward", m["reward"])
+        when = m["when"]
         pk, rk = pay["kind"], reward["kind"]
         if pk == "exact_value_one_colour":
             reach, most = _sums(colour_values), sum(colour_values)
@@ -673,10 +712,18 @@ def _semantic_problems(d: dict[str, Any]) -> list[RuleSetProblem]:
                     f"{at}.pay.size",
                     f"the supply holds no set of {size} chips ({same.replace('_', ' ')})",
                 )
-            if pay.get("hand_in", "on_complete") == "choice":
+            if pay["hand_in"] == "choice":
                 for name in ("choose", "when_nothing_parked"):
-                    if name in pay:
+                    if name in given:
                         bad(f"{at}.pay.{name}", "only for hand_in 'on_complete'")
+            if rk in _NOT_FOR_SETS:
+                bad(f"{at}.reward.kind", _NOT_FOR_SETS[rk])
+            elif rk == "extra_turn" and pay["hand_in"] == "on_complete":
+                bad(
+                    f"{at}.pay.hand_in",
+                    "an extra turn bought with a set is handed in by choice ('choice'): a set "
+                    "completed by a chip is handed in whether or not the turn could be played",
+                )
         if (when == "draw") != (rk == "island_tile"):
             bad(f"{at}.when", "'draw' is the phase of island tiles, and only theirs")
         if rk == "island_tile" and pk != "one_chip_of_colour":

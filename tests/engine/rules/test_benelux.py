@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from _chips_helpers import check_invariants, finish, make_map, new_game, offered, place, random_game
+from _chips_helpers import (
+    check_invariants,
+    finish,
+    make_map,
+    new_game,
+    offered,
+    place,
+    random_game,
+    turn,
+)
 
 from engine.errors import IllegalMoveError, RecordError
 from engine.game import Game, Phase
@@ -207,3 +216,37 @@ def _benelux() -> MapDef:
     if _MAP is None:
         _MAP = load_map(bundled_map("benelux"))
     return _MAP
+
+
+def test_the_next_island_tile_stays_hidden_in_a_town_extra_tile() -> None:
+    """ "At the end of your turn you reveal the top tile of the used Island stack." With town
+    variant a the instant extra tile is part of the same turn: the next tile of the stack used
+    is revealed only after it (engine/RULES.md, "Benelux: island stacks")."""
+    from engine.mapdef import Town
+
+    m = island_map()
+    m.towns[(2, 0)] = Town("Hoorn", None)
+    chips = [[1, 0, "purple", 1], [1, 1, "purple", 2]]
+    g = new_game(
+        m,
+        ["B", "E", "U", "B", "B", "B"] + ["B"] * 6,
+        "benelux",
+        chips=chips,
+        stack_size=2,
+        game_options={"town_extra_tile": True},
+    )
+    st = state(g)
+    turn(g, (1, 0))  # Red: purple 1
+    turn(g, (0, 1))  # Blue
+    turn(g, (1, 1))  # Red: purple 2
+    turn(g, (2, 1))  # Blue
+    g.play(TakeIslandTile(TEXEL_A))
+    place(g, (2, 0))  # covers Hoorn: an instant extra tile
+    finish(g)
+    assert g.to_move == 0 and g.phase is Phase.DRAW  # Red's extra tile
+    assert st.face_up(TEXEL_A) is None
+    assert set(g.legal_moves()) == {Draw(), TakeIslandTile(TEXEL_B)}
+    place(g, (3, 1))
+    finish(g)
+    assert g.to_move == 1 and st.face_up(TEXEL_A) == "E"
+    check_invariants(g)
