@@ -3,7 +3,7 @@ them (tests/engine/rules/test_rule_language_random.py runs a bounded number in C
 
 Every kind comes from the vocabulary tables of :mod:`engine.rules.data.lang`, with parameters
 drawn from their schema, so a new kind is generated without changing this file. A long run:
-``python tests/engine/rules/rulegen.py 300 [FIRST_SEED]`` (prints the figures every 25 seeds and
+``python tests/engine/rules/langgen.py 300 [FIRST_SEED]`` (prints the figures every 25 seeds and
 at the end: accepted, refused, games, actions checked, defects).
 """
 
