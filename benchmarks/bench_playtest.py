@@ -40,7 +40,7 @@ def main() -> int:
 
     from engine.mapio import load_map
     from engine.resources import bundled_map
-    from mapeditor.playtest.setup_dialog import DEFAULT_COLOURS, Seat, default_setup
+    from mapeditor.playtest.setup import DEFAULT_COLOURS, Seat, default_setup
     from mapeditor.playtest.window import PlaytestWindow
 
     app = QApplication.instance() or QApplication([])

@@ -18,7 +18,7 @@ from PySide6.QtGui import QUndoStack
 
 from engine.geometry import Edge, Square
 from engine.mapdef import MapDef
-from engine.mapio import read_map, save_map
+from engine.mapio import read_map
 from engine.validation import Issue
 from mapeditor import ruleset_files
 from mapeditor.ruleset_data import RuleSetState
@@ -81,6 +81,9 @@ class MapDocument(QObject):
         self.untitled_id = uuid.uuid4().hex[:12]
         """Names this document's own autosave slot while it has no file (mapeditor.recovery)."""
         self.load_issues: list[Issue] = []
+        self.disk_digest: str | None = None
+        """What the file held when this document was last read from or written to it (a
+        SHA-256, :func:`mapeditor.files.file_digest`): a save sees another program's change."""
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.selection: set[Square] = set()
@@ -98,6 +101,7 @@ class MapDocument(QObject):
     def open(cls, path: str | Path, parent: QObject | None = None) -> MapDocument:
         """Load a map file; raises :class:`engine.errors.MapFormatError` naming the problem."""
         m, issues = read_map(path)
+        ruleset_files.unembed(m)  # a paired save that was interrupted
         ruleset_files.recover_raw(m, Path(path))
         doc = cls(m, Path(path), parent)
         doc.load_issues = issues
@@ -105,15 +109,15 @@ class MapDocument(QObject):
 
     def save(self, path: str | Path | None = None) -> None:
         """Write the map atomically (to ``path``, or where it came from) and mark it clean; a
-        rule set kept in its own file is written beside it first."""
+        rule set kept in its own file is written beside it, so that a crash never leaves a map
+        beside the rule set of another save (:func:`ruleset_files.save_with_rule_set`)."""
         target = Path(path) if path is not None else self.path
         if target is None:
             raise ValueError("no file name: use Save As")
         same_folder = (
             self.path is not None and self.path.parent.resolve() == target.parent.resolve()
         )
-        ruleset_files.write_beside(self.map, target, replace_other=same_folder)
-        save_map(self.map, target)
+        ruleset_files.save_with_rule_set(self.map, target, replace_other=same_folder)
         self.path = target
         self.load_issues = []
         self.undo_stack.setClean()

@@ -25,6 +25,7 @@ import atexit
 import concurrent.futures
 import concurrent.futures.process  # BrokenProcessPool; not loaded until a pool is made
 import contextlib
+import os
 import sys
 import threading
 import time
@@ -32,6 +33,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from PySide6.QtCore import QRunnable, QThreadPool
+
+from mapeditor import lifeline
 
 Done = Callable[[Any, BaseException | None], None]
 
@@ -140,7 +143,10 @@ def _new_executor() -> concurrent.futures.ProcessPoolExecutor:
         atexit.register(shutdown)  # before the interpreter tears modules down
         _exit_hook = True
     return concurrent.futures.ProcessPoolExecutor(
-        max_workers=1, mp_context=multiprocessing.get_context("spawn")
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=lifeline.exit_with_parent,
+        initargs=(os.getpid(),),
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
@@ -178,6 +179,10 @@ def _house(painter: QPainter, centre: QPointF, size: float, fill: QColor) -> Non
     painter.drawPolygon(poly)
 
 
+Visible = Callable[[QRectF], bool]
+"""Whether a rectangle of the map is in the region being painted."""
+
+
 def _rows_cols(m: MapDef, region: QRectF | None) -> tuple[range, range]:
     if region is None:
         return range(m.width), range(m.height)
@@ -188,7 +193,7 @@ def _rows_cols(m: MapDef, region: QRectF | None) -> tuple[range, range]:
     return range(x0, max(x0, x1)), range(y0, max(y0, y1))
 
 
-def _squares_bbox(squares) -> QRectF:
+def _squares_bbox(squares: Iterable[Square]) -> QRectF:
     xs = [x for x, _ in squares]
     ys = [y for _, y in squares]
     return QRectF(
@@ -264,7 +269,16 @@ def paint_map(
         painter.restore()
 
 
-def _paint_ground(painter, m, opts, xs, ys, area, *, land: bool = True) -> None:
+def _paint_ground(
+    painter: QPainter,
+    m: MapDef,
+    opts: PaintOptions,
+    xs: range,
+    ys: range,
+    area: QRectF,
+    *,
+    land: bool = True,
+) -> None:
     painter.setPen(Qt.PenStyle.NoPen)
     if opts.background is not None:
         painter.fillRect(area, opts.background)
@@ -292,7 +306,7 @@ def _paint_ground(painter, m, opts, xs, ys, area, *, land: bool = True) -> None:
             painter.drawLine(QLineF(xs.start * SQUARE, y * SQUARE, xs.stop * SQUARE, y * SQUARE))
 
 
-def _paint_clouds(painter, m, opts, visible) -> None:
+def _paint_clouds(painter: QPainter, m: MapDef, opts: PaintOptions, visible: Visible) -> None:
     """Clouds on every outside square beyond a land border: the neutral border that is not sea."""
     squares = {e.outer_square for e in m.land_borders if e.outer_square not in m.land}
     puff = QColor(255, 255, 255)
@@ -312,7 +326,7 @@ def _paint_clouds(painter, m, opts, visible) -> None:
         painter.drawRect(QRectF(rect.x() + 0.22 * s, rect.y() + 0.58 * s, 0.56 * s, 0.14 * s))
 
 
-def _paint_grid(painter, m, opts, xs, ys) -> None:
+def _paint_grid(painter: QPainter, m: MapDef, opts: PaintOptions, xs: range, ys: range) -> None:
     land = m.land
     rects = [
         QRectF(x * SQUARE, y * SQUARE, SQUARE, SQUARE) for y in ys for x in xs if (x, y) in land
@@ -323,7 +337,7 @@ def _paint_grid(painter, m, opts, xs, ys) -> None:
         painter.drawRects(rects)
 
 
-def _paint_islands(painter, m, visible) -> None:
+def _paint_islands(painter: QPainter, m: MapDef, visible: Visible) -> None:
     for island in m.islands.values():
         if not island.squares:
             continue
@@ -359,7 +373,7 @@ def _paint_islands(painter, m, visible) -> None:
                 )
 
 
-def _paint_tracks(painter, m, xs, ys, visible) -> None:
+def _paint_tracks(painter: QPainter, m: MapDef, xs: range, ys: range, visible: Visible) -> None:
     for track in m.tracks.values():
         colour = COLOURS[track.colour]
         band = QColor(colour)
@@ -382,7 +396,7 @@ def _paint_tracks(painter, m, xs, ys, visible) -> None:
                 _text(painter, label, str(track.number), 11, QColor("white"), bold=True)
 
 
-def _paint_waves(painter, m, xs, ys) -> None:
+def _paint_waves(painter: QPainter, m: MapDef, xs: range, ys: range) -> None:
     pen = QPen(QColor("#2f6fa3"), 2.5)
     pen.setCapStyle(Qt.PenCapStyle.RoundCap)
     for y in ys:
@@ -404,7 +418,9 @@ def _paint_waves(painter, m, xs, ys) -> None:
                 painter.drawPath(path)
 
 
-def _paint_designer_marks(painter, m, opts, xs, ys) -> None:
+def _paint_designer_marks(
+    painter: QPainter, m: MapDef, opts: PaintOptions, xs: range, ys: range
+) -> None:
     """The squares carrying a mark of the map's rule set: the mark's colour (hatched when it
     takes no tile), a border in the square's own chip colour, the mark's name."""
     spec = m.rule_set_spec
@@ -438,7 +454,7 @@ def _paint_designer_marks(painter, m, opts, xs, ys) -> None:
                 _text(painter, top, name, 8, QColor("#202020"), bold=True)
 
 
-def _paint_cities(painter, m, opts, visible) -> None:
+def _paint_cities(painter: QPainter, m: MapDef, opts: PaintOptions, visible: Visible) -> None:
     wall = QPen(QColor("#6b3f1f"), 4.0)
     wall.setCapStyle(Qt.PenCapStyle.SquareCap)
     for city in m.large_cities.values():
@@ -493,7 +509,7 @@ def _paint_cities(painter, m, opts, visible) -> None:
             _text(painter, label, city.name, 13, QColor("#3a1f0c"), bold=True)
 
 
-def _road_stub(painter, start: QPointF, direction: QPointF, length: float) -> None:
+def _road_stub(painter: QPainter, start: QPointF, direction: QPointF, length: float) -> None:
     end = start + direction * length
     painter.setPen(QPen(QColor("#5a4a3a"), 9.0))
     painter.drawLine(QLineF(start, end))
@@ -501,7 +517,7 @@ def _road_stub(painter, start: QPointF, direction: QPointF, length: float) -> No
     painter.drawLine(QLineF(start, end))
 
 
-def _paint_borders(painter, m, opts, visible) -> None:
+def _paint_borders(painter: QPainter, m: MapDef, opts: PaintOptions, visible: Visible) -> None:
     for edge, feature in m.border_features.items():
         outer = square_rect(edge.outer_square)
         inner = square_rect(edge.square)
@@ -547,7 +563,7 @@ def _paint_borders(painter, m, opts, visible) -> None:
                 _text(painter, rect, feature.neighbour, 10, colour)
 
 
-def _paint_ferries(painter, m, visible) -> None:
+def _paint_ferries(painter: QPainter, m: MapDef, visible: Visible) -> None:
     for ferry in m.ferries.values():
         a = edge_midpoint(ferry.a)
         b = edge_midpoint(ferry.b)
@@ -568,7 +584,14 @@ def _paint_ferries(painter, m, visible) -> None:
 
 
 def _paint_squares_marks(
-    painter, m, opts, xs, ys, *, towns: bool = True, chips: bool = True
+    painter: QPainter,
+    m: MapDef,
+    opts: PaintOptions,
+    xs: range,
+    ys: range,
+    *,
+    towns: bool = True,
+    chips: bool = True,
 ) -> None:
     red = QPen(QColor("#d1201b"), 5.0)
     red.setJoinStyle(Qt.PenJoinStyle.MiterJoin)

@@ -25,7 +25,7 @@ from engine.errors import EngineError
 from engine.mapdef import MapDef
 
 if TYPE_CHECKING:
-    from mapeditor.playtest.setup_dialog import PlaytestSetup, Seat
+    from mapeditor.playtest.setup import PlaytestSetup, Seat
 
 USAGE_EXIT = 2
 
@@ -40,7 +40,7 @@ def parse_players(text: str) -> list[Seat]:
     :raises UsageError: naming the bad item.
     """
     from engine.game import PLAYER_NAMES
-    from mapeditor.playtest.setup_dialog import BOT_KINDS, DEFAULT_COLOURS, Seat
+    from mapeditor.playtest.setup import BOT_KINDS, DEFAULT_COLOURS, Seat
 
     items = [t.strip() for t in text.split(",") if t.strip()]
     if not 2 <= len(items) <= 6:
@@ -123,11 +123,7 @@ def prepare(argv: list[str] | None = None) -> tuple[MapDef, PlaytestSetup, argpa
     from dataclasses import replace
 
     from engine.resources import find_map
-    from mapeditor.playtest.setup_dialog import (
-        PlaytestSetup,
-        default_setup,
-        rule_set_available,
-    )
+    from mapeditor.playtest.setup import PlaytestSetup, default_setup, rule_set_available
 
     args = build_parser().parse_args(argv)
     path = find_map(args.map)

@@ -1,19 +1,29 @@
 """A map's own rule-set file (``{"file": "x.ruleset.json"}``): written beside the map when the
-map is saved, atomically (Qt's ``QSaveFile``: a temporary file, then a rename), and only when
-its content changed; read back as plain JSON when it has mistakes, so they can be fixed."""
+map is saved, atomically and only when its content changed; read back as plain JSON when it has
+mistakes, so they can be fixed.
+
+A map and its rule-set file are two files, so they cannot be replaced in one step. When both
+change, :func:`save_with_rule_set` first writes the map *embedding* its rule set (and naming its
+file in :data:`EMBEDDED_FILE_KEY`), then the rule-set file, then the map naming the file: a
+crash at any moment leaves a map that plays the rule set it was saved with.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QIODevice, QSaveFile
-
 from engine import boundedio
 from engine.errors import EngineError
 from engine.mapdef import MapDef
+from engine.mapio import save_map, write_text_atomically
 from engine.rules.data import RuleSetSpec, check_ruleset_dict
-from mapeditor.ruleset_data import RuleSetState, file_text, read_raw
+from mapeditor.ruleset_data import RuleSetState, file_text, read_raw, storable
+
+EMBEDDED_FILE_KEY = "autosave_rule_set_file"
+"""Editor-settings key of a map that embeds the rule set of its rule-set file (a recovery file,
+or a map whose paired save was interrupted): the file's name, restored on load by
+:func:`unembed`. (The name is older than its second use.)"""
 
 
 def target_of(m: MapDef, map_path: Path) -> Path | None:
@@ -40,15 +50,18 @@ def _same_on_disk(target: Path, content: dict[str, Any], spec: RuleSetSpec | Non
     return RuleSetSpec.from_dict(data) == spec  # the same rule set, written another way
 
 
-def write_beside(m: MapDef, map_path: Path, *, replace_other: bool = True) -> Path | None:
-    """Write ``m``'s rule-set file for a map saved at ``map_path`` unless it already holds this
-    rule set. Returns the file written (``None``: nothing to write). ``replace_other=False``
-    (the map is saved into another folder): a file of that name holding another rule set there
-    is not replaced.
+def pending_file(m: MapDef, map_path: Path, *, replace_other: bool = True) -> Path | None:
+    """The rule-set file that saving ``m`` at ``map_path`` must write (``None``: embedded, or
+    the file already holds this rule set). ``replace_other=False`` (the map is saved into
+    another folder): a file of that name holding another rule set there is not replaced.
 
-    :raises EngineError: a name leading outside the folder, or another rule set in the way;
-        ``OSError``: the write failed (the old file is then untouched).
+    :raises EngineError: a name leading outside the folder, or another rule set in the way.
     """
+    pending = _pending(m, map_path, replace_other)
+    return None if pending is None else pending[0]
+
+
+def _pending(m: MapDef, map_path: Path, replace_other: bool) -> tuple[Path, dict[str, Any]] | None:
     target = target_of(m, map_path)
     state = RuleSetState.of(m)
     content = state.content()
@@ -59,21 +72,50 @@ def write_beside(m: MapDef, map_path: Path, *, replace_other: bool = True) -> Pa
             f"{boundedio.shown(str(target))}: another rule set has this name in that folder; "
             "save the map elsewhere, or embed its rule set (Rule set dock) first"
         )
-    write_atomically(target, file_text(content))
-    return target
+    return target, content
+
+
+def save_with_rule_set(m: MapDef, map_path: Path, *, replace_other: bool = True) -> None:
+    """Save ``m`` at ``map_path`` and its rule-set file beside it, so that a crash at any moment
+    leaves a map whose rule set is the one it was saved with (see the module's docstring).
+
+    :raises EngineError: as :func:`pending_file`; ``OSError``: a write failed (what was not
+        written yet is untouched).
+    """
+    pending = _pending(m, map_path, replace_other)
+    if pending is not None:
+        target, content = pending
+        save_map(embedded_copy(m), map_path)
+        write_text_atomically(target, file_text(content))
+    save_map(m, map_path)
 
 
 def write_atomically(target: Path, text: str) -> None:
     """Write ``text`` to ``target``: the whole new file, or the old one untouched."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    out = QSaveFile(str(target))
-    if not out.open(QIODevice.OpenModeFlag.WriteOnly):
-        raise OSError(f"{boundedio.shown(str(target))}: cannot write: {out.errorString()}")
-    data = text.encode("utf-8")
-    if out.write(data) != len(data) or not out.commit():
-        error = out.errorString()
-        out.cancelWriting()
-        raise OSError(f"{boundedio.shown(str(target))}: cannot write: {error}")
+    write_text_atomically(target, text)
+
+
+def embedded_copy(m: MapDef) -> MapDef:
+    """A copy of ``m`` that embeds the rule set of its rule-set file (unsaved changes included)
+    and names the file in :data:`EMBEDDED_FILE_KEY` (a plain copy when it names no file)."""
+    snap = m.copy()
+    if snap.rule_set_file is None or (snap.rule_set_spec or snap.rule_set_raw) is None:
+        return snap
+    snap.editor = {**snap.editor, EMBEDDED_FILE_KEY: snap.rule_set_file}
+    snap.rule_set_file = None
+    if snap.rule_set_raw is not None:
+        snap.rule_set_raw = storable(snap.rule_set_raw)
+    return snap
+
+
+def unembed(m: MapDef) -> None:
+    """Undo :func:`embedded_copy` on a map just read: it names its rule-set file again (and
+    keeps the embedded rule set, which the next save writes to that file)."""
+    file = m.editor.get(EMBEDDED_FILE_KEY)
+    if isinstance(file, str) and m.rule_set_file is None:
+        m.rule_set_file = file
+    m.editor = {k: v for k, v in m.editor.items() if k != EMBEDDED_FILE_KEY}
 
 
 def recover_raw(m: MapDef, map_path: Path) -> None:

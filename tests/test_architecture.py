@@ -5,14 +5,30 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
 EDITOR = ENGINE.parent / "mapeditor"
-# Top first; each may import only from those after it (pyproject.toml, contract "editor-layers").
-EDITOR_LAYERS = ["app", "widgets", "tools", "commands", "document"]
+PYPROJECT = ENGINE.parent / "pyproject.toml"
+
+
+def _contract(contract_id: str) -> dict[str, object]:
+    config = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
+    return next(
+        c for c in config["tool"]["importlinter"]["contracts"] if c.get("id") == contract_id
+    )
+
+
+# Top first; each may import only from those after it (pyproject.toml, contract "editor-layers");
+# "a | b" are siblings of one layer.
+EDITOR_LAYERS = [
+    [name.strip() for name in str(layer).split("|")]
+    for layer in _contract("editor-layers")["layers"]
+]
+WIDGET_FREE = [str(m) for m in _contract("no-widgets-in-the-model")["source_modules"]]
 
 
 def test_no_engine_module_imports_qt_or_the_editor() -> None:
@@ -60,9 +76,30 @@ def _editor_imports(path: Path) -> set[str]:
 
 def _layer(module: str) -> int | None:
     parts = module.split(".")
-    if len(parts) < 2 or parts[1] not in EDITOR_LAYERS:
+    if len(parts) < 2:
         return None
-    return EDITOR_LAYERS.index(parts[1])
+    return next((i for i, names in enumerate(EDITOR_LAYERS) if parts[1] in names), None)
+
+
+def test_every_editor_module_is_in_a_layer() -> None:
+    outside = [
+        p.name
+        for p in sorted(EDITOR.iterdir())
+        if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").is_file()
+        if _layer(f"mapeditor.{p.stem}") is None
+    ]
+    assert outside == []
+
+
+def test_the_model_side_runs_without_qtwidgets() -> None:
+    # The contract "no-widgets-in-the-model", checked by what Python really loads.
+    code = (
+        "import importlib, sys\n"
+        f"for name in {WIDGET_FREE!r}:\n"
+        "    importlib.import_module(name)\n"
+        "assert 'PySide6.QtWidgets' not in sys.modules, 'QtWidgets loaded'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ENGINE.parent)
 
 
 def test_editor_modules_import_only_lower_layers() -> None:

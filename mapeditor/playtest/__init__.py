@@ -10,10 +10,10 @@ from importlib import import_module
 from typing import Any
 
 _LAZY = {
-    "PlaytestSetup": "mapeditor.playtest.setup_dialog",
-    "Seat": "mapeditor.playtest.setup_dialog",
+    "PlaytestSetup": "mapeditor.playtest.setup",
+    "Seat": "mapeditor.playtest.setup",
     "SetupDialog": "mapeditor.playtest.setup_dialog",
-    "default_setup": "mapeditor.playtest.setup_dialog",
+    "default_setup": "mapeditor.playtest.setup",
     "PlaytestWindow": "mapeditor.playtest.window",
     "open_playtest": "mapeditor.playtest.launch",
     "map_errors": "mapeditor.playtest.launch",

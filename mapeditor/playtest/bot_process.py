@@ -20,6 +20,8 @@ from __future__ import annotations
 import traceback
 from typing import Any
 
+from mapeditor.lifeline import exit_with_parent
+
 
 def make_bot(kind: str, strength: int, seed: int) -> Any:
     """The engine bot of a seat (shared with the thread worker)."""
@@ -79,11 +81,14 @@ class _Session:
         bot = self.bots.get(key)
         if bot is None:
             bot = self.bots[key] = make_bot(kind, strength, seed)
-        return bot.choose(game.copy()).to_dict()
+        answer: dict[str, Any] = bot.choose(game.copy()).to_dict()
+        return answer
 
 
-def serve(conn: Any) -> None:
-    """The child process' loop."""
+def serve(conn: Any, parent_pid: int | None = None) -> None:
+    """The child process' loop (it ends with the process ``parent_pid`` when given)."""
+    if parent_pid is not None:
+        exit_with_parent(parent_pid)
     session = _Session()
     while True:
         try:

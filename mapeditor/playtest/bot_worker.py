@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import threading
 import traceback
 import weakref
@@ -55,7 +56,9 @@ class _BotProcess:
 
         ctx = multiprocessing.get_context("spawn")  # never fork a process that runs Qt
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=serve, args=(child,), daemon=True, name="playtest-bots")
+        self.proc = ctx.Process(
+            target=serve, args=(child, os.getpid()), daemon=True, name="playtest-bots"
+        )
         with hidden_main():  # the start reads __main__ synchronously
             self.proc.start()
         child.close()

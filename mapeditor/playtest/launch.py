@@ -10,7 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from engine.mapdef import MapDef
-from mapeditor.playtest.setup_dialog import SetupDialog, default_setup
+from mapeditor.playtest.setup import default_setup
+from mapeditor.playtest.setup_dialog import SetupDialog
 from mapeditor.playtest.window import PlaytestWindow
 
 

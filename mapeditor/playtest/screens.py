@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     from engine.mapio import load_map
     from engine.resources import bundled_map, shipped_maps
     from mapeditor.painting import square_rect
-    from mapeditor.playtest.setup_dialog import Seat, default_setup
+    from mapeditor.playtest.setup import Seat, default_setup
     from mapeditor.playtest.window import PlaytestWindow
 
     args = list(sys.argv[1:] if argv is None else argv)

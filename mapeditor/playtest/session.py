@@ -21,8 +21,8 @@ from engine.moves import Action, action_from_dict
 from engine.record import GameRecord, load_record, new_game, save_record
 from engine.scoring import KINDS, ScoreEvent
 from mapeditor.playtest.bot_worker import BotWorker, TileWarmer, next_token
-from mapeditor.playtest.game_log import describe_move
-from mapeditor.playtest.setup_dialog import DEFAULT_COLOURS, PlaytestSetup, Seat, default_setup
+from mapeditor.playtest.describe import describe_move
+from mapeditor.playtest.setup import DEFAULT_COLOURS, PlaytestSetup, Seat, default_setup
 
 
 @dataclass(frozen=True)

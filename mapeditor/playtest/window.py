@@ -44,14 +44,12 @@ from mapeditor.playtest.board_scene import (
 )
 from mapeditor.playtest.board_view import BoardView
 from mapeditor.playtest.bot_worker import BotWorker
-from mapeditor.playtest.game_log import GameLog, describe_action
+from mapeditor.playtest.describe import describe_action
+from mapeditor.playtest.game_log import GameLog
 from mapeditor.playtest.score_board import ScoreBoard
 from mapeditor.playtest.session import LogEntry, PlaytestSession
-from mapeditor.playtest.setup_dialog import (
-    PlaytestSetup,
-    Seat,
-    SetupDialog,
-)
+from mapeditor.playtest.setup import PlaytestSetup, Seat
+from mapeditor.playtest.setup_dialog import SetupDialog
 from mapeditor.playtest.tile_preview import TilePreview
 
 _PHASE_WORDS = {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from engine.geometry import Edge, Square
 from engine.mapdef import MapDef
@@ -29,7 +30,7 @@ def moved_map(m: MapDef, squares: set[Square], dx: int, dy: int) -> MapDef:
     out = m.copy()
     sel = squares & m.land
 
-    def move_keys(d: dict) -> dict:
+    def move_keys(d: dict[Any, Any]) -> dict[Any, Any]:
         return {(_shift(k, dx, dy) if k in sel else k): v for k, v in d.items() if k not in sel} | {
             _shift(k, dx, dy): v for k, v in d.items() if k in sel
         }

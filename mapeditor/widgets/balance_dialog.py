@@ -237,7 +237,7 @@ class BalanceDialog(QDialog):
         self.bot = QComboBox()
         self.bot.addItems(list(BOTS))
         self.bot.setCurrentText("greedy")
-        from mapeditor.playtest.setup_dialog import rule_set_available, rule_set_title
+        from mapeditor.playtest.setup import rule_set_available, rule_set_title
 
         playable = str(m.rule_set) != "none" and rule_set_available(str(m.rule_set), m)
         self.rules = QCheckBox(f"Map-Chips rules ({rule_set_title(m)})")

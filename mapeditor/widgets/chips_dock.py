@@ -4,6 +4,7 @@ the exact feasibility (most chips that fit) for every choice of used start squar
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -99,7 +100,7 @@ class ChipsDock(QWidget):
     def _on_index_changed(self, _index: int) -> None:
         self._timer.start()  # debounced: one refresh after a burst of edits
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         self._timer.start()
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import EngineError
-from engine.gridshape import ANCHORS, MAX_GRID
+from engine.gridshape import ANCHORS, MAX_GRID, Reshape
 from engine.mapdef import EdgeKind, Ferry, MapDef
 from mapeditor import country_actions as actions
 from mapeditor.dialog_buttons import ok_cancel
@@ -78,7 +78,7 @@ class GridDialog(QDialog):
         buttons, _ = ok_cancel(self)
         form.addRow(buttons)
 
-    def arguments(self, window: MainWindow) -> actions.Reshape:
+    def arguments(self, window: MainWindow) -> Reshape:
         m = window.document.map
         if self.shift:
             return m.width, m.height, self.a.value(), self.b.value()
@@ -132,7 +132,7 @@ def _near(m: MapDef, square: tuple[int, int]) -> str:
     return f"{min(close)[1]} " if close else ""
 
 
-def _reshape(window: MainWindow, args: actions.Reshape, text: str) -> bool:
+def _reshape(window: MainWindow, args: Reshape, text: str) -> bool:
     if not confirm_losses(window, text, actions.grid_losses(window.document, args)):
         return False
     return actions.reshape_document(window.document, args, text)

@@ -4,20 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import shiboken6
 from PySide6.QtCore import (
-    QObject,
-    QRunnable,
     QSettings,
-    QStandardPaths,
     Qt,
-    QThreadPool,
     QTimer,
-    Signal,
 )
 from PySide6.QtGui import (
     QAction,
@@ -46,11 +40,12 @@ from PySide6.QtWidgets import (
 
 from engine.errors import EngineError, MapFormatError
 from engine.geometry import Edge, Square
-from engine.mapdef import MAX_GRID, MapDef
-from engine.resources import maps_dir
+from engine.mapdef import MAX_GRID
 from mapeditor import recovery
+from mapeditor.commands import ReplaceMap
 from mapeditor.dialog_buttons import ok_cancel
 from mapeditor.document import MapDocument
+from mapeditor.files import ChangedOnDisk, EditorFiles, blank_map
 from mapeditor.painting import LAYERS, square_rect
 from mapeditor.playtest.launch import confirm_errors, open_playtest
 from mapeditor.tools import ALL_TOOLS, Tool
@@ -74,43 +69,7 @@ from mapeditor.widgets.underlay_dock import UnderlayDock
 from mapeditor.widgets.validation_panel import ValidationPanel
 
 AUTOSAVE_MS = 2 * 60 * 1000
-MAX_RECENT = 8
 MAP_FILTER = "Carcassonne maps (*.json);;All files (*)"
-
-
-def recovery_dir() -> Path:
-    """Where autosaves go (one file per open map)."""
-    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    return Path(base or Path.home() / ".carcassonne-maps") / "recovery"
-
-
-def recovery_path(path: Path | None, untitled_id: str) -> Path:
-    """The recovery slot of the map file ``path`` (keyed by its full path), or of an unsaved map
-    (its own slot, ``untitled_id``): see :mod:`mapeditor.recovery`."""
-    return recovery.slot(recovery_dir(), path, untitled_id)
-
-
-def documents_dir() -> Path:
-    """The user's documents folder (where a new map is saved by default)."""
-    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-    return Path(base) if base else Path.home()
-
-
-def is_shipped(path: Path) -> bool:
-    """Whether ``path`` is one of the maps shipped with the program (never written in place)."""
-    try:
-        return path.resolve().parent == maps_dir().resolve()
-    except OSError:
-        return False
-
-
-def blank_map(width: int, height: int) -> MapDef:
-    """A blank map whose tile pool suits a grid of this size once it is filled."""
-    from engine.gridshape import default_tile_pool
-
-    m = MapDef("new-map", "New map", width, height)
-    m.setup.tile_pool_min, m.setup.tile_pool_max = default_tile_pool(width * height)
-    return m
 
 
 class NewMapDialog(QDialog):
@@ -137,6 +96,8 @@ class MainWindow(QMainWindow):
     def __init__(self, document: MapDocument | None = None) -> None:
         super().__init__()
         self.settings = QSettings("CarcassonneMapsStudio", "editor")
+        self.files = EditorFiles(self.settings, self)
+        self.files.status.connect(self._status_message)
         self.document = document or MapDocument(blank_map(16, 20))
         # The group's undo/redo actions and history view follow whichever document is active.
         self.undo_group = QUndoGroup(self)
@@ -150,6 +111,8 @@ class MainWindow(QMainWindow):
         self.start_page.country_requested.connect(lambda: new_map_from_country(self))
         self.start_page.open_requested.connect(self.open_dialog)
         self.start_page.path_chosen.connect(self._open_from_start_page)
+        self.start_page.recovery_chosen.connect(self._recover_from_start_page)
+        self.start_page.recovery_discarded.connect(self._discard_from_start_page)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.start_page)
         self.pages.addWidget(self.view)
@@ -174,10 +137,6 @@ class MainWindow(QMainWindow):
         )
         self._autosave = QTimer(self)
         self._autosave.setInterval(AUTOSAVE_MS)
-        self._autosaving = False
-        self._autosave_dropped = threading.Event()
-        self._autosave_signals = _AutosaveSignals(self)
-        self._autosave_signals.done.connect(self._autosave_finished)
         self._autosave.timeout.connect(self.autosave_in_background)
         self._autosave.start()
         self._bind_document()
@@ -351,6 +310,7 @@ class MainWindow(QMainWindow):
             "Map": map_menu,
             "Help": help_menu,
         }
+        self.files.recentChanged.connect(self._refresh_recent)
         self._refresh_recent()
 
     def _install_parts(self) -> None:
@@ -449,6 +409,7 @@ class MainWindow(QMainWindow):
         """The start page replaces the canvas; docks and tool bars wait until a map is open."""
         self.pages.setCurrentWidget(self.start_page if on else self.view)
         if on:
+            self._refresh_recoverable()
             self._docks_shown = [d for d in self.docks.values() if d.isVisibleTo(self)]
         bars = self.findChildren(QToolBar)
         for widget in [*bars, *getattr(self, "_docks_shown", [])]:
@@ -661,7 +622,10 @@ class MainWindow(QMainWindow):
         )
         if answer == QMessageBox.StandardButton.Save:
             return self.save()
-        return answer == QMessageBox.StandardButton.Discard
+        if answer == QMessageBox.StandardButton.Discard:
+            self.files.discard_recovery(self.document)
+            return True
+        return False
 
     def new_map(self) -> None:
         if not self.maybe_save():
@@ -685,20 +649,16 @@ class MainWindow(QMainWindow):
         if ask_save and not self.maybe_save():
             return False
         try:
-            document = MapDocument.open(path)
+            document = self.files.open(path)
         except (MapFormatError, EngineError, OSError) as exc:
             QMessageBox.critical(self, "Cannot open map", str(exc))
             return False
-        if is_shipped(path):
-            # Never edit a shipped map in place: it opens as an untitled copy (Save asks where).
-            document.path = None
-            self.set_document(document)
+        self.set_document(document)
+        if document.path is None:
             self.statusBar().showMessage(
                 f"{path.name} is a shipped map: you edit a copy; Save asks where to keep it", 8000
             )
             return True
-        self.set_document(document)
-        self._add_recent(path)
         if document.map.rule_set_error:  # the map opens; the validation lists it too
             self.statusBar().showMessage(document.map.rule_set_error, 15000)
         self.offer_recovery()
@@ -707,6 +667,14 @@ class MainWindow(QMainWindow):
     def _open_from_start_page(self, path: Path) -> None:
         if self.pages.currentWidget() is self.start_page:  # a double click reports twice
             self.open_path(path)
+
+    def _recover_from_start_page(self, entry: recovery.Entry) -> None:
+        if self.pages.currentWidget() is self.start_page:
+            self.recover(entry)
+
+    def _discard_from_start_page(self, entry: recovery.Entry) -> None:
+        self.files.discard(entry)
+        self._refresh_recoverable()
 
     def save(self) -> bool:
         if self.document.path is None:
@@ -723,72 +691,61 @@ class MainWindow(QMainWindow):
         return self._save_to(Path(path))
 
     def _recovery(self) -> Path:
-        return recovery_path(self.document.path, self.document.untitled_id)
+        return self.files.recovery_of(self.document)
 
-    def _save_to(self, path: Path) -> bool:
-        old_recovery, old_path = self._recovery(), self.document.path
+    def _save_to(self, path: Path, *, overwrite: bool = False) -> bool:
         try:
-            self.document.save(path)
-        except (MapFormatError, EngineError, OSError) as exc:
+            self.files.save(self.document, path, overwrite=overwrite)
+        except ChangedOnDisk as exc:
+            return self._changed_on_disk(exc)
+        except EngineError as exc:  # SaveFailed and the refusals of the map's own checks
             QMessageBox.critical(self, "Cannot save map", str(exc))
             return False
-        self._drop_autosave()
-        recovery.remove(old_recovery, old_path)  # this document's own slot only
-        self._add_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 4000)
         return True
 
+    def _changed_on_disk(self, exc: ChangedOnDisk) -> bool:
+        """Another window or program saved this file since we read it: overwrite it, save
+        this version elsewhere, or cancel (the work stays open either way)."""
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "File changed on disk",
+            f"{exc}. Overwrite it with your version (the changes made there are lost), or "
+            "save your version as another file?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.SaveAll
+            | QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        box.button(QMessageBox.StandardButton.Save).setText("Overwrite")
+        box.button(QMessageBox.StandardButton.SaveAll).setText("Save As…")
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        answer = box.exec()
+        if answer == QMessageBox.StandardButton.Save:
+            return self._save_to(exc.path, overwrite=True)
+        if answer == QMessageBox.StandardButton.SaveAll:
+            return self.save_as()
+        return False
+
     def autosave(self) -> Path | None:
-        """Write unsaved work to this map's recovery file (atomically, now); the map file is not
-        touched. The timer uses :meth:`autosave_in_background`."""
-        if not self.document.modified:
-            return None
-        target = self._recovery()
-        try:
-            recovery.write(self.document.map, target, self.document.path)
-        except (MapFormatError, OSError) as exc:
-            self.statusBar().showMessage(f"Autosave failed: {exc}", 6000)
-            return None
-        return target
+        """Write unsaved work to this map's recovery file now (see :class:`EditorFiles`)."""
+        return self.files.autosave(self.document)
 
     def autosave_in_background(self) -> None:
-        """:meth:`autosave` with the writing in a worker thread (a large map takes a moment to
-        write); the map is copied first, so later edits never mix into the file."""
-        if not self.document.modified or self._autosaving:
-            return
-        self._autosaving = True
-        job = _AutosaveJob(
-            self.document.snapshot(), self._recovery(), self.document.path, self._autosave_signals
-        )
-        self._autosave_dropped = job.dropped
-        QThreadPool.globalInstance().start(job)
+        """Autosave off the UI thread (the timer's way)."""
+        self.files.autosave_in_background(self.document)
 
-    def _drop_autosave(self) -> None:
-        """The work is saved or discarded: a background autosave still writing deletes its file."""
-        self._autosave_dropped.set()
-
-    def _autosave_finished(self, error: str | None) -> None:
-        self._autosaving = False
-        if error is not None:
-            with contextlib.suppress(RuntimeError):  # the window is gone
-                self.statusBar().showMessage(f"Autosave failed: {error}", 6000)
+    def _status_message(self, text: str) -> None:
+        with contextlib.suppress(RuntimeError):  # the window is gone
+            self.statusBar().showMessage(text, 6000)
 
     def offer_recovery(self) -> bool:
-        """If this file's own autosave is newer than the file (a crash), offer to restore it.
-
-        Recovery files are keyed by the map's full path and name it inside; another file's
-        recovery (same file name, another folder) is never offered nor deleted.
-        """
+        """If this file has an autosave newer than the file, left by a window that is gone (a
+        crash), offer to restore it."""
         doc = self.document
-        target = self._recovery()
-        recovered = recovery.read(target, doc.path)
-        if recovered is None:
-            return False
-        if (
-            doc.path is not None
-            and doc.path.is_file()
-            and target.stat().st_mtime <= doc.path.stat().st_mtime
-        ):
+        entry = self.files.pending_recovery(doc)
+        recovered = self.files.read_recovery(entry) if entry is not None else None
+        if entry is None or recovered is None:
             return False
         answer = QMessageBox.question(
             self,
@@ -797,11 +754,34 @@ class MainWindow(QMainWindow):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
         )
         if answer != QMessageBox.StandardButton.Yes:
-            recovery.remove(target, doc.path)
+            self.files.discard(entry)
             return False
-        from mapeditor.commands import ReplaceMap
-
         doc.undo_stack.push(ReplaceMap(doc, recovered, "Recover autosave"))
+        self.files.adopt(doc, entry)
+        return True
+
+    def recover(self, entry: recovery.Entry) -> bool:
+        """Open the work kept in ``entry`` (the start page's list): on its file when that is
+        still there, else as an unsaved map."""
+        if not self.maybe_save():
+            return False
+        recovered = self.files.read_recovery(entry)
+        if recovered is None:
+            QMessageBox.warning(
+                self, "Recover unsaved work", f"{entry.file.name} can no longer be read."
+            )
+            self._refresh_recoverable()
+            return False
+        document: MapDocument | None = None
+        if entry.origin is not None and entry.origin.is_file():
+            with contextlib.suppress(MapFormatError, EngineError, OSError):
+                document = self.files.open(entry.origin)
+        if document is None:
+            document = MapDocument(blank_map(recovered.width, recovered.height))
+        document.undo_stack.push(ReplaceMap(document, recovered, "Recover autosave"))
+        self.set_document(document)
+        self.files.adopt(document, entry)
+        self.statusBar().showMessage(f"Recovered {entry.name}: save it to keep it", 8000)
         return True
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
@@ -817,37 +797,27 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         if self.maybe_save():
-            self._drop_autosave()
-            recovery.remove(self._recovery(), self.document.path)
+            self.files.discard_recovery(self.document)
+            self.files.close()
             event.accept()
         else:
             event.ignore()
 
     def _last_dir(self) -> Path:
-        """Where file dialogs start: the last folder used, else the user's documents (never the
-        folder of the shipped maps)."""
-        last = Path(str(self.settings.value("last_dir", "") or documents_dir()))
-        return documents_dir() if is_shipped(last / "x.json") or not last.is_dir() else last
+        return self.files.last_dir()
 
-    def _recent(self) -> list[str]:
-        value = self.settings.value("recent", [])
-        if isinstance(value, str):  # QSettings gives a one-item list back as a string
-            return [value]
-        return [str(v) for v in value] if isinstance(value, list) else []
-
-    def _add_recent(self, path: Path) -> None:
-        path = path.resolve()
-        recent = [str(path)] + [p for p in self._recent() if p != str(path)]
-        self.settings.setValue("recent", recent[:MAX_RECENT])
-        self.settings.setValue("last_dir", str(path.parent))
-        self._refresh_recent()
+    def _refresh_recoverable(self) -> None:
+        """List the work left by windows that are gone (read when the start page is shown: it
+        reads every recovery file, too much for each save)."""
+        self.start_page.set_recoverable(self.files.recoverable())
 
     def _refresh_recent(self) -> None:
-        self.start_page.set_recent(self._recent())
+        recent = self.files.recent()
+        self.start_page.set_recent(recent)
         self.recent_menu.clear()
-        for p in self._recent():
+        for p in recent:
             self.recent_menu.addAction(p, functools.partial(self.open_path, Path(p)))
-        self.recent_menu.setEnabled(bool(self._recent()))
+        self.recent_menu.setEnabled(bool(recent))
 
     # -- playtest ------------------------------------------------------------------------------
 
@@ -857,35 +827,6 @@ class MainWindow(QMainWindow):
         m = self.document.snapshot()
         ok = confirm_errors(m, self)
         self._playtest = open_playtest(m, self, allow_errors=True) if ok else None
-
-
-class _AutosaveSignals(QObject):
-    done = Signal(object)
-    """The error text, or ``None``; emitted from the worker, delivered on the UI thread."""
-
-
-class _AutosaveJob(QRunnable):
-    """Writes one autosave off the UI thread."""
-
-    def __init__(
-        self, m: MapDef, target: Path, path: Path | None, signals: _AutosaveSignals
-    ) -> None:
-        super().__init__()
-        self._args = (m, target, path)
-        self._signals = signals
-        self.dropped = threading.Event()
-        """Set when the work was saved or discarded meanwhile: the file written is removed."""
-
-    def run(self) -> None:
-        error: str | None = None
-        try:
-            recovery.write(*self._args)
-            if self.dropped.is_set():
-                recovery.remove(self._args[1], self._args[2])
-        except (MapFormatError, EngineError, OSError) as exc:
-            error = str(exc)
-        with contextlib.suppress(RuntimeError):  # the window was closed meanwhile
-            self._signals.done.emit(error)
 
 
 def open_editor(path: str | Path | None = None) -> MainWindow:

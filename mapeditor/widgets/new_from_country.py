@@ -417,7 +417,7 @@ class NewFromCountryDialog(QDialog):
             roles = list(self._default_roles)
             roles[: len(self.roles())] = [self.roles()[i] for i in range(len(self.roles()))]
             return make_draft(self.result_, roles=roles).map
-        m = self.result_.map.copy()
+        m: MapDef = self.result_.map.copy()
         for i, role in self.roles().items():
             city = self.result_.cities[i]
             sq = city.square

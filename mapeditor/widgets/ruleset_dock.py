@@ -40,7 +40,14 @@ from PySide6.QtWidgets import (
 )
 
 from engine.mapdef import RuleSet
-from engine.rules.data import MECHANIC_KINDS, PRINT_NAMES, RuleSetError, preset_names, preset_spec
+from engine.rules.data import (
+    MECHANIC_KINDS,
+    PRINT_NAMES,
+    RuleSetError,
+    RuleSetProblem,
+    preset_names,
+    preset_spec,
+)
 from engine.rules.data.lang import (
     ICONS,
     LIMIT_PER,
@@ -57,7 +64,6 @@ from mapeditor.ruleset_data import (
     SHEET_SETUP,
     TERM_TABLES,
     Path_,
-    RuleSetProblem,
     bounds,
     description,
     entry_summary,

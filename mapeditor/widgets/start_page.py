@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.resources import shipped_maps
+from mapeditor.recovery import Entry
 
 
 def _map_name(path: Path) -> str:
@@ -39,6 +41,10 @@ class StartPage(QWidget):
     open_requested = Signal()
     path_chosen = Signal(object)
     """A recent file or a shipped map was chosen (a :class:`~pathlib.Path`)."""
+    recovery_chosen = Signal(object)
+    """The autosave of a window that is gone was chosen (a :class:`mapeditor.recovery.Entry`)."""
+    recovery_discarded = Signal(object)
+    """The user deletes that autosave (an :class:`~mapeditor.recovery.Entry`)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -82,6 +88,23 @@ class StartPage(QWidget):
             col.addWidget(QLabel(f"<b>{heading}</b>"))
             col.addWidget(lst)
             lists.addLayout(col, 1)
+        # Work left by a window that crashed (maps never saved included): shown only then.
+        self.recoverable = QListWidget()
+        self.recoverable.setObjectName("recovery_list")
+        self.recoverable.setMinimumWidth(280)
+        self.recoverable.setMaximumWidth(420)
+        self.recoverable.itemActivated.connect(self._recover)
+        self.discard_button = QPushButton("Discard")
+        self.discard_button.setToolTip("Delete the selected autosave")
+        self.discard_button.clicked.connect(self._discard)
+        self.recovery_box = QWidget()
+        col = QVBoxLayout(self.recovery_box)
+        col.setContentsMargins(0, 0, 0, 0)
+        col.addWidget(QLabel("<b>Recover unsaved work</b> (double-click to open)"))
+        col.addWidget(self.recoverable)
+        col.addWidget(self.discard_button)
+        self.recovery_box.hide()
+        lists.addWidget(self.recovery_box, 1)
         lists.addStretch(1)
         row = QHBoxLayout()
         row.addLayout(buttons)
@@ -102,6 +125,32 @@ class StartPage(QWidget):
             empty = QListWidgetItem("(no recent files)")
             empty.setFlags(Qt.ItemFlag.NoItemFlags)
             self.recent.addItem(empty)
+
+    def set_recoverable(self, entries: list[Entry]) -> None:
+        """List the autosaves left by windows that are gone (hidden when there are none)."""
+        self.recoverable.clear()
+        for entry in entries:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.saved))
+            where = entry.origin.name if entry.origin is not None else "never saved"
+            item = QListWidgetItem(f"{entry.name}\n    {where}, {when}")
+            item.setToolTip(str(entry.origin) if entry.origin is not None else str(entry.file))
+            item.setData(Qt.ItemDataRole.UserRole, entry)
+            self.recoverable.addItem(item)
+        self.recovery_box.setVisible(bool(entries))
+
+    def _entry(self, item: QListWidgetItem | None) -> Entry | None:
+        entry = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        return entry if isinstance(entry, Entry) else None
+
+    def _recover(self, item: QListWidgetItem) -> None:
+        entry = self._entry(item)
+        if entry is not None:
+            self.recovery_chosen.emit(entry)
+
+    def _discard(self) -> None:
+        entry = self._entry(self.recoverable.currentItem())
+        if entry is not None:
+            self.recovery_discarded.emit(entry)
 
     def _chosen(self, item: QListWidgetItem) -> None:
         path = item.data(Qt.ItemDataRole.UserRole)

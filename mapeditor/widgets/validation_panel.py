@@ -85,7 +85,8 @@ class ValidationPanel(QWidget):
         self._timer.start()
 
     def run_now(self) -> None:
-        """Validate a snapshot of the map in the thread pool."""
+        """Validate a snapshot of the map in the validation helper process (a thread of Qt's
+        pool only when no helper process can run, see :mod:`mapeditor.offload`)."""
         self._generation += 1
         offload.run_to_signal(
             ruleset_data.validate, (self.document.snapshot(),), self._signals.done, self._generation

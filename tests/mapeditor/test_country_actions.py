@@ -142,7 +142,7 @@ def test_grid_dialog_arguments(make_editor, shift: bool) -> None:
 
 
 def test_a_new_maps_tile_pool_follows_its_size(qapp) -> None:
-    from mapeditor.widgets.main_window import blank_map
+    from mapeditor.files import blank_map
 
     small = blank_map(10, 8)
     assert (small.setup.tile_pool_min, small.setup.tile_pool_max) == (45, 55)

@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QMessageBox
 from engine.mapdef import MapDef
 from engine.mapio import load_map
 from engine.resources import bundled_map
+from mapeditor import files
 from mapeditor.document import MapDocument
 from mapeditor.tools import BrushTool
-from mapeditor.widgets import main_window as mw
 from tests.mapeditor._editor_input import drag, square_point
 
 
@@ -20,6 +20,12 @@ def small_map() -> MapDef:
     m = MapDef("t", "T", 8, 6)
     m.land = {(x, y) for x in range(8) for y in range(6)}
     return m
+
+
+def crash(window) -> None:
+    """The window's process dies: its lock is free, its recovery files stay (a real kill -9:
+    tests/mapeditor/test_work_lost.py)."""
+    window.files._lock.unlock()
 
 
 def paint(window) -> None:
@@ -83,6 +89,7 @@ def test_autosave_is_offered_back_after_a_crash(make_editor, tmp_path, monkeypat
     recovery = window.autosave()
     assert recovery is not None and recovery.is_file()
     assert load_map(path).land == set()  # the map file itself is untouched
+    crash(window)
     # "Crash": a new editor opens the same file and is offered the autosave.
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     other = make_editor()
@@ -98,7 +105,7 @@ def test_opens_shipped_maps_with_no_errors(make_editor, qtbot, name: str) -> Non
     with qtbot.waitSignal(window.validation.validated, timeout=20000):
         window.validation.run_now()
     assert window.validation.model.counts()[0] == 0
-    assert mw.recovery_dir().name == "recovery"
+    assert files.recovery_dir().name == "recovery"
 
 
 def test_same_file_name_in_two_folders_never_share_a_recovery(
@@ -113,6 +120,7 @@ def test_same_file_name_in_two_folders_never_share_a_recovery(
     paint(window)
     recovery_a = window.autosave()  # then "crash" while editing A
     assert recovery_a is not None
+    crash(window)
     asked: list[str] = []
 
     def question(*args, **kwargs):
@@ -124,7 +132,7 @@ def test_same_file_name_in_two_folders_never_share_a_recovery(
     assert other.open_path(b, ask_save=False)  # B: nothing offered, A's recovery kept
     assert asked == [] and recovery_a.is_file()
     assert other.document.map.land == set() and not other.document.modified
-    assert mw.recovery_path(b, "x") != recovery_a
+    assert files.recovery_path(b, "x") != recovery_a
     # A's recovery still comes back for A
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     third = make_editor()
@@ -140,7 +148,7 @@ def test_a_recovery_naming_another_file_is_not_offered_nor_deleted(
 
     path = tmp_path / "work.json"
     MapDocument(MapDef("t", "T", 8, 6)).save(path)
-    slot = mw.recovery_path(path, "x")
+    slot = files.recovery_path(path, "x")
     intruder = MapDef("t", "T", 8, 6)
     intruder.land = {(0, 0)}
     recovery.write(intruder, slot, tmp_path / "elsewhere.json")  # e.g. a hash collision
@@ -168,6 +176,7 @@ def test_declining_a_recovery_deletes_only_that_files_own(make_editor, tmp_path,
     assert window.open_path(path, ask_save=False)
     paint(window)
     mine = window.autosave()
+    crash(window)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.No)
     other = make_editor()
     assert other.open_path(path, ask_save=False)
@@ -183,9 +192,9 @@ def test_background_autosave_writes_a_snapshot(make_editor, tmp_path, qtbot) -> 
     assert window.open_path(path, ask_save=False)
     paint(window)
     expected = set(window.document.map.land)
-    with qtbot.waitSignal(window._autosave_signals.done, timeout=10000):
+    with qtbot.waitSignal(window.files.autosaved, timeout=10000):
         window.autosave_in_background()
-    slot = mw.recovery_path(path, "")
+    slot = window._recovery()
     m = recovery.read(slot, path)
     assert m is not None and m.land == expected
 
@@ -194,7 +203,7 @@ def test_a_background_autosave_finishing_after_a_save_leaves_no_recovery(
     make_editor, tmp_path, monkeypatch
 ) -> None:
     from mapeditor import recovery
-    from mapeditor.widgets.main_window import _AutosaveJob
+    from mapeditor.files import _AutosaveJob
 
     path = tmp_path / "work.json"
     MapDocument(MapDef("t", "T", 8, 6)).save(path)
@@ -202,9 +211,13 @@ def test_a_background_autosave_finishing_after_a_save_leaves_no_recovery(
     assert window.open_path(path, ask_save=False)
     paint(window)
     job = _AutosaveJob(
-        window.document.snapshot(), window._recovery(), path, window._autosave_signals
+        window.document.snapshot(),
+        window._recovery(),
+        path,
+        window.files.owner,
+        window.files._signals,
     )
-    window._autosave_dropped = job.dropped
+    window.files._autosave_dropped = job.dropped
     assert window._save_to(path)  # saved while the autosave job has not run yet
     job.run()  # ...and now it writes
     assert not window._recovery().exists()

@@ -9,7 +9,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QTextBrowser
 
 from engine.resources import bundled_map
-from mapeditor.widgets.main_window import documents_dir, open_editor
+from mapeditor.files import documents_dir
+from mapeditor.widgets.main_window import open_editor
 from tests.mapeditor._editor_input import click, square_point
 
 

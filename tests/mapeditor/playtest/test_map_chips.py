@@ -19,7 +19,7 @@ from engine.moves import Move
 from engine.record import save_record
 from engine.resources import bundled_map
 from mapeditor.playtest import PlaytestSetup, Seat, rule_view
-from mapeditor.playtest.game_log import describe_action
+from mapeditor.playtest.describe import describe_action
 
 SHORT = {"purple": "P", "light_blue": "B", "orange": "O"}
 
