@@ -50,6 +50,7 @@ from mapeditor.painting import LAYERS, square_rect
 from mapeditor.playtest.launch import confirm_errors, open_playtest
 from mapeditor.tools import ALL_TOOLS, Tool
 from mapeditor.tools.clipboard import copy_fragment, from_mime, paste, to_mime
+from mapeditor.tools.marks import DesignerMarkTool
 from mapeditor.tools.select import delete_selection
 from mapeditor.widgets.balance_dialog import add_balance_report_action
 from mapeditor.widgets.chips_dock import ChipsDock
@@ -59,6 +60,7 @@ from mapeditor.widgets.export_dialog import export_dialog
 from mapeditor.widgets.help_menu import add_help_menu
 from mapeditor.widgets.map_scene import MapScene
 from mapeditor.widgets.map_view import MapView
+from mapeditor.widgets.marks_bar import MarksBar
 from mapeditor.widgets.neighbour_names_item import NeighbourNamesItem
 from mapeditor.widgets.overview_dock import OverviewView
 from mapeditor.widgets.printing import print_map, print_preview
@@ -256,6 +258,11 @@ class MainWindow(QMainWindow):
             group.addAction(action)
             toolbar.addAction(action)
             self.tool_actions[tool_cls] = action
+        mark_tool = self.tools[DesignerMarkTool]
+        assert isinstance(mark_tool, DesignerMarkTool)
+        self.marks_bar = MarksBar(mark_tool, lambda: self.set_tool(DesignerMarkTool), self)
+        self.marks_bar.set_document(self.document)
+        self.addToolBar(self.marks_bar)
         edit_bar = self.addToolBar("Edit")
         edit_bar.setObjectName("toolbar-edit")
         for action in (self.undo_action, self.redo_action, self.fit_action, self.playtest_action):
@@ -471,6 +478,7 @@ class MainWindow(QMainWindow):
         self.properties.set_document(document)
         self.chips.set_document(document)
         self.ruleset.set_document(document)
+        self.marks_bar.set_document(document)
         self.undo_group.addStack(document.undo_stack)
         self.undo_group.setActiveStack(document.undo_stack)
         self.undo_group.removeStack(old.undo_stack)
