@@ -12,9 +12,20 @@ from dataclasses import dataclass, field
 from engine.game import Game
 from engine.geometry import Square
 from engine.rules.context import RuleContext
-from engine.rules.view import ChipView, RuleView, StackView
+from engine.rules.view import ChipView, ResourceView, RuleView, StackView
 
-__all__ = ["ChipView", "Pieces", "StackView", "chips_held", "isle_meeples", "pieces", "wines"]
+__all__ = [
+    "ChipView",
+    "Pieces",
+    "ResourceView",
+    "StackView",
+    "chips_held",
+    "isle_meeples",
+    "pieces",
+    "resources",
+    "wines",
+    "wines_title",
+]
 
 
 @dataclass
@@ -66,3 +77,14 @@ def wines(game: Game, player: int) -> list[str]:
         if view.wines:
             return list(view.wines[player])
     return []
+
+
+def wines_title(game: Game) -> str:
+    """What the rule set in play calls its wines (a data rule set's mechanic title), or
+    ``"Wines"``."""
+    return next((v.wines_title for v in _views(game) if v.wines_title), "Wines")
+
+
+def resources(game: Game) -> list[ResourceView]:
+    """The designer's resources of the rule sets in play, with what each player holds."""
+    return [r for view in _views(game) for r in view.resources]

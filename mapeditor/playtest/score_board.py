@@ -1,9 +1,10 @@
-"""The score board: one row per player with score, meeples left, chips held and wines."""
+"""The score board: one row per player with score, meeples left, chips held, wines (by the
+rule set's name for them) and each of the designer's resources (their names and colours)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -58,9 +59,32 @@ class ScoreBoard(QTableWidget):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COLUMNS.index("Chips"), QHeaderView.ResizeMode.Stretch)
 
+    def _show_headers(self, game: Game) -> list[rule_view.ResourceView]:
+        """The rule set's names as headers: its wines' name, one column per resource."""
+        resources = rule_view.resources(game)
+        names = [*COLUMNS[:-1], rule_view.wines_title(game), *(r.name for r in resources)]
+        if self.columnCount() != len(names):
+            self.setColumnCount(len(names))
+            for c in range(len(COLUMNS), len(names)):
+                self.horizontalHeader().setSectionResizeMode(
+                    c, QHeaderView.ResizeMode.ResizeToContents
+                )
+        for c, name in enumerate(names):
+            header = self.horizontalHeaderItem(c) or QTableWidgetItem()
+            header.setText(name)
+            if c >= len(COLUMNS):
+                r = resources[c - len(COLUMNS)]
+                swatch = QPixmap(10, 10)
+                swatch.fill(QColor(r.colour))
+                header.setIcon(QIcon(swatch))
+                header.setToolTip(f"{r.name} ({r.icon}) each player holds")
+            self.setHorizontalHeaderItem(c, header)
+        return resources
+
     def show_game(self, game: Game, colours: list[QColor], labels: list[str]) -> None:
         n = len(game.players)
         self.setRowCount(n)
+        resources = self._show_headers(game)
         for p in range(n):
             mine = p == game.to_move and not game.is_over()
             chips = rule_view.chips_held(game, p)
@@ -71,6 +95,7 @@ class ScoreBoard(QTableWidget):
                 _meeples_text(game, p),
                 _chip_text(chips) or "-",
                 " ".join(_short(w) for w in wines) or "-",
+                *(str(r.held[p]) if p < len(r.held) else "-" for r in resources),
             )
             for c, text in enumerate(cells):
                 item = self.item(p, c)
@@ -88,7 +113,15 @@ class ScoreBoard(QTableWidget):
         h = self.horizontalHeader().height() + sum(self.rowHeight(r) for r in range(n)) + 4
         self.setFixedHeight(h)
 
+    def headers(self) -> list[str]:
+        """The columns' titles as shown (the rule set's names)."""
+        items = [self.horizontalHeaderItem(c) for c in range(self.columnCount())]
+        return [i.text() if i is not None else "" for i in items]
+
     def cell_text(self, row: int, column: str) -> str:
-        """The text of one cell (``column`` by its name), for tests and tools."""
-        item = self.item(row, COLUMNS.index(column))
+        """The text of one cell (``column`` by its name in :data:`COLUMNS` or as shown), for
+        tests and tools."""
+        shown = self.headers()
+        c = COLUMNS.index(column) if column in COLUMNS else shown.index(column)
+        item = self.item(row, c)
         return item.text() if item is not None else ""
