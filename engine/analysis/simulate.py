@@ -224,17 +224,24 @@ def play_one(m: MapDef, config: SimConfig, index: int, rule_set: str) -> dict[st
     chips = _chip_state(game)
     down_at_start = dict(chips.down) if chips is not None else {}
     bots = make_bots(config, players, seed, index)
+    from engine.analysis.rule_usage import RuleWatch
+
+    watch = RuleWatch(game)
     guard = 0
     while not game.is_over():
         action = bots[game.to_move].choose(game)
+        watch.before(game, action)
         # bots return legal actions; apply() skips the re-check that play() would repeat
         game.apply(action)
+        watch.after(game)
         guard += 1
         if guard > 100_000:
             raise EngineError(f"game {index} (seed {seed}) is not over after {guard} actions")
     facts = game_facts(game, index=index, seed=seed, chips_at_start=down_at_start)
     if config.seats:
         facts["bots"] = config.bots_of(index, players)
+    if watch.active:
+        facts["rule_usage"] = watch.facts()
     return facts
 
 
