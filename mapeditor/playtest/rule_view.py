@@ -22,6 +22,7 @@ __all__ = [
     "chips_held",
     "isle_meeples",
     "pieces",
+    "resource_lines",
     "resources",
     "wines",
     "wines_title",
@@ -88,3 +89,16 @@ def wines_title(game: Game) -> str:
 def resources(game: Game) -> list[ResourceView]:
     """The designer's resources of the rule sets in play, with what each player holds."""
     return [r for view in _views(game) for r in view.resources]
+
+
+def resource_lines(game: Game, before: list[ResourceView]) -> list[tuple[int, str]]:
+    """What changed in the players' resources since ``before`` (:func:`resources` then), in
+    the designer's names: ``(player, "   Anna: +1 Herring (3)")``."""
+    old = {r.id: r.held for r in before}
+    out = []
+    for r in resources(game):
+        was = old.get(r.id, (0,) * len(r.held))
+        for p, (a, b) in enumerate(zip(was, r.held, strict=False)):
+            if a != b:
+                out.append((p, f"   {game.players[p]}: {b - a:+d} {r.name} ({b})"))
+    return out

@@ -65,20 +65,29 @@ class ScoreBoard(QTableWidget):
         names = [*COLUMNS[:-1], rule_view.wines_title(game), *(r.name for r in resources)]
         if self.columnCount() != len(names):
             self.setColumnCount(len(names))
+            header = self.horizontalHeader()
             for c in range(len(COLUMNS), len(names)):
-                self.horizontalHeader().setSectionResizeMode(
-                    c, QHeaderView.ResizeMode.ResizeToContents
-                )
+                header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+            # the resources' columns are seen whole: the hand of chips wraps onto more lines
+            chips = COLUMNS.index("Chips")
+            header.setSectionResizeMode(
+                chips,
+                QHeaderView.ResizeMode.Stretch
+                if len(names) == len(COLUMNS)
+                else QHeaderView.ResizeMode.Interactive,
+            )
+            if len(names) > len(COLUMNS):
+                self.setColumnWidth(chips, 70)
         for c, name in enumerate(names):
-            header = self.horizontalHeaderItem(c) or QTableWidgetItem()
-            header.setText(name)
+            title = self.horizontalHeaderItem(c) or QTableWidgetItem()
+            title.setText(name)
             if c >= len(COLUMNS):
                 r = resources[c - len(COLUMNS)]
                 swatch = QPixmap(10, 10)
                 swatch.fill(QColor(r.colour))
-                header.setIcon(QIcon(swatch))
-                header.setToolTip(f"{r.name} ({r.icon}) each player holds")
-            self.setHorizontalHeaderItem(c, header)
+                title.setIcon(QIcon(swatch))
+                title.setToolTip(f"{r.name} ({r.icon}) each player holds")
+            self.setHorizontalHeaderItem(c, title)
         return resources
 
     def show_game(self, game: Game, colours: list[QColor], labels: list[str]) -> None:

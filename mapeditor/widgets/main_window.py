@@ -262,6 +262,7 @@ class MainWindow(QMainWindow):
         assert isinstance(mark_tool, DesignerMarkTool)
         self.marks_bar = MarksBar(mark_tool, lambda: self.set_tool(DesignerMarkTool), self)
         self.marks_bar.set_document(self.document)
+        self.addToolBarBreak()  # a row of its own: the tools' row is full
         self.addToolBar(self.marks_bar)
         edit_bar = self.addToolBar("Edit")
         edit_bar.setObjectName("toolbar-edit")

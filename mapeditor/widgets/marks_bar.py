@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QComboBox, QLabel, QSpinBox, QToolBar, QWidget
 
@@ -32,6 +33,7 @@ class MarksBar(QToolBar):
     ) -> None:
         super().__init__("Designer marks", parent)
         self.setObjectName("toolbar-marks")
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)  # the names show
         self.tool = tool
         self.use_tool = use_tool
         self.group = QActionGroup(self)

@@ -396,6 +396,7 @@ class RuleSetDock(QScrollArea):
             item = self.editor_layout.takeAt(0)
             widget = item.widget() if item is not None else None
             if widget is not None:
+                widget.hide()  # out of sight now: deleted only when the event loop next runs
                 widget.deleteLater()
         self.fields = []
         self.problem_lines = []

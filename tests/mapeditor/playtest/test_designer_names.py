@@ -11,8 +11,9 @@ from engine.rules.data import RuleSetSpec, preset_dict
 from mapeditor.playtest import PlaytestWindow
 
 
-def _herring() -> RuleSetSpec:
+def _herring(**entries: object) -> RuleSetSpec:
     d = preset_dict("france")
+    d.update(entries)
     d.update(name="herring", title="Herring")
     d["mechanics"][0]["title"] = "Sell herring"
     d["resources"] = [
@@ -47,3 +48,27 @@ def test_the_score_board_names_the_designer_s_wines_and_resources(qtbot) -> None
     state.res["salt"] = (5, 2)  # as if Red had salted three roads
     w._refresh()
     assert board.cell_text(0, "Salt") == "5"
+
+
+def test_the_log_says_what_a_rule_gave_in_the_designer_s_names(qtbot) -> None:
+    from engine.game import GameOptions
+    from engine.mapdef import MapDef, StartSquare
+    from engine.moves import Move
+    from mapeditor.playtest import PlaytestSetup, Seat
+    from mapeditor.playtest.session import PlaytestSession
+
+    spec = _herring(layout={"kind": "none"})  # no chips on a four-square map
+    m = MapDef(id="strip", name="Strip", width=4, height=1, land={(x, 0) for x in range(4)})
+    m.start_squares[(0, 0)] = StartSquare("Start")
+    m.rule_set_spec, m.rule_set = spec, spec.name
+    setup = PlaytestSetup(
+        seats=[Seat("Anna", "#d7301f", "human"), Seat("Ben", "#2b6cc4", "human")],
+        seed=1,
+        options=GameOptions(start_tile="U", draw_order=("U", "U", "U")),
+    )
+    session = PlaytestSession(m, setup, pace_ms=0)
+    session.begin()
+    lines: list[tuple[str, int | None]] = []
+    session.logged.connect(lambda entry: lines.append((entry.text, entry.player)))
+    session.play(Move((1, 0), 0, None))  # a road tile: the Salting rule gives Anna salt
+    assert ("   Anna: +1 Salt (3)", 0) in lines
