@@ -20,6 +20,7 @@ __all__ = [
     "ResourceView",
     "StackView",
     "chips_held",
+    "has_wines",
     "isle_meeples",
     "pieces",
     "resource_lines",
@@ -78,6 +79,11 @@ def wines(game: Game, player: int) -> list[str]:
         if view.wines:
             return list(view.wines[player])
     return []
+
+
+def has_wines(game: Game) -> bool:
+    """Whether a rule set in play counts wines (France's mechanic, or a designer's like it)."""
+    return any(view.wines for view in _views(game))
 
 
 def wines_title(game: Game) -> str:

@@ -77,7 +77,7 @@ class ScoreBoard(QTableWidget):
                 else QHeaderView.ResizeMode.Interactive,
             )
             if len(names) > len(COLUMNS):
-                self.setColumnWidth(chips, 70)
+                self.setColumnWidth(chips, 56)
         for c, name in enumerate(names):
             title = self.horizontalHeaderItem(c) or QTableWidgetItem()
             title.setText(name)
@@ -88,6 +88,8 @@ class ScoreBoard(QTableWidget):
                 title.setIcon(QIcon(swatch))
                 title.setToolTip(f"{r.name} ({r.icon}) each player holds")
             self.setHorizontalHeaderItem(c, title)
+        # a rule set without wines has no Wines column (its resources need the room)
+        self.setColumnHidden(COLUMNS.index("Wines"), not rule_view.has_wines(game))
         return resources
 
     def show_game(self, game: Game, colours: list[QColor], labels: list[str]) -> None:
@@ -121,6 +123,10 @@ class ScoreBoard(QTableWidget):
         self.resizeRowsToContents()
         h = self.horizontalHeader().height() + sum(self.rowHeight(r) for r in range(n)) + 4
         self.setFixedHeight(h)
+        if resources:  # the side panel widens (to its maximum) so every resource is seen
+            shown = range(self.columnCount())
+            w = sum(self.columnWidth(c) for c in shown if not self.isColumnHidden(c))
+            self.setMinimumWidth(w + 2 * self.frameWidth())
 
     def headers(self) -> list[str]:
         """The columns' titles as shown (the rule set's names)."""

@@ -63,3 +63,13 @@ def test_the_report_counts_each_rule_by_its_title_and_warns_about_one_that_never
     assert "| rule (per game) | offered | taken | declined | ran | points | chips |" in page
     assert "| Sell salt |" in page and "| Salt hoard | 0 | 0 | 0 | 0 | 0 | 0 |" in page
     assert "rule Salt hoard never ran in 4 games" in page
+
+
+def test_the_docs_herring_rule_set_is_valid() -> None:
+    import json
+    from pathlib import Path
+
+    from engine.rules.data import check_ruleset_dict
+
+    path = Path(__file__).resolve().parents[2] / "docs" / "rule-language" / "herring.ruleset.json"
+    assert check_ruleset_dict(json.loads(path.read_text(encoding="utf-8"))) == []
