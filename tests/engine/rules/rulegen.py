@@ -243,9 +243,11 @@ def prune(d: dict[str, Any], figures: Figures) -> bool:
     return False
 
 
-def run(n: int, start: int = 0, turns: int = 40) -> Figures:
+def run(n: int, start: int = 0, turns: int = 40, progress: bool = False) -> Figures:
     figures = Figures()
     for seed in range(start, start + n):
+        if progress and seed > start and (seed - start) % 25 == 0:
+            print(f"after {seed - start} seeds: {figures}", flush=True)
         rng = random.Random(seed)
         d = random_ruleset(rng)
         if not prune(d, figures):
@@ -262,7 +264,7 @@ def run(n: int, start: int = 0, turns: int = 40) -> Figures:
 
 
 if __name__ == "__main__":
-    result = run(int(sys.argv[1]) if len(sys.argv) > 1 else 100)
+    result = run(int(sys.argv[1]) if len(sys.argv) > 1 else 100, progress=True)
     print(result)
     for line in result.defects[:20]:
         print(line)

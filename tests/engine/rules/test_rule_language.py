@@ -13,7 +13,7 @@ from engine.errors import IllegalMoveError
 from engine.game import Game, GameOptions
 from engine.mapdef import MapDef, MarkSquare, StartSquare
 from engine.moves import Move, Pass
-from engine.record import record_of, replay
+from engine.record import dumps_record, loads_record, record_of, replay
 from engine.resources import schema_path
 from engine.rules.chips_common import invariant_violations
 from engine.rules.data import RuleSetSpec, check_ruleset_dict, preset_dict
@@ -174,7 +174,7 @@ def test_an_optional_phase_rule_is_offered_when_it_can_be_paid() -> None:
     g.play(RuleAction("sell", -1, 0))
     assert g.scores[0] == 3 and lang.res["salt"] == (0, 1)
     assert g.to_move == 1  # nothing more to offer: the turn went on
-    again = replay(record_of(g))
+    again = replay(loads_record(dumps_record(record_of(g))))  # through the record's JSON
     assert again.state_summary() == g.state_summary()
 
 
