@@ -340,27 +340,20 @@ def _unique_id(content: Any, key: str, base: str) -> str:
 def new_entry(content: Any, key: str) -> dict[str, Any]:
     """A new resource, mark or rule (``key``), its id unique in ``content``; a new rule gives
     a point when a tile is placed, so it is valid as it starts."""
-    if key == "resources":
-        rid = _unique_id(content, key, "resource")
+    if key in ("resources", "marks"):
+        base, icon = ("resource", "coin") if key == "resources" else ("mark", "star")
+        eid = _unique_id(content, key, base)
+        named = {"id": eid, "name": eid.replace("_", " ").capitalize(), "colour": "#808080"}
+        if key == "resources":
+            return {**named, "icon": icon, "start": 0, "supply": None}
+        chips = {"count": 0, "face": "down"}
         return {
-            "id": rid,
-            "name": rid.replace("_", " ").capitalize(),
-            "colour": "#808080",
-            "icon": "coin",
-            "start": 0,
-            "supply": None,
-        }
-    if key == "marks":
-        mid = _unique_id(content, key, "mark")
-        return {
-            "id": mid,
-            "name": mid.replace("_", " ").capitalize(),
-            "colour": "#808080",
-            "icon": "star",
+            **named,
+            "icon": icon,
             "takes_tile": True,
             "closes": False,
             "opens": "never",
-            "chips": {"count": 0, "face": "down"},
+            "chips": chips,
         }
     rid = _unique_id(content, key, "rule")
     return {

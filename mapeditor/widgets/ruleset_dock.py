@@ -962,28 +962,27 @@ class RuleSetDock(QScrollArea):
         if edits.remove_item(self.document, (key, index)):
             self.select_entry(key, max(0, index - 1))
 
-    def _resource_form(self, index: int, _entry: Any) -> QWidget:
+    def _named_form(self, at: Path_) -> tuple[QWidget, QFormLayout]:
+        """The form of a resource or a mark, with the rows both have: id, name, colour, icon."""
         box = QWidget()
         form = _form(box)
         form.setContentsMargins(0, 0, 0, 0)
-        at: Path_ = ("resources", index)
         form.addRow("Id", self._line((*at, "id")))
         form.addRow("Name", self._line((*at, "name")))
         form.addRow("Colour", self._line((*at, "colour")))
         form.addRow("Icon", self._choice((*at, "icon"), [(i, i) for i in ICONS]))
+        return box, form
+
+    def _resource_form(self, index: int, _entry: Any) -> QWidget:
+        at: Path_ = ("resources", index)
+        box, form = self._named_form(at)
         form.addRow("Each player starts with", self._spin((*at, "start")))
         form.addRow("Supply", self._spin((*at, "supply"), special="as many as needed"))
         return box
 
     def _mark_form(self, index: int, _entry: Any) -> QWidget:
-        box = QWidget()
-        form = _form(box)
-        form.setContentsMargins(0, 0, 0, 0)
         at: Path_ = ("marks", index)
-        form.addRow("Id", self._line((*at, "id")))
-        form.addRow("Name", self._line((*at, "name")))
-        form.addRow("Colour", self._line((*at, "colour")))
-        form.addRow("Icon", self._choice((*at, "icon"), [(i, i) for i in ICONS]))
+        box, form = self._named_form(at)
         form.addRow("", self._check((*at, "takes_tile"), "a tile may be placed on it", True))
         form.addRow("", self._check((*at, "closes"), "closes the features facing it", True))
         opens = [("never", "never"), ("when reached", "when_reached")]
