@@ -297,6 +297,14 @@ def lang_problems(d: dict[str, Any]) -> list[tuple[str, str]]:
                     f"{when!r} is a phase, not an event: its rules are optional offers",
                 )
             )
+        if when in OFFER_ONLY and not r.get("limits"):
+            out.append(
+                (
+                    f"{at}.limits",
+                    f"a rule offered in every {when.replace('_', ' ')} needs a limit (per turn, "
+                    "round, player or game): without one it could be taken again and again",
+                )
+            )
         if when == "mark_reached" and not any(
             m.get("opens", "never") == "when_reached" for m in marks.values()
         ):

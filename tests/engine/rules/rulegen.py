@@ -3,8 +3,8 @@ them (tests/engine/rules/test_rule_language_random.py runs a bounded number in C
 
 Every kind comes from the vocabulary tables of :mod:`engine.rules.data.lang`, with parameters
 drawn from their schema, so a new kind is generated without changing this file. A long run:
-``python tests/engine/rules/rulegen.py 300`` (prints the figures: accepted, refused, games,
-actions checked, defects).
+``python tests/engine/rules/rulegen.py 300 [FIRST_SEED]`` (prints the figures every 25 seeds and
+at the end: accepted, refused, games, actions checked, defects).
 """
 
 from __future__ import annotations
@@ -196,7 +196,12 @@ def play_checked(m: MapDef, seed: int, bot: str, figures: Figures, turns: int = 
     g = Game(m, players=2, seed=seed, options=GameOptions(end_after_turns=turns))
     player = make_bot(bot, seed=seed)
     figures.games += 1
+    played = 0
     while not g.is_over():
+        played += 1
+        if played > 30 * turns:  # a turn is a few moves: a game that does not end is a defect
+            figures.defects.append(f"seed {seed}: {played} moves and the game goes on")
+            return
         moves = g.legal_moves()
         if not moves:
             figures.defects.append(f"seed {seed}: no legal move in phase {g.phase}")
@@ -264,7 +269,9 @@ def run(n: int, start: int = 0, turns: int = 40, progress: bool = False) -> Figu
 
 
 if __name__ == "__main__":
-    result = run(int(sys.argv[1]) if len(sys.argv) > 1 else 100, progress=True)
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    first = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    result = run(count, first, progress=True)
     print(result)
     for line in result.defects[:20]:
         print(line)

@@ -54,9 +54,14 @@ def _rule(**fields: Any) -> dict[str, Any]:
             "compulsory",
         ),
         (
-            _rule(when="action_phase"),
+            _rule(when="action_phase", limits=[{"per": "turn"}]),
             "rules[0].choice: 'action_phase' is a phase, not an event: its rules are optional "
             "offers",
+        ),
+        (
+            _rule(when="after_phase", choice="optional"),
+            "rules[0].limits: a rule offered in every after phase needs a limit (per turn, round, "
+            "player or game): without one it could be taken again and again",
         ),
         (
             _rule(then=[{"kind": "gain", "resource": "salz", "amount": 1}]),
