@@ -68,7 +68,10 @@ GREEDY = """
 import hashlib, time
 from engine.mapio import load_map
 from engine.resources import bundled_map
-from engine.analysis.simulate import SimConfig, play_one, rule_set_for
+try:
+    from engine.analysis.simulate import SimConfig, play_one, rule_set_for
+except ImportError:  # a baseline from before engine/analysis/
+    from engine.simulate import SimConfig, play_one, rule_set_for
 m = load_map(bundled_map("deutschland"))
 rule_set, _ = rule_set_for(m, True)
 config = SimConfig(games={games}, bot="greedy", seed=1)

@@ -33,7 +33,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 RUN = r"""
 import dataclasses, sys, time
-from engine.analysis import simulate as S
+try:
+    from engine.analysis import simulate as S
+except ImportError:  # a baseline from before engine/analysis/
+    from engine import simulate as S
 from engine.game import Game, GameOptions
 from engine.mapio import load_map
 from engine.resources import bundled_map

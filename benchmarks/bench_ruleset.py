@@ -33,7 +33,7 @@ from engine.rules.data.ruleset import PRESET_MAPS as MAPS  # noqa: E402
 
 BATCH = """
 import hashlib, random, time
-from engine.bots.base import make_bot
+from engine.bots import make_bot
 from engine.game import Game, GameOptions
 from engine.mapio import load_map
 from engine.resources import bundled_map

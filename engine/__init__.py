@@ -62,7 +62,7 @@ _LAZY: dict[str, str] = {
     "GameRecord": "engine.record",
     "load_record": "engine.record",
     "save_record": "engine.record",
-    "replay": "engine.record",
+    "replay": "engine.replaying",
 }
 
 

@@ -24,10 +24,15 @@ engine.boundedio.InputFileError: /dev/zero: not a regular file (a character devi
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import glob
 import json
+import math
 import os
 import stat
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -189,8 +194,6 @@ def unstorable(data: Any) -> tuple[str, str] | None:
     """The first value JSON text in UTF-8 cannot hold, as ``(json path, reason)``: a number out
     of range (``1e999`` parses as infinity) or a lone surrogate (``"\\ud800"``) in a string or key.
     ``None`` if every value can be written back. Iterative: any depth."""
-    import math
-
     try:  # in C, fast on large data; the walk below only runs to name the culprit
         json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
         return None
@@ -253,7 +256,59 @@ def inside_folder(written: str, naming_file: str | os.PathLike[str], *, what: st
     return target
 
 
+STALE_TMP_SECONDS = 60.0
+"""A temporary file of an atomic save older than this was left by a killed save."""
+
+
+def remove_stale_temporaries(target: str | os.PathLike[str]) -> int:
+    """Delete ``.NAME.*.tmp`` files an interrupted atomic save of ``target`` left beside it.
+
+    Only files of that exact pattern, regular, and older than :data:`STALE_TMP_SECONDS` (a save
+    in progress elsewhere is younger) are removed. Returns how many; never raises.
+    """
+    target = Path(target)
+    removed = 0
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for tmp in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+            with contextlib.suppress(OSError):
+                st = tmp.lstat()
+                if stat.S_ISREG(st.st_mode) and now - st.st_mtime > STALE_TMP_SECONDS:
+                    tmp.unlink()
+                    removed += 1
+    return removed
+
+
+def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` (UTF-8, Unix line ends) to ``path`` through a temporary file in the same
+    folder, flushed to disk, then renamed over it: either the whole new file is there
+    afterwards or the old one is untouched. A file replaced keeps its permissions."""
+    target = Path(path)
+    remove_stale_temporaries(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if target.exists():
+            with contextlib.suppress(OSError):
+                os.chmod(tmp, target.stat().st_mode & 0o777)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 __all__ = [
+    "STALE_TMP_SECONDS",
+    "remove_stale_temporaries",
+    "write_text_atomically",
     "LIMITS",
     "MAX_PATH_CHARS",
     "InputFileError",

@@ -49,10 +49,9 @@ from typing import TYPE_CHECKING, Any
 from engine.draws import inlinable
 from engine.errors import EngineError
 from engine.geometry import Square, orthogonal_neighbours
+from engine.mapcache import derived
 from engine.mapdef import MapDef
-
-if TYPE_CHECKING:
-    from engine.rules.spec import ChipLayout
+from engine.rules.spec import ChipLayout
 
 if TYPE_CHECKING:  # numpy is imported where used: commands that need none start faster
     import numpy as np
@@ -62,6 +61,9 @@ __all__ = [
     "ChipReading",
     "ChipViolation",
     "allowed_squares",
+    "candidate_squares",
+    "matching_size",
+    "near_city",
     "check_layout",
     "evenness",
     "feasibility",
@@ -96,35 +98,8 @@ RULE_CODES: dict[str, str] = {
     "chip-adjacent": "two chips orthogonally adjacent",
 }
 """Every :class:`ChipViolation` rule code with its meaning (stable, kebab-case); the rule sets'
-exclusion codes (``ChipLayout.excluded_code``) are added below."""
-
-
-def _layout_of(m: MapDef) -> ChipLayout | None:
-    """The chip layout the map's rule set declares (``None`` without a rule set)."""
-    from engine.errors import EngineError
-    from engine.rules.base import map_rules
-
-    try:
-        rules = map_rules(m)
-    except EngineError:  # an unreadable rule set: the validator reports it (ruleset-invalid)
-        return None
-    return rules.chip_layout if rules is not None else None
-
-
-def _rule_set_exclusion_codes() -> dict[str, str]:
-    from engine.rules.base import rule_set_classes
-    from engine.rules.data.rules import GATED_EXCLUSION
-
-    out = {
-        cls.chip_layout.excluded_code: cls.chip_layout.excluded_meaning
-        for cls in rule_set_classes()
-        if cls.chip_layout.excluded
-    }
-    out[GATED_EXCLUSION.excluded_code] = GATED_EXCLUSION.excluded_meaning
-    return out
-
-
-RULE_CODES.update(_rule_set_exclusion_codes())
+exclusion codes (``ChipLayout.excluded_code``) join them in
+:func:`engine.rules.registry.chip_rule_codes`."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +131,7 @@ def _check_starts(m: MapDef, used_starts: Iterable[Square]) -> set[Square]:
     return used
 
 
-def _near_city(m: MapDef, reading: ChipReading) -> set[Square]:
+def near_city(m: MapDef, reading: ChipReading) -> set[Square]:
     """Squares a chip may not take because of a large city next to them."""
     near: set[Square] = set()
     for city in m.large_cities.values():
@@ -175,41 +150,45 @@ def _near_starts(used: set[Square]) -> set[Square]:
     return {n for sq in used for n in orthogonal_neighbours(sq)}
 
 
-def _excluded(m: MapDef) -> set[Square]:
-    layout = _layout_of(m)
-    return layout.excluded_squares(m) if layout is not None else set()
-
-
-def _candidate_squares(m: MapDef) -> set[Square]:
-    """Placeable squares inside the grid that are not towns/start squares or squares the rule set
-    excludes."""
+def candidate_squares(m: MapDef, chip_layout: ChipLayout | None = None) -> set[Square]:
+    """Placeable squares inside the grid that are not towns/start squares or squares the rule
+    set's ``chip_layout`` excludes (``None``: no rule set, nothing excluded)."""
     w, h = m.width, m.height
     inside = {sq for sq in m.placeable_squares() if 0 <= sq[0] < w and 0 <= sq[1] < h}
-    return inside - m.towns.keys() - m.start_squares.keys() - _excluded(m)
+    excluded = chip_layout.excluded_squares(m) if chip_layout is not None else set()
+    return inside - m.towns.keys() - m.start_squares.keys() - excluded
 
 
 def allowed_squares(
     m: MapDef,
     used_starts: Iterable[Square],
     reading: ChipReading = ChipReading.OPEN_SIDES,
+    *,
+    chip_layout: ChipLayout | None = None,
 ) -> set[Square]:
     """Squares where a chip may go, before the no-two-adjacent rule.
 
-    Placeable squares in the grid, minus town/start squares, Balearic squares on Península
-    Ibérica maps, and squares orthogonally next to a used start square or (per ``reading``) to a
-    large city's open side. Raises :class:`EngineError` if a used start is not a start square.
+    Placeable squares in the grid, minus town/start squares, the squares the rule set's
+    ``chip_layout`` excludes (Península Ibérica: the Balearic squares; pass the rule set's
+    ``Rules.chip_layout``), and squares orthogonally next to a used start square or (per
+    ``reading``) to a large city's open side. Raises :class:`EngineError` if a used start is not
+    a start square.
     """
     used = _check_starts(m, used_starts)
-    return _candidate_squares(m) - _near_starts(used) - _near_city(m, ChipReading(reading))
+    return (
+        candidate_squares(m, chip_layout) - _near_starts(used) - near_city(m, ChipReading(reading))
+    )
 
 
 def forbidden_squares(
     m: MapDef,
     used_starts: Iterable[Square],
     reading: ChipReading = ChipReading.OPEN_SIDES,
+    *,
+    chip_layout: ChipLayout | None = None,
 ) -> set[Square]:
     """Map squares (in the grid) where no chip may go: the map's squares minus :func:`allowed_squares`."""
-    allowed = allowed_squares(m, used_starts, reading)
+    allowed = allowed_squares(m, used_starts, reading, chip_layout=chip_layout)
     return {sq for sq in m.land if m.in_grid(sq)} - allowed
 
 
@@ -223,11 +202,13 @@ def check_layout(
     reading: ChipReading = ChipReading.OPEN_SIDES,
     *,
     expected: int | None = None,
+    chip_layout: ChipLayout | None = None,
 ) -> list[ChipViolation]:
     """Every broken chip rule of a layout, each naming its rule code and square (empty = valid).
 
     ``expected`` is the number of chips the layout should have (e.g. ``m.setup.chip_count``);
-    ``None`` skips that check. Raises :class:`EngineError` only if a used start is not a start
+    ``None`` skips that check; ``chip_layout`` is the rule set's (``Rules.chip_layout``: the
+    squares it excludes, ``None``: none). Raises :class:`EngineError` only if a used start is not a start
     square of ``m`` (a caller bug, not a layout fault).
     """
     reading = ChipReading(reading)
@@ -248,10 +229,9 @@ def check_layout(
 
     city_of = m.city_squares()
     stacks = m.stack_squares()
-    chip_layout = _layout_of(m)
     excluded = chip_layout.excluded_squares(m) if chip_layout is not None else set()
     near_start = _near_starts(used)
-    near_city = _near_city(m, reading)
+    near_large_city = near_city(m, reading)
     for sq in sorted(seen):
         if not m.in_grid(sq) or sq not in m.land:
             where = "outside the grid" if not m.in_grid(sq) else "not a square of the map"
@@ -285,7 +265,7 @@ def check_layout(
                     f"chip on {sq} next to used start square {', '.join(starts)}",
                 )
             )
-        if sq in near_city:
+        if sq in near_large_city:
             names = sorted(
                 {m.large_cities[city_of[n]].name for n in orthogonal_neighbours(sq) if n in city_of}
             )
@@ -434,7 +414,7 @@ def _maximum_independent_set(squares: Iterable[Square]) -> list[Square]:
     return sorted(mis)
 
 
-def _matching_size(
+def matching_size(
     squares: set[Square], warm: dict[Square, Square] | None = None
 ) -> tuple[int, dict[Square, Square]]:
     """Size of a maximum matching of the squares' adjacency graph, and the matching (even→odd),
@@ -481,7 +461,7 @@ class _PlainMatcher:
                 self._warm, self._warm_odd = warm, set(warm.values())
             if any(sq in warm or sq in self._warm_odd for sq in removed):
                 warm = {a: b for a, b in warm.items() if a in squares and b in squares}
-        return _matching_size(squares, warm)
+        return matching_size(squares, warm)
 
 
 def _matcher(
@@ -520,6 +500,7 @@ class _GridMatcher:
     """
 
     def __init__(self, universe: Iterable[Square]) -> None:
+        # deferred: numpy costs ~0.1 s to import and most commands (validate) never need it
         import numpy as np
 
         squares = list(universe)
@@ -562,6 +543,7 @@ class _GridMatcher:
 
     def _greedy(self, on_l: np.ndarray, on_r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Dominoes along rows, then along columns for the squares left over."""
+        # deferred: numpy costs ~0.1 s to import and most commands (validate) never need it
         import numpy as np
 
         h, w = self.shape
@@ -606,8 +588,13 @@ class _GridMatcher:
     ) -> tuple[int, tuple[np.ndarray, np.ndarray]]:
         """Size of a maximum matching of the universe minus ``removed``, and the matching
         (both mate arrays, -1 = free) to warm-start later queries with."""
+        # deferred: numpy costs ~0.1 s to import and most commands (validate) never need it
         import numpy as np
+
+        # deferred: scipy costs ~0.3 s to import and only these computations need it
         from scipy.sparse import csr_matrix
+
+        # deferred: scipy costs ~0.3 s to import and only these computations need it
         from scipy.sparse.csgraph import breadth_first_order
 
         n_l, n_r = self.n_left, self.n_right
@@ -692,12 +679,14 @@ def max_chips(
     m: MapDef,
     used_starts: Iterable[Square],
     reading: ChipReading = ChipReading.OPEN_SIDES,
+    *,
+    chip_layout: ChipLayout | None = None,
 ) -> int:
     """The largest number of chips that can legally be laid out (exact, not a heuristic).
 
     ``|allowed squares| - |maximum matching|`` of their orthogonal-adjacency graph (König).
     """
-    squares = allowed_squares(m, used_starts, reading)
+    squares = allowed_squares(m, used_starts, reading, chip_layout=chip_layout)
     return len(squares) - _matcher(squares).maximum()[0]
 
 
@@ -705,9 +694,13 @@ def maximum_layout(
     m: MapDef,
     used_starts: Iterable[Square],
     reading: ChipReading = ChipReading.OPEN_SIDES,
+    *,
+    chip_layout: ChipLayout | None = None,
 ) -> list[Square]:
     """A valid layout with :func:`max_chips` chips (a witness of the bound), sorted."""
-    return _maximum_independent_set(allowed_squares(m, used_starts, reading))
+    return _maximum_independent_set(
+        allowed_squares(m, used_starts, reading, chip_layout=chip_layout)
+    )
 
 
 def start_choices(m: MapDef) -> list[tuple[Square, ...]]:
@@ -720,7 +713,10 @@ def start_choices(m: MapDef) -> list[tuple[Square, ...]]:
 
 
 def feasibility(
-    m: MapDef, reading: ChipReading = ChipReading.OPEN_SIDES
+    m: MapDef,
+    reading: ChipReading = ChipReading.OPEN_SIDES,
+    *,
+    chip_layout: ChipLayout | None = None,
 ) -> dict[tuple[Square, ...], int]:
     """For every allowed choice of used start squares (:func:`start_choices`), the exact max_chips.
 
@@ -731,7 +727,7 @@ def feasibility(
     choices = start_choices(m)
     if not choices:
         return {}
-    candidates = _candidate_squares(m) - _near_city(m, reading)
+    candidates = candidate_squares(m, chip_layout) - near_city(m, reading)
     matcher = _matcher(candidates)
     _, warm = matcher.maximum(candidates & _near_starts(set(m.start_squares)))
     result: dict[tuple[Square, ...], int] = {}
@@ -746,6 +742,7 @@ def feasibility(
 
 def _sorted_array(squares: Iterable[Square]) -> np.ndarray:
     """Squares as a float (n, 2) array in sorted order (so float sums never depend on set order)."""
+    # deferred: numpy costs ~0.1 s to import and most commands (validate) never need it
     import numpy as np
 
     arr = np.array(list(squares), dtype=np.int64).reshape(-1, 2)
@@ -760,6 +757,7 @@ def _placeable_array(m: MapDef) -> np.ndarray:
 
 def _nearest_sq(points: np.ndarray, chips: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For every point: the squared distance to its nearest chip and that chip's index."""
+    # deferred: numpy costs ~0.1 s to import and most commands (validate) never need it
     import numpy as np
 
     # Float32 is exact here (integer coordinates) and halves the memory traffic.
@@ -911,6 +909,7 @@ def _best_candidate(
 ) -> list[tuple[int, int]] | None:
     """Mitchell's best-candidate sampling; ``None`` if free squares run out first. ``free``:
     the board's free cells in ascending order, if known (a new list: it is used up)."""
+    # deferred: numpy costs ~0.1 s to import and most commands (validate) never need it
     import numpy as np
 
     h, width = board.shape
@@ -970,6 +969,7 @@ _TABLE_CELLS = 1600  # grids up to this many cells keep a table of squared cell 
 def _cell_distances(h: int, width: int) -> np.ndarray:
     """Squared distance between every two cells of an ``h`` x ``width`` grid (row-major), the
     same floats :func:`_best_candidate` computes one row at a time on bigger grids."""
+    # deferred: numpy costs ~0.1 s to import and most commands (validate) never need it
     import numpy as np
 
     rows, cols = np.divmod(np.arange(h * width, dtype=np.int64), width)
@@ -981,6 +981,7 @@ def _small_ints(table: np.ndarray) -> np.ndarray:
     values in a quarter or half of float64's memory: set-up runs between games, which push
     the tables out of the processor's caches). Compared with and folded into float64 arrays,
     the values are exact, so layouts do not change."""
+    # deferred: numpy costs ~0.1 s to import and most commands (validate) never need it
     import numpy as np
 
     if table.size and int(table.max()) > np.iinfo(np.int32).max:
@@ -993,6 +994,7 @@ def _spread_subset(
     board: _Board, pool: list[tuple[int, int]], count: int, rng: random.Random
 ) -> list[tuple[int, int]]:
     """Farthest-point selection of ``count`` of ``pool`` (an independent set, so always valid)."""
+    # deferred: numpy costs ~0.1 s to import and most commands (validate) never need it
     import numpy as np
 
     coords = np.array(pool, dtype=np.float64)
@@ -1016,6 +1018,7 @@ _TABLE_ENTRIES = 500_000  # board cells x placeable squares up to which Lloyd ke
 def _point_distances(board: _Board, points: np.ndarray) -> np.ndarray | None:
     """Squared distance from every board cell (row-major) to every point, the same floats
     :func:`_nearest_sq` computes; ``None`` when the table would be large."""
+    # deferred: numpy costs ~0.1 s to import and most commands (validate) never need it
     import numpy as np
 
     h, w = board.shape
@@ -1039,6 +1042,7 @@ def _lloyd(
 
     ``table``: :func:`_point_distances` of this board and these points, if kept (a layout then
     looks its chips' distances up instead of computing them)."""
+    # deferred: numpy costs ~0.1 s to import and most commands (validate) never need it
     import numpy as np
 
     # Points in board cell coordinates (column, row).
@@ -1099,22 +1103,25 @@ def generate_layout(
     reading: ChipReading = ChipReading.OPEN_SIDES,
     tries: int = 8,
     passes: int = 15,
+    chip_layout: ChipLayout | None = None,
 ) -> list[Square]:
     """An evenly distributed valid layout of ``count`` chips, sorted; same seed, same layout.
 
     Raises :class:`EngineError` when ``count`` exceeds :func:`max_chips` (naming both numbers)
-    or a used start is not a start square. See the module docstring for the method.
+    or a used start is not a start square. ``chip_layout``: the rule set's (the squares it
+    excludes). See the module docstring for the method.
     """
     if count < 0:
         raise EngineError(f"chip count must be >= 0, got {count}")
-    from engine.mapcache import derived
-
     tables = derived(m)
     starts = frozenset((int(sq[0]), int(sq[1])) for sq in used_starts)
-    key = ("chips.allowed", starts, ChipReading(reading))
+    excluded = chip_layout.excluded if chip_layout is not None else ()
+    key = ("chips.allowed", starts, ChipReading(reading), excluded)
     allowed = tables.get(key)
     if allowed is None:
-        allowed = tables[key] = frozenset(allowed_squares(m, starts, reading))
+        allowed = tables[key] = frozenset(
+            allowed_squares(m, starts, reading, chip_layout=chip_layout)
+        )
     if count == 0:
         return []
     rng = random.Random(seed)

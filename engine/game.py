@@ -47,8 +47,11 @@ from engine.phase import OVER as _OVER
 from engine.phase import PLACE as _PLACE
 from engine.phase import TURN_END as _TURN_END
 from engine.phase import Phase
-from engine.rules.base import Rules, get_rules, rules_for
+from engine.record import GameRecord, record_of
+from engine.rules.base import Rules
 from engine.rules.context import RuleContext
+from engine.rules.registry import get_rules, rules_for
+from engine.rules.spec import PRINTS, with_marks_blocked, without_prints
 from engine.scoring import (
     KINDS,
     ScoreEvent,
@@ -57,6 +60,7 @@ from engine.scoring import (
     majority,
     square_tiles,
 )
+from engine.tiles import default_tileset
 
 PLAYER_NAMES = ("Red", "Blue", "Green", "Yellow", "Black", "Grey")
 _FIELD_LOCATIONS = frozenset((*HALF_NAMES, INNER_FIELD))
@@ -157,8 +161,6 @@ def _board_map(m: MapDef | None, opts: GameOptions) -> MapDef | None:
     rule set keeps its prints as drawn. The game keeps the map itself for its record."""
     if m is None or opts.map_chips_prints == "keep" or str(m.rule_set) == "none":
         return m
-    from engine.rules.spec import PRINTS, with_marks_blocked, without_prints
-
     used: set[str] = set()
     marks: tuple[str, ...] = ()
     with contextlib.suppress(EngineError):  # Game._make_rules reports an unknown name
@@ -189,8 +191,6 @@ class Game:
         tileset: Any = None,
         map_path: str | None = None,
     ) -> None:
-        from engine.tiles import default_tileset
-
         opts = options or DEFAULT_OPTIONS
         names = (
             list(PLAYER_NAMES[:players]) if isinstance(players, int) else [str(p) for p in players]
@@ -1025,10 +1025,8 @@ class Game:
             "rules": {r.name: r.state_summary(self._rule_ctx) for r in self.rules},
         }
 
-    def record(self) -> Any:
+    def record(self) -> GameRecord:
         """The game record of everything played so far (see :mod:`engine.record`)."""
-        from engine.record import record_of
-
         return record_of(self)
 
     def __repr__(self) -> str:

@@ -20,6 +20,8 @@ import math
 from collections.abc import Iterable
 
 from engine.geometry import Edge, Side, Square
+from engine.gridgraph import land_parts as parts
+from engine.gridgraph import reachable_squares
 from engine.mapdef import Ferry, MapDef
 
 __all__ = [
@@ -33,9 +35,7 @@ __all__ = [
 
 def land_parts(m: MapDef, squares: Iterable[Square] | None = None) -> list[set[Square]]:
     """Orthogonally connected groups of ``squares`` (default: the map's squares), biggest first
-    (see :func:`engine.validation.land_parts`)."""
-    from engine.validation import land_parts as parts
-
+    (see :func:`engine.gridgraph.land_parts`)."""
     return parts(m.land if squares is None else squares)
 
 
@@ -124,8 +124,6 @@ def suggest_ferries(m: MapDef, *, starts: Iterable[Square] | None = None) -> lis
     has none). Each round joins the unreached part nearest to what is reached; a part with no
     sea crossing (only land borders around it) is skipped. ``m`` is not changed.
     """
-    from engine.validation import reachable_squares
-
     work = m.copy()
     placeable = work.placeable_squares()
     sources = list(work.start_squares) if starts is None else list(starts)

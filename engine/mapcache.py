@@ -5,10 +5,12 @@ Setting up a game on a map needs tables that depend only on the map: the board's
 array. Building them is most of a game's set-up (a random game on Deutschland is ~15 ms; the
 layout alone was ~2 ms), so :func:`derived` keeps them per :class:`~engine.mapdef.MapDef` object.
 
-A map is meant to be left alone while games are made from it (the editor hands games a
-snapshot). An edit made anyway is noticed when it changes the size of any part of the map or
-its set of land squares, which covers every edit command of the editor; after any other
-in-place change, call :func:`forget` (or give the game ``m.copy()``).
+The tables are keyed by the map object and its :attr:`~engine.mapdef.MapDef.revision`, which
+every in-place edit bumps with :meth:`~engine.mapdef.MapDef.touch`: the editor's document does it
+for every edit command (``tests/mapeditor/test_mapcache_commands.py`` edits a map through each
+command kind and checks the layout). Code that edits a map in place by hand must call
+``m.touch()`` too (or give games ``m.copy()``); as a backstop, a change of the grid, the land
+squares, the rule set, the setup or the number of any element is noticed without it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ _CACHE: dict[int, tuple[weakref.ref[MapDef], tuple[Any, ...], dict[Any, Any]]] =
 
 def _guard(m: MapDef) -> tuple[Any, ...]:
     return (
+        m.revision,
         m.width,
         m.height,
         m.rule_set,
@@ -62,5 +65,5 @@ def derived(m: MapDef) -> dict[Any, Any]:
 
 
 def forget(m: MapDef) -> None:
-    """Drop what was derived from ``m`` (after changing it in place)."""
+    """Drop what was derived from ``m`` now (``m.touch()`` has the same effect on next use)."""
     _CACHE.pop(id(m), None)

@@ -238,6 +238,14 @@ class MapDef:
     ``ruleset-invalid``, a game refuses to start)."""
     rule_set_raw: dict[str, Any] | None = None
     """An embedded rule set that could not be read, kept as written so saving loses nothing."""
+    revision: int = field(default=0, compare=False, repr=False)
+    """Bumped by :meth:`touch` after every edit made in place (the editor's document does it for
+    every command), so what games derived from this map object (:mod:`engine.mapcache`) is
+    made anew. Not part of the map: neither saved nor compared."""
+
+    def touch(self) -> None:
+        """Say the map was changed in place: tables derived from it are rebuilt on next use."""
+        self.revision += 1
 
     def copy(self) -> MapDef:
         """An independent deep copy. Through pickle: 7x faster than ``copy.deepcopy`` on a

@@ -23,21 +23,18 @@ naming the file and, where relevant, the JSON path.
 
 from __future__ import annotations
 
-import contextlib
-import glob
 import json
 import os
 import re
-import stat
-import tempfile
 from collections.abc import Callable, Iterable
 from functools import cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import boundedio
+from engine.boundedio import remove_stale_temporaries, write_text_atomically
 from engine.errors import MapFormatError
 from engine.geometry import Edge, Side, Square
+from engine.issues import Issue, Severity, Where
 from engine.mapdef import (
     FORMAT_VERSION,
     MAX_GRID,
@@ -57,9 +54,15 @@ from engine.mapdef import (
     Town,
     Track,
 )
-
-if TYPE_CHECKING:
-    from engine.validation import Issue
+from engine.resources import schema_path
+from engine.rules.data.ruleset import (
+    NAME_PATTERN,
+    RuleSetError,
+    check_ruleset_dict,
+    load_ruleset,
+    spec_of_valid_dict,
+)
+from engine.schemacheck import schema_message, short_repr, strict_validator_class
 
 FORMAT_NAME = "carcassonne-map"
 MAX_FILE_BYTES = boundedio.LIMITS["map"]
@@ -164,35 +167,22 @@ def migrate(data: dict[str, Any], *, source: str = "<data>") -> dict[str, Any]:
 # -- schema ----------------------------------------------------------------------------------
 
 
-def _strict_validator_class(cls: Any) -> Any:
-    """``cls`` whose "integer" is a JSON integer only: 3.0 and -0.0 are not integers here (JSON
-    Schema allows them; the engine would then refuse the first move or the setup)."""
-    import jsonschema
-
-    checker = cls.TYPE_CHECKER.redefine(
-        "integer", lambda _checker, v: isinstance(v, int) and not isinstance(v, bool)
-    )
-    # types-jsonschema leaves extend() unannotated
-    return jsonschema.validators.extend(cls, type_checker=checker)  # type: ignore[no-untyped-call]
-
-
 @cache
 def _schema() -> dict[str, Any]:
-    from engine.resources import schema_path
-
     schema: dict[str, Any] = json.loads(schema_path("map").read_text(encoding="utf-8"))
     return schema
 
 
 @cache
 def _validator() -> Any:
+    # deferred: jsonschema costs ~0.1 s to import; a valid file never needs it (fastjsonschema)
     import jsonschema
 
     schema = _schema()
     cls = jsonschema.validators.validator_for(schema)
     # the bundled schema is checked against its metaschema by tests/engine/test_startup.py,
     # not at every start (0.1-0.4 s)
-    return _strict_validator_class(cls)(schema)
+    return strict_validator_class(cls)(schema)
 
 
 @cache
@@ -203,30 +193,10 @@ def _fast_validator() -> Callable[[Any], Any] | None:
     3.0, so :func:`_check_integers` runs before it.
     """
     try:
-        import fastjsonschema
+        import fastjsonschema  # deferred: only files that are read need it
     except ImportError:  # pragma: no cover - a dependency; jsonschema alone is just slower
         return None
     return fastjsonschema.compile(_schema())
-
-
-def short_repr(value: Any, limit: int = 60) -> str:
-    """``repr(value)`` with its middle cut out when long, so a message keeps its reason."""
-    text = repr(value)
-    if len(text) <= limit:
-        return text
-    half = (limit - 5) // 2
-    return f"{text[:half]}[...]{text[-half:]}"
-
-
-def _schema_message(error: Any) -> str:
-    """jsonschema's message with the quoted value shortened (never the reason)."""
-    message: str = error.message
-    full = repr(error.instance)
-    if len(full) > 60 and full in message:
-        message = message.replace(full, short_repr(error.instance))
-    if len(message) > 300:
-        message = message[:150] + "[...]" + message[-145:]
-    return message
 
 
 _PER_SQUARE = (
@@ -368,7 +338,7 @@ def _check_storable(data: Any, source: str) -> None:
 
 
 def _schema_check(data: Any, source: str) -> None:
-    from jsonschema.exceptions import best_match
+    from jsonschema.exceptions import best_match  # deferred: see _validator
 
     if isinstance(data, dict):
         _check_counts(data, source)
@@ -384,7 +354,7 @@ def _schema_check(data: Any, source: str) -> None:
     error = best_match(_validator().iter_errors(data))
     if error is not None:
         path = "" if error.json_path == "$" else error.json_path
-        raise MapFormatError(_schema_message(error), source=source, path=path)
+        raise MapFormatError(schema_message(error), source=source, path=path)
 
 
 # -- MapDef -> dict ----------------------------------------------------------------------------
@@ -537,15 +507,17 @@ def rule_set_value(m: MapDef, *, inline: bool = False) -> Any:
     return str(m.rule_set)
 
 
+_MODULE_NAMES = frozenset(r.value for r in RuleSet)
+
+
 def read_rule_set(m: MapDef, value: Any, source: str) -> None:
     """Set ``m``'s rule set from a map file's ``rule_set`` value (schema-valid). A rule set that
     cannot be read leaves ``m.rule_set_error`` (the validator's ``ruleset-invalid``)."""
-    from engine.rules.data.ruleset import NAME_PATTERN, check_ruleset_dict, spec_of_valid_dict
-
     m.rule_set_spec = m.rule_set_raw = m.rule_set_file = None
     m.rule_set_error = ""
     if isinstance(value, str):
-        m.rule_set = RuleSet(value)
+        # a name the registry knows is checked by the validator (ruleset-invalid otherwise)
+        m.rule_set = RuleSet(value) if value in _MODULE_NAMES else value
         return
     if set(value) == {"file"}:
         m.rule_set_file = value["file"]
@@ -570,8 +542,6 @@ def resolve_rule_set_file(m: MapDef, map_path: str | os.PathLike[str]) -> None:
     """Read the rule-set file ``m`` names (``{"file": ...}``), relative to the folder of
     ``map_path`` and never outside it, within its size bound. A file that cannot be read leaves
     ``m.rule_set_error``."""
-    from engine.rules.data.ruleset import RuleSetError, load_ruleset
-
     if m.rule_set_file is None:
         return
     try:
@@ -591,8 +561,6 @@ def resolve_rule_set_file(m: MapDef, map_path: str | os.PathLike[str]) -> None:
 
 
 def _load_issue(code: str, message: str, squares: Iterable[Square] = (), **where: Any) -> Issue:
-    from engine.validation import Issue, Severity, Where
-
     return Issue(Severity.WARNING, code, message, Where(squares=tuple(squares), **where))
 
 
@@ -979,63 +947,12 @@ def load_map(path: str | os.PathLike[str]) -> MapDef:
     return read_map(path)[0]
 
 
-STALE_TMP_SECONDS = 60.0
-"""A temporary file of an atomic save older than this was left by a killed save."""
-
-
-def remove_stale_temporaries(target: str | os.PathLike[str]) -> int:
-    """Delete ``.NAME.*.tmp`` files an interrupted atomic save of ``target`` left beside it.
-
-    Only files of that exact pattern, regular, and older than :data:`STALE_TMP_SECONDS` (a save
-    in progress elsewhere is younger) are removed. Returns how many; never raises.
-    """
-    import time
-
-    target = Path(target)
-    removed = 0
-    now = time.time()
-    with contextlib.suppress(OSError):
-        for tmp in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
-            with contextlib.suppress(OSError):
-                st = tmp.lstat()
-                if stat.S_ISREG(st.st_mode) and now - st.st_mtime > STALE_TMP_SECONDS:
-                    tmp.unlink()
-                    removed += 1
-    return removed
-
-
 def save_map(m: MapDef, path: str | os.PathLike[str]) -> None:
     """Write ``m`` to ``path`` atomically (a temporary file in the same folder, then a rename).
 
     Either the whole new file is there afterwards or the old one is untouched.
     """
     write_text_atomically(path, dumps_map(m))
-
-
-def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` (UTF-8, Unix line ends) to ``path`` through a temporary file in the same
-    folder, flushed to disk, then renamed over it: either the whole new file is there
-    afterwards or the old one is untouched. A file replaced keeps its permissions."""
-    target = Path(path)
-    remove_stale_temporaries(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if target.exists():
-            with contextlib.suppress(OSError):
-                os.chmod(tmp, target.stat().st_mode & 0o777)
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 __all__ = [

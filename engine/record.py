@@ -1,4 +1,5 @@
-"""Game records: the map, options, seed, players and every action, as JSON; replay rebuilds a game.
+"""Game records: the map, options, seed, players and every action, as JSON (:mod:`engine.replaying`
+rebuilds the game).
 
 A record stores actions, never positions (like a PGN): the state is always rebuilt by replaying,
 so a record saved mid-game continues exactly where it stopped.
@@ -18,17 +19,18 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field, replace
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine import boundedio
-from engine.errors import EngineError, IllegalMoveError, RecordError
-from engine.moves import Action, action_from_dict
+from engine.errors import EngineError, RecordError
+from engine.gameoptions import GameOptions
+from engine.mapio import load_map, map_to_dict
+from engine.resources import bundled_map, maps_dir
+from engine.schemacheck import bundled_validator, schema_message
 
 if TYPE_CHECKING:
-    from engine.game import Game, GameOptions
-    from engine.mapdef import MapDef
+    from engine.game import Game
 
 FORMAT = "carcassonne-game-record"
 FORMAT_VERSION = 1
@@ -79,8 +81,6 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: Any, *, source: str = "<data>") -> GameRecord:
         """Read a record; :class:`RecordError` names the source and the bad field."""
-        from engine.game import GameOptions
-
         _schema_check(data, source)
         try:
             opts_data = dict(data.get("options") or {})
@@ -103,20 +103,7 @@ class GameRecord:
         )
 
 
-@cache
-def _validator() -> Any:
-    import jsonschema
-
-    from engine.mapio import _strict_validator_class
-    from engine.resources import schema_path
-
-    schema = json.loads(schema_path("game-record").read_text(encoding="utf-8"))
-    return _strict_validator_class(jsonschema.Draft202012Validator)(schema)
-
-
 def _schema_check(data: Any, source: str) -> None:
-    from engine.mapio import _schema_message
-
     if not isinstance(data, dict):
         raise RecordError(f"{source}: a game record must be a JSON object")
     if data.get("format") != FORMAT:
@@ -136,11 +123,13 @@ def _schema_check(data: Any, source: str) -> None:
     bad = boundedio.unstorable(data)
     if bad is not None:
         raise RecordError(f"{source}: {bad[0][2:] or '(top)'}: {bad[1]}")
-    errors = sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.path])
+    errors = sorted(
+        bundled_validator("game-record").iter_errors(data), key=lambda e: [str(p) for p in e.path]
+    )
     if errors:
         err = errors[0]
         path = "/".join(str(p) for p in err.absolute_path) or "(top)"
-        raise RecordError(f"{source}: {path}: {_schema_message(err)}")
+        raise RecordError(f"{source}: {path}: {schema_message(err)}")
 
 
 def record_of(game: Game, *, embed_map: bool | None = None) -> GameRecord:
@@ -148,8 +137,6 @@ def record_of(game: Game, *, embed_map: bool | None = None) -> GameRecord:
     (``Game(map_path=...)``) and ``embed_map`` is not ``True``."""
     data = None
     if game.map is not None and (embed_map or (embed_map is None and game.map_path is None)):
-        from engine.mapio import map_to_dict
-
         data = map_to_dict(game.map, inline_rule_set=True)
     return GameRecord(
         options=game.options,
@@ -216,7 +203,6 @@ def map_file_of(written: str, record_file: str | os.PathLike[str]) -> Path:
     map's (``maps/france.json``) means that shipped map. Anything else is refused with a
     :class:`RecordError` saying so (the map can still be opened by hand).
     """
-    from engine.resources import bundled_map
 
     try:
         inside = boundedio.inside_folder(written, record_file, what="map")
@@ -239,7 +225,6 @@ def _portable_map(record: GameRecord, path: Path) -> GameRecord:
     file lies elsewhere (a record may only name a map in its own folder, or a shipped map)."""
     if record.map_path is None or record.map_data is not None:
         return record
-    from engine.resources import maps_dir
 
     target = Path(record.map_path).resolve()
     folder = path.resolve().parent
@@ -247,7 +232,6 @@ def _portable_map(record: GameRecord, path: Path) -> GameRecord:
         return replace(record, map_path=target.relative_to(folder).as_posix())
     if target.parent == maps_dir().resolve():
         return replace(record, map_path=f"maps/{target.name}")
-    from engine.mapio import load_map, map_to_dict
 
     try:
         data = map_to_dict(load_map(target), inline_rule_set=True)
@@ -259,65 +243,9 @@ def _portable_map(record: GameRecord, path: Path) -> GameRecord:
 def save_record(record: GameRecord, path: str | Path) -> None:
     """Write atomically (temp file in the same folder, then rename). A map path is written
     relative to the record's folder; a map outside it is embedded (see :func:`map_file_of`)."""
-    from engine.mapio import write_text_atomically
 
     p = Path(path)
-    write_text_atomically(p, dumps_record(_portable_map(record, p)))
-
-
-def _resolve_map(record: GameRecord) -> tuple[MapDef | None, str | None]:
-    if record.map_data is not None:
-        from engine.mapio import map_from_dict
-
-        try:
-            return map_from_dict(record.map_data, source="record map"), None
-        except EngineError as exc:
-            raise RecordError(f"map: {exc}") from None
-    if record.map_path is None:
-        return None, None
-    from engine.mapio import load_map
-    from engine.resources import bundled_map
-
-    path = Path(record.map_path)
-    if not path.is_absolute() and not path.exists():
-        bundled = bundled_map(path.stem)
-        if bundled.exists():
-            path = bundled
-    try:
-        return load_map(path), record.map_path
-    except EngineError as exc:
-        raise RecordError(f"map: {exc}") from None
-
-
-def new_game(record: GameRecord) -> Game:
-    """The game of ``record`` before any action."""
-    from engine.game import Game
-
-    m, path = _resolve_map(record)
-    try:
-        return Game(
-            m, players=record.players, seed=record.seed, options=record.options, map_path=path
-        )
-    except EngineError as exc:
-        raise RecordError(f"cannot set the game up: {exc}") from None
-
-
-def replay(record: GameRecord, *, upto: int | None = None) -> Game:
-    """Rebuild the game by playing every action (the first ``upto`` ones if given), checked.
-
-    :raises RecordError: for an illegal or unreadable action, naming the turn and the reason.
-    """
-    game = new_game(record)
-    actions = record.actions if upto is None else record.actions[:upto]
-    for i, data in enumerate(actions, start=1):
-        try:
-            action: Action = action_from_dict(data, game.rules)
-            game.play(action)
-        except IllegalMoveError as exc:
-            raise RecordError(f"action {i}: {exc}") from None
-        except RecordError as exc:
-            raise RecordError(f"action {i} (turn {game.turn + 1}): {exc}") from None
-    return game
+    boundedio.write_text_atomically(p, dumps_record(_portable_map(record, p)))
 
 
 __all__ = [
@@ -327,8 +255,6 @@ __all__ = [
     "dumps_record",
     "load_record",
     "loads_record",
-    "new_game",
     "record_of",
-    "replay",
     "save_record",
 ]

@@ -8,6 +8,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from engine.errors import EngineError
+
 _REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -74,7 +76,5 @@ def find_map(text: str) -> Path:
     shipped = bundled_map(MAP_ALIASES.get(text.lower(), text.lower()).replace("_", "-"))
     if shipped.exists():
         return shipped
-    from engine.errors import EngineError
-
     names = ", ".join(p.stem for p in shipped_maps())
     raise EngineError(f"{text}: no such map file, nor a shipped map ({names})")

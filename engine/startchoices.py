@@ -30,13 +30,14 @@ from dataclasses import dataclass
 
 from engine.chips import (
     ChipReading,
-    _candidate_squares,
-    _matching_size,
-    _near_city,
+    candidate_squares,
     feasibility,
+    matching_size,
+    near_city,
 )
 from engine.geometry import Square, orthogonal_neighbours
 from engine.mapdef import MapDef
+from engine.rules.spec import ChipLayout
 
 WORK_BUDGET = 3_000_000
 """Work the search may spend, counted in squares visited by the matching repairs and start
@@ -73,7 +74,7 @@ class _Evaluator:
 
     def __init__(self, candidates: set[Square]) -> None:
         self.candidates = candidates
-        _, matching = _matching_size(candidates)
+        _, matching = matching_size(candidates)
         self.mate: dict[Square, Square] = {}
         for a, b in matching.items():
             self.mate[a] = b
@@ -162,7 +163,7 @@ class _Evaluator:
             if mate is not None and (sq[0] + sq[1]) % 2 == 0:
                 warm[sq] = mate
         self.work += len(left)
-        full, _ = _matching_size(left, warm)
+        full, _ = matching_size(left, warm)
         return len(left) - max(full, matched)
 
 
@@ -174,14 +175,18 @@ def _removals(m: MapDef, candidates: set[Square]) -> dict[Square, frozenset[Squa
 
 
 def every_choice(
-    m: MapDef, reading: ChipReading | str = ChipReading.OPEN_SIDES
+    m: MapDef,
+    reading: ChipReading | str = ChipReading.OPEN_SIDES,
+    *,
+    chip_layout: ChipLayout | None = None,
 ) -> dict[tuple[Square, ...], int] | None:
     """The exact chip count of every choice when there are at most :data:`ENUMERATE_UP_TO`
-    choices (as :func:`engine.chips.feasibility`); ``None`` when there are more."""
+    choices (as :func:`engine.chips.feasibility`, ``chip_layout`` the rule set's); ``None`` when
+    there are more."""
     n, k = len(m.start_squares), m.setup.start_squares_used
     if not 0 <= k <= n or math.comb(n, k) > ENUMERATE_UP_TO:
         return None
-    return feasibility(m, ChipReading(reading))
+    return feasibility(m, ChipReading(reading), chip_layout=chip_layout)
 
 
 def worst_choice(
@@ -190,6 +195,7 @@ def worst_choice(
     *,
     budget: int | None = None,
     enough: int | None = None,
+    chip_layout: ChipLayout | None = None,
 ) -> WorstCase | None:
     """The choice of ``m.setup.start_squares_used`` start squares that fits the fewest chips
     (see the module docstring); ``None`` if the map has fewer start squares than that.
@@ -204,7 +210,7 @@ def worst_choice(
     budget = WORK_BUDGET if budget is None else budget
     total = math.comb(n, k)
     reading = ChipReading(reading)
-    candidates = _candidate_squares(m) - _near_city(m, reading)
+    candidates = candidate_squares(m, chip_layout) - near_city(m, reading)
     removals = _removals(m, candidates)
     every = frozenset().union(*removals.values()) if removals else frozenset()
     f = _Evaluator(candidates)
@@ -271,14 +277,17 @@ def first_choices(m: MapDef, limit: int = ENUMERATE_UP_TO) -> list[tuple[Square,
 
 
 def chip_proof(
-    m: MapDef, reading: ChipReading | str = ChipReading.OPEN_SIDES
+    m: MapDef,
+    reading: ChipReading | str = ChipReading.OPEN_SIDES,
+    chip_layout: ChipLayout | None = None,
 ) -> dict[tuple[Square, ...], int]:
     """Most chips that fit per choice of used start squares: every choice when there are at most
-    :data:`ENUMERATE_UP_TO`, otherwise the worst choice only (:func:`worst_choice`)."""
-    every = every_choice(m, reading)
+    :data:`ENUMERATE_UP_TO`, otherwise the worst choice only (:func:`worst_choice`);
+    ``chip_layout`` is the rule set's."""
+    every = every_choice(m, reading, chip_layout=chip_layout)
     if every is not None:
         return every
-    worst = worst_choice(m, reading)
+    worst = worst_choice(m, reading, chip_layout=chip_layout)
     return {} if worst is None else {worst.choice: worst.chips}
 
 

@@ -21,6 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
+from engine import boundedio
 from engine.errors import TileSetError
 from engine.resources import data_dir, schema_path
 
@@ -259,6 +260,7 @@ def _jpath(parts: Iterable[str | int]) -> str:
 
 @cache
 def _validator() -> Any:
+    # deferred: jsonschema costs ~0.1 s to import and only a refused file needs it
     import jsonschema
 
     schema = json.loads(schema_path("tileset").read_text(encoding="utf-8"))
@@ -266,6 +268,7 @@ def _validator() -> Any:
 
 
 def _schema_error(data: Any, source: str) -> TileSetError | None:
+    # deferred: jsonschema costs ~0.1 s to import and only a refused file needs it
     from jsonschema.exceptions import best_match
 
     error = best_match(_validator().iter_errors(data))
@@ -384,8 +387,6 @@ def load_tileset(path: str | Path | None = None) -> TileSet:
     Errors (unreadable file, bad JSON, schema or cross-reference violations) raise TileSetError
     with the file name and the JSON path of the offending field.
     """
-    from engine import boundedio
-
     file = Path(path) if path is not None else data_dir() / "tiles.json"
     try:
         data = boundedio.read_json(file, limit=boundedio.LIMITS["tile set"], what="tile set")

@@ -11,299 +11,32 @@ Each :class:`Issue` carries a stable kebab-case ``code`` (all listed in :data:`C
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any
 
+from engine.chips import ChipReading
 from engine.errors import EngineError
-from engine.geometry import SIDES, Edge, Side, Square, orthogonal_neighbours
+from engine.geometry import SIDES, Edge, Side, Square
+from engine.gridgraph import (
+    coastline_length,
+    components,
+    land_outline,
+    land_parts,
+    reachable_squares,
+    square_key,
+)
+from engine.islands import ferry_for
+from engine.issues import MAP_CODES, CodeInfo, Issue, IssueList, Severity, Where
 from engine.mapdef import EdgeKind, IslandRole, MapDef
-from engine.rules.base import map_rules
-
-if TYPE_CHECKING:
-    from engine.chips import ChipReading
-
-
-class Severity(StrEnum):
-    """How bad an issue is: errors make a map invalid, warnings only with ``--strict``."""
-
-    ERROR = "error"
-    WARNING = "warning"
-
-
-@dataclass(frozen=True)
-class Where:
-    """Where an issue is: squares, edges and/or a named city, ferry or island."""
-
-    squares: tuple[Square, ...] = ()
-    edges: tuple[Edge, ...] = ()
-    city: str | None = None
-    ferry: str | None = None
-    island: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "squares": [list(sq) for sq in self.squares],
-            "edges": [{"x": e.x, "y": e.y, "side": Side(e.side).value} for e in self.edges],
-            "city": self.city,
-            "ferry": self.ferry,
-            "island": self.island,
-        }
-
-    def __str__(self) -> str:
-        parts: list[str] = []
-        if self.city is not None:
-            parts.append(f"city {self.city!r}")
-        if self.ferry is not None:
-            parts.append(f"ferry {self.ferry!r}")
-        if self.island is not None:
-            parts.append(f"island {self.island!r}")
-        if self.edges:
-            parts.append(_list_text([str(e) for e in self.edges]))
-        elif self.squares:
-            parts.append(_list_text([f"({x}, {y})" for x, y in self.squares]))
-        return ", ".join(parts)
-
-
-def _list_text(items: list[str], limit: int = 6) -> str:
-    if len(items) <= limit:
-        return " ".join(items)
-    return " ".join(items[:limit]) + f" (+{len(items) - limit} more)"
-
-
-@dataclass(frozen=True)
-class Issue:
-    """One finding: ``severity``, a stable ``code``, a human ``message`` and its location."""
-
-    severity: Severity
-    code: str
-    message: str
-    where: Where = field(default_factory=Where)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "severity": Severity(self.severity).value,
-            "code": self.code,
-            "message": self.message,
-            "where": self.where.to_dict(),
-        }
-
-    def __str__(self) -> str:
-        loc = str(self.where)
-        return f"{self.severity} {self.code}" + (f" at {loc}" if loc else "") + f": {self.message}"
-
-
-class CodeInfo(NamedTuple):
-    severity: Severity
-    meaning: str
-    fix: str
-
-
-E, W = Severity.ERROR, Severity.WARNING
-
-CODES: dict[str, CodeInfo] = {
-    # -- found while loading (engine.mapio.read_map) --
-    "duplicate-square": CodeInfo(
-        W,
-        "A square is listed twice in one element list; the last entry was kept.",
-        "Delete the duplicated entry from the file.",
-    ),
-    "duplicate-edge": CodeInfo(
-        W,
-        "An edge is listed twice (border features or one city's edges); the last was kept.",
-        "Delete the duplicated entry from the file.",
-    ),
-    "duplicate-id": CodeInfo(
-        W,
-        "Two cities, ferries, islands or tracks share an id/number; the last was kept.",
-        "Give each element its own id.",
-    ),
-    "duplicate-key": CodeInfo(
-        W,
-        'A JSON object repeats a key (e.g. two "name" fields); the last value was used.',
-        "Delete the repeated key from the file.",
-    ),
-    "editor-settings-dropped": CodeInfo(
-        W,
-        "The editor settings block is larger than 256 kB; it was left out on load (the map "
-        "itself is whole).",
-        "Save the map again to drop the oversized settings for good.",
-    ),
-    # -- grid and squares --
-    "no-squares": CodeInfo(E, "The map has no map squares at all.", "Paint the map squares."),
-    "outside-grid": CodeInfo(
-        E,
-        "A square, element, edge or track row lies outside the grid.",
-        "Move the element inside the grid or enlarge the grid.",
-    ),
-    "not-a-map-square": CodeInfo(
-        E,
-        "An element (start square, town, city, wave, chip or island square) is on a square "
-        "that is not a map square.",
-        "Paint the square as a map square or move the element.",
-    ),
-    "element-on-blocked-square": CodeInfo(
-        E,
-        "A start square, town, chip square, border feature or ferry endpoint is on a "
-        "large-city, wave or stack square, where no tile is ever placed.",
-        "Move the element to a placeable square.",
-    ),
-    "element-conflict": CodeInfo(
-        E,
-        "A square belongs to two things that exclude each other (two large cities, a city and "
-        "a wave, a wave and a stack, two islands).",
-        "Keep only one of them on the square.",
-    ),
-    # -- setup --
-    "too-few-start-squares": CodeInfo(
-        E,
-        "Fewer start squares than the setup uses, or fewer than 2.",
-        "Add start squares or lower setup.start_squares_used.",
-    ),
-    "setup-start-squares-used": CodeInfo(
-        W,
-        "setup.start_squares_used is not 2 or 3 (the general rules use 2 to 3).",
-        "Set it to 2 or 3 unless the map's own rules say otherwise.",
-    ),
-    "setup-tile-pool-range": CodeInfo(
-        E, "setup.tile_pool_min is larger than setup.tile_pool_max.", "Swap or fix the two values."
-    ),
-    "tile-pool-too-large": CodeInfo(
-        E,
-        "The recommended tile pool (tile_pool_max) is larger than the number of placeable "
-        "squares, so the tiles cannot all be placed.",
-        "Lower the tile pool or add squares.",
-    ),
-    "rule-set-setup": CodeInfo(
-        W,
-        "The start squares or chip count differ from the map's Map-Chips rule sheet.",
-        "Match the sheet (e.g. France 2 of 3 start squares and 30 chips, Benelux 20 chips).",
-    ),
-    # -- border features and ferries --
-    "border-feature-not-on-border": CodeInfo(
-        E,
-        "A border feature is not on an edge of a map square facing the outside.",
-        "Move it to a coastline/border edge.",
-    ),
-    "border-feature-kind": CodeInfo(
-        E,
-        "A border feature is a field; only roads and cities run abroad.",
-        "Make it a road or a city, or delete it.",
-    ),
-    "ferry-endpoint-not-on-border": CodeInfo(
-        E,
-        "A ferry endpoint is not on an edge of a map square facing the outside (the water).",
-        "Move the endpoint to a coastline edge.",
-    ),
-    "ferry-endpoint-on-land-border": CodeInfo(
-        E,
-        "A ferry endpoint is on an edge facing a land border (clouds): ferries cross only the sea.",
-        "Move the endpoint to an edge facing the sea, or mark that edge as sea.",
-    ),
-    "ferry-endpoints-coincide": CodeInfo(
-        E, "Both endpoints of a ferry are on the same square.", "Move one endpoint."
-    ),
-    "ferry-endpoint-shared": CodeInfo(
-        E,
-        "An edge is the endpoint of two ferries, or of a ferry and a border feature.",
-        "Give each route its own edge.",
-    ),
-    "ferry-crosses-land": CodeInfo(
-        W,
-        "The straight line between a ferry's endpoints crosses map squares.",
-        "Check the endpoints; a printed route normally runs over water.",
-    ),
-    # -- large cities --
-    "city-empty": CodeInfo(E, "A large city has no squares.", "Paint its squares or delete it."),
-    "city-not-contiguous": CodeInfo(
-        E,
-        "A large city's squares are not orthogonally connected.",
-        "Split it into two cities or fill the gap.",
-    ),
-    "city-edge-not-outer": CodeInfo(
-        E,
-        "A city edge is listed that is not an outer edge of the city (an internal edge "
-        "between two of its squares, or an edge of a square it does not cover).",
-        "Delete the edge entry.",
-    ),
-    "city-edges-disagree": CodeInfo(
-        E,
-        "Two adjacent large cities print different things on their shared edge.",
-        "Make both sides city, road or field.",
-    ),
-    "city-unconnectable": CodeInfo(
-        E,
-        "A large city has no open side (city edge) next to a placeable square, so it can "
-        "never be connected.",
-        "Mark at least one edge towards a placeable square as city.",
-    ),
-    # -- reachability --
-    "unreachable-square": CodeInfo(
-        E,
-        "Placeable squares that no tile chain can reach from any start square (through "
-        "placeable land, connected large cities and ferries; gated squares only by ferry).",
-        "Connect them by land or a ferry (the message names the shortest sea crossing), or "
-        "remove them.",
-    ),
-    "gated-without-ferry": CodeInfo(
-        E,
-        "Ferry-gated island squares with no ferry landing on their island part.",
-        "Add a ferry route to one of them.",
-    ),
-    # -- tiles --
-    "unsatisfiable-square": CodeInfo(
-        E,
-        "No tile of the tile pool fits the printed constraints around a square (border "
-        "features, large-city edges, ferry road), or two constraints on one side conflict.",
-        "Change the printed features around the square.",
-    ),
-    "tile-constraints-unchecked": CodeInfo(
-        W,
-        "The tile pool could not be loaded, so printed edge constraints were not checked.",
-        "Pick a known tile pool (base, base+ic, base+ic+tb).",
-    ),
-    # -- tracks --
-    "track-invalid": CodeInfo(
-        E,
-        "A track number is not 1..12, a track has no rows, or a row is in two tracks.",
-        "Number tracks 1..12 and give each row to one track.",
-    ),
-    # -- chips --
-    "chips-infeasible": CodeInfo(
-        E,
-        "For some allowed choice of used start squares, fewer chips than setup.chip_count "
-        "can legally be placed (exact maximum).",
-        "Free up squares or lower the chip count.",
-    ),
-    "setup-chip-count": CodeInfo(
-        E,
-        "setup.chip_count asks for more chips than the Map-Chips box holds (30); a game could "
-        "not be set up.",
-        "Lower setup.chip_count to 30 or fewer.",
-    ),
-    "chips-unproved": CodeInfo(
-        W,
-        "There are too many choices of used start squares to prove within the work limit that "
-        "every one leaves room for setup.chip_count chips; the message gives the proved bound.",
-        "Use fewer start squares (or fewer used), or lower the chip count to the proved bound.",
-    ),
-    # -- internal --
-    "validator-failure": CodeInfo(
-        E,
-        "A check failed unexpectedly on this map (a bug, or data no file can hold).",
-        "Report it with the map file.",
-    ),
-}
-"""Every issue code: severity, meaning and how to fix it (also in ``engine/VALIDATION.md``)."""
+from engine.rules.chips_common import TOTAL_CHIPS
+from engine.rules.data.prints import ISSUE_CODES
+from engine.rules.registry import map_rules, rule_set_classes
+from engine.startchoices import every_choice, worst_choice
+from engine.tiles import default_tileset
 
 
 def _rule_set_codes() -> dict[str, CodeInfo]:
     """The issue codes every rule set class declares (``Rules.issue_codes``)."""
-    from engine.rules.base import rule_set_classes
-    from engine.rules.data.prints import ISSUE_CODES
-
     out: dict[str, CodeInfo] = {
         code: CodeInfo(Severity(info.severity), info.meaning, info.fix)
         for code, info in ISSUE_CODES.items()
@@ -314,29 +47,26 @@ def _rule_set_codes() -> dict[str, CodeInfo]:
     return out
 
 
-CODES.update(_rule_set_codes())
+CODES: dict[str, CodeInfo] = {**MAP_CODES, **_rule_set_codes()}
+"""Every issue code: severity, meaning and how to fix it (also in ``engine/VALIDATION.md``)."""
 
 _KIND_CHAR = {EdgeKind.CITY: "C", EdgeKind.ROAD: "R", EdgeKind.FIELD: "F"}
 
 
-def _sqkey(sq: Square) -> tuple[int, int]:
-    return (sq[1], sq[0])
-
-
 def _sorted_squares(squares: Iterable[Square]) -> tuple[Square, ...]:
-    return tuple(sorted(squares, key=_sqkey))
+    return tuple(sorted(squares, key=square_key))
 
 
 def _sq(sq: Square) -> str:
     return f"({sq[0]}, {sq[1]})"
 
 
-class _Ctx:
+class _Ctx(IssueList):
     """Per-run precomputed sets and the issue list."""
 
     def __init__(self, m: MapDef, signatures: Callable[[], set[str] | None], reading: Any) -> None:
+        super().__init__()
         self.m = m
-        self.issues: list[Issue] = []
         self.signatures = signatures
         self.reading = reading
         self.land = set(m.land)
@@ -348,19 +78,6 @@ class _Ctx:
         self.gated = m.gated_squares()
         self.blocked = set(self.city_of) | set(m.waves) | self.stacks
         self.placeable = self.land - self.blocked
-
-    def add(self, severity: Severity, code: str, message: str, **where: Any) -> None:
-        if "squares" in where:
-            where["squares"] = _sorted_squares(where["squares"])
-        if "edges" in where:
-            where["edges"] = tuple(where["edges"])
-        self.issues.append(Issue(severity, code, message, Where(**where)))
-
-    def err(self, code: str, message: str, **where: Any) -> None:
-        self.add(Severity.ERROR, code, message, **where)
-
-    def warn(self, code: str, message: str, **where: Any) -> None:
-        self.add(Severity.WARNING, code, message, **where)
 
 
 # -- checks ----------------------------------------------------------------------------------
@@ -449,7 +166,7 @@ def _check_conflicts(c: _Ctx) -> None:
             owners.setdefault(sq, []).append(what)
     for sq in m.waves:
         owners.setdefault(sq, []).append("wave")
-    for sq in sorted(owners, key=_sqkey):
+    for sq in sorted(owners, key=square_key):
         names = owners[sq]
         cities = [n for n in names if n.startswith("large city")]
         islands = [n for n in names if n.startswith("island")]
@@ -608,47 +325,8 @@ def _edge_midpoint(e: Edge) -> tuple[float, float]:
     return (e.x + 0.5 + dx / 2, e.y + 0.5 + dy / 2)
 
 
-def land_outline(squares: Iterable[Square]) -> Any:
-    """The map squares as one shapely (Multi)Polygon, unit squares with ``(x, y)`` top-left."""
-    import numpy as np
-    import shapely
-
-    pts = np.array(sorted(squares), dtype=float).reshape(-1, 2)
-    if not len(pts):
-        return shapely.Polygon()
-    boxes = shapely.box(pts[:, 0], pts[:, 1], pts[:, 0] + 1, pts[:, 1] + 1)
-    return shapely.union_all(boxes)
-
-
-def land_parts(squares: Iterable[Square]) -> list[set[Square]]:
-    """The connected parts of the land (its polygons, via shapely), largest first.
-
-    Squares touching only at a corner are separate parts, as on the printed map.
-    """
-    import numpy as np
-    import shapely
-
-    ordered = sorted(set(squares))
-    outline = land_outline(ordered)
-    if outline.is_empty:
-        return []
-    xs = np.array([x for x, _ in ordered], dtype=float) + 0.5
-    ys = np.array([y for _, y in ordered], dtype=float) + 0.5
-    parts: list[set[Square]] = []
-    for poly in getattr(outline, "geoms", [outline]):
-        inside = shapely.contains_xy(poly, xs, ys)
-        parts.append({sq for sq, hit in zip(ordered, inside, strict=True) if hit})
-    parts.sort(key=lambda p: (-len(p), min(p, key=_sqkey) if p else (0, 0)))
-    return parts
-
-
-def coastline_length(squares: Iterable[Square]) -> int:
-    """Number of square edges between a map square and the outside (the outline's length)."""
-    outline = land_outline(squares)
-    return int(round(outline.length)) if not outline.is_empty else 0
-
-
 def _check_ferry_lines(c: _Ctx) -> None:
+    # deferred: shapely costs ~0.1 s to import and only maps with ferries need it here
     import shapely
 
     land = land_outline(c.land)
@@ -677,7 +355,7 @@ def _check_cities(c: _Ctx) -> None:
         if not city.squares:
             c.err("city-empty", f"{label} has no squares", city=cid)
             continue
-        parts = _components(set(city.squares))
+        parts = components(set(city.squares))
         if len(parts) > 1:
             c.err(
                 "city-not-contiguous",
@@ -727,85 +405,16 @@ def _check_cities(c: _Ctx) -> None:
             )
 
 
-def _components(squares: set[Square]) -> list[set[Square]]:
-    seen: set[Square] = set()
-    out: list[set[Square]] = []
-    for start in sorted(squares, key=_sqkey):
-        if start in seen:
-            continue
-        part = {start}
-        queue = [start]
-        seen.add(start)
-        while queue:
-            sq = queue.pop()
-            for n in orthogonal_neighbours(sq):
-                if n in squares and n not in seen:
-                    seen.add(n)
-                    part.add(n)
-                    queue.append(n)
-        out.append(part)
-    return out
-
-
-def reachable_squares(m: MapDef, starts: Iterable[Square] | None = None) -> set[Square]:
-    """Placeable squares a chain of tiles can reach from ``starts`` (default: all start squares).
-
-    Moves go to orthogonally adjacent placeable squares (a ferry-gated square only from another
-    gated square), through a large city to every square next to it (a large city touching it
-    opens only when a tile touches that city itself), and across ferries. This is what the validator's ``unreachable-square`` check uses.
-    """
-    placeable = m.placeable_squares()
-    gated = m.gated_squares()
-    city_of = m.city_squares()
-    # A tile placed next to a city connects that city only (cities touching it stay dormant
-    # until a tile touches them too): the engine's reading, engine/RULES.md.
-    doors: dict[str, set[Square]] = {}
-    for sq, cid in city_of.items():
-        mine = doors.setdefault(cid, set())
-        for n in orthogonal_neighbours(sq):
-            if n in placeable and n not in gated:
-                mine.add(n)
-    ferry_links: dict[Square, set[Square]] = {}
-    for f in m.ferries.values():
-        a, b = f.a.square, f.b.square
-        if a in placeable and b in placeable and a != b:
-            ferry_links.setdefault(a, set()).add(b)
-            ferry_links.setdefault(b, set()).add(a)
-    sources = set(m.start_squares) if starts is None else set(starts)
-    seen = {sq for sq in sources if sq in placeable}
-    queue = deque(seen)
-    opened: set[str] = set()
-    while queue:
-        sq = queue.popleft()
-        nexts: list[Square] = []
-        for n in orthogonal_neighbours(sq):
-            if n in placeable:
-                if n in gated and sq not in gated:
-                    continue
-                nexts.append(n)
-            elif n in city_of:
-                cid = city_of[n]
-                if cid not in opened:
-                    opened.add(cid)
-                    nexts.extend(doors[cid])
-        nexts.extend(ferry_links.get(sq, ()))
-        for n in nexts:
-            if n not in seen:
-                seen.add(n)
-                queue.append(n)
-    return seen
-
-
 def _check_reachability(c: _Ctx) -> None:
     m = c.m
     placeable = c.placeable & c.land
     # Gated parts with no ferry landing on them.
     ferry_squares = {e.square for f in m.ferries.values() for e in (f.a, f.b)}
     no_ferry: set[Square] = set()
-    for part in _components(c.gated & placeable):
+    for part in components(c.gated & placeable):
         if not part & ferry_squares:
             no_ferry |= part
-            island = m.island_square(min(part, key=_sqkey))
+            island = m.island_square(min(part, key=square_key))
             c.err(
                 "gated-without-ferry",
                 f"{len(part)} ferry-gated island square(s) have no ferry landing on them",
@@ -817,9 +426,7 @@ def _check_reachability(c: _Ctx) -> None:
         return  # nothing to reach from; too-few-start-squares / element checks report it
     reached = reachable_squares(m)
     unreachable = placeable - reached - no_ferry
-    for part in _components(unreachable):
-        from engine.islands import ferry_for  # the fix hint (engine.islands uses this module)
-
+    for part in components(unreachable):
         ferry = ferry_for(m, part, reached)
         hint = ""
         if ferry is not None:
@@ -855,7 +462,7 @@ def _check_tiles(c: _Ctx) -> None:
     if signatures is None:
         return
     cache: dict[tuple[tuple[int, str], ...], bool] = {}
-    for sq in sorted(constraints, key=_sqkey):
+    for sq in sorted(constraints, key=square_key):
         sides = constraints[sq]
         text = ", ".join(
             f"{SIDES[i].value}={'/'.join(sorted(k))}" for i, k in sorted(sides.items())
@@ -908,7 +515,11 @@ def _check_rule_set(c: _Ctx) -> None:
     if c.m.rule_set_error:
         c.err("ruleset-invalid", c.m.rule_set_error)
         return
-    rules = _map_rules(c.m)
+    try:
+        rules = map_rules(c.m)
+    except EngineError as exc:  # a name no rule set has (the registry says why, and the known)
+        c.err("ruleset-invalid", f"rule_set: {exc}")
+        return
     if rules is not None:
         rules.check_map(c.m, c)
 
@@ -923,16 +534,12 @@ def _check_chips(c: _Ctx) -> None:
         count = spec.layout.count
     if rules is None or not rules.chip_layout.random or count <= 0:
         return
-    from engine.chips import ChipReading
-    from engine.rules.chips_common import TOTAL_CHIPS as BOX
-    from engine.startchoices import every_choice, worst_choice
+    box = spec.supply.total if spec is not None else TOTAL_CHIPS
 
-    TOTAL_CHIPS = spec.supply.total if spec is not None else BOX  # noqa: N806
-
-    if count > TOTAL_CHIPS:
+    if count > box:
         c.err(
             "setup-chip-count",
-            f"setup.chip_count is {count}; the Map-Chips box has {TOTAL_CHIPS} chips",
+            f"setup.chip_count is {count}; the Map-Chips box has {box} chips",
         )
         return
     reading = ChipReading(c.reading)
@@ -940,7 +547,7 @@ def _check_chips(c: _Ctx) -> None:
     def names(choice: tuple[Square, ...]) -> str:
         return ", ".join(f"{m.start_squares[sq].name or '?'} {_sq(sq)}" for sq in choice)
 
-    every = every_choice(m, reading)
+    every = every_choice(m, reading, chip_layout=rules.chip_layout)
     if every is not None:  # few choices: each one is checked and reported
         for choice, best in every.items():
             if best < count:
@@ -951,7 +558,7 @@ def _check_chips(c: _Ctx) -> None:
                     squares=choice,
                 )
         return
-    worst = worst_choice(m, reading, enough=count)
+    worst = worst_choice(m, reading, enough=count, chip_layout=rules.chip_layout)
     if worst is None or worst.lower_bound >= count:
         return
     if worst.chips < count:
@@ -1007,8 +614,6 @@ def validate_map(
         if tile_signatures is not None:
             return set(tile_signatures)
         try:
-            from engine.tiles import default_tileset
-
             return default_tileset().edge_signatures(tile_pool)
         except Exception as exc:  # noqa: BLE001 - reported as an issue, never raised
             issues.append(

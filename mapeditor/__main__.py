@@ -1,4 +1,5 @@
-"""``python -m mapeditor [MAP]`` opens the editor; ``export`` and ``play`` are subcommands."""
+"""``python -m mapeditor [MAP]`` opens the editor; ``export``, ``play`` and ``host`` are
+subcommands."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ def main(argv: list[str] | None = None) -> int:
         from mapeditor.play_cli import main as play_main
 
         return play_main(args[1:])
+    if args and args[0] == "host":
+        from mapeditor.host_cli import main as host_main
+
+        return host_main(args[1:])
     from mapeditor.app import run_editor
 
     return run_editor(args)

@@ -173,6 +173,7 @@ class MapDocument(QObject):
                 target.pop(key, None)
             else:
                 target[key] = value
+        self.map.touch()  # tables derived from the map (engine.mapcache) are made anew
         self.squaresChanged.emit(touched)
 
     def _entry(self, attr: str, key: Any) -> Any:
@@ -185,6 +186,7 @@ class MapDocument(QObject):
         """Set a scalar attribute; dotted names reach into ``setup`` (``"setup.chip_count"``)."""
         obj, attr = self._resolve(name)
         setattr(obj, attr, value)
+        self.map.touch()  # tables derived from the map (engine.mapcache) are made anew
         self.squaresChanged.emit(None)
         self.fileChanged.emit()
 
@@ -202,6 +204,7 @@ class MapDocument(QObject):
     def _apply_rule_set(self, state: RuleSetState) -> None:
         """Set the map's rule set (module name or data rule set, embedded or in a file)."""
         state.apply_to(self.map)
+        self.map.touch()
         self.ruleSetChanged.emit()
         self.squaresChanged.emit(None)
         self.fileChanged.emit()

@@ -1,5 +1,9 @@
 """``python -m mapeditor export MAP OUT.{png,svg,pdf}``: export a map without a display.
 
+``--format tts`` and ``--format assets`` write a folder OUT for virtual tabletops instead
+(:mod:`mapeditor.tabletop`): a Tabletop Simulator save with its images, or the image pack and
+manifest that Screentop and Tabletopia take.
+
 MAP is a map file or the name of a shipped map (``deutschland``, ``france``, ...). The format
 follows OUT's suffix:
 
@@ -39,7 +43,19 @@ def build_parser() -> argparse.ArgumentParser:
         description="Export a map as PNG, SVG, or a true-scale PDF tiled over A4/A3 pages.",
     )
     ap.add_argument("map", help="a map file, or the name of a shipped map")
-    ap.add_argument("out", help="output file: .png, .svg or .pdf")
+    ap.add_argument("out", help="output file: .png, .svg or .pdf (a folder for tts and assets)")
+    ap.add_argument(
+        "--format",
+        choices=("tts", "assets"),
+        default=None,
+        help="a virtual-tabletop export into the folder OUT (default: the file's suffix)",
+    )
+    ap.add_argument("--seed", type=int, default=0, help="tts/assets: the chip layout's seed")
+    ap.add_argument(
+        "--url-base",
+        default=None,
+        help="tts: where the images will be reachable (default: file:// URLs of OUT)",
+    )
     ap.add_argument("--paper", choices=("A4", "A3"), default="A4", help="PDF paper (default A4)")
     ap.add_argument(
         "--orientation",
@@ -73,6 +89,8 @@ def run(args: argparse.Namespace) -> str:
     """Do the export; :returns: a one-line summary. Raises on bad input (see :func:`main`)."""
     out = Path(args.out)
     suffix = out.suffix.lower()
+    if args.format is not None:
+        return _tabletop(args, out)
     if suffix not in FORMATS:
         raise _Usage(f"{out}: unknown output format {suffix or '(none)'!r}: use .png, .svg or .pdf")
     if args.dpi is not None and args.px_per_square is not None:
@@ -106,6 +124,29 @@ def run(args: argparse.Namespace) -> str:
         f"wrote {out}: {lay.page_count + extra} pages of {lay.paper} {lay.orientation.value}"
         f" ({lay.cols}×{lay.rows} board pages, {m.square_size_mm:g} mm squares)"
     )
+
+
+def _tabletop(args: argparse.Namespace, out: Path) -> str:
+    if args.dpi is not None or args.px_per_square is not None:
+        raise _Usage("--dpi and --px-per-square apply to .png output only")
+    if out.exists() and not out.is_dir():
+        raise _Usage(f"{out}: not a folder (--format {args.format} writes a folder)")
+    from engine.mapio import load_map
+    from engine.resources import find_map
+
+    m = load_map(find_map(args.map))
+    ensure_headless_platform()
+    from PySide6.QtGui import QGuiApplication
+
+    _app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
+    from mapeditor import tabletop
+
+    if args.format == "assets":
+        manifest = tabletop.export_assets(m, out, seed=args.seed)
+        count = sum(t["count"] for t in manifest["tiles"])
+        return f"wrote {out}: board, {len(manifest['tiles'])} tile images ({count} tiles), manifest.json"
+    save = tabletop.export_tts(m, out, seed=args.seed, url_base=args.url_base)
+    return f"wrote {save} and its images (copy it into Tabletop Simulator's Saves folder)"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,97 +18,31 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 from engine.errors import EngineError
 from engine.mapdef import MapDef
+from mapeditor.game_args import (  # noqa: F401 - parse_players is the tests' too
+    USAGE_EXIT,
+    Parser,
+    UsageError,
+    add_game_arguments,
+    load_playable,
+    parse_players,
+    setup_from,
+)
 
 if TYPE_CHECKING:
-    from mapeditor.playtest.setup import PlaytestSetup, Seat
-
-USAGE_EXIT = 2
-
-
-class UsageError(Exception):
-    """A bad command-line value; the message names it."""
-
-
-def parse_players(text: str) -> list[Seat]:
-    """Seats from ``"Ann=human,Bob=greedy,mcts:6"``: ``[NAME=]KIND[:STRENGTH]`` per player.
-
-    :raises UsageError: naming the bad item.
-    """
-    from engine.game import PLAYER_NAMES
-    from mapeditor.playtest.setup import BOT_KINDS, DEFAULT_COLOURS, Seat
-
-    items = [t.strip() for t in text.split(",") if t.strip()]
-    if not 2 <= len(items) <= 6:
-        raise UsageError(f"--players: {len(items)} players given; a game has 2 to 6")
-    seats = []
-    for i, item in enumerate(items):
-        name, _, kind = item.rpartition("=")
-        name = name.strip() or PLAYER_NAMES[i]
-        kind, _, strength_text = kind.strip().lower().partition(":")
-        if kind == "bot":
-            kind = "greedy"
-        if kind not in BOT_KINDS:
-            known = ", ".join(BOT_KINDS)
-            raise UsageError(f"--players: item {i + 1} {item!r}: unknown kind {kind!r} ({known})")
-        strength = 3
-        if strength_text:
-            if kind != "mcts" or not strength_text.isdigit() or not 1 <= int(strength_text) <= 10:
-                raise UsageError(
-                    f"--players: item {i + 1} {item!r}: a strength 1..10 goes with mcts only"
-                )
-            strength = int(strength_text)
-        seats.append(Seat(name, DEFAULT_COLOURS[i], kind, strength))
-    names = [s.name for s in seats]
-    for n in names:
-        if names.count(n) > 1:
-            raise UsageError(f"--players: the name {n!r} is used twice")
-    return seats
-
-
-def _load(path: Path) -> MapDef:
-    from engine.mapio import load_map
-    from mapeditor.playtest.launch import map_errors
-
-    m = load_map(path)
-    errors = map_errors(m)
-    if errors:
-        lines = "\n".join(f"  {e}" for e in errors)
-        raise EngineError(f"{path}: the map has errors; fix them before playing:\n{lines}")
-    return m
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line (a :class:`UsageError`)."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
+    from mapeditor.playtest.setup import PlaytestSetup
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = _Parser(
+    ap = Parser(
         prog="python -m mapeditor play",
         description="Play a map in the playtest window (humans and bots).",
     )
     ap.add_argument("map", help="a map file, or the name of a shipped map")
-    ap.add_argument("--seed", type=int, default=None, help="the game's seed (default: random)")
-    ap.add_argument(
-        "--players",
-        default=None,
-        help='seats as "[NAME=]KIND[:STRENGTH],...", KIND human|random|greedy|mcts '
-        '(default "human,greedy")',
-    )
-    ap.add_argument("--meeples", type=int, default=None, help="meeples per player")
-    ap.add_argument(
-        "--pool", choices=("base", "base+ic", "base+ic+tb"), default=None, help="tile pool"
-    )
-    ap.add_argument("--tiles", type=int, default=None, help="play this many tiles of the pool")
-    ap.add_argument("--no-chips", action="store_true", help="plain Maps rules (no Map-Chips)")
-    ap.add_argument("--towns", default="", help="town variants to switch on, e.g. 'a' or 'a,b,c'")
+    add_game_arguments(ap)
     ap.add_argument("--pace", type=int, default=700, help="ms pause before each bot action")
     ap.add_argument("--load", default=None, help="continue a saved game record")
     ap.add_argument("--no-setup", action="store_true", help="start at once, no setup dialog")
@@ -120,42 +54,11 @@ def prepare(argv: list[str] | None = None) -> tuple[MapDef, PlaytestSetup, argpa
 
     :raises UsageError: a bad option value; :raises EngineError: a bad map, record or setup.
     """
-    from dataclasses import replace
-
-    from engine.resources import find_map
-    from mapeditor.playtest.setup import PlaytestSetup, default_setup, rule_set_available
-
     args = build_parser().parse_args(argv)
-    path = find_map(args.map)
-    m = _load(path)
-    base = default_setup(m, seed=args.seed)
-    seats = parse_players(args.players) if args.players else base.seats
-    towns = {t.strip().lower() for t in args.towns.split(",") if t.strip()}
-    bad = towns - {"a", "b", "c"}
-    if bad:
-        raise UsageError(f"--towns: unknown variant(s) {', '.join(sorted(bad))} (a, b, c)")
-    if args.meeples is not None and not 1 <= args.meeples <= 30:
-        raise UsageError(f"--meeples: {args.meeples} is not in 1..30")
+    m = load_playable(args.map)
     if args.pace < 0:
         raise UsageError(f"--pace: {args.pace} is negative")
-    rule_set = base.options.rule_set
-    if args.no_chips:
-        rule_set = "none"
-    elif m.rule_set_error:
-        print(f"note: {m.rule_set_error}; playing plain Maps rules")
-    elif str(m.rule_set) != "none" and not rule_set_available(str(m.rule_set), m):
-        print(f"note: the engine has no {m.rule_set} rules yet; playing plain Maps rules")
-    options = replace(
-        base.options,
-        rule_set=rule_set,
-        meeples=args.meeples,
-        tile_pool=args.pool,
-        tile_count=args.tiles,
-        town_extra_tile="a" in towns,
-        town_cost="b" in towns,
-        town_road_bonus="c" in towns,
-    )
-    setup = PlaytestSetup(seats=seats, seed=base.seed, options=options)
+    setup = setup_from(args, m)
     if args.load is None:
         setup.make_game(m)  # fail here, with the engine's sentence, not in the window
     else:

@@ -79,8 +79,12 @@ class RuleSetState:
 
 
 def module_state(name: str) -> RuleSetState:
-    """A map that plays the module ``name`` (or ``"none"``)."""
-    return RuleSetState(RuleSet(name))
+    """A map that plays the rule set ``name`` (or ``"none"``): one of the registry's
+    (``engine.rules.registry.map_rule_set_names``), a module beyond the five a plain name."""
+    return RuleSetState(RuleSet(name) if name in _MODULE_NAMES else name)
+
+
+_MODULE_NAMES = frozenset(r.value for r in RuleSet)
 
 
 def data_state(content: Any, file: str | None = None) -> RuleSetState:

@@ -5,7 +5,7 @@ runs as a doctest from the repository root, and the blocks of one page share the
 as a reader's session would. A ``python`` block without ``>>>`` fails: it could not be checked.
 
 Shell examples (``bash`` blocks) are checked for what is cheap to check without running them: every
-``python -m engine ...``, ``python -m mapeditor export|play ...`` command line parses with the
+``python -m engine ...``, ``python -m mapeditor export|play|host ...`` command line parses with the
 command's own argument parser (so subcommands and options exist), every ``python -m MODULE`` names
 an importable module and every ``python benchmarks/X.py`` script exists.
 """
@@ -21,6 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from mapeditor.game_args import UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -85,10 +87,17 @@ def _play_parser() -> argparse.ArgumentParser:
     return build_parser()
 
 
+def _host_parser() -> argparse.ArgumentParser:
+    from mapeditor.host_cli import build_parser
+
+    return build_parser()
+
+
 PARSERS: dict[tuple[str, str | None], Callable[[], argparse.ArgumentParser]] = {
     ("engine", None): _engine_parser,
     ("mapeditor", "export"): _export_parser,
     ("mapeditor", "play"): _play_parser,
+    ("mapeditor", "host"): _host_parser,
 }
 
 
@@ -129,7 +138,7 @@ def test_shell_examples_name_real_commands(path: Path, capsys: pytest.CaptureFix
                     continue
                 sub = (
                     rest[0]
-                    if module == "mapeditor" and rest[:1] in (["export"], ["play"])
+                    if module == "mapeditor" and rest[:1] in (["export"], ["play"], ["host"])
                     else None
                 )
                 make = PARSERS.get((module, sub))
@@ -140,6 +149,8 @@ def test_shell_examples_name_real_commands(path: Path, capsys: pytest.CaptureFix
                     make().parse_args(argv)
                 except SystemExit:
                     problems.append(f"{where}: {capsys.readouterr().err.strip()}")
+                except UsageError as exc:  # play's and host's parsers raise it
+                    problems.append(f"{where}: {exc}")
             elif args and args[0].endswith(".py") and not (ROOT / args[0]).is_file():
                 problems.append(f"{where}: no script {args[0]}")
     assert problems == []

@@ -26,6 +26,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from engine.errors import EngineError
+from engine.gridgraph import components
+from engine.rules.registry import rules_for
 from engine.rules.spec import ActionCount, EventStat, Figure, SummarySum
 
 if TYPE_CHECKING:
@@ -179,12 +182,36 @@ def balance_report(m: MapDef, result: SimResult) -> BalanceReport:
     report["rules"] = rule_figures(m, result, games)
     report["length"] = length_figures(games)
     if any(g.get("bots") for g in games):
-        from engine.analysis.compare import bot_figures
-
         report["bots"] = bot_figures(games)
     typed = cast("BalanceReport", report)
     typed["warnings"] = warnings(m, typed)
     return typed
+
+
+def bot_figures(games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Mixed tables: win share of each bot (games where it sat, ties count as wins)."""
+    played: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    for g in games:
+        bots = g.get("bots")
+        if not bots:
+            continue
+        for s, name in enumerate(bots):
+            played[name] += 1
+            won[name] += s in g["winners"]
+    out = []
+    for name in sorted(played):
+        seats = sum(1 for g in games if g.get("bots") and name in g["bots"])
+        out.append(
+            {
+                "bot": name,
+                "seats_played": played[name],
+                "wins": won[name],
+                "rate_per_seat": _r(won[name] / played[name]),
+                "games": seats,
+            }
+        )
+    return out
 
 
 def _by_players(games: Iterable[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
@@ -206,13 +233,14 @@ def score_figures(games: Sequence[dict[str, Any]]) -> dict[str, PlayerScores]:
             "seats": seats,
             "all": describe([sc for g in gs for sc in g["scores"]]),
             "winning": describe([max(g["scores"]) for g in gs]),
-            "margin": describe([_margin(g["scores"]) for g in gs]),
+            "margin": describe([margin(g["scores"]) for g in gs]),
             "values": [[g["scores"][s] for g in gs] for s in range(p)],
         }
     return out
 
 
-def _margin(scores: Sequence[int]) -> int:
+def margin(scores: Sequence[int]) -> int:
+    """The winner's lead over the second score (a one-player game: the score itself)."""
     top = sorted(scores, reverse=True)
     return top[0] - top[1] if len(top) > 1 else top[0]
 
@@ -338,23 +366,7 @@ def fill_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> FillFigures:
 
 def _regions(squares: set[tuple[int, int]]) -> list[set[tuple[int, int]]]:
     """Orthogonally connected groups of ``squares``, largest first."""
-    seen: set[tuple[int, int]] = set()
-    out = []
-    for start in sorted(squares):
-        if start in seen:
-            continue
-        comp = {start}
-        todo = [start]
-        seen.add(start)
-        while todo:
-            x, y = todo.pop()
-            for q in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                if q in squares and q not in seen:
-                    seen.add(q)
-                    comp.add(q)
-                    todo.append(q)
-        out.append(comp)
-    return sorted(out, key=lambda c: (-len(c), min(c)))
+    return sorted(components(squares), key=lambda c: (-len(c), min(c)))
 
 
 def feature_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> FeatureFigures:
@@ -559,9 +571,6 @@ def _island_of(m: MapDef, a: dict[str, Any]) -> str:
 
 
 def _declared_figures(name: str, m: MapDef) -> Mapping[str, Figure]:
-    from engine.errors import EngineError
-    from engine.rules.base import rules_for
-
     try:
         cls = rules_for(name, m)
     except EngineError:

@@ -27,6 +27,7 @@ import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from engine.analysis.workers import chunks, main_hidden
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
@@ -39,20 +40,21 @@ RETRIES = 2
 CONNECT_TIMEOUT = "20s"
 """How long to wait for the scheduler to answer."""
 
+PlayFn = Callable[["MapDef", "SimConfig", int, str], Any]
+"""Plays game ``index`` of a run and returns its facts (``engine.analysis.simulate``'s)."""
+
 EXTRA = "pip install 'carcassonne-maps-studio[cluster]'"
 
 
 def _client(scheduler: str, workers: int) -> tuple[Any, Any]:
     """A Dask client for ``scheduler`` (and the local cluster it started, or ``None``)."""
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client, LocalCluster  # the optional cluster extra
     except ImportError:
         raise EngineError(f"running on a Dask cluster needs dask.distributed: {EXTRA}") from None
     if scheduler == "local":
-        from engine.analysis.simulate import _main_hidden
-
         # worker processes are spawned: they must not re-run the caller's main script
-        with _main_hidden(True):
+        with main_hidden(True):
             # distributed's constructors carry no annotations (untyped in the library)
             cluster = LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=workers,
@@ -69,14 +71,15 @@ def _client(scheduler: str, workers: int) -> tuple[Any, Any]:
         raise EngineError(f"scheduler {scheduler}: cannot connect: {exc}") from None
 
 
-def _play_chunk(m: MapDef, config: SimConfig, indices: list[int], rule_set: str) -> list[Any]:
-    from engine.analysis.simulate import _play_checked
-
-    return [_play_checked(m, config, i, rule_set) for i in indices]
+def _play_chunk(
+    play: PlayFn, m: MapDef, config: SimConfig, indices: list[int], rule_set: str
+) -> list[Any]:
+    return [play(m, config, i, rule_set) for i in indices]
 
 
 def run_on_dask(
     scheduler: str,
+    play: PlayFn,
     m: MapDef,
     config: SimConfig,
     rule_set: str,
@@ -86,14 +89,13 @@ def run_on_dask(
     progress: Callable[[int, int], None] | None = None,
     cancel: Callable[[], bool] | None = None,
 ) -> int:
-    """Play every game of ``config`` on the cluster, filling ``done`` (index -> facts).
+    """Play every game of ``config`` on the cluster with ``play(m, config, index, rule_set)`` (a
+    module-level function: the workers import it), filling ``done`` (index -> facts).
 
     Returns the number of worker threads the cluster had at the start. Stops early (games left
     out of ``done``) when ``cancel()`` turns true; a game that fails raises its error.
     """
-    from distributed import as_completed
-
-    from engine.analysis.simulate import chunks
+    from distributed import as_completed  # the optional cluster extra (see _client)
 
     client, cluster = _client(scheduler, workers)
     try:
@@ -104,6 +106,7 @@ def run_on_dask(
         futures = [
             client.submit(
                 _play_chunk,
+                play,
                 remote_map,
                 config,
                 idx,

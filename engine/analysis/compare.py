@@ -23,7 +23,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.analysis.balance import _margin
+from engine.analysis.balance import bot_figures, margin
+from engine.analysis.report import save_chart, write_pages
 
 if TYPE_CHECKING:
     from engine.analysis.simulate import SimResult
@@ -52,6 +53,7 @@ def p_text(p: float) -> str:
 
 def fisher_p(k1: int, n1: int, k2: int, n2: int) -> float:
     """Two-sided Fisher exact test that two proportions ``k1/n1`` and ``k2/n2`` are equal."""
+    # deferred: scipy costs ~0.3 s to import and only these computations need it
     from scipy.stats import fisher_exact
 
     if n1 <= 0 or n2 <= 0:
@@ -61,6 +63,7 @@ def fisher_p(k1: int, n1: int, k2: int, n2: int) -> float:
 
 def mann_whitney_p(a: Sequence[float], b: Sequence[float]) -> float:
     """Two-sided Mann-Whitney U test that the two samples come from one distribution."""
+    # deferred: scipy costs ~0.3 s to import and only these computations need it
     from scipy.stats import mannwhitneyu
 
     if not a or not b or (len(set(a)) == 1 and set(a) == set(b)):
@@ -70,6 +73,7 @@ def mann_whitney_p(a: Sequence[float], b: Sequence[float]) -> float:
 
 def evenness_p(wins: Sequence[int]) -> float:
     """Chi-square goodness-of-fit of the seats' win counts against equal shares."""
+    # deferred: scipy costs ~0.3 s to import and only these computations need it
     from scipy.stats import chisquare
 
     if sum(wins) == 0 or len(wins) < 2:
@@ -79,6 +83,7 @@ def evenness_p(wins: Sequence[int]) -> float:
 
 def independence_p(table: Sequence[Sequence[int]]) -> float:
     """Chi-square test of independence of a contingency table (rows: groups)."""
+    # deferred: scipy costs ~0.3 s to import and only these computations need it
     from scipy.stats import chi2_contingency
 
     rows = [list(r) for r in table if sum(r) > 0]
@@ -239,32 +244,6 @@ def rule_figures(a: Sequence[Facts], b: Sequence[Facts]) -> list[dict[str, Any]]
     return out
 
 
-def bot_figures(games: Sequence[Facts]) -> list[dict[str, Any]]:
-    """Mixed tables: win share of each bot (games where it sat, ties count as wins)."""
-    played: Counter[str] = Counter()
-    won: Counter[str] = Counter()
-    for g in games:
-        bots = g.get("bots")
-        if not bots:
-            continue
-        for s, name in enumerate(bots):
-            played[name] += 1
-            won[name] += s in g["winners"]
-    out = []
-    for name in sorted(played):
-        seats = sum(1 for g in games if g.get("bots") and name in g["bots"])
-        out.append(
-            {
-                "bot": name,
-                "seats_played": played[name],
-                "wins": won[name],
-                "rate_per_seat": _r(won[name] / played[name]),
-                "games": seats,
-            }
-        )
-    return out
-
-
 # -- verdicts ------------------------------------------------------------------------------------
 
 
@@ -390,8 +369,8 @@ def compare_runs(
         ),
         _numbers(
             "winning margin",
-            [_margin(g["scores"]) for g in ga],
-            [_margin(g["scores"]) for g in gb],
+            [margin(g["scores"]) for g in ga],
+            [margin(g["scores"]) for g in gb],
             unit="points",
         ),
         _numbers("turns", [g["turns"] for g in ga], [g["turns"] for g in gb]),
@@ -538,12 +517,12 @@ def draw_comparison_charts(
     cmp: dict[str, Any], a: Sequence[Facts], b: Sequence[Facts], out_dir: Path, *, dpi: int = 72
 ) -> dict[str, Path]:
     """Win share per seat (grouped bars) and the score distributions (box plots) of A and B."""
+    # the optional report extra (may be absent)
     import matplotlib
 
     matplotlib.use("Agg", force=False)
+    # the optional report extra (may be absent)
     import matplotlib.pyplot as plt
-
-    from engine.analysis.report import save_chart
 
     files: dict[str, Path] = {}
     charts: list[tuple[str, Callable[[], Any]]] = [
@@ -601,8 +580,6 @@ def write_comparison(
     charts: bool = True,
 ) -> dict[str, Path]:
     """Write ``comparison.json``, ``comparison.md``, ``comparison.html`` (and PNG charts)."""
-    from engine.analysis.report import write_pages
-
     return write_pages(
         out_dir,
         "comparison",

@@ -565,9 +565,11 @@ def to_html(blocks: Sequence[Block], *, title: str) -> str:
 
 def draw_charts(report: BalanceReport, out_dir: Path, *, dpi: int = 72) -> dict[str, Path]:
     """Draw the PNG charts (matplotlib, Agg backend); returns them by name."""
+    # the optional report extra (may be absent)
     import matplotlib
 
     matplotlib.use("Agg", force=False)
+    # the optional report extra (may be absent)
     import matplotlib.pyplot as plt
 
     files: dict[str, Path] = {}
@@ -597,6 +599,7 @@ def _shrink_png(path: Path) -> None:
     """Re-save a chart with a 128-colour palette: a third of the size, no visible change for
     flat charts. Pillow comes with matplotlib; without it the chart stays as drawn."""
     try:
+        # the optional report extra (Pillow, with matplotlib; may be absent)
         from PIL import Image
     except ImportError:  # pragma: no cover - matplotlib requires pillow
         return

@@ -15,7 +15,7 @@ callable returns true) terminates the pool, so running workers stop at once.
 
 from __future__ import annotations
 
-import contextlib
+import copy
 import hashlib
 import multiprocessing
 import os
@@ -23,12 +23,19 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.analysis.cluster import run_on_dask
+from engine.analysis.workers import chunks, main_hidden
+from engine.bots import make_bot
 from engine.bots.mcts_bot import DEFAULT_ITERATIONS
 from engine.errors import EngineError
+from engine.game import Game, GameOptions
+from engine.moves import Draw, Move, Pass
+from engine.rules.registry import rules_for
+from engine.scoring import KINDS
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -105,8 +112,6 @@ class SimConfig:
 
     def game_options(self, rule_set: str) -> Any:
         """The :class:`engine.game.GameOptions` of this run's games."""
-        from engine.game import GameOptions
-
         return GameOptions(
             rule_set=rule_set,
             tile_pool=self.tile_pool,
@@ -145,8 +150,6 @@ def game_seed(run_seed: int, index: int) -> int:
 
 def rule_set_for(m: MapDef, rules: bool) -> tuple[str, str | None]:
     """The rule set to play and, if the map's is not available in the engine, its name."""
-    from engine.rules.base import rules_for
-
     name = str(m.rule_set)
     if not rules or name == "none":
         return "none", None
@@ -162,8 +165,6 @@ def new_game(
 ) -> Game:
     """The game a simulation plays for ``seed`` (the map's setup, start squares drawn by seed;
     ``config``'s tile pool, tile count, start squares and rule options when given)."""
-    from engine.game import Game, GameOptions
-
     if config is None:
         return Game(m, players=players, seed=seed, options=GameOptions(rule_set=rule_set))
     if config.start_squares_used is not None:
@@ -174,8 +175,6 @@ def new_game(
 def _with_start_squares(m: MapDef, used: int) -> MapDef:
     """``m`` with its setup's ``start_squares_used`` set to ``used`` (a shallow copy: cheap
     enough per game, and the caller's map is left as it is)."""
-    import copy
-
     if m.setup.start_squares_used == used:
         return m
     out = copy.copy(m)
@@ -186,8 +185,6 @@ def _with_start_squares(m: MapDef, used: int) -> MapDef:
 
 def make_bots(config: SimConfig, players: int, seed: int, index: int = 0) -> list[Any]:
     """One bot per seat (see :meth:`SimConfig.bots_of`), each seeded from the game seed."""
-    from engine.bots import make_bot
-
     out = []
     for i, name in enumerate(config.bots_of(index, players)):
         opts: dict[str, Any] = {}
@@ -264,9 +261,6 @@ def game_facts(
     ``rule_actions`` (each rule action's record form with the turn it was taken), ``rules`` (the
     rule modules' final state summaries).
     """
-    from engine.moves import Draw, Move, Pass
-    from engine.scoring import KINDS
-
     board = game.board
     out = game.outcome()
     n_start = len(game.start_tiles)
@@ -380,38 +374,8 @@ def _run_chunk(indices: Sequence[int]) -> list[dict[str, Any]]:
     return [_play_checked(m, config, i, rule_set) for i in indices]
 
 
-@contextlib.contextmanager
-def _main_hidden(hide: bool) -> Iterator[None]:
-    """Start spawned workers without them re-running the parent's ``__main__`` script.
-
-    ``spawn`` imports the parent's main script in each child; a script without an
-    ``if __name__ == "__main__"`` guard (an editor launcher, a notebook) would run again there.
-    The workers need nothing from ``__main__``, so its file is hidden while they start.
-    """
-    main = sys.modules.get("__main__")
-    if not hide or main is None:
-        yield
-        return
-    saved: dict[str, Any] = {
-        k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__
-    }
-    try:
-        main.__dict__.pop("__file__", None)
-        if "__spec__" in saved:
-            main.__spec__ = None
-        yield
-    finally:
-        main.__dict__.update(saved)
-
-
 def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
-
-
-def chunks(games: int, workers: int) -> list[list[int]]:
-    """Game indices in chunks: about 8 per worker, so progress is smooth and loads balance."""
-    size = max(1, min(25, games // (workers * 8) or 1))
-    return [list(range(i, min(games, i + size))) for i in range(0, games, size)]
 
 
 def simulate(
@@ -453,10 +417,9 @@ def simulate(
         return [done[i] for i in sorted(done)]
 
     if scheduler is not None:
-        from engine.analysis.cluster import run_on_dask
-
         result.workers = run_on_dask(
             scheduler,
+            _play_checked,
             m,
             config,
             rule_set,
@@ -479,7 +442,7 @@ def simulate(
             single = threading.active_count() == 1
             context = "fork" if single and sys.platform.startswith("linux") else "spawn"
         ctx = multiprocessing.get_context(context)
-        with _main_hidden(context != "fork"):
+        with main_hidden(context != "fork"):
             pool = ctx.Pool(k, initializer=_init_worker, initargs=(m, config, rule_set))
         try:
             pending = pool.imap_unordered(_run_chunk, chunks(total, k))

@@ -27,6 +27,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.analysis.compare import evenness_p, p_text
+from engine.analysis.report import save_chart, write_pages
+from engine.analysis.simulate import simulate
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
@@ -109,8 +112,6 @@ def grid(axes: dict[str, list[Any]]) -> list[dict[str, Any]]:
 
 def point_row(m: MapDef, point: dict[str, Any], result: SimResult) -> dict[str, Any]:
     """The figures of one grid point's run."""
-    from engine.analysis.compare import evenness_p
-
     games = result.games
     n = len(games)
     players = max(g["players"] for g in games)
@@ -147,8 +148,6 @@ def sweep(
 
     ``run(config)`` plays one point (default: :func:`engine.analysis.simulate.simulate` on every core);
     ``on_point(k, total, point)`` is called before point ``k``."""
-    from engine.analysis.simulate import simulate
-
     if run is None:
 
         def run(config: SimConfig) -> SimResult:
@@ -204,8 +203,6 @@ def marginals(report: dict[str, Any], name: str) -> list[dict[str, Any]]:
 
 
 def sweep_blocks(report: dict[str, Any], images: dict[str, str]) -> list[tuple[Any, ...]]:
-    from engine.analysis.compare import p_text
-
     run = report["run"]
     names = list(report["axes"])
     out: list[tuple[Any, ...]] = [
@@ -286,12 +283,12 @@ def sweep_blocks(report: dict[str, Any], images: dict[str, str]) -> list[tuple[A
 
 def draw_sweep_charts(report: dict[str, Any], out_dir: Path, *, dpi: int = 72) -> dict[str, Path]:
     """One PNG per parameter: win share per seat, scores and fill against its values."""
+    # the optional report extra (may be absent)
     import matplotlib
 
     matplotlib.use("Agg", force=False)
+    # the optional report extra (may be absent)
     import matplotlib.pyplot as plt
-
-    from engine.analysis.report import save_chart
 
     files: dict[str, Path] = {}
     with plt.rc_context({"font.size": 8, "axes.titlesize": 9}):
@@ -335,8 +332,6 @@ def write_sweep(
     report: dict[str, Any], out_dir: str | Path, *, charts: bool = True
 ) -> dict[str, Path]:
     """Write ``sweep.json``, ``sweep.md``, ``sweep.html`` (and a PNG chart per parameter)."""
-    from engine.analysis.report import write_pages
-
     return write_pages(
         out_dir,
         "sweep",

@@ -18,6 +18,7 @@ from engine.board.vocab import (
     SIDE_ENUM,
 )
 from engine.geometry import Edge, Square
+from engine.mapcache import derived
 from engine.mapdef import EdgeKind, MapDef
 
 
@@ -125,8 +126,6 @@ class MapLayout:
 def map_layout(m: MapDef, options: MapOptions) -> MapLayout:
     """The :class:`MapLayout` of ``m`` under ``options``, built once per map object (see
     :mod:`engine.mapcache`); boards only read it."""
-    from engine.mapcache import derived
-
     tables = derived(m)
     key = (
         "board.MapLayout",

@@ -1,4 +1,5 @@
-"""The bot interface and a registry: ``make_bot("random" | "greedy" | "mcts", **options)``.
+"""The bot interface: a bot registers its factory by name (:func:`register_bot`);
+``engine.bots.make_bot("random" | "greedy" | "mcts", **options)`` makes one.
 
 A bot sees the game only through the public :class:`engine.game.Game` API (``legal_moves()``,
 ``legal_placements()``, ``meeple_locations()``, ``copy()``, ``push``/``push_placement``/``pop``/
@@ -10,7 +11,7 @@ phase (placing, rule-set actions, passing).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from engine.errors import EngineError
 
@@ -38,24 +39,10 @@ def register_bot(name: str) -> Callable[[Callable[..., Bot]], Callable[..., Bot]
     return deco
 
 
-def make_bot(name: str, **options: Any) -> Bot:
-    """A bot by name: ``random``, ``greedy``, ``mcts`` (options go to its constructor)."""
-    import engine.bots.greedy_bot  # noqa: F401 - registers
-    import engine.bots.mcts_bot  # noqa: F401
-    import engine.bots.random_bot  # noqa: F401
-
-    factory = _FACTORIES.get(name)
-    if factory is None:
-        raise EngineError(f"unknown bot {name!r}; known: {', '.join(sorted(_FACTORIES))}")
-    return factory(**options)
-
-
-def bot_names() -> list[str]:
-    import engine.bots.greedy_bot  # noqa: F401
-    import engine.bots.mcts_bot  # noqa: F401
-    import engine.bots.random_bot  # noqa: F401
-
-    return sorted(_FACTORIES)
+def factories() -> dict[str, Callable[..., Bot]]:
+    """The bot factories registered so far, by name (:mod:`engine.bots.registry` registers
+    the package's bots first)."""
+    return dict(_FACTORIES)
 
 
 def play_game(game: Game, bots: Sequence[Bot], *, max_actions: int = 100_000) -> Game:

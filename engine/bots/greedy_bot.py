@@ -32,6 +32,7 @@ from engine.board import SIDE_JOIN as _SIDE_JOIN
 from engine.board import SIDE_TILE as _SIDE_TILE
 from engine.bots.base import register_bot
 from engine.features import CITY, FIELD, MONASTERY
+from engine.game import Phase
 from engine.moves import Move, Pass
 from engine.rules.context import RuleContext
 from engine.scoring import completed_cities, feature_points
@@ -51,8 +52,6 @@ def evaluate(game: Game, player: int, meeple_value: float = 0.5) -> float:
 def _judge_pushed(game: Game, move: Action, me: int, meeple_value: float) -> float:
     """Evaluation after pushing ``move`` and, in phase ACTION, a pass that lets this turn's
     scoring happen; undone before returning."""
-    from engine.game import Phase
-
     game.push(move)
     if game.phase is Phase.ACTION and Pass() in game.legal_moves():
         game.apply(Pass())  # undone by the pop below with the move (no snapshot needed)
@@ -143,8 +142,6 @@ class _Projection:
     def scores(self, game: Game, square: tuple[int, int]) -> list[int]:
         """The projected scores of ``game`` after the base position plus a tile on ``square``
         (and any passes)."""
-        from engine.game import Phase
-
         meeples = game.meeples
         if game.phase is Phase.OVER or len(meeples) > self.n_meeples:
             return game.projected_scores()
@@ -421,8 +418,6 @@ def reference_values(game: Game, moves: list[Action], me: int, meeple_value: flo
     """What :func:`placement_values` must equal, the slow way: push each move (and the pass
     that settles an action phase), :func:`evaluate`, pop. The contract its fast paths are
     tested against."""
-    from engine.game import Phase
-
     out = []
     for move in moves:
         game.push(move)
@@ -439,8 +434,6 @@ def reference_values(game: Game, moves: list[Action], me: int, meeple_value: flo
 def placement_values(game: Game, moves: list[Action], me: int, meeple_value: float) -> list[float]:
     """The evaluation after each of ``moves`` (placing moves of ``game``, phase PLACE), in
     order; equal to :func:`reference_values`, faster."""
-    from engine.game import Phase
-
     # what the rule sets declare about their hooks (BotHints; checked against their behaviour)
     blind = all(r.bot_hints.meeple_blind for r in game.rules)
     plain = blind and all(r.bot_hints.plain_scoring for r in game.rules)
@@ -516,8 +509,6 @@ class GreedyBot:
         the evaluation after it, or, when it leads to the same player placing a tile, the best
         evaluation of that placement (judged as the bot judges its own placements, after the
         turn's scoring: :func:`placement_values`), averaged over reshuffles of the hidden pile."""
-        from engine.game import Phase
-
         # unless the same player places a tile next, hidden information (the order of the
         # pile, face-down values) cannot change the evaluation: judge it once, in place
         game.push(move)
@@ -539,8 +530,6 @@ class GreedyBot:
         return total / self.samples
 
     def choose(self, game: Game) -> Action:
-        from engine.game import Phase
-
         moves = game.legal_moves().list()
         if len(moves) == 1:
             return moves[0]

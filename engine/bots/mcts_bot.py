@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 from engine.bots.base import register_bot
 from engine.bots.greedy_bot import GreedyBot, placement_values
 from engine.errors import EngineError
+from engine.game import Phase
 from engine.moves import Move
 
 if TYPE_CHECKING:
@@ -217,8 +218,6 @@ class MCTSBot:
         """The moves of ``sim`` at ``node``, best greedy evaluation first, each with its prior:
         0 for the best, less by how many points the greedy evaluation loses (on the scale of
         :meth:`_rewards`). Rule-set choices keep their order, all priors 0."""
-        from engine.game import Phase
-
         sig = (sim.phase, sim.current_tile, sim.to_move)
         got = node.orders.get(sig)
         if got is not None:
@@ -359,8 +358,6 @@ class MCTSBot:
         the greedy evaluation is run on it directly (no copy per decision, as the greedy bot
         makes to hide face-down values), and a random action is drawn from the live move view
         without listing the moves."""
-        from engine.game import Phase
-
         turns = self.playout_turns
         start = sim.turn
         rng = rng or self.rng

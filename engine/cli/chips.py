@@ -21,6 +21,8 @@ from engine.chips import (
 from engine.errors import EngineError
 from engine.geometry import Square
 from engine.mapdef import MapDef
+from engine.mapio import load_map
+from engine.rules.registry import map_rules
 from engine.startchoices import first_choices
 
 LEGEND = (
@@ -113,8 +115,6 @@ def draw(m: MapDef, chips: set[Square], used: set[Square], allowed: set[Square])
 
 def _rules_of(m: MapDef) -> Any:
     """The map's rule set class, ``None`` without one or when it cannot be read."""
-    from engine.rules.base import map_rules
-
     try:
         return map_rules(m)
     except EngineError:
@@ -122,8 +122,6 @@ def _rules_of(m: MapDef) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.mapio import load_map  # loaded on use: keeps `python -m engine --help` light
-
     try:
         m = load_map(args.map)
     except (EngineError, OSError) as exc:
@@ -137,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
     reading = ChipReading(args.reading)
     names = [m.start_squares[sq].name for sq in used]
     rules = _rules_of(m)
+    chip_layout = rules.chip_layout if rules is not None else None
     spec = getattr(rules, "spec", None)
     fixed = rules is not None and rules.chip_layout.kind == "fixed" and args.count is None
     if fixed:
@@ -148,11 +147,13 @@ def run(args: argparse.Namespace) -> int:
         if args.count is None and spec is not None and spec.layout.count is not None:
             count = spec.layout.count  # a data rule set's own count
         try:
-            layout = generate_layout(m, used, count, seed=args.seed, reading=reading)
+            layout = generate_layout(
+                m, used, count, seed=args.seed, reading=reading, chip_layout=chip_layout
+            )
         except EngineError as exc:
             print(f"error: {args.map}: {exc}", file=sys.stderr)
             return 1 if count >= 0 else 2
-        best = max_chips(m, used, reading)
+        best = max_chips(m, used, reading, chip_layout=chip_layout)
     score = evenness(m, layout)
     if args.json:
         out = {
@@ -168,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out))
         return 0
-    allowed = allowed_squares(m, used, reading)
+    allowed = allowed_squares(m, used, reading, chip_layout=chip_layout)
     print(draw(m, set(layout), set(used), allowed))
     print(LEGEND)
     if fixed:

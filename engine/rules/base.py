@@ -1,10 +1,12 @@
-"""The hook protocol every rule module implements, and the registry that finds modules by name.
+"""The hook protocol every rule module implements (the registry that finds modules by name is
+:mod:`engine.rules.registry`).
 
 A *rule module* adds rules to the core game without the core knowing about it: the Map-Chips
 mini-expansions (``france``, ``benelux``, ``great_britain``, ``iberica``, ``deutschland``) and the
 town variants (``towns``). A sixth rule set is a new module in this package that subclasses
 :class:`Rules`, sets ``name`` and decorates the class with :func:`register`; nothing in the core
-changes. :func:`get_rules` imports ``engine.rules.<name>`` on first use.
+changes: the registry imports every module of this package on first use, a map file may name it
+and the editor lists it (docs/rule-sets.md, "Writing a rule set").
 
 Every hook receives a :class:`~engine.rules.context.RuleContext` (``ctx``), a narrow view of
 the game: it reads the map, board, pile, whose turn, ``ctx.round`` / ``ctx.turn`` and the rule
@@ -56,11 +58,13 @@ its chip layout, report figures, bot hints and what the playtest shows (:meth:`R
 
 from __future__ import annotations
 
-import importlib
+import copy
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.errors import EngineError
+from engine.issues import Issue, IssueList
 from engine.rules.spec import BotHints, ChipLayout, Figure, IssueCode, IssueSink, SheetSetup
 from engine.rules.view import RuleView
 
@@ -73,7 +77,6 @@ if TYPE_CHECKING:
     from engine.moves import Action
     from engine.rules.context import RuleContext
     from engine.scoring import ScoreEvent
-    from engine.validation import Issue
 
 
 class Rules:
@@ -112,11 +115,11 @@ class Rules:
 
     @classmethod
     def map_issues(cls, m: MapDef) -> list[Issue]:
-        """:meth:`check_map`'s findings for ``m`` as located :class:`~engine.validation.Issue`
+        """:meth:`check_map`'s findings for ``m`` as located :class:`~engine.issues.Issue`
         objects (``validate_map`` reports them among all the others)."""
-        from engine.validation import rule_set_issues
-
-        return rule_set_issues(m, cls)
+        found = IssueList()
+        cls.check_map(m, found)
+        return found.issues
 
     def view(self, ctx: RuleContext) -> RuleView:
         """What the playtest shows of this rule set now, as plain data."""
@@ -211,7 +214,6 @@ class Rules:
         copier = getattr(state, "copy", None)
         if copier is not None:
             return copier()
-        import copy
 
         return copy.deepcopy(state)
 
@@ -227,93 +229,19 @@ class Rules:
         return summary() if callable(summary) else None
 
 
-_REGISTRY: dict[str, type[Rules]] = {}
+_REGISTERED: dict[str, type[Rules]] = {}
 
 
 def register(cls: type[Rules]) -> type[Rules]:
-    """Class decorator: make a rule module findable by its ``name``."""
+    """Class decorator: make a rule module findable by its ``name``
+    (:func:`engine.rules.registry.get_rules`)."""
     if not cls.name:
         raise EngineError(f"rule module {cls.__name__} has no name")
-    _REGISTRY[cls.name] = cls
+    _REGISTERED[cls.name] = cls
     return cls
 
 
-DATA_PREFIX = "data:"
-"""``"data:<preset>"`` names a preset played as data (``"data:france"``; docs/rule-sets.md)."""
-
-
-def get_rules(name: str) -> type[Rules]:
-    """The rule module class called ``name``, looked up in the registry (the package's own modules
-    are loaded first if needed; a name from a data file is never imported), or the data rule set
-    class of preset ``<p>`` for ``"data:<p>"``.
-
-    :raises EngineError: naming the unknown rule set and the known ones.
-    """
-    if isinstance(name, str) and name.startswith(DATA_PREFIX):
-        from engine.rules.data import data_rules_class, preset_spec
-
-        return data_rules_class(preset_spec(name[len(DATA_PREFIX) :]))
-    cls = _REGISTRY.get(name) if isinstance(name, str) else None
-    if cls is None and isinstance(name, str):
-        available_rules()
-        cls = _REGISTRY.get(name)
-    if cls is None:
-        raise EngineError(
-            f"unknown rule set {str(name)[:60]!r}; known: {', '.join(sorted(available_rules())) or 'none'}"
-        )
-    return cls
-
-
-def map_rules(m: MapDef | str) -> type[Rules] | None:
-    """The rule set class a map plays by default: its data rule set (``MapDef.rule_set_spec``),
-    or the module its ``rule_set`` names; ``None`` for ``"none"``. A name (``str``) is looked
-    up as :func:`get_rules` does.
-
-    :raises EngineError: an unknown name (naming the known ones), or a map whose rule set could
-        not be read (``MapDef.rule_set_error``).
-    """
-    if isinstance(m, str):
-        return None if m == "none" else get_rules(m)
-    return rules_for(None, m)
-
-
-def rules_for(name: str | None, m: MapDef | None) -> type[Rules] | None:
-    """The rule set class a game plays: ``name`` (``GameOptions.rule_set``; ``None``: the map's
-    own), where the map's data rule set answers to its name; ``None`` for ``"none"``.
-
-    :raises EngineError: as :func:`map_rules`.
-    """
-    if name is None:
-        if m is None:
-            return None
-        name = str(m.rule_set)
-    if name == "none":
-        return None
-    if m is not None and name == str(m.rule_set):
-        if m.rule_set_error:
-            raise EngineError(f"the map's rule set cannot be read: {m.rule_set_error}")
-        if m.rule_set_spec is not None:
-            from engine.rules.data import data_rules_class
-
-            return data_rules_class(m.rule_set_spec)
-    return get_rules(name)
-
-
-def rule_set_classes() -> list[type[Rules]]:
-    """Every registered rule set class, by name (imports every module of this package)."""
-    return [_REGISTRY[name] for name in available_rules()]
-
-
-def available_rules() -> list[str]:
-    """Names of every rule module found in this package."""
-    import pkgutil
-
-    import engine.rules as pkg
-
-    for info in pkgutil.iter_modules(pkg.__path__):
-        if info.name not in ("base",) and not info.name.startswith("_"):
-            try:
-                importlib.import_module(f"engine.rules.{info.name}")
-            except Exception:  # noqa: BLE001 - a broken module must not hide the others
-                continue
-    return sorted(_REGISTRY)
+def registered() -> Mapping[str, type[Rules]]:
+    """The rule set classes registered so far, by name (read only; the registry loads the
+    package's modules first: :func:`engine.rules.registry.rule_set_classes`)."""
+    return MappingProxyType(_REGISTERED)

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from engine.chips import ChipReading, generate_layout
 from engine.errors import EngineError
 from engine.mapdef import Colour
 from engine.rules.base import Rules
@@ -208,7 +209,8 @@ def _payments(vals: tuple[int, ...], total: int) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(found))
 
 
-def _parse_colour(value: Any, where: str) -> Colour:
+def parse_colour(value: Any, where: str) -> Colour:
+    """``value`` as a chip colour; an :class:`EngineError` naming ``where`` and the colours otherwise."""
     try:
         return Colour(value)
     except ValueError:
@@ -271,8 +273,6 @@ class ChipRules(Rules):
     def lay_out(self, ctx: RuleContext, state: ChipState) -> None:
         """Shuffle the 30 chips face down and place ``chip_count`` of them evenly (the setup
         rules of :mod:`engine.chips`); the rest leave the game unseen."""
-        from engine.chips import ChipReading, generate_layout
-
         m = ctx.map
         assert m is not None
         total = len(state.chips)
@@ -287,7 +287,12 @@ class ChipRules(Rules):
                 "'open_sides' or 'any_city_square'"
             ) from None
         squares = generate_layout(
-            m, self.used_starts(ctx), count, seed=ctx.rng.randrange(2**31), reading=reading
+            m,
+            self.used_starts(ctx),
+            count,
+            seed=ctx.rng.randrange(2**31),
+            reading=reading,
+            chip_layout=self.chip_layout,
         )
         ids = list(range(total))
         ctx.rng.shuffle(ids)
@@ -314,7 +319,7 @@ class ChipRules(Rules):
             if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y, value)):
                 raise EngineError(f"{where}: x, y and value must be integers, got {item!r}")
             sq = (x, y)
-            colour = _parse_colour(colour_name, where)
+            colour = parse_colour(colour_name, where)
             if sq not in m.placeable_squares():
                 raise EngineError(f"{where}: ({x}, {y}) is not a square that takes a tile")
             if sq in ctx.board.tiles:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalMoveError
 from engine.features import KIND_NAMES
+from engine.scoring import ScoreEvent
 
 if TYPE_CHECKING:
     import random
@@ -126,8 +127,6 @@ class RuleContext:
     def award(self, player: int, points: int, kind: str, detail: str = "") -> ScoreEvent:
         """Score a rule event (a chip, a wine, a town cost) for ``player``; ``kind`` becomes a
         column of the score breakdown. Returns the event (after every ``on_score`` hook)."""
-        from engine.scoring import ScoreEvent
-
         g = self._game
         event = ScoreEvent(g.turn, kind, points, (player,), (g.players[player],), detail=detail)
         g._add_event(event)  # noqa: SLF001

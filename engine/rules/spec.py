@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
+from engine.mapdef import IslandRole, IslandSquare
+
 if TYPE_CHECKING:
     from engine.geometry import Square
     from engine.mapdef import MapDef
@@ -84,8 +86,6 @@ Without that rule set "you simply ignore the additional prints" and they are ord
 def without_prints(m: MapDef, prints: Iterable[str]) -> MapDef:
     """A copy of ``m`` in which the named :data:`PRINTS` are ignored: wave squares and island
     stack squares become ordinary squares."""
-    from engine.mapdef import IslandRole, IslandSquare
-
     out = m.copy()
     names = set(prints)
     if "waves" in names:

@@ -45,7 +45,8 @@ class _Session:
 
     def _sync(self, game_id: int, actions: list[dict[str, Any]]) -> Any:
         from engine.moves import action_from_dict
-        from engine.record import GameRecord, new_game
+        from engine.record import GameRecord
+        from engine.replaying import new_game
 
         n = len(self.applied)
         reuse = (
@@ -83,6 +84,32 @@ class _Session:
             bot = self.bots[key] = make_bot(kind, strength, seed)
         answer: dict[str, Any] = bot.choose(game.copy()).to_dict()
         return answer
+
+
+_pool_session: _Session | None = None
+
+
+def warm_up() -> None:
+    """Import the bots in a pool's worker before the first turn asks for them."""
+    import engine.bots  # noqa: F401
+
+
+def choose_in_pool(
+    game_id: int,
+    header: dict[str, Any],
+    actions: list[dict[str, Any]],
+    player: int,
+    kind: str,
+    strength: int,
+    seed: int,
+) -> dict[str, Any]:
+    """:meth:`_Session.choose` for a process pool's worker (the online host's bots): the
+    worker keeps its session, so each call replays only the actions it has not seen."""
+    global _pool_session
+    if _pool_session is None:
+        _pool_session = _Session()
+    _pool_session.headers[game_id] = header
+    return _pool_session.choose(game_id, actions, player, kind, strength, seed)
 
 
 def serve(conn: Any, parent_pid: int | None = None) -> None:

@@ -20,6 +20,7 @@ __all__ = [
     "ResourceView",
     "StackView",
     "chips_held",
+    "chips_held_by_all",
     "has_wines",
     "isle_meeples",
     "pieces",
@@ -58,6 +59,14 @@ def pieces(game: Game) -> Pieces:
         out.upgraded.update(view.upgraded)
         out.isle_meeples.update(view.isle_meeples)
     return out
+
+
+def chips_held_by_all(game: Game) -> list[list[tuple[str, int]]]:
+    """The chips every player holds face up, as ``(colour, value)``, by player."""
+    for view in _views(game):
+        if view.held:
+            return [list(h) for h in view.held]
+    return [[] for _ in game.players]
 
 
 def chips_held(game: Game, player: int) -> list[tuple[str, int]]:

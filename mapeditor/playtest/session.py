@@ -18,7 +18,8 @@ from engine.errors import EngineError, IllegalMoveError
 from engine.game import Game
 from engine.mapdef import MapDef
 from engine.moves import Action, action_from_dict
-from engine.record import GameRecord, load_record, new_game, save_record
+from engine.record import GameRecord, load_record, save_record
+from engine.replaying import new_game
 from engine.scoring import KINDS, ScoreEvent
 from mapeditor.playtest import rule_view
 from mapeditor.playtest.bot_worker import BotWorker, TileWarmer, next_token

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from engine.errors import EngineError
 from engine.game import PLAYER_NAMES, Game, GameOptions
 from engine.mapdef import MapDef
-from engine.rules.base import rules_for
+from engine.rules.registry import rules_for
 
 BOT_KINDS: dict[str, str] = {
     "human": "Human",

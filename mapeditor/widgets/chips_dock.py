@@ -19,7 +19,7 @@ from engine.chips import ChipReading, evenness, generate_layout
 from engine.errors import EngineError
 from engine.geometry import Square
 from engine.mapdef import MapDef
-from engine.rules.base import map_rules
+from engine.rules.registry import map_chip_layout, map_rules
 from engine.rules.spec import ChipLayout, LayoutKind
 from engine.startchoices import chip_proof, first_choices
 from mapeditor import offload
@@ -136,7 +136,7 @@ class ChipsDock(QWidget):
         # in the helper process, never on the UI thread or beside it
         offload.run_to_signal(
             chip_proof,
-            (m.copy(), self.reading.currentData()),
+            (m.copy(), self.reading.currentData(), map_chip_layout(m)),
             self._signals.done,
             self._generation,
         )
@@ -169,6 +169,7 @@ class ChipsDock(QWidget):
                 m.setup.chip_count,
                 seed=self.seed.value(),
                 reading=self.reading.currentData(),
+                chip_layout=map_chip_layout(m),
             )
         except EngineError as exc:
             self.status.setText(str(exc))

@@ -46,6 +46,7 @@ from mapeditor.commands import ReplaceMap
 from mapeditor.dialog_buttons import ok_cancel
 from mapeditor.document import MapDocument
 from mapeditor.files import ChangedOnDisk, EditorFiles, blank_map
+from mapeditor.online.host_dialog import add_host_action
 from mapeditor.painting import LAYERS, square_rect
 from mapeditor.playtest.launch import confirm_errors, open_playtest
 from mapeditor.tools import ALL_TOOLS, Tool
@@ -301,6 +302,7 @@ class MainWindow(QMainWindow):
         map_menu = bar.addMenu("&Map")
         map_menu.addAction(self.validate_action)
         map_menu.addAction(self.playtest_action)
+        self.host_action = add_host_action(self, map_menu)
         add_balance_report_action(self, map_menu)
         rule_set = map_menu.addAction("Map-Chips &rule set…")
         rule_set.setToolTip("The map's Map-Chips rules: a module, or a mini-expansion of its own")
@@ -433,6 +435,7 @@ class MainWindow(QMainWindow):
             self.save_as_action,
             self.validate_action,
             self.playtest_action,
+            self.host_action,
             self.rule_set_action,
             *self.extras_actions.values(),
         ):

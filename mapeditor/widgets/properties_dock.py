@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.mapdef import Colour, EdgeKind, IslandRole, RuleSet
+from engine.mapdef import Colour, EdgeKind, IslandRole
+from engine.rules.registry import map_rule_set_names
 from mapeditor.commands import change_attribute, change_entries
 from mapeditor.document import MapDocument
 from mapeditor.ruleset_data import RuleSetState
@@ -128,7 +129,7 @@ class PropertiesDock(QScrollArea):
         form.addRow("Author", _line(m.author, self._attr("author")))
         form.addRow("Description", _line(m.description, self._attr("description")))
         # a data rule set is edited in the Rule set dock; here a module can be picked instead
-        rules: list[tuple[str, Any]] = [(r.value, r.value) for r in RuleSet]
+        rules: list[tuple[str, Any]] = [(name, name) for name in map_rule_set_names()]
         data = RuleSetState.of(m).is_data
         if data:
             rules.append((f"{m.rule_set} (data: Rule set dock)", "data"))

@@ -39,7 +39,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.mapdef import RuleSet
 from engine.rules.data import (
     MECHANIC_KINDS,
     PRINT_NAMES,
@@ -56,6 +55,7 @@ from engine.rules.data.lang import (
     MAX_RULES,
     TRIGGERS,
 )
+from engine.rules.registry import map_rule_set_names
 from engine.validation import Issue
 from mapeditor import ruleset_edits as edits
 from mapeditor.document import MapDocument
@@ -246,8 +246,8 @@ class RuleSetDock(QScrollArea):
         state = edits.state(self.document)
         self.source.blockSignals(True)
         self.source.clear()
-        for r in RuleSet:
-            self.source.addItem(MODULE_TITLES.get(r.value, r.value), r.value)
+        for name in map_rule_set_names():
+            self.source.addItem(MODULE_TITLES.get(name, name), name)
         if state.is_data:
             title = get(state.content(), ("title",)) or str(state.rule_set)
             self.source.addItem(f"Data rule set: {title}", DATA)

@@ -37,6 +37,7 @@ from engine.mapdef import (
     StartSquare,
     Town,
 )
+from engine.rules.registry import chip_rule_codes, map_chip_layout
 
 OPEN = ChipReading.OPEN_SIDES
 ANY = ChipReading.ANY_CITY_SQUARE
@@ -118,11 +119,15 @@ def test_waves_stacks_and_balearics_only_on_iberica() -> None:
         "a": Island("a", "A", squares={(9, 5): IslandSquare(IslandRole.STACK)}),
         "b": Island("b", "Mallorca", squares={(10, 7): IslandSquare(IslandRole.GATED, 2)}),
     }
-    allowed = allowed_squares(m, [], OPEN)
+    allowed = allowed_squares(m, [], OPEN, chip_layout=map_chip_layout(m))
     assert (3, 3) not in allowed and (9, 5) not in allowed
     assert (10, 7) in allowed  # gated squares are only barred on Península Ibérica
     m.rule_set = RuleSet.IBERICA
-    assert (10, 7) not in allowed_squares(m, [], OPEN)
+    iberica = map_chip_layout(m)
+    assert iberica is not None and iberica.excluded_code == "chip-on-balearic"
+    assert (10, 7) not in allowed_squares(m, [], OPEN, chip_layout=iberica)
+    # the layout is a value: the same map without it excludes nothing
+    assert (10, 7) in allowed_squares(m, [], OPEN)
 
 
 def test_squares_outside_the_grid_are_never_allowed() -> None:
@@ -162,6 +167,7 @@ def test_each_broken_rule_is_named_with_its_square(
     found = check_layout(m, chips, [(1, 1), (10, 1)], OPEN)
     assert (rule, square) in rules_of(found)
     assert all(v.rule in RULE_CODES for v in found)
+    assert RULE_CODES.keys() < chip_rule_codes().keys()
     message = next(v.message for v in found if v.rule == rule)
     assert str(square) in message
 
@@ -194,7 +200,8 @@ def test_chip_on_wave_stack_and_balearic() -> None:
         "a": Island("a", "A", squares={(9, 5): IslandSquare(IslandRole.STACK)}),
         "b": Island("b", "Mallorca", squares={(10, 7): IslandSquare(IslandRole.GATED, 2)}),
     }
-    found = rules_of(check_layout(m, [(3, 3), (9, 5), (10, 7)], [], OPEN))
+    layout = map_chip_layout(m)
+    found = rules_of(check_layout(m, [(3, 3), (9, 5), (10, 7)], [], OPEN, chip_layout=layout))
     assert found == {
         ("chip-on-wave", (3, 3)),
         ("chip-on-stack", (9, 5)),

@@ -259,3 +259,34 @@ def test_ascii_drawing_with_a_chip_overlay() -> None:
     text = draw_map(m, chips=[(4, 4)], rulers=False, legend=False)
     assert text.splitlines()[4] == "# S # # * # # # # ~ . ."
     assert text.splitlines()[0] == "M . # # # # # # # # . ."
+
+
+def test_the_readmes_validate_command_checks_maps_and_rule_sets(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    files = sorted(str(p) for p in bundled_map().parent.glob("*.json"))
+    assert any(f.endswith(".ruleset.json") for f in files)
+    code, out, err = run(capsys, "validate", *files)
+    assert (code, err) == (0, "")
+    assert "italia.ruleset.json: valid (0 error(s), 0 warning(s))" in out
+
+
+def test_a_rule_set_file_with_mistakes_is_invalid_naming_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.ruleset.json"
+    path.write_text(json.dumps({"format": "carcassonne-maps-ruleset", "version": 1, "name": "x"}))
+    code, out, _ = run(capsys, "validate", "--json", str(path))
+    report = json.loads(out)["files"][0]
+    assert code == 1 and report["kind"] == "ruleset" and not report["valid"]
+    assert {i["code"] for i in report["issues"]} == {"ruleset-invalid"}
+    assert "'supply' is a required property" in report["issues"][0]["message"]
+
+
+def test_a_file_that_is_neither_a_map_nor_a_rule_set_is_unreadable(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "other.json"
+    path.write_text('{"format": "other"}')
+    code, _, err = run(capsys, "validate", str(path))
+    assert code == 2 and "not a Carcassonne map" in err

@@ -131,7 +131,7 @@ def test_mixed_tables_rotate_the_bots(small) -> None:
     config = SimConfig(games=8, players=(2,), seats=("greedy", "random"), bot="random", seed=2)
     result = simulate(small, config, workers=1)
     assert [g["bots"] for g in result.games[:2]] == [["greedy", "random"], ["random", "greedy"]]
-    from engine.analysis.compare import bot_figures
+    from engine.analysis.balance import bot_figures
 
     figs = {f["bot"]: f for f in bot_figures(result.games)}
     assert figs["greedy"]["seats_played"] == figs["random"]["seats_played"] == 8

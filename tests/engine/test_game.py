@@ -366,9 +366,11 @@ def test_gated_islands_option_off_makes_gated_squares_ordinary() -> None:
 from dataclasses import dataclass as _dataclass  # noqa: E402
 
 from engine.moves import Action, Pass  # noqa: E402
-from engine.record import dumps_record, loads_record, replay  # noqa: E402
-from engine.rules.base import Rules, available_rules, get_rules, register  # noqa: E402
+from engine.record import dumps_record, loads_record  # noqa: E402
+from engine.replaying import replay  # noqa: E402
+from engine.rules.base import Rules, register  # noqa: E402
 from engine.rules.context import RuleContext  # noqa: E402
+from engine.rules.registry import available_rules, get_rules  # noqa: E402
 
 
 @_dataclass(frozen=True)

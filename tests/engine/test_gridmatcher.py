@@ -1,7 +1,7 @@
 """The warm-started grid matcher behind the chip proof against plain fresh matchings.
 
 ``_GridMatcher`` (compiled searches, warm starts, removal of squares) must give exactly the size
-of a fresh Hopcroft-Karp matching (``_matching_size``) of the same squares; ``feasibility``,
+of a fresh Hopcroft-Karp matching (``matching_size``) of the same squares; ``feasibility``,
 ``every_choice`` and ``worst_choice`` must give exactly the per-choice counts computed one fresh
 matching per choice.
 """
@@ -20,9 +20,9 @@ from engine.chips import (
     ChipReading,
     _GridMatcher,
     _matcher,
-    _matching_size,
     allowed_squares,
     feasibility,
+    matching_size,
     start_choices,
 )
 from engine.geometry import Edge, Side, Square, orthogonal_neighbours
@@ -37,6 +37,7 @@ from engine.mapdef import (
     StartSquare,
     Town,
 )
+from engine.rules.registry import map_chip_layout
 from engine.startchoices import every_choice, worst_choice
 
 
@@ -79,7 +80,7 @@ def test_fresh_and_warm_matchings_equal_a_fresh_hopcroft_karp(seed: int) -> None
     )
     matcher = _GridMatcher(universe)
     size, mates = matcher.maximum()
-    assert size == _matching_size(universe)[0] == is_matching(universe, mates, matcher)
+    assert size == matching_size(universe)[0] == is_matching(universe, mates, matcher)
     ordered = sorted(universe)
     warm = mates
     for _ in range(8):
@@ -87,7 +88,7 @@ def test_fresh_and_warm_matchings_equal_a_fresh_hopcroft_karp(seed: int) -> None
         removed.add((10_000, 10_000))  # a square off the grid is ignored
         squares = universe - removed
         got, new = matcher.maximum(removed, warm)
-        assert got == _matching_size(squares)[0] == is_matching(squares, new, matcher)
+        assert got == matching_size(squares)[0] == is_matching(squares, new, matcher)
         warm = new if rng.random() < 0.5 else warm  # warm starts from other subgraphs too
 
 
@@ -102,12 +103,12 @@ def test_property_matcher_equals_fresh_matching(
     matcher = _GridMatcher(universe)
     _, warm = matcher.maximum()
     squares = universe - removed
-    assert matcher.maximum(removed)[0] == _matching_size(squares)[0]
-    assert matcher.maximum(removed, warm)[0] == _matching_size(squares)[0]
+    assert matcher.maximum(removed)[0] == matching_size(squares)[0]
+    assert matcher.maximum(removed, warm)[0] == matching_size(squares)[0]
     plain = _matcher(universe, compiled=False)
     _, plain_warm = plain.maximum(removed)
-    assert plain.maximum((), plain_warm)[0] == _matching_size(universe)[0]
-    assert plain.maximum(removed, plain.maximum()[1])[0] == _matching_size(squares)[0]
+    assert plain.maximum((), plain_warm)[0] == matching_size(universe)[0]
+    assert plain.maximum(removed, plain.maximum()[1])[0] == matching_size(squares)[0]
 
 
 def feature_map(seed: int) -> MapDef:
@@ -163,8 +164,8 @@ def fresh_counts(m: MapDef, reading: ChipReading) -> dict[tuple[Square, ...], in
     """One independent fresh matching per choice: the plain computation."""
     out = {}
     for choice in start_choices(m):
-        squares = allowed_squares(m, choice, reading)
-        out[choice] = len(squares) - _matching_size(squares)[0]
+        squares = allowed_squares(m, choice, reading, chip_layout=map_chip_layout(m))
+        out[choice] = len(squares) - matching_size(squares)[0]
     return out
 
 
@@ -175,9 +176,10 @@ def test_feasibility_and_choice_search_equal_one_fresh_matching_per_choice(
     m = feature_map(seed)
     for reading in ChipReading:
         plain = fresh_counts(m, reading)
-        assert feasibility(m, reading) == plain
-        assert every_choice(m, reading) == plain
-        worst = worst_choice(m, reading)
+        layout = map_chip_layout(m)
+        assert feasibility(m, reading, chip_layout=layout) == plain
+        assert every_choice(m, reading, chip_layout=layout) == plain
+        worst = worst_choice(m, reading, chip_layout=layout)
         if not plain:
             assert worst is None
             continue
@@ -198,7 +200,8 @@ def test_the_benchmark_map_shape_is_exact_on_a_large_grid(path: str) -> None:
         m.large_cities[city.id] = city
     m.setup.start_squares_used = 2
     plain = fresh_counts(m, ChipReading.OPEN_SIDES)
-    assert feasibility(m) == plain == every_choice(m)
+    layout = map_chip_layout(m)
+    assert feasibility(m, chip_layout=layout) == plain == every_choice(m, chip_layout=layout)
     assert len(set(plain.values())) > 1  # the choices really differ
 
 
@@ -206,7 +209,7 @@ def test_squares_far_apart_fall_back_to_the_plain_matcher() -> None:
     universe = {(0, 0), (1, 0), (5000, 5000), (5000, 5001), (5001, 5001)}
     matcher = _matcher(universe, compiled=True)  # a 5002 x 5003 grid: too sparse for arrays
     assert not isinstance(matcher, _GridMatcher)
-    assert matcher.maximum()[0] == _matching_size(universe)[0] == 2
+    assert matcher.maximum()[0] == matching_size(universe)[0] == 2
     assert isinstance(_matcher({(0, 0), (1, 0)}, compiled=True), _GridMatcher)
 
 
@@ -218,11 +221,11 @@ def test_start_choice_evaluator_is_exact_from_any_maximum_matching() -> None:
     import numpy as np
 
     import engine.startchoices as sc
-    from engine.chips import _candidate_squares, _GridMatcher, _near_city
+    from engine.chips import _GridMatcher, candidate_squares, near_city
 
     m = feature_map(28)
     reading = ChipReading.OPEN_SIDES
-    cand = _candidate_squares(m) - _near_city(m, reading)
+    cand = candidate_squares(m, map_chip_layout(m)) - near_city(m, reading)
     g = _GridMatcher(cand)
     _, (ml, _mr) = g.maximum()
     u = np.flatnonzero(ml >= 0)

@@ -24,7 +24,8 @@ from engine.mapio import (
     remove_stale_temporaries,
     save_map,
 )
-from engine.record import load_record, loads_record, record_of, replay, save_record
+from engine.record import load_record, loads_record, record_of, save_record
+from engine.replaying import replay
 from engine.resources import bundled_map
 
 EXAMPLE = bundled_map()

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from engine.game import Game, GameOptions
 from engine.mapio import load_map
 from engine.moves import Move
-from engine.record import GameRecord, dumps_record, loads_record, replay
+from engine.record import GameRecord, dumps_record, loads_record
+from engine.replaying import replay
 from engine.resources import bundled_map
 
 EXAMPLE = load_map(bundled_map())

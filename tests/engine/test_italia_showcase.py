@@ -126,7 +126,8 @@ def test_the_balance_report_shows_each_mechanics_own_figures(italia: MapDef) -> 
 
 
 def test_records_of_italia_games_replay_alone(games: list[Game]) -> None:
-    from engine.record import dumps_record, loads_record, record_of, replay
+    from engine.record import dumps_record, loads_record, record_of
+    from engine.replaying import replay
 
     types: Counter[str] = Counter()
     for game in games:

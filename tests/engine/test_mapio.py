@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import string
 from pathlib import Path
 from typing import Any
@@ -372,7 +373,13 @@ def test_schema_is_2020_12_with_id_title_and_descriptions_everywhere() -> None:
     jsonschema.Draft202012Validator.check_schema(schema)
     assert _walk_properties(schema) == []
     props = schema["properties"]
-    assert props["rule_set"]["anyOf"][0]["enum"] == [r.value for r in RuleSet]
+    # any rule set name (the registry's are checked by the validator): the rule-set files' pattern
+    from engine.rules.data.ruleset import NAME_PATTERN
+    from engine.rules.registry import map_rule_set_names
+
+    assert props["rule_set"]["anyOf"][0]["pattern"] == f"^{NAME_PATTERN}$"
+    names = [r.value for r in RuleSet] + map_rule_set_names()
+    assert all(re.fullmatch(NAME_PATTERN, name) for name in names)
     sides = props["border_features"]["items"]["properties"]["side"]["enum"]
     assert sides == [s.value for s in Side]
     kinds = props["large_cities"]["items"]["properties"]["edges"]["items"]["properties"]["kind"]
@@ -550,6 +557,10 @@ def test_wheel_ships_the_schemas_and_maps(tmp_path: Path) -> None:
     assert "engine/_schemas/map.schema.json" in names
     assert "engine/_maps/example-small.json" in names
     assert "engine/mapio.py" in names and "engine/validation.py" in names
+    # every sub-package ships (pyproject lists them one by one); the repository's build tool not
+    for module in ("board/placing", "analysis/simulate", "geo/draft", "rules/registry"):
+        assert f"engine/{module}.py" in names, module
+    assert not any(n.startswith("engine/geo/mapbuild/") for n in names)
     # And the installed layout resolves through engine.resources: unpack and load from there.
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
@@ -557,6 +568,7 @@ def test_wheel_ships_the_schemas_and_maps(tmp_path: Path) -> None:
         "from engine.resources import bundled_map, schema_path\n"
         "from engine.mapio import load_map\n"
         "assert 'site' in str(schema_path('map')), schema_path('map')\n"
+        "import engine.game, engine.analysis.simulate, engine.replaying\n"
         "print(load_map(bundled_map('example-small')).id)\n"
     )
     run = subprocess.run(

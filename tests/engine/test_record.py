@@ -19,9 +19,9 @@ from engine.record import (
     load_record,
     loads_record,
     record_of,
-    replay,
     save_record,
 )
+from engine.replaying import replay
 from engine.resources import bundled_map
 
 

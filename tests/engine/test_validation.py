@@ -705,8 +705,8 @@ def test_every_code_is_kebab_case_used_and_documented() -> None:
             sources,
         )
     )
-    from engine.rules.base import rule_set_classes
     from engine.rules.data.prints import ISSUE_CODES, check_prints
+    from engine.rules.registry import rule_set_classes
 
     # a data rule set reports ruleset-missing-<print> for each print name (check_prints)
     assert "ruleset-invalid" in sources

@@ -38,7 +38,8 @@ from typing import Any
 from engine.errors import EngineError, MapFormatError
 from engine.game import Game
 from engine.mapio import _loads, dumps_map
-from engine.record import dumps_record, loads_record, record_of, replay
+from engine.record import dumps_record, loads_record, record_of
+from engine.replaying import replay
 from engine.resources import shipped_maps
 from engine.validation import Severity, validate_map
 

@@ -45,6 +45,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.chips import ChipReading, feasibility
+from engine.geo.country import grid_point, import_country
 from engine.geometry import Edge, Side, Square, orthogonal_neighbours
 from engine.gridshape import reshape
 from engine.mapdef import (
@@ -63,6 +65,9 @@ from engine.mapdef import (
     Town,
     Track,
 )
+from engine.mapio import dumps_map, loads_map
+from engine.resources import maps_dir
+from engine.rules.registry import map_chip_layout
 
 C, R, F = EdgeKind.CITY, EdgeKind.ROAD, EdgeKind.FIELD
 N, E, S, W = Side.N, Side.E, Side.S, Side.W
@@ -798,15 +803,11 @@ def describe(spec: CountrySpec, m: MapDef) -> str:
 
 def _grid_point(projection: dict[str, Any], lon: float, lat: float) -> tuple[float, float]:
     # engine.geo.country's projection (pure numpy/shapely; needs no geo data).
-    from engine.geo.country import grid_point
-
     return grid_point(projection, lon, lat)
 
 
 def import_raster(spec: CountrySpec) -> Raster:
     """Stage 1 for one country: the editor's "New map from country" import (needs the geo extra)."""
-    from engine.geo.country import import_country
-
     s = spec.settings
     imp = import_country(
         list(s.countries), km=s.km, min_land=s.min_land_share, bbox=s.bbox, cities=0
@@ -831,8 +832,6 @@ def import_all(only: Sequence[str] | None = None) -> dict[str, Raster]:
 
 def build_all(rasters: dict[str, Raster], only: Sequence[str] | None = None) -> dict[str, str]:
     """Stage 2 for every country (or ``only`` these ids): id → the map file's text."""
-    from engine.mapio import dumps_map
-
     ids = list(only) if only else list(COUNTRIES)
     out = {}
     for cid in ids:
@@ -846,8 +845,6 @@ def build_all(rasters: dict[str, Raster], only: Sequence[str] | None = None) -> 
 
 def readme_table(maps: dict[str, MapDef]) -> str:
     """The README's "Shipped maps" table: squares, pool ratio and the exact chip maximum."""
-    from engine.chips import ChipReading, feasibility
-
     lines = [
         "| Map | Grid | Map squares | Placeable | Large-city squares | Towns | Start squares "
         "| Tile pool | Placeable / pool | Chips (exact maximum over start choices) |",
@@ -857,8 +854,9 @@ def readme_table(maps: dict[str, MapDef]) -> str:
         s = m.setup
         placeable = len(m.placeable_squares())
         if s.chip_count:
-            best = feasibility(m, ChipReading.OPEN_SIDES).values()
-            alt = feasibility(m, ChipReading.ANY_CITY_SQUARE).values()
+            layout = map_chip_layout(m)
+            best = feasibility(m, ChipReading.OPEN_SIDES, chip_layout=layout).values()
+            alt = feasibility(m, ChipReading.ANY_CITY_SQUARE, chip_layout=layout).values()
             chips = (
                 f"{s.chip_count} (max {min(best)}–{max(best)}; "
                 f"{min(alt)}–{max(alt)} with the any-city-square reading)"
@@ -881,9 +879,6 @@ COUNTRIES: dict[str, CountrySpec] = load_countries()
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m engine.geo.mapbuild.countrymaps build|check|table`` (see the module docstring)."""
-    from engine.mapio import loads_map
-    from engine.resources import maps_dir
-
     parser = argparse.ArgumentParser(
         prog="python -m engine.geo.mapbuild.countrymaps",
         description="Build the shipped country maps from the committed country outlines.",
@@ -898,7 +893,7 @@ def main(argv: list[str] | None = None) -> int:
             "--refresh",
             action="store_true",
             help="re-import the outlines from Natural Earth first (needs the 'geo' extra); "
-            "build rewrites engine/data/country_rasters.json, check compares it",
+            "build rewrites maps/sources/country_rasters.json, check compares it",
         )
     sub.add_parser("table", help="print the README's table of the shipped country maps")
     args = parser.parse_args(argv)

@@ -21,7 +21,7 @@ from engine.errors import EngineError, RecordError
 from engine.geometry import Square
 from engine.mapdef import Colour
 from engine.moves import LOCATIONS, Action
-from engine.rules.chips_common import _parse_colour
+from engine.rules.chips_common import parse_colour
 
 A = TypeVar("A", bound=Action)
 
@@ -35,7 +35,7 @@ def _paid(out: dict[str, Any], colour: Colour | None, pay: tuple[int, ...]) -> d
 
 
 def _read_paid(data: Mapping[str, Any], where: str) -> tuple[Colour | None, tuple[int, ...]]:
-    colour = _parse_colour(data["colour"], f"{where}.colour") if "colour" in data else None
+    colour = parse_colour(data["colour"], f"{where}.colour") if "colour" in data else None
     pay = tuple(sorted(int(v) for v in data.get("pay", ())))
     return colour, pay
 

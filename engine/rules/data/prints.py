@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.issues import list_text
 from engine.mapdef import Colour, EdgeKind, IslandRole
 from engine.rules.spec import IssueCode
 
@@ -81,8 +82,6 @@ ISSUE_CODES: dict[str, IssueCode] = {
 
 def track_problems(m: MapDef) -> list[str]:
     """What is wrong with ``m``'s tracks for treats (Península Ibérica), one phrase each."""
-    from engine.validation import _list_text
-
     problems = []
     missing = [n for n in range(1, 13) if n not in m.tracks or not m.tracks[n].rows]
     if missing:
@@ -90,7 +89,7 @@ def track_problems(m: MapDef) -> list[str]:
     map_rows = sorted({y for _, y in m.land})
     uncovered = [r for r in map_rows if m.track_of_row(r) is None]
     if uncovered:
-        problems.append(f"row(s) {_list_text([str(r) for r in uncovered], 10)} are in no track")
+        problems.append(f"row(s) {list_text([str(r) for r in uncovered], 10)} are in no track")
     bands = [range(1, 5), range(5, 9), range(9, 13)]
     spans = []
     for band in bands:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -52,6 +53,7 @@ from engine.rules.data.actions import (
     action_class,
 )
 from engine.rules.data.interpret import Interpreter, LangState, RuleAction
+from engine.rules.data.prints import ISSUE_CODES, check_prints
 from engine.rules.data.ruleset import MARKETS, Mechanic, RuleSetSpec
 from engine.rules.spec import (
     ActionCount,
@@ -305,8 +307,6 @@ class DataRules(ChipRules):
 
     def apply_options(self, spec: RuleSetSpec) -> RuleSetSpec:
         """``spec`` with the rule options (:data:`OPTIONS`) applied."""
-        from dataclasses import replace
-
         if not self.options:
             return spec
         mechanics = []
@@ -340,8 +340,6 @@ class DataRules(ChipRules):
 
     @classmethod
     def check_map(cls, m: MapDef, issues: IssueSink) -> None:
-        from engine.rules.data.prints import check_prints
-
         check_prints(cls.spec, m, issues)
 
     # -- setup -----------------------------------------------------------------------------------
@@ -1143,8 +1141,6 @@ GATED_EXCLUSION = ChipLayout(
 
 def class_attributes(spec: RuleSetSpec) -> dict[str, Any]:
     """The declarations of the rule set class of ``spec``."""
-    from engine.rules.data.prints import ISSUE_CODES
-
     layout = spec.layout
     ss = spec.sheet_setup
     fixed = layout.kind == "fixed"

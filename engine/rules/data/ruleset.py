@@ -21,7 +21,9 @@ from typing import Any, NamedTuple
 
 from engine import boundedio
 from engine.errors import EngineError
+from engine.resources import data_dir
 from engine.rules.data.lang import MarkKind, Resource, Rule, build, to_dicts
+from engine.schemacheck import bundled_validator, json_path, schema_message
 
 FORMAT = "carcassonne-maps-ruleset"
 VERSION = 1
@@ -536,30 +538,11 @@ def spec_of_valid_dict(data: dict[str, Any], source: str = "") -> RuleSetSpec:
 # -- checking -----------------------------------------------------------------------------------
 
 
-@cache
-def _validator() -> Any:
-    import jsonschema
-
-    from engine.mapio import _strict_validator_class
-    from engine.resources import schema_path
-
-    schema = json.loads(schema_path("ruleset").read_text(encoding="utf-8"))
-    return _strict_validator_class(jsonschema.validators.validator_for(schema))(schema)
-
-
-def _path(parts: Any) -> str:
-    out = ""
-    for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
-    return out
-
-
 def _schema_problems(d: Any) -> list[RuleSetProblem]:
-    from engine.mapio import _schema_message
-
+    validator = bundled_validator("ruleset")
     out = []
-    for e in sorted(_validator().iter_errors(d), key=lambda e: [str(p) for p in e.absolute_path]):
-        path = _path(e.absolute_path)
+    for e in sorted(validator.iter_errors(d), key=lambda e: [str(p) for p in e.absolute_path]):
+        path = json_path(e.absolute_path)
         if "propertyNames" in e.schema_path:
             owner: Any = d
             for part in e.absolute_path:
@@ -577,7 +560,7 @@ def _schema_problems(d: Any) -> list[RuleSetProblem]:
                 if name not in allowed and not any(re.search(p, name) for p in patterns):
                     out.append(RuleSetProblem(f"{path}.{name}" if path else name, "unknown field"))
             continue
-        out.append(RuleSetProblem(path, _schema_message(e)))
+        out.append(RuleSetProblem(path, schema_message(e)))
     return out
 
 
@@ -751,10 +734,10 @@ def load_ruleset(path: str | os.PathLike[str]) -> RuleSetSpec:
 
 def save_ruleset(spec: RuleSetSpec, path: str | os.PathLike[str]) -> None:
     """Write ``spec`` as a rule-set file (UTF-8 JSON, two-space indent), atomically: the whole
-    new file, or the old one untouched (:func:`engine.mapio.write_text_atomically`)."""
-    from engine.mapio import write_text_atomically  # mapio reads rule sets: import on use
-
-    write_text_atomically(path, json.dumps(spec.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    new file, or the old one untouched (:func:`engine.boundedio.write_text_atomically`)."""
+    boundedio.write_text_atomically(
+        path, json.dumps(spec.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    )
 
 
 OFFICIAL_2019 = ("france", "benelux", "great_britain", "iberica", "deutschland")
@@ -782,8 +765,6 @@ def preset_names() -> list[str]:
 
 @cache
 def _preset_text(name: str) -> str:
-    from engine.resources import data_dir
-
     return (data_dir() / "rulesets" / f"{name}.json").read_text(encoding="utf-8")
 
 

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine.bots.base import make_bot
+from engine.bots import make_bot
 from engine.game import Game, GameOptions
 from engine.mapio import load_map
 from engine.resources import bundled_map

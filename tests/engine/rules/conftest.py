@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-import engine.rules.base as rules_base
+import engine.rules.registry as rules_registry
 from engine.rules.base import Rules
 from engine.rules.data import data_rules_class, preset_names, preset_spec
 
@@ -17,12 +17,12 @@ def module_or_preset(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyP
     or a map made for it) plays that country's preset through the generic data class instead
     (:func:`engine.rules.data.data_rules_class`)."""
     if request.param == "preset":
-        real = rules_base.get_rules
+        real = rules_registry.get_rules
 
         def preset_rules(name: str) -> type[Rules]:
             if name in preset_names():
                 return data_rules_class(preset_spec(name))
             return real(name)
 
-        monkeypatch.setattr(rules_base, "get_rules", preset_rules)
+        monkeypatch.setattr(rules_registry, "get_rules", preset_rules)
     return str(request.param)

@@ -11,8 +11,8 @@ from engine.game import Game, GameOptions
 from engine.mapdef import Colour, MapDef, RuleSet
 from engine.mapio import load_map
 from engine.resources import bundled_map
-from engine.rules.base import available_rules, get_rules
 from engine.rules.chips_common import ChipState, make_chips, payments
+from engine.rules.registry import available_rules, get_rules
 
 pytestmark = pytest.mark.usefixtures("module_or_preset")  # also the preset as data
 

@@ -19,9 +19,9 @@ from engine.mapdef import Colour, MapDef, Town
 from engine.mapio import load_map, read_map, save_map
 from engine.moves import Pass
 from engine.resources import bundled_map
-from engine.rules.base import map_rules
 from engine.rules.chips_common import invariant_violations
 from engine.rules.data import DataRules, RuleSetSpec, load_ruleset, preset_dict
+from engine.rules.registry import map_rules
 from engine.validation import Severity, validate_map
 
 HERE = Path(__file__).parent
@@ -279,7 +279,7 @@ def test_validate_simulate_and_replay_a_map_with_a_rule_set_file(
     assert "no 'italia' rule module" not in text
     figures = json.loads((report / "report.json").read_text(encoding="utf-8"))
     assert "upgrade_taken" in json.dumps(figures)
-    from engine.bots.base import make_bot, play_game
+    from engine.bots import make_bot, play_game
     from engine.record import dumps_record, record_of
 
     g = Game(load_map(path), players=2, seed=5, map_path=str(path))

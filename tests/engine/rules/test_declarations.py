@@ -15,9 +15,10 @@ from engine.mapdef import Colour
 from engine.mapio import load_map
 from engine.moves import Action
 from engine.resources import bundled_map
-from engine.rules.base import Rules, rule_set_classes
+from engine.rules.base import Rules
 from engine.rules.context import RuleContext
 from engine.rules.france import FranceRules
+from engine.rules.registry import rule_set_classes
 from engine.rules.spec import ActionCount, ActionTally, BotHints, LayoutKind
 from engine.rules.view import RuleView
 from engine.scoring import ScoreEvent
@@ -81,7 +82,7 @@ def test_a_hook_that_breaks_a_declared_hint_is_caught(monkeypatch) -> None:
             if event.kind != "bonus":
                 ctx.award(ctx.to_move, 1, "bonus")
 
-    monkeypatch.setitem(rules_base._REGISTRY, _Liar.name, _Liar)  # unregistered afterwards
+    monkeypatch.setitem(rules_base._REGISTERED, _Liar.name, _Liar)  # unregistered afterwards
     m = load_map(bundled_map("france"))
     make = lambda s: Game(  # noqa: E731
         m, seed=s, options=GameOptions(rule_set=_Liar.name, end_after_turns=40)

@@ -11,7 +11,8 @@ from engine.geometry import Edge, Side
 from engine.mapdef import BorderFeature, Colour, EdgeKind, MapDef, Town
 from engine.mapio import load_map
 from engine.moves import Pass
-from engine.record import dumps_record, loads_record, record_of, replay
+from engine.record import dumps_record, loads_record, record_of
+from engine.replaying import replay
 from engine.resources import bundled_map
 from engine.rules.france import FranceState, SellWine
 

@@ -10,7 +10,8 @@ from engine.game import Game, Phase
 from engine.mapdef import Colour, MapDef
 from engine.mapio import load_map
 from engine.moves import Move, Pass
-from engine.record import dumps_record, loads_record, record_of, replay
+from engine.record import dumps_record, loads_record, record_of
+from engine.replaying import replay
 from engine.resources import bundled_map
 from engine.rules.chips_common import make_chips
 from engine.rules.great_britain import BuyExtraTurn, GreatBritainState, is_set

@@ -12,9 +12,11 @@ from engine.geometry import Edge, Side
 from engine.mapdef import Ferry, Island, IslandRole, IslandSquare, LargeCity, MapDef, Town, Track
 from engine.mapio import load_map
 from engine.moves import Move, Pass
-from engine.record import dumps_record, loads_record, record_of, replay
+from engine.record import dumps_record, loads_record, record_of
+from engine.replaying import replay
 from engine.resources import bundled_map
 from engine.rules.iberica import IbericaState, PlaceTreat
+from engine.rules.registry import map_chip_layout
 
 pytestmark = pytest.mark.usefixtures("module_or_preset")  # also the preset as data
 
@@ -174,7 +176,10 @@ def test_shipped_map_setup() -> None:
         used = [sq for sq, _t, _r in g.start_tiles]
         assert len(used) == 3 and len(st.down) == 30
         assert not set(st.down) & m.gated_squares()
-        assert check_layout(m, sorted(st.down), used, ChipReading.OPEN_SIDES) == []
+        layout = map_chip_layout(m)
+        assert (
+            check_layout(m, sorted(st.down), used, ChipReading.OPEN_SIDES, chip_layout=layout) == []
+        )
     assert (m.setup.tile_pool_min, m.setup.tile_pool_max) == (110, 120)
 
 

@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 from _chips_helpers import check_invariants
 
-from engine.bots.base import make_bot
+from engine.bots import make_bot
 from engine.game import Game, GameOptions
 from engine.mapdef import MapDef
 from engine.mapio import load_map
-from engine.record import dumps_record, loads_record, record_of, replay
+from engine.record import dumps_record, loads_record, record_of
+from engine.replaying import replay
 from engine.resources import bundled_map
 
 pytestmark = pytest.mark.usefixtures("module_or_preset")  # also the preset as data

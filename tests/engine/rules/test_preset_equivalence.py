@@ -15,10 +15,11 @@ from _equivalence import CASES, GOLDEN, MAPS, key, signature
 
 from engine.game import Game, GameOptions
 from engine.mapio import load_map
-from engine.record import dumps_record, loads_record, record_of, replay
+from engine.record import dumps_record, loads_record, record_of
+from engine.replaying import replay
 from engine.resources import bundled_map
-from engine.rules.base import get_rules
 from engine.rules.data import DataRules, preset_spec
+from engine.rules.registry import get_rules
 
 GOLDEN_GAMES = json.loads(GOLDEN.read_text(encoding="utf-8"))
 
@@ -39,7 +40,7 @@ def test_state_summaries_and_records_agree(name: str) -> None:
         Game(m, players=3, seed=9, options=GameOptions(rule_set=rs))
         for rs in (name, f"data:{name}")
     ]
-    from engine.bots.base import make_bot, play_game
+    from engine.bots import make_bot, play_game
 
     for g in games:
         play_game(g, [make_bot("random", seed=i) for i in range(3)])
@@ -75,7 +76,7 @@ def test_sheet_tests_in_preset_runs_play_the_generic_class(module_or_preset: str
 @pytest.mark.parametrize("name", list(MAPS))
 def test_the_playtest_view_of_a_preset_is_the_modules(name: str) -> None:
     m = load_map(bundled_map(MAPS[name]))
-    from engine.bots.base import make_bot
+    from engine.bots import make_bot
     from engine.rules.context import RuleContext
 
     views = []

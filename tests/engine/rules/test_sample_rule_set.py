@@ -17,10 +17,11 @@ from engine.chips import allowed_squares, check_layout
 from engine.game import Game, GameOptions
 from engine.mapdef import MapDef
 from engine.mapio import load_map
-from engine.record import dumps_record, loads_record, replay
+from engine.record import dumps_record, loads_record
+from engine.replaying import replay
 from engine.resources import bundled_map
-from engine.rules.base import get_rules, rule_set_classes
 from engine.rules.context import RuleContext
+from engine.rules.registry import get_rules, map_chip_layout, rule_set_classes
 from engine.validation import Severity, validate_map
 
 
@@ -50,9 +51,11 @@ def test_the_chip_layout_keeps_its_excluded_squares_free() -> None:
     reefs = m.gated_squares()
     assert reefs
     used = list(m.start_squares)[:2]
-    assert not reefs & allowed_squares(m, used)
+    layout = map_chip_layout(m)
+    assert layout == sample.AtlantisRules.chip_layout
+    assert not reefs & allowed_squares(m, used, chip_layout=layout)
     reef = min(reefs)
-    found = {v.rule for v in check_layout(m, [reef], used)}
+    found = {v.rule for v in check_layout(m, [reef], used, chip_layout=layout)}
     assert "chip-on-reef" in found
     assert sample.AtlantisRules.chip_layout.excluded_code == "chip-on-reef"
     g = Game(m, seed=2)

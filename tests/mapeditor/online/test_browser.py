@@ -1,0 +1,129 @@
+"""The online game in real browsers: headless Chromium pages driven by Playwright, playing
+through the page's own controls against a real host process."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from _browser import (
+    HostProcess,
+    actions_count,
+    is_mine,
+    launch,
+    open_page,
+    play_turn_via_page,
+    wait_mine,
+    wait_moved,
+)
+from playwright.sync_api import expect, sync_playwright
+
+from engine import load_record, replay
+
+SEATS = "Ann=human,Bob=human,greedy"
+
+
+@pytest.fixture
+def host_factory(tmp_path):
+    hosts: list[HostProcess] = []
+
+    def make(args: list[str]) -> HostProcess:
+        h = HostProcess(tmp_path / "state", args).start()
+        hosts.append(h)
+        return h
+
+    yield make
+    for h in hosts:
+        h.stop()
+
+
+@pytest.mark.slow
+def test_two_browsers_and_a_bot_play_a_whole_game_of_deutschland(host_factory, tmp_path):
+    host = host_factory(["deutschland", "--players", SEATS, "--seed", "5"])
+    with sync_playwright() as pw:
+        ann_browser, bob_browser = launch(pw), launch(pw)
+        ann = open_page(ann_browser, host.links["Ann"])
+        bob = open_page(bob_browser, host.links["Bob"], viewport=(820, 1180))  # a tablet
+        turns = 0
+        deadline = time.monotonic() + 600
+        while "Game over" not in (ann.locator("#turn").text_content() or ""):
+            assert time.monotonic() < deadline, "the game did not finish in time"
+            for page in (ann, bob):
+                if is_mine(page):
+                    play_turn_via_page(page, meeple=turns % 3 == 0)
+                    turns += 1
+            time.sleep(0.02)
+        final = [int(td.text_content()) for td in ann.locator("#scores td.score").all()]
+        expect(bob.locator("#turn")).to_contain_text("Game over", timeout=30_000)
+        ann_browser.close()
+        bob_browser.close()
+    game = replay(load_record(host.state / "deutschland" / "record.json"))
+    assert game.is_over()
+    assert game.scores == final
+    assert turns > 60  # the two humans played their share of the 111 tiles
+    assert any(r.name == "deutschland" for r in game.rules)
+
+
+def test_a_reload_in_the_middle_of_a_turn_continues_it(host_factory):
+    host = host_factory(["deutschland", "--players", "Ann=human,greedy", "--seed", "7"])
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        ann = open_page(browser, host.links["Ann"])
+        before = actions_count(ann)
+        ann.locator("[data-sq]").first.click()  # the tile is down: the meeple step
+        ann.reload()
+        wait_mine(ann)
+        assert actions_count(ann) == before  # the same position, still Ann's turn
+        play_turn_via_page(ann)
+        wait_moved(ann, before + 1)  # the bot answered too
+        assert actions_count(ann) >= before + 2
+        browser.close()
+
+
+def test_a_bot_stands_in_for_a_dropped_player_and_hands_the_seat_back(host_factory):
+    host = host_factory(
+        ["deutschland", "--players", "Ann=human,Bob=human", "--seed", "9", "--takeover", "1"]
+    )
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        ann = open_page(browser, host.links["Ann"])
+        bob = open_page(browser, host.links["Bob"])
+        bob.context.close()  # Bob's browser drops
+        play_turn_via_page(ann)
+        # Bob's turn: after the takeover delay a bot plays it for him
+        wait_mine(ann)
+        assert "bot standing in" in ann.locator("#log").text_content()
+        # Bob comes back: the seat is his again
+        bob = open_page(browser, host.links["Bob"])
+        play_turn_via_page(ann)
+        wait_mine(bob)
+        before = actions_count(bob)
+        time.sleep(2.5)  # longer than the takeover delay: no bot takes his turn
+        assert actions_count(bob) == before and is_mine(bob)
+        play_turn_via_page(bob)
+        wait_mine(ann)
+        browser.close()
+
+
+def test_a_killed_host_restarts_and_the_game_resumes(host_factory):
+    args = ["deutschland", "--players", "Ann=human,greedy", "--seed", "11"]
+    host = host_factory(args)
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        ann = open_page(browser, host.links["Ann"])
+        play_turn_via_page(ann)
+        wait_mine(ann)
+        played = actions_count(ann)
+        host.kill()
+        expect(ann.locator("#status")).to_contain_text("reconnecting")
+        again = HostProcess(host.state, args, port=host.port).start()
+        try:
+            assert again.links["Ann"] == host.links["Ann"]  # the same seats and tokens
+            expect(ann.locator("#status")).to_have_text("connected", timeout=30_000)
+            wait_mine(ann)
+            assert actions_count(ann) == played
+            play_turn_via_page(ann)
+            assert actions_count(ann) > played
+        finally:
+            again.stop()
+        browser.close()
