@@ -13,7 +13,7 @@ import random
 import sys
 from typing import Any
 
-from engine.bots.base import make_bot
+from engine.bots import make_bot
 from engine.errors import EngineError, IllegalMoveError
 from engine.game import Game, GameOptions
 from engine.mapdef import MapDef, MarkSquare

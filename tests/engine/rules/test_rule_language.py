@@ -13,7 +13,8 @@ from engine.errors import IllegalMoveError
 from engine.game import Game, GameOptions
 from engine.mapdef import MapDef, MarkSquare, StartSquare
 from engine.moves import Move, Pass
-from engine.record import dumps_record, loads_record, record_of, replay
+from engine.record import dumps_record, loads_record, record_of
+from engine.replaying import replay
 from engine.resources import schema_path
 from engine.rules.chips_common import invariant_violations
 from engine.rules.data import RuleSetSpec, check_ruleset_dict, preset_dict
