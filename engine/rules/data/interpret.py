@@ -690,7 +690,8 @@ class Interpreter:
         elif k == "reveal_chips":
             st.face_down = st.face_down - set(state.held[p])
         elif k == "place_meeple" and isinstance(target, str) and ev.square is not None:
-            ctx.place_meeple(p, ev.square, target)
+            if ctx.supply[p] > 0 and target in ctx.free_locations(ev.square):
+                ctx.place_meeple(p, ev.square, target)
         elif k == "upgrade_meeple" and isinstance(target, int):
             strength = e.get("strength", 2)
             state.strength[target] = strength

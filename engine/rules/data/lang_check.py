@@ -312,8 +312,8 @@ def lang_problems(d: dict[str, Any]) -> list[tuple[str, str]]:
         if trig.players == "each" and any(e["kind"] == "extra_turn" for e in r["then"]):
             out.append((f"{at}.then", f"an extra turn at {when!r} has no turn to follow"))
         kinds = [e["kind"] for e in r["then"]]
-        if "place_meeple" in kinds and "upgrade_meeple" in kinds:
-            out.append((f"{at}.then", "one rule places or upgrades a meeple, not both"))
+        if kinds.count("place_meeple") + kinds.count("upgrade_meeple") > 1:
+            out.append((f"{at}.then", "one rule places or upgrades one meeple, not more"))
         if "place_meeple" in kinds and when == "tile_placed" and not optional:
             out.append(
                 (
