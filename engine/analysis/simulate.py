@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis.cluster import run_on_dask
+from engine.analysis.rule_usage import RuleWatch
 from engine.analysis.workers import chunks, main_hidden
 from engine.bots import make_bot
 from engine.bots.mcts_bot import DEFAULT_ITERATIONS
@@ -221,8 +222,6 @@ def play_one(m: MapDef, config: SimConfig, index: int, rule_set: str) -> dict[st
     chips = _chip_state(game)
     down_at_start = dict(chips.down) if chips is not None else {}
     bots = make_bots(config, players, seed, index)
-    from engine.analysis.rule_usage import RuleWatch
-
     watch = RuleWatch(game)
     guard = 0
     while not game.is_over():
