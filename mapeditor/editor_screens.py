@@ -2,7 +2,10 @@
 
 Run under a display (``xvfb-run -a``). Writes ``OUTDIR/<map>.png`` for each shipped map (or the
 ones named) and ``OUTDIR/start-page.png``; with ``--rule-set`` instead of map names, the Rule set
-dock's pictures (``ruleset-dock.png``, ``ruleset-issues.png``, ``ruleset-missing-print.png``).
+dock's pictures (``ruleset-dock.png``, ``ruleset-issues.png``, ``ruleset-missing-print.png``);
+with ``--rule-language``, a designer's own rule set (``docs/rule-language/herring.ruleset.json``)
+in the dock (``ruleset-dock-rules.png``, ``ruleset-dock-form.png``) and in a playtest
+(``playtest-herring.png``).
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     QStandardPaths.setTestModeEnabled(True)
     if names == ["--rule-set"]:
         rule_set_screens(app, out)
+        return 0
+    if names == ["--rule-language"]:
+        rule_language_screens(app, out)
         return 0
     start = open_editor()
     start.settings.setValue("recent", [str(Path.home() / "maps" / "my-island.json")])
@@ -105,6 +111,62 @@ def rule_set_screens(app: QCoreApplication, out: Path) -> None:
     window.grab().save(str(out / "ruleset-missing-print.png"))
     for name in ("ruleset-dock", "ruleset-issues", "ruleset-missing-print"):
         print(out / f"{name}.png")
+    doc.undo_stack.setClean()
+    window.close()
+
+
+HERRING = Path(__file__).resolve().parent.parent / "docs" / "rule-language" / "herring.ruleset.json"
+"""The designer's rule set the rule-language pictures show."""
+
+
+def rule_language_screens(app: QCoreApplication, out: Path) -> None:
+    """A designer's rule set on the France map: fish markets painted with the marks bar, the
+    Rules form of its offer in the dock, then bots playing it in the playtest."""
+    import json
+
+    from engine.mapdef import Colour, MarkSquare
+    from mapeditor.commands import change_entries, set_rule_set
+    from mapeditor.playtest.setup import Seat, default_setup
+    from mapeditor.playtest.window import PlaytestWindow
+    from mapeditor.ruleset_data import data_state
+    from mapeditor.widgets.main_window import open_editor
+
+    window = open_editor(bundled_map("france"))
+    window.resize(1500, 1000)
+    window.show()
+    doc = window.document
+    set_rule_set(doc, data_state(json.loads(HERRING.read_text(encoding="utf-8"))), "Herring")
+    coast = sorted(sq for sq in doc.map.land if sq not in doc.map.towns)[::23][:6]
+    markets = {sq: MarkSquare("fish_market", Colour.ORANGE, i + 1) for i, sq in enumerate(coast)}
+    change_entries(doc, "marks", markets, "Fish markets")
+    window.marks_bar.choose("fish_market")
+    dock = window.ruleset
+    window.docks["Rule set"].raise_()
+    dock.select_entry("rules", 2)
+    _settle(app, 1.5)
+    window.statusBar().clearMessage()
+    window.grab().save(str(out / "ruleset-dock-rules.png"))
+    from PySide6.QtWidgets import QGroupBox
+
+    rules = next(b for b in dock.findChildren(QGroupBox) if b.title() == "Rules" and b.isVisible())
+    rules.grab().save(str(out / "ruleset-dock-form.png"))
+    m = doc.map
+    setup = default_setup(m, seed=7, players=2)
+    setup.seats = [Seat("Anna", "#d7301f", "greedy"), Seat("Ben", "#2b6cc4", "greedy")]
+    play = PlaytestWindow(m, setup, pace_ms=0)
+    play.ask_to_keep_game = False
+    play.resize(1500, 1000)
+    play.show()
+    while play.game.turn < 30 and not play.game.is_over():
+        app.processEvents()
+    play._cancel_bot()
+    _settle(app, 0.5)
+    play._refresh()
+    _settle(app, 0.3)
+    play.grab().save(str(out / "playtest-herring.png"))
+    for name in ("ruleset-dock-rules", "ruleset-dock-form", "playtest-herring"):
+        print(out / f"{name}.png")
+    play.close()
     doc.undo_stack.setClean()
     window.close()
 

@@ -27,6 +27,7 @@ from engine.rules.data import (
     check_ruleset_dict,
     preset_dict,
 )
+from engine.rules.data.lang import CONDITIONS, COSTS, EFFECTS, TRIGGERS, Kind
 from engine.rules.data.ruleset import FORMAT, MAX_FILE_BYTES, VERSION, spec_of_valid_dict
 from engine.validation import Issue, Severity, Where, validate_map
 
@@ -315,3 +316,117 @@ def validate(m: MapDef) -> list[Issue]:
         lines.append(f"… and {len(problems) - MAX_SHOWN_PROBLEMS} more mistakes in the rule set")
     out = [i for i in issues if i.code != "ruleset-invalid"]
     return out + [Issue(Severity.ERROR, "ruleset-invalid", line, Where()) for line in lines]
+
+
+# -- the rule language: resources, marks, rules -----------------------------------------------
+
+LANG_LISTS = ("resources", "marks", "rules")
+"""The rule language's lists, each edited as a list with one entry's form."""
+TERM_TABLES: dict[str, dict[str, Kind]] = {"if": CONDITIONS, "cost": COSTS, "then": EFFECTS}
+"""A rule's lists of terms (conditions, costs, effects) and the table of their kinds."""
+SHEET_SETUP = {"start_squares": 3, "start_squares_used": 2, "chips": 30}
+"""The setup a rule set says it is designed for, when the designer first gives one."""
+
+
+def _unique_id(content: Any, key: str, base: str) -> str:
+    entries = get(content, (key,), [])
+    taken = (
+        {e.get("id") for e in entries if isinstance(e, dict)}
+        if isinstance(entries, list)
+        else set()
+    )
+    out, n = base, 2
+    while out in taken:
+        out, n = f"{base}_{n}", n + 1
+    return out
+
+
+def new_entry(content: Any, key: str) -> dict[str, Any]:
+    """A new resource, mark or rule (``key``), its id unique in ``content``; a new rule gives
+    a point when a tile is placed, so it is valid as it starts."""
+    if key in ("resources", "marks"):
+        base, icon = ("resource", "coin") if key == "resources" else ("mark", "star")
+        eid = _unique_id(content, key, base)
+        named = {"id": eid, "name": eid.replace("_", " ").capitalize(), "colour": "#808080"}
+        if key == "resources":
+            return {**named, "icon": icon, "start": 0, "supply": None}
+        chips = {"count": 0, "face": "down"}
+        return {
+            **named,
+            "icon": icon,
+            "takes_tile": True,
+            "closes": False,
+            "opens": "never",
+            "chips": chips,
+        }
+    rid = _unique_id(content, key, "rule")
+    return {
+        "id": rid,
+        "title": rid.replace("_", " ").capitalize(),
+        "when": "tile_placed",
+        "if": [],
+        "cost": [],
+        "then": [{"kind": "points", "amount": 1}],
+        "choice": "compulsory",
+        "chooser": "current",
+        "limits": [],
+    }
+
+
+def entry_summary(key: str, entry: Any) -> str:
+    """One line for a list of resources, marks or rules, in the designer's words."""
+    if not isinstance(entry, dict):
+        return "(not an object)"
+    name = entry.get("name") or entry.get("title") or entry.get("id") or "?"
+    if key == "rules":
+        trigger = TRIGGERS.get(str(entry.get("when")))
+        return f"{name}  (when: {trigger.label.lower() if trigger else entry.get('when')})"
+    return str(name)
+
+
+def id_choices(content: Any, key: str) -> list[str]:
+    """The ids of the rule set's resources or marks, to choose from."""
+    entries = get(content, (key,), [])
+    ids = [e.get("id") for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
+    return [i for i in ids if isinstance(i, str)]
+
+
+def param_default(info: dict[str, Any], content: Any, name: str) -> Any:
+    """A starting value for a term's parameter (its schema fragment ``info``)."""
+    if "enum" in info:
+        return info["enum"][0]
+    if info.get("type") == "integer":
+        return max(int(info.get("minimum", 0)), 1)
+    if info.get("type") == "boolean":
+        return False
+    if info.get("type") == "array":
+        return [1] if name == "points" else []
+    if info.get("type") == "object":
+        return {"kind": "is_current"}
+    if info.get("type") == "string":
+        ids = id_choices(content, "marks" if name == "mark" else "resources")
+        return ids[0] if ids else ("chips" if name != "mark" else "")
+    if name == "values":
+        return {"road": 1}
+    return 1  # a quantity: a number
+
+
+def term_dict(content: Any, group: str, kind: str) -> dict[str, Any]:
+    """A condition, cost or effect (``group``: ``if``, ``cost``, ``then``) of ``kind``, its
+    required parameters at a starting value."""
+    info = TERM_TABLES[group][kind]
+    out: dict[str, Any] = {"kind": kind}
+    for name in info.required:
+        out[name] = param_default(info.params[name], content, name)
+    return out
+
+
+def without(content: Any, path: Path_) -> dict[str, Any]:
+    """A copy of ``content`` without the (optional) field at ``path``."""
+    out = storable(copy.deepcopy(content))
+    holder = get(out, path[:-1])
+    if isinstance(holder, dict):
+        holder.pop(path[-1], None)
+    elif isinstance(holder, list) and isinstance(path[-1], int) and path[-1] < len(holder):
+        holder.pop(path[-1])
+    return out

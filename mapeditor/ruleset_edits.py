@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.rules.data import RuleSetError, load_ruleset
+from engine.rules.data.lang import LIMIT_PER
 from mapeditor.commands import set_rule_set
 from mapeditor.document import MapDocument
 from mapeditor.ruleset_data import (
@@ -21,11 +22,14 @@ from mapeditor.ruleset_data import (
     get,
     kind_dict,
     module_state,
+    new_entry,
     new_mechanic,
     path_text,
     preset_content,
     storable,
+    term_dict,
     with_value,
+    without,
 )
 
 
@@ -146,6 +150,72 @@ def remove_mechanic(document: MapDocument, index: int) -> bool:
     )
 
 
+def clear_field(document: MapDocument, path: Path_) -> bool:
+    """Remove an optional field of the data rule set (its default applies again)."""
+    current = content(document)
+    if current is None or get(current, path, None) is None:
+        return False
+    return _edit(document, without(current, path), f"Clear {path_text(path)}")
+
+
+def add_entry(document: MapDocument, key: str) -> int | None:
+    """Append a new resource, mark or rule (``key``: ``resources``, ``marks``, ``rules``);
+    its index."""
+    current = content(document)
+    if current is None:
+        return None
+    entries = get(current, (key,), [])
+    entries = list(entries) if isinstance(entries, list) else []
+    entries.append(new_entry(current, key))
+    what = key[:-1]
+    _edit(document, with_value(current, (key,), entries), f"Add a {what}")
+    return len(entries) - 1
+
+
+def remove_item(document: MapDocument, path: Path_) -> bool:
+    """Remove the list item at ``path`` (a resource, a mark, a rule, or a rule's condition,
+    cost, effect or limit)."""
+    current = content(document)
+    if current is None or get(current, path, None) is None:
+        return False
+    return _edit(document, without(current, path), f"Remove {path_text(path)}")
+
+
+def add_term(document: MapDocument, rule: int, group: str, kind: str) -> bool:
+    """Append a condition, cost or effect (``group``: ``if``, ``cost``, ``then``) of ``kind``
+    to rule ``rule``, its required parameters at a starting value."""
+    current = content(document)
+    at: Path_ = ("rules", rule, group)
+    if current is None or not isinstance(get(current, ("rules", rule)), dict):
+        return False
+    terms = get(current, at, [])
+    terms = [*terms, term_dict(current, group, kind)] if isinstance(terms, list) else []
+    return _edit(document, with_value(current, at, terms), f"Add {kind} to {path_text(at)}")
+
+
+def set_term_kind(document: MapDocument, path: Path_, group: str, kind: str) -> bool:
+    """Change the kind of the term at ``path``; its parameters start again."""
+    current = content(document)
+    if current is None or get(current, (*path, "kind")) == kind:
+        return False
+    new = with_value(current, path, term_dict(current, group, kind))
+    return _edit(document, new, f"Change {path_text(path)} to {kind}")
+
+
+def add_limit(document: MapDocument, rule: int) -> bool:
+    """Add a limit to rule ``rule``: once per game, or per the first period it has none for."""
+    current = content(document)
+    at: Path_ = ("rules", rule, "limits")
+    if current is None or not isinstance(get(current, ("rules", rule)), dict):
+        return False
+    limits = get(current, at, [])
+    limits = list(limits) if isinstance(limits, list) else []
+    used = {x.get("per") for x in limits if isinstance(x, dict)}
+    per = next((p for p in LIMIT_PER if p not in used), LIMIT_PER[0])
+    limits.append({"per": per, "times": 1})
+    return _edit(document, with_value(current, at, limits), f"Add a limit to {path_text(at)}")
+
+
 def keep_in_file(document: MapDocument, file_name: str) -> bool:
     """Keep the data rule set in its own file ``file_name`` (beside the map; written when the
     map is saved) instead of embedding it."""
@@ -191,15 +261,21 @@ def default_file_name(document: MapDocument) -> str:
 
 __all__ = [
     "RuleSetError",
+    "add_entry",
+    "add_limit",
     "add_mechanic",
+    "add_term",
+    "clear_field",
     "content",
     "default_file_name",
     "embed",
     "keep_in_file",
     "load_file",
+    "remove_item",
     "remove_mechanic",
     "set_field",
     "set_kind",
+    "set_term_kind",
     "state",
     "use_module",
     "use_preset",

@@ -67,6 +67,9 @@ RARE = 0.05
 MIN_REGION = 3
 """Never-filled regions smaller than this many squares are not warned about."""
 CITY_RARELY = 0.10
+ALWAYS_WINS_GAMES = 10
+"""A rule whose heaviest user won every game it ran in, over at least this many games, is
+warned about (``rule-always-wins``); fewer games say too little."""
 """A large city completed in fewer than this share of games is warned about."""
 
 
@@ -499,6 +502,38 @@ def rule_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) 
     figures = _declared_figures(name, m)
     if figures:
         out["figures"] = {key: _figure(m, name, spec, games) for key, spec in figures.items()}
+    usage = rule_usage_figures(m, games)
+    if usage:
+        out["by_rule"] = usage
+    return out
+
+
+def rule_usage_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per rule of the rule language, in the designer's words (its title): per game how often
+    it was offered, taken, declined and ran, the points and chips it moved; the games where it
+    ran, and in how many of them the player who ran it most won."""
+    played = [g for g in games if "rule_usage" in g]
+    if not played:
+        return []
+    spec = m.rule_set_spec
+    titles = {r.id: r.title or r.id for r in spec.rules} if spec is not None else {}
+    n = len(played)
+    out = []
+    for rid in dict.fromkeys(r for g in played for r in g["rule_usage"]):
+        facts = [g["rule_usage"].get(rid, {}) for g in played]
+        used = [(g, f) for g, f in zip(played, facts, strict=True) if f.get("fired", 0) > 0]
+        won = sum(
+            1
+            for g, f in used
+            if max(range(len(f["seat_fired"])), key=lambda p: f["seat_fired"][p]) in g["winners"]
+        )
+        row: dict[str, Any] = {"id": rid, "title": titles.get(rid, rid)}
+        for key in ("offered", "taken", "declined", "fired", "chips"):
+            row[key] = _r(sum(f.get(key, 0) for f in facts) / n)
+        row["points"] = _r(sum(g["rule_events"].get(rid, [0, 0])[1] for g in played) / n)
+        row["games_fired"] = len(used)
+        row["top_user_won"] = won
+        out.append(row)
     return out
 
 
@@ -677,6 +712,29 @@ def warnings(m: MapDef, report: BalanceReport) -> list[ReportWarning]:
                         f"{report['run']['games_played']} games"
                     ),
                     "squares": region["squares"],
+                }
+            )
+    games = report["run"]["games_played"]
+    for rule in report["rules"].get("by_rule", []):
+        title = rule["title"]
+        if rule["games_fired"] == 0:
+            offered = f" (offered {rule['offered']} times a game)" if rule["offered"] else ""
+            out.append(
+                {
+                    "code": "rule-never-fires",
+                    "message": f"rule {title} never ran in {games} games{offered}",
+                }
+            )
+        elif (
+            rule["games_fired"] >= ALWAYS_WINS_GAMES and rule["top_user_won"] == rule["games_fired"]
+        ):
+            out.append(
+                {
+                    "code": "rule-always-wins",
+                    "message": (
+                        f"rule {title}: the player who ran it most won all "
+                        f"{rule['games_fired']} games it ran in"
+                    ),
                 }
             )
     for city in report["features"]["large_cities"]:

@@ -416,6 +416,20 @@ def _rules_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
         ]
         if rows:
             b.append(("table", [f"{rules_fig['rule_set']}: per game", "mean"], rows))
+        by_rule = rules_fig.get("by_rule", [])
+        if by_rule:
+            head = ["rule (per game)", "offered", "taken", "declined", "ran", "points", "chips"]
+            cells = [
+                [
+                    r["title"],
+                    *(_num(r[k]) for k in ("offered", "taken", "declined")),
+                    _num(r["fired"]),
+                    _num(r["points"]),
+                    _num(r["chips"]),
+                ]
+                for r in by_rule
+            ]
+            b.append(("table", head, cells))
         for name, fig in rules_fig.get("figures", {}).items():
             if isinstance(fig, dict) and fig.get("n") == 0:
                 b.append(("p", f"{name.replace('_', ' ')}: no data."))

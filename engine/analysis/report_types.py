@@ -192,6 +192,8 @@ class RuleFigures(TypedDict):
     actions_per_game: NotRequired[dict[str, float]]
     events_per_game: NotRequired[dict[str, EventFigure]]
     figures: NotRequired[dict[str, Any]]
+    by_rule: NotRequired[list[dict[str, Any]]]
+    """Per rule of the rule language (:func:`engine.analysis.balance.rule_usage_figures`)."""
 
 
 LengthFigures = dict[str, Any]

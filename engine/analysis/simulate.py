@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.analysis.cluster import run_on_dask
 from engine.analysis.quality import game_quality
+from engine.analysis.rule_usage import RuleWatch
 from engine.analysis.workers import chunks, main_hidden
 from engine.bots.mcts_bot import DEFAULT_ITERATIONS
 from engine.bots.spec import BotSpec
@@ -247,11 +248,14 @@ def play_one(m: MapDef, config: SimConfig, index: int, rule_set: str) -> dict[st
     chips = _chip_state(game)
     down_at_start = dict(chips.down) if chips is not None else {}
     bots = make_bots(config, players, seed, index)
+    watch = RuleWatch(game)
     guard = 0
     while not game.is_over():
         action = bots[game.to_move].choose(game)
+        watch.before(game, action)
         # bots return legal actions; apply() skips the re-check that play() would repeat
         game.apply(action)
+        watch.after(game)
         guard += 1
         if guard > 100_000:
             raise EngineError(f"game {index} (seed {seed}) is not over after {guard} actions")
@@ -259,6 +263,8 @@ def play_one(m: MapDef, config: SimConfig, index: int, rule_set: str) -> dict[st
     if config.seats:
         facts["bots"] = config.bots_of(index, players)
         facts["deal"] = deal
+    if watch.active:
+        facts["rule_usage"] = watch.facts()
     return facts
 
 

@@ -29,6 +29,19 @@ class StackView:
     count: int
 
 
+@dataclass(frozen=True)
+class ResourceView:
+    """A resource of a rule set, as its designer named and drew it, and what each player holds."""
+
+    id: str
+    name: str
+    colour: str
+    """``#rrggbb``."""
+    icon: str
+    held: tuple[int, ...]
+    """Per seat."""
+
+
 @dataclass
 class RuleView:
     """A rule set's pieces and counters now. Per-player lists are indexed by seat."""
@@ -45,3 +58,7 @@ class RuleView:
     """Meeples on the Isle of Man by player (only players with some)."""
     wines: list[list[str]] = field(default_factory=list)
     """Per player: the colours of the wines they could sell (France)."""
+    wines_title: str = ""
+    """What the rule set calls what ``wines`` counts (its mechanic's title), ``""``: wines."""
+    resources: list[ResourceView] = field(default_factory=list)
+    """The rule set's own resources (the rule language), in the designer's order."""

@@ -12,17 +12,22 @@ from dataclasses import dataclass, field
 from engine.game import Game
 from engine.geometry import Square
 from engine.rules.context import RuleContext
-from engine.rules.view import ChipView, RuleView, StackView
+from engine.rules.view import ChipView, ResourceView, RuleView, StackView
 
 __all__ = [
     "ChipView",
     "Pieces",
+    "ResourceView",
     "StackView",
     "chips_held",
     "chips_held_by_all",
+    "has_wines",
     "isle_meeples",
     "pieces",
+    "resource_lines",
+    "resources",
     "wines",
+    "wines_title",
 ]
 
 
@@ -83,3 +88,32 @@ def wines(game: Game, player: int) -> list[str]:
         if view.wines:
             return list(view.wines[player])
     return []
+
+
+def has_wines(game: Game) -> bool:
+    """Whether a rule set in play counts wines (France's mechanic, or a designer's like it)."""
+    return any(view.wines for view in _views(game))
+
+
+def wines_title(game: Game) -> str:
+    """What the rule set in play calls its wines (a data rule set's mechanic title), or
+    ``"Wines"``."""
+    return next((v.wines_title for v in _views(game) if v.wines_title), "Wines")
+
+
+def resources(game: Game) -> list[ResourceView]:
+    """The designer's resources of the rule sets in play, with what each player holds."""
+    return [r for view in _views(game) for r in view.resources]
+
+
+def resource_lines(game: Game, before: list[ResourceView]) -> list[tuple[int, str]]:
+    """What changed in the players' resources since ``before`` (:func:`resources` then), in
+    the designer's names: ``(player, "   Anna: +1 Herring (3)")``."""
+    old = {r.id: r.held for r in before}
+    out = []
+    for r in resources(game):
+        was = old.get(r.id, (0,) * len(r.held))
+        for p, (a, b) in enumerate(zip(was, r.held, strict=False)):
+            if a != b:
+                out.append((p, f"   {game.players[p]}: {b - a:+d} {r.name} ({b})"))
+    return out

@@ -1,9 +1,10 @@
-"""The score board: one row per player with score, meeples left, chips held and wines."""
+"""The score board: one row per player with score, meeples left, chips held, wines (by the
+rule set's name for them) and each of the designer's resources (their names and colours)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -58,9 +59,43 @@ class ScoreBoard(QTableWidget):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COLUMNS.index("Chips"), QHeaderView.ResizeMode.Stretch)
 
+    def _show_headers(self, game: Game) -> list[rule_view.ResourceView]:
+        """The rule set's names as headers: its wines' name, one column per resource."""
+        resources = rule_view.resources(game)
+        names = [*COLUMNS[:-1], rule_view.wines_title(game), *(r.name for r in resources)]
+        if self.columnCount() != len(names):
+            self.setColumnCount(len(names))
+            header = self.horizontalHeader()
+            for c in range(len(COLUMNS), len(names)):
+                header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+            # the resources' columns are seen whole: the hand of chips wraps onto more lines
+            chips = COLUMNS.index("Chips")
+            header.setSectionResizeMode(
+                chips,
+                QHeaderView.ResizeMode.Stretch
+                if len(names) == len(COLUMNS)
+                else QHeaderView.ResizeMode.Interactive,
+            )
+            if len(names) > len(COLUMNS):
+                self.setColumnWidth(chips, 56)
+        for c, name in enumerate(names):
+            title = self.horizontalHeaderItem(c) or QTableWidgetItem()
+            title.setText(name)
+            if c >= len(COLUMNS):
+                r = resources[c - len(COLUMNS)]
+                swatch = QPixmap(10, 10)
+                swatch.fill(QColor(r.colour))
+                title.setIcon(QIcon(swatch))
+                title.setToolTip(f"{r.name} ({r.icon}) each player holds")
+            self.setHorizontalHeaderItem(c, title)
+        # a rule set without wines has no Wines column (its resources need the room)
+        self.setColumnHidden(COLUMNS.index("Wines"), not rule_view.has_wines(game))
+        return resources
+
     def show_game(self, game: Game, colours: list[QColor], labels: list[str]) -> None:
         n = len(game.players)
         self.setRowCount(n)
+        resources = self._show_headers(game)
         for p in range(n):
             mine = p == game.to_move and not game.is_over()
             chips = rule_view.chips_held(game, p)
@@ -71,6 +106,7 @@ class ScoreBoard(QTableWidget):
                 _meeples_text(game, p),
                 _chip_text(chips) or "-",
                 " ".join(_short(w) for w in wines) or "-",
+                *(str(r.held[p]) if p < len(r.held) else "-" for r in resources),
             )
             for c, text in enumerate(cells):
                 item = self.item(p, c)
@@ -87,8 +123,20 @@ class ScoreBoard(QTableWidget):
         self.resizeRowsToContents()
         h = self.horizontalHeader().height() + sum(self.rowHeight(r) for r in range(n)) + 4
         self.setFixedHeight(h)
+        if resources:  # the side panel widens (to its maximum) so every resource is seen
+            shown = range(self.columnCount())
+            w = sum(self.columnWidth(c) for c in shown if not self.isColumnHidden(c))
+            self.setMinimumWidth(w + 2 * self.frameWidth())
+
+    def headers(self) -> list[str]:
+        """The columns' titles as shown (the rule set's names)."""
+        items = [self.horizontalHeaderItem(c) for c in range(self.columnCount())]
+        return [i.text() if i is not None else "" for i in items]
 
     def cell_text(self, row: int, column: str) -> str:
-        """The text of one cell (``column`` by its name), for tests and tools."""
-        item = self.item(row, COLUMNS.index(column))
+        """The text of one cell (``column`` by its name in :data:`COLUMNS` or as shown), for
+        tests and tools."""
+        shown = self.headers()
+        c = COLUMNS.index(column) if column in COLUMNS else shown.index(column)
+        item = self.item(row, c)
         return item.text() if item is not None else ""

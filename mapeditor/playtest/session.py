@@ -21,6 +21,7 @@ from engine.moves import Action, action_from_dict
 from engine.record import GameRecord, load_record, save_record
 from engine.replaying import new_game
 from engine.scoring import KINDS, ScoreEvent
+from mapeditor.playtest import rule_view
 from mapeditor.playtest.bot_worker import BotWorker, TileWarmer, next_token
 from mapeditor.playtest.describe import describe_move
 from mapeditor.playtest.setup import DEFAULT_COLOURS, PlaytestSetup, Seat, default_setup
@@ -143,9 +144,12 @@ class PlaytestSession(QObject):
         """
         g = self.game
         player, turn, tile = g.to_move, g.turn, g.current_tile
+        held = rule_view.resources(g)
         events = g.play(action)
         self.actors.append((player, turn))
         self.logged.emit(LogEntry(describe_move(g, player, action, tile), player))
+        for who, line in rule_view.resource_lines(g, held):
+            self.logged.emit(LogEntry(line, who))
         final_shown = False
         for e in events:
             if e.final and not final_shown:
@@ -257,12 +261,14 @@ class PlaytestSession(QObject):
         for i, data in enumerate(actions, start=1):
             action = action_from_dict(data, game.rules)
             player, turn, tile = game.to_move, game.turn, game.current_tile
+            held = rule_view.resources(game)
             try:
                 events = game.play(action)
             except IllegalMoveError as exc:
                 raise EngineError(f"action {i}: {exc}") from None
             actors.append((player, turn))
             log.append(LogEntry(describe_move(game, player, action, tile), player))
+            log.extend(LogEntry(t, who) for who, t in rule_view.resource_lines(game, held))
             log.extend(LogEntry(f"   ★ {e.text}", event=e) for e in events)
         self._start(game, actors, log, fit=fit)
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.geometry import Square
 from engine.mapdef import Colour, MarkSquare, StartSquare, Town, Track
 from mapeditor.commands import change_attribute, change_entries
 from mapeditor.document import ABSENT
-from mapeditor.tools.base import Tool, ToolEvent, not_land_notice
+from mapeditor.tools.base import Tool, ToolEvent, line, new_stroke_id, not_land_notice
 
 _WHAT = {
     "start_squares": "Start squares",
@@ -104,18 +105,28 @@ class DesignerMarkTool(Tool):
     name = "Designer mark"
     shortcut = "J"
     hint = (
-        "Click a map square to print the chosen mark of the map's rule set on it (click again to "
-        "clear); right-click chooses the next mark."
+        "Click or drag over map squares to print the chosen mark of the map's rule set, with the "
+        "chosen chip colour and value, on each (one undo step a drag); starting on the same mark "
+        "clears instead. Right-click chooses the next mark."
     )
     mark: str | None = None
     """The mark printed (``None``: the rule set's first)."""
+    colour: Colour | None = None
+    """The chip colour each square painted carries (``None``: the mark's own)."""
+    value: int | None = None
+    """The value each square painted carries (``None``: none)."""
+    _stroke: int = 0
+    _last: Square | None = None
+    _paint: object = ABSENT
+    """What the stroke puts on each square: the mark, or ``ABSENT`` (it clears)."""
 
-    def _marks(self) -> list[tuple[str, str]]:
+    def marks(self) -> list[tuple[str, str]]:
+        """The rule set's marks: ``(id, name)``."""
         spec = self.document.map.rule_set_spec
         return [(k.id, k.name) for k in spec.marks] if spec is not None else []
 
     def press(self, event: ToolEvent) -> None:
-        marks = self._marks()
+        marks = self.marks()
         if not marks:
             self.notice = "The map's rule set declares no marks (docs/rule-language.md)."
             return
@@ -126,8 +137,30 @@ class DesignerMarkTool(Tool):
             self.mark = ids[(ids.index(self.mark) + 1) % len(ids)]
             self.notice = f"Mark: {dict(marks)[self.mark]}"
             return
-        mark = self.mark
-        toggle_on_square(self, event, "marks", lambda: MarkSquare(mark), "Toggle mark")
+        m, sq = self.document.map, event.square
+        if sq not in m.land:
+            self.notice = not_land_notice(_WHAT["marks"], sq)
+            return
+        value = MarkSquare(self.mark, self.colour, self.value)
+        self._paint = ABSENT if m.marks.get(sq) == value else value
+        self._stroke = new_stroke_id()
+        self._last = sq
+        self._put([sq])
+
+    def move(self, event: ToolEvent) -> None:
+        if self._last is None or event.button != "left":
+            return
+        self._put(line(self._last, event.square))
+        self._last = event.square
+
+    def release(self, event: ToolEvent) -> None:
+        self._last = None
+
+    def _put(self, squares: list[Square]) -> None:
+        land = self.document.map.land
+        changes = {sq: self._paint for sq in squares if sq in land}
+        text = "Clear marks" if self._paint is ABSENT else "Print marks"
+        change_entries(self.document, "marks", changes, text, merge_key=("stroke", self._stroke))
 
 
 @dataclass

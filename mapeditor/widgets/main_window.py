@@ -51,6 +51,7 @@ from mapeditor.painting import LAYERS, square_rect
 from mapeditor.playtest.launch import confirm_errors, open_playtest
 from mapeditor.tools import ALL_TOOLS, Tool
 from mapeditor.tools.clipboard import copy_fragment, from_mime, paste, to_mime
+from mapeditor.tools.marks import DesignerMarkTool
 from mapeditor.tools.select import delete_selection
 from mapeditor.widgets.balance_dialog import add_balance_report_action
 from mapeditor.widgets.chips_dock import ChipsDock
@@ -61,6 +62,7 @@ from mapeditor.widgets.field_guard import guard_fields
 from mapeditor.widgets.help_menu import add_help_menu
 from mapeditor.widgets.map_scene import MapScene
 from mapeditor.widgets.map_view import MapView
+from mapeditor.widgets.marks_bar import MarksBar
 from mapeditor.widgets.neighbour_names_item import NeighbourNamesItem
 from mapeditor.widgets.overview_dock import OverviewView
 from mapeditor.widgets.printing import print_map, print_preview
@@ -287,6 +289,12 @@ class MainWindow(QMainWindow):
         guard_fields(self.tool_options)  # Escape there returns to the canvas too
         self.addToolBarBreak()  # on a row of its own: the tools' row overflows on small screens
         self.addToolBar(self.tool_options)
+        mark_tool = self.tools[DesignerMarkTool]
+        assert isinstance(mark_tool, DesignerMarkTool)
+        self.marks_bar = MarksBar(mark_tool, lambda: self.set_tool(DesignerMarkTool), self)
+        self.marks_bar.set_document(self.document)
+        self.addToolBarBreak()  # a row of its own: the tools' row is full
+        self.addToolBar(self.marks_bar)
         edit_bar = self.addToolBar("Edit")
         edit_bar.setObjectName("toolbar-edit")
         for action in (self.undo_action, self.redo_action, self.fit_action, self.playtest_action):
@@ -507,6 +515,7 @@ class MainWindow(QMainWindow):
         self.properties.set_document(document)
         self.chips.set_document(document)
         self.ruleset.set_document(document)
+        self.marks_bar.set_document(document)
         self.undo_group.addStack(document.undo_stack)
         self.undo_group.setActiveStack(document.undo_stack)
         self.undo_group.removeStack(old.undo_stack)

@@ -11,6 +11,7 @@ mistake are marked red with the reason, as the issues list reports them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -47,16 +48,28 @@ from engine.rules.data import (
     preset_names,
     preset_spec,
 )
+from engine.rules.data.lang import (
+    ICONS,
+    LIMIT_PER,
+    MAX_MARKS,
+    MAX_RESOURCES,
+    MAX_RULES,
+    TRIGGERS,
+)
 from engine.rules.registry import map_rule_set_names
 from engine.validation import Issue
 from mapeditor import ruleset_edits as edits
 from mapeditor.document import MapDocument
 from mapeditor.ruleset_data import (
     FILE_SUFFIX,
+    SHEET_SETUP,
+    TERM_TABLES,
     Path_,
     bounds,
     description,
+    entry_summary,
     get,
+    id_choices,
     kind_params,
     mechanic_summary,
     path_text,
@@ -92,6 +105,11 @@ WORDS = {
     "in_extra_turns": "offered in extra turns too",
 }
 """Words for the names of fields and choices, where replacing ``_`` is not enough."""
+LANG_WORDS = {"resources": "resource", "marks": "mark", "rules": "rule"}
+LANG_MAX = {"resources": MAX_RESOURCES, "marks": MAX_MARKS, "rules": MAX_RULES}
+TERM_WORDS = {"if": "condition", "cost": "cost", "then": "effect"}
+PROBLEM_LINES = 3
+"""Lines kept for the checker's words under a form (and at the top), shown or not."""
 PLACES = {"border_coa": "at the border", "town_colour": "at a town", "anywhere": "anywhere"}
 
 
@@ -143,6 +161,11 @@ class RuleSetDock(QScrollArea):
         self.mechanic_index = 0
         self._shape: object = None
         self.mechanics_model = QStandardItemModel(self)
+        self.lang_models: dict[str, QStandardItemModel] = {}
+        self.lang_index: dict[str, int] = {}
+        self.problem_lines: list[tuple[str, QLabel]] = []
+        self.text_errors: dict[str, RuleSetProblem] = {}
+        """Fields whose text is not JSON: the reason, by field (the document is unchanged)."""
         self.problem_label = QLabel(self)  # replaced by the form's own (a child: never leaks)
         self.problem_label.hide()
         self._fit_timer = QTimer(self)
@@ -176,6 +199,8 @@ class RuleSetDock(QScrollArea):
         # rule set (whose shape is None) after one with a rule set.
         self._shape = _NOT_BUILT
         self.mechanic_index = 0
+        self.lang_index = {}
+        self.text_errors = {}
         self.refresh()
 
     def content(self) -> dict[str, Any] | None:
@@ -346,6 +371,18 @@ class RuleSetDock(QScrollArea):
             repr(get(m, ("reward", "where"))),
             repr(get(content, ("collect", "kind"))),
             tuple(get(x, ("id",)) for x in mechanics),
+            get(content, ("sheet_setup",)) is not None,
+            tuple(sorted(self.lang_index.items())),
+            tuple(tuple(id_choices(content, key)) for key in LANG_WORDS),
+            self._rule_shape(content),
+        )
+
+    def _rule_shape(self, content: dict[str, Any]) -> object:
+        """What the selected rule's form is made of: its terms' kinds and its limits."""
+        rule = get(content, ("rules", self.lang_index.get("rules", 0)))
+        return tuple(
+            tuple(repr(get(t, ("kind",))) for t in get(rule, (group,), []) or [])
+            for group in ("if", "cost", "then", "limits")
         )
 
     def refresh(self) -> None:
@@ -356,6 +393,10 @@ class RuleSetDock(QScrollArea):
         mechanics = get(content, ("mechanics",), [])
         if not isinstance(mechanics, list) or self.mechanic_index >= len(mechanics):
             self.mechanic_index = max(0, len(mechanics) - 1) if isinstance(mechanics, list) else 0
+        for key in LANG_WORDS:
+            count = len(self._entries(key))
+            if self.lang_index.get(key, 0) >= count:
+                self.lang_index[key] = max(0, count - 1)
         shape = self._shape_of(content)
         if shape != self._shape:
             self._shape = shape
@@ -369,8 +410,10 @@ class RuleSetDock(QScrollArea):
             item = self.editor_layout.takeAt(0)
             widget = item.widget() if item is not None else None
             if widget is not None:
+                widget.hide()  # out of sight now: deleted only when the event loop next runs
                 widget.deleteLater()
         self.fields = []
+        self.problem_lines = []
         self.mechanics_model.deleteLater()  # its view goes with the old form
         self.mechanics_model = QStandardItemModel(self)
         if content is None:
@@ -380,7 +423,11 @@ class RuleSetDock(QScrollArea):
         self.problem_label.setWordWrap(True)
         self.problem_label.setMinimumWidth(120)  # wraps, never widens the dock
         self.editor_layout.addWidget(self._general_box())
+        self.editor_layout.addWidget(self._setup_box())
         self.editor_layout.addWidget(self._chips_box())
+        self.editor_layout.addWidget(self._lang_box("resources", "Resources", self._resource_form))
+        self.editor_layout.addWidget(self._lang_box("marks", "Marks", self._mark_form))
+        self.editor_layout.addWidget(self._lang_box("rules", "Rules", self._rule_form))
         self.editor_layout.addWidget(self._mechanics_box(content))
         self.editor_layout.addWidget(self._scoring_box())
         # Below the form and always shown: a mistake appearing or going never moves the field
@@ -411,15 +458,34 @@ class RuleSetDock(QScrollArea):
         for row in range(self.mechanics_model.rowCount()):
             item = self.mechanics_model.item(row)
             item.setText(mechanic_summary(mechanics[row]) if row < len(mechanics) else "")
+        for key, model in self.lang_models.items():
+            entries = self._entries(key)
+            for row in range(model.rowCount()):
+                text = entry_summary(key, entries[row]) if row < len(entries) else ""
+                model.item(row).setText(text)
         self._mark_problems()
 
     # -- marking mistakes ------------------------------------------------------------------------
 
     def _mark_problems(self) -> None:
         marks: dict[int, list[str]] = {}
-        for p in self.problems:
+        problems = self.problems + list(self.text_errors.values())
+        for p in problems:
             for i in self._fields_of(p.path):
                 marks.setdefault(i, []).append(p.message)
+        for prefix, label in self.problem_lines:
+            about = [
+                str(p)
+                for p in problems
+                if p.path == prefix or p.path.startswith((prefix + ".", prefix + "["))
+            ]
+            more = (
+                [f"… and {len(about) - PROBLEM_LINES + 1} more"]
+                if len(about) > PROBLEM_LINES
+                else []
+            )
+            label.setText("\n".join(about[: PROBLEM_LINES - len(more)] + more))
+            label.setToolTip("\n".join(about))
         for i, f in enumerate(self.fields):
             tip = "\n".join(marks.get(i, []))
             f.widget.setProperty("invalid", bool(tip))
@@ -438,11 +504,12 @@ class RuleSetDock(QScrollArea):
             else:
                 item.setData(None, Qt.ItemDataRole.ForegroundRole)  # the theme's colour
             item.setToolTip("\n".join(bad))
-        lines = [str(p) for p in self.problems[:8]]
-        if len(self.problems) > 8:
-            lines.append(f"… and {len(self.problems) - 8} more")
+        lines = [str(p) for p in problems[:8]]
+        if len(problems) > 8:
+            lines.append(f"… and {len(problems) - 8} more")
         self.problem_label.setText("\n".join(lines) or "No mistakes: the rule set can be played.")
         self.problem_label.setStyleSheet("color: #b00020;" if lines else "color: #2e6b30;")
+        self.problem_label.setToolTip("\n".join(str(p) for p in problems))
 
     def _fields_of(self, problem_path: str) -> list[int]:
         """The fields a problem at ``problem_path`` is about: the field itself, those inside it,
@@ -556,7 +623,7 @@ class RuleSetDock(QScrollArea):
         self,
         path: Path_,
         items: list[tuple[str, Any]],
-        commit: Callable[[Any], None] | None = None,
+        commit: Callable[[Any], object] | None = None,
     ) -> QComboBox:
         combo = _compact(QComboBox())
         for label, value in items:
@@ -565,7 +632,7 @@ class RuleSetDock(QScrollArea):
         combo.activated.connect(lambda i: done(combo.itemData(i)))
 
         def show(v: Any) -> None:
-            i = combo.findData(v)
+            i = next((k for k in range(combo.count()) if combo.itemData(k) == v), -1)
             if i < 0:
                 combo.addItem(f"{v!r} (unknown)", v)
                 i = combo.count() - 1
@@ -824,3 +891,274 @@ class RuleSetDock(QScrollArea):
         now = self._prints()
         new = [p for p in PRINT_NAMES if (p in now and p != name) or (p == name and on)]
         edits.set_field(self.document, ("prints",), new)
+
+    # -- sheet setup ------------------------------------------------------------------------------
+
+    def _setup_box(self) -> QGroupBox:
+        box = QGroupBox("Designed for")
+        form = _form(box)
+        given = QCheckBox("A setup of the sheet (a map that differs gets a warning)")
+        given.setObjectName("rs:sheet_setup")
+        given.toggled.connect(self._set_setup)
+        self.fields.append(
+            _Field(("sheet_setup",), given, lambda v: given.setChecked(v is not None))
+        )
+        form.addRow(given)  # its numbers are fields of the Chips box
+        return box
+
+    def _set_setup(self, on: bool) -> None:
+        if on:
+            edits.set_field(self.document, ("sheet_setup",), dict(SHEET_SETUP))
+        else:
+            edits.clear_field(self.document, ("sheet_setup",))
+
+    # -- the rule language: resources, marks, rules -----------------------------------------------
+
+    def _entries(self, key: str) -> list[Any]:
+        got = get(self.content(), (key,), [])
+        return got if isinstance(got, list) else []
+
+    def _lang_box(self, key: str, title: str, form: Callable[[int, Any], QWidget]) -> QGroupBox:
+        """A list of the rule set's resources, marks or rules, buttons to add and remove one,
+        and the form of the one selected."""
+        box = QGroupBox(title)
+        layout = QVBoxLayout(box)
+        entries = self._entries(key)
+        model = QStandardItemModel(box)
+        for entry in entries:
+            item = QStandardItem(entry_summary(key, entry))
+            item.setEditable(False)
+            model.appendRow(item)
+        self.lang_models[key] = model
+        view = QListView()
+        view.setObjectName(f"ruleset_{key}")
+        view.setModel(model)
+        view.setMaximumHeight(80)
+        view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        index = self.lang_index.get(key, 0)
+        if entries:
+            view.setCurrentIndex(model.index(index, 0))
+        view.clicked.connect(lambda i: self.select_entry(key, i.row()))
+        layout.addWidget(view)
+        row = QHBoxLayout()
+        add = QPushButton(f"Add {LANG_WORDS[key]}")
+        add.setObjectName(f"ruleset_add_{key}")
+        add.setEnabled(len(entries) < LANG_MAX[key])
+        add.clicked.connect(lambda: self.add_entry(key))
+        remove = QPushButton("Remove")
+        remove.setObjectName(f"ruleset_remove_{key}")
+        remove.setEnabled(bool(entries))
+        remove.clicked.connect(lambda: self.remove_entry(key))
+        row.addWidget(add)
+        row.addWidget(remove)
+        row.addStretch(1)
+        layout.addLayout(row)
+        if 0 <= index < len(entries):
+            layout.addWidget(form(index, entries[index]))
+            layout.addWidget(self._problem_line((key, index)))
+        return box
+
+    def _problem_line(self, at: Path_) -> QLabel:
+        """The checker's lines about ``at`` (an entry's form), in a space kept for them: the
+        form does not move when a mistake appears or goes."""
+        label = QLabel()
+        label.setObjectName("rs-problems:" + path_text(at))
+        label.setWordWrap(True)
+        label.setMinimumWidth(120)
+        label.setStyleSheet("color: #b00020;")
+        label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        label.setFixedHeight(label.fontMetrics().lineSpacing() * PROBLEM_LINES + 4)
+        self.problem_lines.append((path_text(at), label))
+        return label
+
+    def select_entry(self, key: str, index: int) -> None:
+        self.lang_index[key] = index
+        self._shape = None
+        self.refresh()
+
+    def add_entry(self, key: str) -> None:
+        index = edits.add_entry(self.document, key)
+        if index is not None:
+            self.select_entry(key, index)
+
+    def remove_entry(self, key: str) -> None:
+        index = self.lang_index.get(key, 0)
+        if edits.remove_item(self.document, (key, index)):
+            self.select_entry(key, max(0, index - 1))
+
+    def _named_form(self, at: Path_) -> tuple[QWidget, QFormLayout]:
+        """The form of a resource or a mark, with the rows both have: id, name, colour, icon."""
+        box = QWidget()
+        form = _form(box)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.addRow("Id", self._line((*at, "id")))
+        form.addRow("Name", self._line((*at, "name")))
+        form.addRow("Colour", self._line((*at, "colour")))
+        form.addRow("Icon", self._choice((*at, "icon"), [(i, i) for i in ICONS]))
+        return box, form
+
+    def _resource_form(self, index: int, _entry: Any) -> QWidget:
+        at: Path_ = ("resources", index)
+        box, form = self._named_form(at)
+        form.addRow("Each player starts with", self._spin((*at, "start")))
+        form.addRow("Supply", self._spin((*at, "supply"), special="as many as needed"))
+        return box
+
+    def _mark_form(self, index: int, _entry: Any) -> QWidget:
+        at: Path_ = ("marks", index)
+        box, form = self._named_form(at)
+        form.addRow("", self._check((*at, "takes_tile"), "a tile may be placed on it", True))
+        form.addRow("", self._check((*at, "closes"), "closes the features facing it", True))
+        opens = [("never", "never"), ("when reached", "when_reached")]
+        form.addRow("Opens", self._choice((*at, "opens"), opens))
+        form.addRow("Chips at setup", self._spin((*at, "chips", "count")))
+        face = [("face down", "down"), ("face up", "up")]
+        form.addRow("  lying", self._choice((*at, "chips", "face"), face))
+        return box
+
+    def _rule_form(self, index: int, rule: Any) -> QWidget:
+        box = QWidget()
+        form = _form(box)
+        form.setContentsMargins(0, 0, 0, 0)
+        at: Path_ = ("rules", index)
+        form.addRow("Id", self._line((*at, "id")))
+        form.addRow("Title", self._line((*at, "title")))
+        triggers = [(t.label, k) for k, t in TRIGGERS.items()]
+        form.addRow("When", self._choice((*at, "when"), triggers))
+        for group, title in (("if", "If"), ("cost", "Cost"), ("then", "Then")):
+            form.addRow(QLabel(f"<b>{title}</b>"))
+            terms = get(rule, (group,), [])
+            for j, term in enumerate(terms if isinstance(terms, list) else []):
+                self._term_rows(form, (*at, group, j), group, term)
+            add = _compact(QComboBox())
+            add.setObjectName(f"ruleset_add_{group}")
+            add.addItem(f"Add {TERM_WORDS[group]}…", None)
+            for kind, info in TERM_TABLES[group].items():
+                add.addItem(info.label, kind)
+            add.activated.connect(lambda i, c=add, g=group: self._add_term(index, g, c.itemData(i)))
+            form.addRow(add)
+        choices = [("compulsory: it happens", "compulsory"), ("optional: an offer", "optional")]
+        form.addRow("Choice", self._choice((*at, "choice"), choices))
+        form.addRow("Chooser", self._choice((*at, "chooser"), [("the player to move", "current")]))
+        limits = get(rule, ("limits",), [])
+        for j, _limit in enumerate(limits if isinstance(limits, list) else []):
+            row = QHBoxLayout()
+            row.addWidget(QLabel("at most"))
+            row.addWidget(self._spin((*at, "limits", j, "times")))
+            row.addWidget(QLabel("per"))
+            row.addWidget(self._choice((*at, "limits", j, "per"), [(p, p) for p in LIMIT_PER]))
+            row.addWidget(self._remove_button((*at, "limits", j)))
+            form.addRow("Limit", row)
+        add_limit = QPushButton("Add limit")
+        add_limit.setObjectName("ruleset_add_limit")
+        add_limit.clicked.connect(lambda: edits.add_limit(self.document, index))
+        form.addRow(add_limit)
+        return box
+
+    def _add_term(self, rule: int, group: str, kind: Any) -> None:
+        if kind is not None:  # not the combo's title
+            edits.add_term(self.document, rule, group, str(kind))
+
+    def _remove_button(self, path: Path_) -> QPushButton:
+        button = QPushButton("✕")
+        button.setObjectName("rs-remove:" + path_text(path))
+        button.setToolTip(f"Remove {path_text(path)}")
+        button.setFixedWidth(button.fontMetrics().horizontalAdvance("✕") + 16)
+        button.clicked.connect(lambda: edits.remove_item(self.document, path))
+        return button
+
+    def _term_rows(self, form: QFormLayout, path: Path_, group: str, term: Any) -> None:
+        """A condition, cost or effect: its kind, then a field per parameter."""
+        table = TERM_TABLES[group]
+        row = QHBoxLayout()
+        row.addWidget(
+            self._choice(
+                (*path, "kind"),
+                [(info.label, kind) for kind, info in table.items()],
+                lambda kind: edits.set_term_kind(self.document, path, group, str(kind)),
+            ),
+            1,
+        )
+        row.addWidget(self._remove_button(path))
+        form.addRow(row)
+        kind = table.get(str(get(term, ("kind",))))
+        for name, info in (kind.params if kind is not None else {}).items():
+            required = name in kind.required if kind is not None else True
+            form.addRow(f"  {_label(name)}", self._param((*path, name), name, info, required))
+
+    def _param(self, path: Path_, name: str, info: dict[str, Any], required: bool) -> QWidget:
+        """A field for a term's parameter, from its schema fragment: a choice, a number, a
+        check box, or JSON (a quantity, a table, nested conditions)."""
+        content = self.content()
+        optional = [] if required else [("(default)", None)]
+        commit = self._commit_or_clear(path)
+        if "enum" in info:
+            items = optional + [(_label(v), v) for v in info["enum"]]
+            return self._choice(path, items, commit)
+        if info.get("type") == "integer":
+            spin = QSpinBox()
+            lo, hi = int(info.get("minimum", 0)), int(info.get("maximum", 99))
+            spin.setRange(lo if required else lo - 1, hi)
+            if not required:
+                spin.setSpecialValueText("(default)")
+            spin.setKeyboardTracking(False)
+            spin.valueChanged.connect(lambda v: commit(None if v < lo else v))
+
+            def show(v: Any) -> None:
+                spin.setValue(
+                    v if isinstance(v, int) and not isinstance(v, bool) else spin.minimum()
+                )
+
+            return self._bind(path, spin, show)
+        if info.get("type") == "boolean":
+            return self._check(path, _label(name))
+        if info.get("type") == "string":
+            key = "marks" if name == "mark" else "resources"
+            ids = id_choices(content, key)
+            extra = {"what": ["points", "chips"], "of": ["chips"]}.get(name, [])
+            if name == "resource" and "chips" in str(info.get("description", "")):
+                extra = ["chips"]
+            items = optional + [(i, i) for i in ids + extra]
+            return self._choice(path, items, commit)
+        return self._json(path, commit)
+
+    def _commit_or_clear(self, path: Path_) -> Callable[[Any], None]:
+        def commit(value: Any) -> None:
+            if value is None:
+                edits.clear_field(self.document, path)
+            else:
+                edits.set_field(self.document, path, value)
+
+        return commit
+
+    def _json(self, path: Path_, commit: Callable[[Any], None]) -> QWidget:
+        """A parameter written as JSON (``2``, ``{"count": "held", "resource": "salt"}``); text
+        that is not JSON is refused with the reason, the document unchanged."""
+        edit = QLineEdit()
+
+        def done() -> None:
+            key = path_text(path)
+            try:
+                value = json.loads(edit.text()) if edit.text().strip() else None
+            except ValueError as exc:
+                self.text_errors[key] = RuleSetProblem(
+                    key, f"not JSON ({exc}); nothing was changed"
+                )
+                self._mark_problems()
+                return
+            self.text_errors.pop(key, None)
+            commit(value)
+            self._mark_problems()
+
+        edit.editingFinished.connect(done)
+
+        def show(v: Any) -> None:
+            if path_text(path) in self.text_errors:
+                return  # the designer's text with a mistake stays until they fix it
+            text = "" if v is None else json.dumps(v)
+            if edit.text() != text:
+                edit.setText(text)
+                edit.setCursorPosition(0)
+
+        return self._bind(path, edit, show)

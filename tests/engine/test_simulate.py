@@ -178,6 +178,7 @@ def test_progress_and_cancel(small) -> None:
     assert len(info.value.games) == 2
     # in parallel: cancelling once the first games are in stops the run and its worker processes
     started: list[int] = []
+    others = set(multiprocessing.active_children())  # e.g. a playtest's bot process
     with pytest.raises(Cancelled) as info:
         simulate(
             small,
@@ -187,7 +188,7 @@ def test_progress_and_cancel(small) -> None:
             cancel=lambda: bool(started),
         )
     assert 0 < len(info.value.games) < 40
-    assert multiprocessing.active_children() == []
+    assert set(multiprocessing.active_children()) - others == set()
 
 
 def test_chunks_cover_every_game_once() -> None:

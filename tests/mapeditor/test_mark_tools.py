@@ -133,3 +133,42 @@ def test_designer_marks_come_from_the_rule_set_and_undo(make_editor) -> None:
     assert {sq: mk.mark for sq, mk in marks.items()} == {(2, 2): "chip_city", (4, 2): "highlight"}
     window.document.undo_stack.undo()
     assert list(window.document.map.marks) == [(2, 2)]
+
+
+def test_a_tool_per_mark_paints_colour_and_value_on_many_squares_in_one_drag(make_editor) -> None:
+    from PySide6.QtCore import Qt
+
+    from engine.mapdef import MarkSquare
+    from engine.rules.data import preset_spec
+    from mapeditor import ruleset_edits
+    from mapeditor.tools import DesignerMarkTool
+    from tests.mapeditor._editor_input import drag
+
+    m = blank(land=True)
+    spec = preset_spec("nordics")
+    m.rule_set_spec, m.rule_set = spec, spec.name
+    window = make_editor(m)
+    bar = window.marks_bar
+    assert [a.text() for a in bar.mark_actions.values()] == [k.name for k in spec.marks]
+    bar.mark_actions["highlight"].trigger()
+    assert isinstance(window.scene.tool, DesignerMarkTool)
+    bar.colour.setCurrentIndex(bar.colour.findData(Colour.ORANGE))
+    bar.colour.activated.emit(bar.colour.currentIndex())
+    bar.value.setValue(3)
+    stack = window.document.undo_stack
+    steps = stack.count()
+    row = [square_point(window, (x, 4)) for x in range(1, 7)]
+    drag(window, row)
+    painted = MarkSquare("highlight", Colour.ORANGE, 3)
+    assert window.document.map.marks == {(x, 4): painted for x in range(1, 7)}
+    assert stack.count() == steps + 1  # one drag, one undo step
+    drag(window, row[:3], Qt.MouseButton.LeftButton)  # starting on the same mark clears
+    assert sorted(window.document.map.marks) == [(x, 4) for x in range(4, 7)]
+    stack.undo()
+    stack.undo()
+    assert window.document.map.marks == {}
+
+    ruleset_edits.use_preset(window.document, "ukraine")  # the tools follow the rule set
+    assert list(bar.mark_actions) == ["chumak"]
+    ruleset_edits.use_module(window.document, "none")
+    assert bar.mark_actions == {} and bar.note.isVisible()

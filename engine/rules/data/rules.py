@@ -67,7 +67,7 @@ from engine.rules.spec import (
     SheetSetup,
     SummarySum,
 )
-from engine.rules.view import RuleView, StackView
+from engine.rules.view import ResourceView, RuleView, StackView
 
 if TYPE_CHECKING:
     from engine.geometry import Square
@@ -1029,6 +1029,7 @@ class DataRules(ChipRules):
             (m for m in self.points_mechanics if m.pay.kind == "exact_value_one_colour"), None
         )
         if wine is not None:
+            out.wines_title = wine.title
             for hand in out.held:
                 values: dict[str, list[int]] = {}
                 for colour, value in hand:
@@ -1036,6 +1037,12 @@ class DataRules(ChipRules):
                 out.wines.append(
                     sorted(c for c, vs in values.items() if payments(vs, wine.pay.value))
                 )
+        if lang is not None:
+            none = (0,) * len(ctx.players)
+            out.resources = [
+                ResourceView(r.id, r.name, r.colour, r.icon, lang.res.get(r.id, none))
+                for r in self.spec.resources
+            ]
         return out
 
     def action_from_dict(self, data: Mapping[str, Any]) -> Action | None:

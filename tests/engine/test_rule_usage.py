@@ -1,0 +1,75 @@
+"""The balance report's per-rule section: offered, taken, declined, ran, points and chips per
+game in the designer's words, and the warnings about a rule that never runs."""
+
+from __future__ import annotations
+
+from engine.analysis.balance import balance_report
+from engine.analysis.simulate import SimConfig, simulate
+from engine.mapio import load_map
+from engine.resources import bundled_map
+from engine.rules.data import RuleSetSpec, preset_dict
+
+SALT = {"id": "salt", "name": "Salt", "colour": "#d8d8d0", "icon": "salt", "supply": None}
+RULES = [
+    {
+        "id": "pan",
+        "title": "Salt pan",
+        "when": "tile_placed",
+        "if": [{"kind": "tile_shows", "feature": "road"}],
+        "then": [{"kind": "gain", "resource": "salt", "amount": 1}],
+    },
+    {
+        "id": "sell",
+        "title": "Sell salt",
+        "when": "action_phase",
+        "choice": "optional",
+        "cost": [{"kind": "resource", "resource": "salt", "amount": 2}],
+        "then": [{"kind": "points", "amount": 3}],
+        "limits": [{"per": "turn"}],
+    },
+    {
+        "id": "hoard",
+        "title": "Salt hoard",
+        "when": "end_of_game",
+        "if": [{"kind": "holds", "resource": "salt", "at_least": 99}],
+        "then": [{"kind": "points", "amount": 10}],
+    },
+]
+
+
+def test_the_report_counts_each_rule_by_its_title_and_warns_about_one_that_never_runs() -> None:
+    d = preset_dict("deutschland")
+    d.update(name="salt", mechanics=[], layout={"kind": "none"}, resources=[SALT], rules=RULES)
+    spec = RuleSetSpec.from_dict(d)
+    m = load_map(bundled_map("example-small"))
+    m.rule_set_spec, m.rule_set = spec, spec.name
+    result = simulate(m, SimConfig(games=4, bot="random", seed=3), workers=1)
+    report = balance_report(m, result)
+    rows = {r["id"]: r for r in report["rules"]["by_rule"]}
+    assert [r["title"] for r in rows.values()] == ["Salt pan", "Sell salt", "Salt hoard"]
+    pan, sell, hoard = rows["pan"], rows["sell"], rows["hoard"]
+    assert pan["fired"] > 0 and pan["offered"] == 0 and pan["points"] == 0
+    assert sell["offered"] > 0
+    assert sell["taken"] + sell["declined"] == sell["offered"]  # every offer answered
+    assert sell["fired"] == sell["taken"]
+    assert sell["points"] == 3 * sell["taken"]  # 3 points each time it is taken
+    assert hoard["games_fired"] == 0 and hoard["fired"] == 0
+    codes = [(w["code"], w["message"]) for w in report["warnings"]]
+    assert ("rule-never-fires", "rule Salt hoard never ran in 4 games") in codes
+    assert not any(c == "rule-never-fires" and "Salt pan" in msg for c, msg in codes)
+    from engine.analysis.report import report_blocks, to_markdown
+
+    page = to_markdown(report_blocks(report, {}, charts_wanted=False))
+    assert "| rule (per game) | offered | taken | declined | ran | points | chips |" in page
+    assert "| Sell salt |" in page and "| Salt hoard | 0 | 0 | 0 | 0 | 0 | 0 |" in page
+    assert "rule Salt hoard never ran in 4 games" in page
+
+
+def test_the_docs_herring_rule_set_is_valid() -> None:
+    import json
+    from pathlib import Path
+
+    from engine.rules.data import check_ruleset_dict
+
+    path = Path(__file__).resolve().parents[2] / "docs" / "rule-language" / "herring.ruleset.json"
+    assert check_ruleset_dict(json.loads(path.read_text(encoding="utf-8"))) == []
