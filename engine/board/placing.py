@@ -52,8 +52,15 @@ class Board(MoveCounting):
         owned = self._owned
         layout = self.layout
         log = self._log  # a trial is open: record what changes (see end_trial)
-        self._side_cache = {}
         x, y = square
+        sides = self._side_cache
+        if sides:
+            # only the square and its neighbours change their sides' shape; a root merged
+            # away is noticed when read (Previews._sides). A copy: copies and open trials
+            # share the old dict
+            sides = self._side_cache = sides.copy()
+            for q in (square, (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
+                sides.pop(q, None)
         src = self._contact_src
         if src:
             src.pop(square, None)

@@ -104,10 +104,25 @@ class Previews(BoardState):
         return None if SIDE_FIELD_CITY_T in sides else sides
 
     def _sides(self, square: Square) -> tuple[tuple[Any, ...], ...]:
+        parent = self.features.parent
         cached = self._side_cache.get(square)
         if cached is not None:
-            return cached
-        parent = self.features.parent
+            # kept across placements (see Board.place): a root that is still a root is still
+            # the root of every node that reached it (no path compression; an undone trial
+            # puts back the cache from before it)
+            for side in cached:
+                tag = side[0]
+                if tag == SIDE_TILE:
+                    r = side[1]
+                    if r >= 0 and parent[r] != r:
+                        break
+                    h0, h1 = side[2]
+                    if (h0 >= 0 and parent[h0] != h0) or (h1 >= 0 and parent[h1] != h1):
+                        break
+                elif tag == SIDE_JOIN and parent[side[1]] != side[1]:
+                    break
+            else:
+                return cached
         tiles = self.tiles
         all_nodes = self.nodes
         layout = self.layout
@@ -235,14 +250,20 @@ class Previews(BoardState):
         new = tuple.__new__
         out: list[PreviewFeature] = []
         for g in range(count):
-            segs = members[g] if members is not None else (heads[g],)
             rs = g_roots[g]
-            kind = kinds[segs[0]]
-            coa = 0
-            open_edges = 0
-            for i in segs:
-                coa += ocoa[i]
-                open_edges += opens[i]
+            if members is None:  # one segment per group (most placements)
+                head = heads[g]
+                kind = kinds[head]
+                coa = ocoa[head]
+                open_edges = opens[head]
+            else:
+                segs = members[g]
+                kind = kinds[segs[0]]
+                coa = 0
+                open_edges = 0
+                for i in segs:
+                    coa += ocoa[i]
+                    open_edges += opens[i]
             meeples: tuple[int, ...] = ()
             for r in rs:
                 coa += fcoa[r]
@@ -257,7 +278,7 @@ class Previews(BoardState):
                     if cs:  # frozensets: the first is shared, not copied
                         cities = cs if cities is NO_NODES else cities | cs
                 own = (
-                    o.dense_cities[segs[0]]
+                    o.dense_cities[head]
                     if members is None
                     else tuple({group_of[c] for i in segs for c in ocities[i]})
                 )

@@ -36,6 +36,8 @@ class BoardTrial(NamedTuple):
     front: dict[Square, str]
     groups: dict[str, dict[Square, None]]
     meeples: dict[int, tuple[int, ...]]
+    sides: dict[Square, tuple[tuple[Any, ...], ...]]
+    """The side cache before the trial (valid again once it is undone)."""
 
 
 class BoardState:
@@ -194,7 +196,13 @@ class BoardState:
         if log is None:
             self._log = f.log = log = []
         mark = BoardTrial(
-            len(log), len(f.parent), len(self.order), self._front, self._groups, f.meeples
+            len(log),
+            len(f.parent),
+            len(self.order),
+            self._front,
+            self._groups,
+            f.meeples,
+            self._side_cache,
         )
         self._front = self._front.copy()
         self._groups = self._groups.copy()
@@ -246,7 +254,7 @@ class BoardState:
         self._front = mark.front
         self._groups = mark.groups
         self._owned = set()
-        self._side_cache = {}
+        self._side_cache = mark.sides
         self._contact_src = {}
         f.meeples = mark.meeples
         if mark.log_len == 0:

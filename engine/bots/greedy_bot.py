@@ -157,12 +157,20 @@ class _Projection:
                 cities = tuple(found)
                 if not farmers:
                     adds: list[tuple[int, int]] = []
+                    pts = -1
                 else:
-                    pts = 3 * sum(1 for c in cities if c in done and fkind[c] == CITY)
-                    adds = [(p, pts) for p in game.majority_of(fmeeples.get(root, ()))]
+                    pts = 0
+                    for c in cities:
+                        if c in done and fkind[c] == CITY:
+                            pts += 3
             else:
                 pts = feature_points(kind, len(f.tiles[root]), f.coa[root], True)
-                adds = [(p, pts) for p in game.majority_of(fmeeples.get(root, ()))]
+            if pts >= 0:
+                mids = fmeeples.get(root, ())
+                if len(mids) == 1:  # no majority to work out
+                    adds = [(meeples[mids[0]][0], pts)]
+                else:
+                    adds = [(p, pts) for p in game.majority_of(mids)]
             entry = (root, cities, adds)
             self.roots.append(entry)
             adds_of[root] = adds
@@ -386,8 +394,11 @@ class _Projection:
             else:
                 scored_now = pv.open == 0
                 pts = feature_points(pv.kind, pv.tiles, pv.coa, not scored_now)
-            for p in game.majority_of(mids):
-                out[p] += pts
+            if len(mids) == 1:
+                out[meeples[mids[0]][0]] += pts
+            else:
+                for p in game.majority_of(mids):
+                    out[p] += pts
             if scored_now:  # the meeples come back
                 supply += sum(1 for m in mids if meeples[m][0] == me)
         x, y = square
@@ -462,17 +473,22 @@ def _placement_groups(
     judged; each twin is ``(its indices, the (square, rotation) judged for it)``."""
     groups: dict[_Placement, list[int]] = {}
     last: list[int] = []
-    last_key: _Placement | None = None
-    for i, mv in enumerate(moves):
-        key = mv[:2]  # a plain (square, rotation) tuple
-        if key == last_key:  # a placement's moves come together: skip the lookup
+    last_sq: tuple[int, int] | None = None
+    last_rot = -1
+    i = 0
+    for sq, rot, _loc in moves:
+        # a placement's moves come together (one square object per block): no key to make
+        if rot == last_rot and sq == last_sq:
             last.append(i)
-            continue
-        got = groups.get(key)
-        if got is None:
-            groups[key] = got = []
-        got.append(i)
-        last, last_key = got, key
+        else:
+            key = (sq, rot)
+            got = groups.get(key)
+            if got is None:
+                groups[key] = got = [i]
+            else:
+                got.append(i)
+            last, last_sq, last_rot = got, sq, rot
+        i += 1
     twins: list[tuple[list[int], _Placement]] = []
     same = _same_shape(game.board.compiled.oriented[game.current_tile])  # type: ignore[index]
     if same == (0, 1, 2, 3)[: len(same)]:
@@ -539,18 +555,16 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
                 known = previews[sq] = _preview_inputs(game, ctx, sq, projection, meeple_value)
             if known is not None:
                 sides, points, quiet = known
-                if quiet is not None and len(idxs) == 1 and placing[idxs[0]][2] is None:
-                    values[idxs[0]] = quiet
-                    continue
+                if len(idxs) == 1:
+                    loc = placing[idxs[0]][2]
+                    if quiet is not None and loc is None:
+                        values[idxs[0]] = quiet
+                        continue
+                    locs = [loc]
+                else:
+                    locs = [placing[i][2] for i in idxs]
                 got = projection.preview_values(
-                    game,
-                    sq,
-                    rot,
-                    sides,
-                    points,
-                    [placing[i][2] for i in idxs],
-                    meeple_value,
-                    quiet,
+                    game, sq, rot, sides, points, locs, meeple_value, quiet
                 )
                 for i, value in zip(idxs, got, strict=False):  # one length; strict is slow on 3.11
                     values[i] = value
@@ -639,10 +653,11 @@ class GreedyBot:
             return moves[0]
         me = game.to_move
         if game.phase is Phase.PLACE:
-            # judge placements on a copy whose hidden information (face-down chip values) is
-            # re-dealt, so the bot does not peek at what a covered chip is worth
-            view = game.copy(shuffle=self.rng)
-            values = placement_values(view, moves, me, self.meeple_value)
+            # judge placements with the hidden information (face-down chip values) re-dealt,
+            # so the bot does not peek at what a covered chip is worth: in place, put back
+            # after (as a copy would be, without copying the game for every decision)
+            with game.redealt(self.rng) as view:
+                values = placement_values(view, moves, me, self.meeple_value)
         else:
             values = [self._lookahead(game, move, me) for move in moves]
         if self.style is not None:

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from engine.board import Board
+from engine.bots.greedy_bot import GreedyBot
 from engine.errors import EngineError
 from engine.features import CITY, FIELD, MONASTERY, ROAD
 from engine.game import Game, GameOptions, Phase
@@ -193,3 +194,45 @@ def test_board_trials_nest() -> None:
     assert board_state(board) == after_first
     board.end_trial(outer)
     assert board_state(board) == original
+
+
+def _fresh_sides(b: Board, sq) -> object:
+    kept = b._side_cache
+    b._side_cache = {}
+    try:
+        return b._sides(sq)
+    finally:
+        b._side_cache = kept
+
+
+@pytest.mark.parametrize("name", ["france", "deutschland", "italia"])
+def test_kept_side_cache_equals_fresh_sides(name: str) -> None:
+    """The sides an empty square's cache keeps across placements, trials and copies (roots
+    merged away noticed when read) equal a fresh computation at every turn of greedy games."""
+    m = load_map(bundled_map(name))
+    checked = 0
+    for seed in range(2):
+        game = Game(m, players=3, seed=seed)
+        bot = GreedyBot(seed=seed)
+        while not game.is_over():
+            board = game.board
+            if game.phase is Phase.PLACE:
+                squares = list(board._front)
+                for sq in squares:
+                    assert board._sides(sq) == _fresh_sides(board, sq), (seed, game.turn, sq)
+                    checked += 1
+                tile = game.current_tile
+                assert tile is not None
+                for sq, rot in board.placements(tile)[:6]:  # a trial, then the cache again
+                    mark = board.begin_trial()
+                    board.place(sq, tile, rot)
+                    for q in squares:
+                        if q in board._front:
+                            assert board._sides(q) == _fresh_sides(board, q), (seed, sq, q)
+                    board.end_trial(mark)
+                for sq in squares:
+                    assert board._sides(sq) == _fresh_sides(board, sq), (seed, game.turn, sq)
+                if game.turn % 7 == 3:
+                    game = game.copy()  # a copy shares the cache until either board changes
+            game.apply(bot.choose(game))
+    assert checked > 1000
