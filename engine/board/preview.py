@@ -237,9 +237,10 @@ class Previews(BoardState):
         else:
             group_of, heads, members = _segment_groups(kinds, link)
         count = len(heads)
-        g_roots: list[list[int]] = [[] for _ in range(count)]
+        # tuples: most groups join no feature or one (``() + (r,)`` is ``(r,)`` itself)
+        g_roots: list[tuple[int, ...]] = [()] * count
         for r, seg in owner.items():
-            g_roots[group_of[seg]].append(r)
+            g_roots[group_of[seg]] += (r,)
         fopen = f.open
         ftiles = f.tiles
         fcoa = f.coa
@@ -282,7 +283,7 @@ class Previews(BoardState):
                     if members is None
                     else tuple({group_of[c] for i in segs for c in ocities[i]})
                 )
-                out.append(new(PreviewFeature, (FIELD, tuple(rs), 0, 0, coa, meeples, cities, own)))
+                out.append(new(PreviewFeature, (FIELD, rs, 0, 0, coa, meeples, cities, own)))
                 continue
             # the square is empty and its border keys are new: only joined features can share
             # a tile
@@ -299,7 +300,7 @@ class Previews(BoardState):
                         tiles += 1
             out.append(
                 new(
-                    PreviewFeature, (kind, tuple(rs), open_edges, tiles, coa, meeples, NO_NODES, ())
+                    PreviewFeature, (kind, rs, open_edges, tiles, coa, meeples, NO_NODES, ())
                 )
             )
         return group_of, out
