@@ -299,8 +299,6 @@ class Previews(BoardState):
                         coa += c
                         tiles += 1
             out.append(
-                new(
-                    PreviewFeature, (kind, rs, open_edges, tiles, coa, meeples, NO_NODES, ())
-                )
+                new(PreviewFeature, (kind, rs, open_edges, tiles, coa, meeples, NO_NODES, ()))
             )
         return group_of, out

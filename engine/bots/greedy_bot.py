@@ -475,8 +475,7 @@ def _placement_groups(
     last: list[int] = []
     last_sq: tuple[int, int] | None = None
     last_rot = -1
-    i = 0
-    for sq, rot, _loc in moves:
+    for i, (sq, rot, _loc) in enumerate(moves):
         # a placement's moves come together (one square object per block): no key to make
         if rot == last_rot and sq == last_sq:
             last.append(i)
@@ -488,7 +487,6 @@ def _placement_groups(
             else:
                 got.append(i)
             last, last_sq, last_rot = got, sq, rot
-        i += 1
     twins: list[tuple[list[int], _Placement]] = []
     same = _same_shape(game.board.compiled.oriented[game.current_tile])  # type: ignore[index]
     if same == (0, 1, 2, 3)[: len(same)]:
