@@ -940,7 +940,7 @@ class Game:
         the game's own generator and any push left open): a bot judges its moves by pushing
         and popping here without copying the game for every decision. Not while another
         thread reads the game."""
-        saved = self.__dict__.copy()
+        pile, rule_state = self.pile, self.rule_state
         depth = len(self._stack)
         state = self.rng.getstate()
         self.pile = self.pile[:]
@@ -951,9 +951,10 @@ class Game:
         try:
             yield self
         finally:
+            # popping puts back everything else (a push keeps copies, a trial the originals)
             while len(self._stack) > depth:
                 self.pop()
-            self.__dict__.update(saved)
+            self.pile, self.rule_state = pile, rule_state
             self.rng.setstate(state)
 
     # -- results ----------------------------------------------------------------------------------
