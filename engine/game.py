@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -932,30 +932,6 @@ class Game:
             for r in g.rules:
                 r.redeal_hidden(g._rule_ctx, shuffle)
         return g
-
-    @contextlib.contextmanager
-    def redealt(self, shuffle: random.Random) -> Iterator[Game]:
-        """This game with its hidden information re-dealt as :meth:`copy` with ``shuffle``
-        re-deals it (the same draws of ``shuffle``), in place, and put back on leaving (with
-        the game's own generator and any push left open): a bot judges its moves by pushing
-        and popping here without copying the game for every decision. Not while another
-        thread reads the game."""
-        pile, rule_state = self.pile, self.rule_state
-        depth = len(self._stack)
-        state = self.rng.getstate()
-        self.pile = self.pile[:]
-        draws.shuffle(shuffle, self.pile)
-        self.rule_state = self._copied_rule_state()
-        for r in self.rules:
-            r.redeal_hidden(self._rule_ctx, shuffle)
-        try:
-            yield self
-        finally:
-            # popping puts back everything else (a push keeps copies, a trial the originals)
-            while len(self._stack) > depth:
-                self.pop()
-            self.pile, self.rule_state = pile, rule_state
-            self.rng.setstate(state)
 
     # -- results ----------------------------------------------------------------------------------
 

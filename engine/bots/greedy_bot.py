@@ -651,11 +651,10 @@ class GreedyBot:
             return moves[0]
         me = game.to_move
         if game.phase is Phase.PLACE:
-            # judge placements with the hidden information (face-down chip values) re-dealt,
-            # so the bot does not peek at what a covered chip is worth: in place, put back
-            # after (as a copy would be, without copying the game for every decision)
-            with game.redealt(self.rng) as view:
-                values = placement_values(view, moves, me, self.meeple_value)
+            # judge placements on a copy whose hidden information (face-down chip values) is
+            # re-dealt, so the bot does not peek at what a covered chip is worth
+            view = game.copy(shuffle=self.rng)
+            values = placement_values(view, moves, me, self.meeple_value)
         else:
             values = [self._lookahead(game, move, me) for move in moves]
         if self.style is not None:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import engine.bots.greedy_bot as greedy
-from engine.analysis.simulate import SimConfig, new_game, play_one, rule_set_for
+from engine.analysis.simulate import SimConfig, play_one, rule_set_for
 from engine.game import Phase
 from engine.mapio import load_map
 from engine.resources import bundled_map
@@ -99,48 +97,3 @@ def test_rotations_of_a_symmetric_tile_that_look_the_same_are_judged_once() -> N
         assert o("U", twin_rot).shape == o("U", rot).shape
         assert {moves[i][2] for i in idxs} == {moves[i][2] for i in groups[(sq, rot)]}
     assert sum(len(i) for i in groups.values()) + sum(len(i) for i, _ in twins) == len(moves)
-
-
-def _hidden(game) -> object:
-    """What a re-deal changes: the pile's order and the rule sets' hidden chips."""
-    chips = [
-        (sorted(s.down.items()), list(s.unseen), list(s.out))
-        for s in game.rule_state.values()
-        if hasattr(s, "down")
-    ]
-    return list(game.pile), chips
-
-
-def test_redealt_in_place_deals_as_a_copy_and_puts_everything_back() -> None:
-    """``Game.redealt`` re-deals what a copy with the same generator would (same pile, same
-    chips, same draws), the greedy values there equal those on the copy, and leaving puts the
-    game back as it was, its generator and open pushes included, also after an error."""
-    m = load_map(bundled_map("deutschland"))
-    rule_set, _ = rule_set_for(m, True)
-    game = new_game(m, 4, 3, rule_set)
-    bot = greedy.GreedyBot(seed=3)
-    checked = 0
-    while not game.is_over() and game.turn < 40:
-        if game.phase is Phase.PLACE and game.turn % 3 == 0:
-            me = game.to_move
-            moves = game.legal_moves().list()
-            before = (game.state_summary(), _hidden(game), game.rng.getstate(), len(game.history))
-            a, b = random.Random(game.turn), random.Random(game.turn)
-            view = game.copy(shuffle=a)
-            on_copy = greedy.placement_values(view, moves, me, 0.5)
-            with game.redealt(b) as same:
-                assert same is game
-                assert _hidden(game) == _hidden(view)
-                assert greedy.placement_values(game, moves, me, 0.5) == on_copy
-                game.rng.random()  # a draw of the game's own generator is put back too
-            assert a.getstate() == b.getstate()
-            after = (game.state_summary(), _hidden(game), game.rng.getstate(), len(game.history))
-            assert after == before
-            with pytest.raises(RuntimeError), game.redealt(random.Random(1)):
-                game.push(moves[0])
-                raise RuntimeError("a bot failed half-way")
-            after = (game.state_summary(), _hidden(game), game.rng.getstate(), len(game.history))
-            assert after == before
-            checked += 1
-        game.apply(bot.choose(game))
-    assert checked >= 8
