@@ -159,7 +159,10 @@ def summary(games: list[dict[str, Any]], label: str) -> str:
     blocks = [[g["result"] for g in v] for _d, v in sorted(deals.items())]
     paired = block_rate(blocks)
     m, mlo, mhi = mean_ci([statistics.fmean(g["margin"] for g in v) for v in deals.values()])
-    cpu = [sum(g["cpu"][k] for g in games) / max(1, sum(g["searched"][k] for g in games)) for k in (0, 1)]
+    cpu = [
+        sum(g["cpu"][k] for g in games) / max(1, sum(g["searched"][k] for g in games))
+        for k in (0, 1)
+    ]
     by_seat = [
         f"{sum(g['result'] == 1.0 for g in games if g['seat'] == s)}/"
         f"{sum(1 for g in games if g['seat'] == s)}"
@@ -179,7 +182,10 @@ def _options(items: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in items:
         name, _, value = item.partition("=")
-        out[name] = float(value) if "." in value else int(value)
+        try:
+            out[name] = float(value) if "." in value else int(value)
+        except ValueError:  # a word: evaluation=learned
+            out[name] = value
     return out
 
 
@@ -218,7 +224,14 @@ def main() -> int:
     # each pair of workers takes whole deals in turn, so a run cut short by --until leaves
     # few half-played deals
     jobs = [
-        ([(d, s) for d in range(args.first + j, args.first + args.deals, args.jobs) for s in (0, 1)], cfg)
+        (
+            [
+                (d, s)
+                for d in range(args.first + j, args.first + args.deals, args.jobs)
+                for s in (0, 1)
+            ],
+            cfg,
+        )
         for j in range(args.jobs)
     ]
     build = "compiled" if args.compiled else "pure Python"
@@ -243,7 +256,9 @@ def main() -> int:
         failed = True
     finally:
         if tmp is not None:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base_tree)], cwd=REPO, check=False)
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(base_tree)], cwd=REPO, check=False
+            )
             subprocess.run(["git", "worktree", "prune"], cwd=REPO, check=False)
             shutil.rmtree(tmp, ignore_errors=True)
     if played:

@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.bots.base import register_bot
+from engine.bots.evaluation import seat_values
 from engine.bots.greedy_bot import GreedyBot, placement_values
 from engine.errors import EngineError
 from engine.game import Phase
@@ -69,6 +70,9 @@ if TYPE_CHECKING:
 DEFAULT_ITERATIONS = 250
 """The default budget per move, about 0.25 s of CPU per move on the classic table and 0.4 s on
 Deutschland (docs/bots.md has the measured figures against greedy)."""
+
+EVALUATIONS = ("projected", "learned")
+"""The ways a playout's last position can be judged (``MCTSBot(evaluation=...)``)."""
 
 DEFAULT_PLAYOUT_TURNS = 2
 """Greedy turns played out before a position is judged. At the same CPU, 200 iterations of 2
@@ -171,6 +175,7 @@ class MCTSBot:
         halving: bool = True,
         candidates: int | None = None,
         margin_weight: float | None = None,
+        evaluation: str = "projected",
     ) -> None:
         del candidates, margin_weight  # options of the old flat bot, accepted for old callers
         if level is not None:
@@ -204,6 +209,12 @@ class MCTSBot:
         """Points a meeple in supply is worth when a playout is judged before the end."""
         """Chance of playing a random legal action instead of searching (weak levels)."""
         """Weight of the greedy evaluation, as that many visits of each child (progressive bias)."""
+        if evaluation not in EVALUATIONS:
+            raise EngineError(f"evaluation: {evaluation!r} is not one of {', '.join(EVALUATIONS)}")
+        self.evaluation = evaluation
+        """How a playout's last position is judged: ``projected`` (the projected scores, a
+        meeple in supply worth ``meeple_value``) or ``learned`` (each seat's value, whose
+        differences are the expected final margins, :mod:`engine.bots.evaluation`)."""
         self.policy = GreedyBot(seed=self.rng.randrange(1 << 30), samples=1)
         """The playout policy (and the judge of rule-set choices inside playouts)."""
         self._root: _Node | None = None
@@ -386,8 +397,11 @@ class MCTSBot:
         rewards tying every meeple up in fields and long features, which the horizon never
         sees pay back."""
         over = sim.is_over()
-        scores: list[float] = list(sim.projected_scores())
-        if not over:
+        if not over and self.evaluation == "learned":
+            scores: list[float] = seat_values(sim)
+        else:
+            scores = list(sim.projected_scores())
+        if not over and self.evaluation == "projected":
             mv = self.meeple_value
             scores = [s + mv * sim.supply[p] for p, s in enumerate(scores)]
         out = []
