@@ -18,7 +18,9 @@ score and not as won; the mean margin (new minus base) with its interval over de
 side's CPU per searched move (``time.process_time`` in its own process, one core), with the
 build it ran. ``--compiled DIR`` runs this checkout's compiled build (docs/performance.md);
 the baseline runs its sources. Options: ``--new-set``/``--base-set NAME=VALUE`` (an MCTS
-option, or ``level=N``), e.g. ``--new-set level=10`` against ``--base .``.
+option, or ``level=N``), e.g. ``--new-set level=10`` against ``--base .``. ``--until HH:MM``
+(UTC) starts no game after that time; SIGTERM stops at once (with one pair of workers, the
+games finished so far are still summed up).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import datetime as _dt
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -46,6 +49,14 @@ from engine.analysis.paired import block_rate, mean_ci  # noqa: E402
 
 class OutOfStep(Exception):
     """The two engines disagree about the game."""
+
+
+class Stopped(Exception):
+    """SIGTERM: stop after the games played so far, print them, remove the worktree."""
+
+
+def _stop(_signum: int, _frame: Any) -> None:
+    raise Stopped
 
 
 @dataclass
@@ -78,9 +89,8 @@ class Side:
         answer: dict[str, Any] = json.loads(line)
         return answer
 
-    def close(self) -> None:
-        if self.proc.stdin is not None:
-            self.proc.stdin.close()
+    def kill(self) -> None:
+        self.proc.kill()  # it may be searching: its answer is not wanted any more
         self.proc.wait()
 
 
@@ -133,7 +143,10 @@ def _worker(job: tuple[list[tuple[int, int]], dict[str, Any]]) -> list[dict[str,
         for deal, seat in games:
             if cfg["until"] and _dt.datetime.now(_dt.UTC).time() >= cfg["until"]:
                 break
-            g = play(sides, cfg["table"], deal, seat, cfg["opts"])
+            try:
+                g = play(sides, cfg["table"], deal, seat, cfg["opts"])
+            except Stopped:
+                break
             print(
                 f"  deal {g['deal']} new in seat {seat + 1}: scores {g['scores']} "
                 f"result {g['result']} cpu/move new "
@@ -144,7 +157,7 @@ def _worker(job: tuple[list[tuple[int, int]], dict[str, Any]]) -> list[dict[str,
             out.append(g)
     finally:
         for s in sides:
-            s.close()
+            s.kill()
     return out
 
 
@@ -242,6 +255,8 @@ def main() -> int:
     )
     played: list[dict[str, Any]] = []
     failed = False
+    # a background run is stopped by SIGTERM (SIGINT is ignored there): finish cleanly
+    signal.signal(signal.SIGTERM, _stop)
     try:
         if args.jobs > 1:
             import multiprocessing
@@ -251,6 +266,8 @@ def main() -> int:
                     played.extend(got)
         else:
             played = _worker(jobs[0])
+    except Stopped:
+        print("stopped (SIGTERM)", flush=True)
     except OutOfStep as exc:
         print(f"ERROR: the two engines are out of step: {exc}", flush=True)
         failed = True

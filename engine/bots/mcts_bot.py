@@ -34,9 +34,10 @@ visited child looks best whenever the mover is behind.)
 
 Playouts: epsilon-greedy (the greedy evaluation, a random action with probability ``epsilon``)
 for ``playout_turns`` turns (2 by default: short playouts and many iterations beat long ones and
-few at the same CPU), then the position is judged by its projected scores, a meeple in supply
-worth ``meeple_value``: ``0.5 + 0.5 * tanh(margin / scale)`` for each seat (1, 0.5 or 0 with a
-small margin term when the game ended).
+few at the same CPU), then the position is judged by the final margin the learned evaluation
+expects (:mod:`engine.bots.evaluation`; ``evaluation="projected"``: the projected scores, a
+meeple in supply worth ``meeple_value``): ``0.5 + 0.5 * tanh(margin / scale)`` for each seat
+(1, 0.5 or 0 with a small margin term when the game ended).
 
 Search reuse: after the bot moves, the subtree under the actions played since (its own and the
 other seats') is kept, so the next search starts with the statistics already gathered there.
@@ -73,6 +74,11 @@ Deutschland (docs/bots.md has the measured figures against greedy)."""
 
 EVALUATIONS = ("projected", "learned")
 """The ways a playout's last position can be judged (``MCTSBot(evaluation=...)``)."""
+
+DEFAULT_EVALUATION = "learned"
+"""The learned evaluation (:mod:`engine.bots.evaluation`) won 2 of 2 side-by-side games against
+the default of a1cce19, which judged by the projected scores (docs/bots.md, "Against the
+default of issue 31")."""
 
 DEFAULT_PLAYOUT_TURNS = 2
 """Greedy turns played out before a position is judged. At the same CPU, 200 iterations of 2
@@ -175,7 +181,7 @@ class MCTSBot:
         halving: bool = True,
         candidates: int | None = None,
         margin_weight: float | None = None,
-        evaluation: str = "projected",
+        evaluation: str = DEFAULT_EVALUATION,
     ) -> None:
         del candidates, margin_weight  # options of the old flat bot, accepted for old callers
         if level is not None:

@@ -62,9 +62,10 @@ def test_seat_values_of_a_finished_game_are_its_scores() -> None:
     assert seat_values(game) == [float(s) for s in game.scores]
 
 
-def test_mcts_with_the_learned_evaluation_plays_legal_moves() -> None:
+@pytest.mark.parametrize("evaluation", ["learned", "projected"])
+def test_mcts_with_either_evaluation_plays_legal_moves(evaluation: str) -> None:
     game = Game(None, seed=2)
-    bot = make_bot("mcts", iterations=30, evaluation="learned", seed=1)
+    bot = make_bot("mcts", iterations=30, evaluation=evaluation, seed=1)
     for _ in range(6):
         action = bot.choose(game)
         assert action in game.legal_moves()
