@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING, Any
 from engine.bots.base import register_bot
 from engine.bots.evaluation import seat_values
 from engine.bots.greedy_bot import GreedyBot, placement_values
+from engine.bots.styles import style_named
 from engine.errors import EngineError
 from engine.game import Phase
 from engine.moves import Move
@@ -182,6 +183,7 @@ class MCTSBot:
         candidates: int | None = None,
         margin_weight: float | None = None,
         evaluation: str = DEFAULT_EVALUATION,
+        style: str | None = None,
     ) -> None:
         del candidates, margin_weight  # options of the old flat bot, accepted for old callers
         if level is not None:
@@ -221,6 +223,14 @@ class MCTSBot:
         """How a playout's last position is judged: ``projected`` (the projected scores, a
         meeple in supply worth ``meeple_value``) or ``learned`` (each seat's value, whose
         differences are the expected final margins, :mod:`engine.bots.evaluation`)."""
+        self.style = style_named(style) if style is not None else None
+        """A play style (:mod:`engine.bots.styles`): its bonuses join the greedy evaluation
+        that orders and biases the bot's own moves in the tree; the playouts and the judging
+        stay the same, so styles meet at equal strength."""
+        if self.style is not None:
+            self.name = f"mcts:{self.style.name}"
+        self._me = -1
+        """The seat the bot searches for (set by :meth:`choose`)."""
         self.policy = GreedyBot(seed=self.rng.randrange(1 << 30), samples=1)
         """The playout policy (and the judge of rule-set choices inside playouts)."""
         self._root: _Node | None = None
@@ -234,15 +244,26 @@ class MCTSBot:
     def _ordered(self, node: _Node, sim: Game) -> list[tuple[Hashable, Action, float]]:
         """The moves of ``sim`` at ``node``, best greedy evaluation first, each with its prior:
         0 for the best, less by how many points the greedy evaluation loses (on the scale of
-        :meth:`_rewards`). Rule-set choices keep their order, all priors 0."""
+        :meth:`_rewards`). Rule-set choices keep their order, all priors 0, but where a
+        styled bot moves, the style's bonuses join the evaluation of every choice."""
         sig = (sim.phase, sim.current_tile, sim.to_move)
         got = node.orders.get(sig)
         if got is not None:
             return got
         moves = sim.legal_moves().list()
         priors = [0.0] * len(moves)
-        if sim.phase is Phase.PLACE and len(moves) > 1:
-            values = placement_values(sim, moves, sim.to_move, self.policy.meeple_value)
+        styled = self.style is not None and sim.to_move == self._me and len(moves) > 1
+        if (sim.phase is Phase.PLACE or styled) and len(moves) > 1:
+            if sim.phase is Phase.PLACE:
+                # a style's price of a meeple kept (thrifty: a point) replaces the greedy one
+                mv = self.style.meeple_value if styled and self.style else self.policy.meeple_value
+                values = placement_values(sim, moves, sim.to_move, mv)
+            else:
+                values = [0.0] * len(moves)
+            if styled:
+                assert self.style is not None
+                bonuses = self.style.bonuses(sim, moves)
+                values = [v + b for v, b in zip(values, bonuses, strict=True)]
             ranked = sorted(range(len(moves)), key=lambda k: -values[k])
             top = values[ranked[0]]
             moves = [moves[k] for k in ranked]
@@ -452,6 +473,7 @@ class MCTSBot:
         if self.blunder and self.rng.random() < self.blunder:
             self._root = None
             return self.rng.choice(moves)
+        self._me = game.to_move
         root = self._reused_root(game)
         if self.halving and self.iterations is not None:
             chosen = self._halving(root, game)
