@@ -90,17 +90,13 @@ def collect(games: int, seed: int) -> dict[str, np.ndarray]:
 
 def fit(data: dict[str, np.ndarray]) -> np.ndarray:
     """Least-squares weights of the margin on the feature differences, the two tables' positions
-    weighed alike; a difference makes ``bias`` and ``left`` vanish (kept at 0)."""
+    weighed alike."""
     x, y = data["x"], data["y"]
-    share = np.where(
-        data["table"] == 0, 1.0, np.mean(data["table"] == 0) / np.mean(data["table"] == 1)
-    )
-    used = [k for k, n in enumerate(FEATURE_NAMES) if n not in ("bias", "left")]
+    classic = data["table"] == 0
+    share = np.where(classic, 1.0, np.mean(classic) / np.mean(~classic))
     sw = np.sqrt(share)
-    got, *_ = np.linalg.lstsq(x[:, used] * sw[:, None], y * sw, rcond=None)
-    w = np.zeros(len(FEATURE_NAMES))
-    w[used] = got
-    return w
+    w, *_ = np.linalg.lstsq(x * sw[:, None], y * sw, rcond=None)
+    return np.asarray(w)
 
 
 def main() -> int:

@@ -21,6 +21,7 @@ import json
 from functools import cache
 from typing import TYPE_CHECKING
 
+from engine.errors import EngineError
 from engine.features import CITY, FIELD, MONASTERY, ROAD
 from engine.resources import data_dir
 from engine.scoring import completed_cities, feature_points
@@ -29,8 +30,6 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 FEATURE_NAMES = (
-    "bias",
-    "left",
     "score",
     "city",
     "road",
@@ -44,20 +43,33 @@ FEATURE_NAMES = (
     "supply*left",
     "to_move",
 )
-"""The features of a seat, in the order of the weights: ``left`` is the share of the tiles
-still to draw; ``city`` .. ``field`` are the points its occupied open features would give if
-the game ended now; ``supply`` its meeples in supply; ``*left`` a feature times ``left``; ``to_move`` 1 for the seat to move (it holds the
-next tile)."""
+"""The features of a seat, in the order of the weights: ``city`` .. ``field`` are the points its
+occupied open features would give if the game ended now; ``supply`` its meeples in supply;
+``*left`` a feature times the share of the tiles still to draw; ``to_move`` 1 for the seat to
+move (it holds the next tile). Only differences between seats are fitted, so there is no
+constant term."""
 
 WEIGHTS_FILE = "mcts_evaluation.json"
+
+_SLOT = {CITY: 0, ROAD: 1, MONASTERY: 2, FIELD: 3}
+"""Where a feature kind's points go among a seat's parts."""
 
 
 @cache
 def weights() -> tuple[float, ...]:
-    """The fitted weights (``engine/data/mcts_evaluation.json``), one per :data:`FEATURE_NAMES`."""
-    data = json.loads((data_dir() / WEIGHTS_FILE).read_text(encoding="utf-8"))
-    got = tuple(float(data["weights"][name]) for name in FEATURE_NAMES)
-    return got
+    """The fitted weights (``engine/data/mcts_evaluation.json``), one per :data:`FEATURE_NAMES`.
+
+    :raises EngineError: naming the file and the weight missing or not a number.
+    """
+    path = data_dir() / WEIGHTS_FILE
+    table = json.loads(path.read_text(encoding="utf-8")).get("weights", {})
+    out = []
+    for name in FEATURE_NAMES:
+        value = table.get(name)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise EngineError(f"{path}: weights.{name}: {value!r} is not a number")
+        out.append(float(value))
+    return tuple(out)
 
 
 def seat_features(game: Game) -> list[list[float]]:
@@ -80,12 +92,11 @@ def seat_features(game: Game) -> list[list[float]]:
         if kind == FIELD:
             if not farmers:
                 continue
-            pts, slot = 3 * completed_cities(f, root), 3
+            pts = 3 * completed_cities(f, root)
         else:
             pts = feature_points(kind, len(f.tiles[root]), f.coa[root], True)
-            slot = 0 if kind == CITY else 1 if kind == ROAD else 2 if kind == MONASTERY else 1
         for p in game.majority_of(f.meeples.get(root, ())):
-            parts[p][slot] += pts
+            parts[p][_SLOT[kind]] += pts
     left_n = game.tiles_left()
     left = left_n / max(1, left_n + len(board.order))
     out = []
@@ -93,8 +104,8 @@ def seat_features(game: Game) -> list[list[float]]:
         c, r, m, fl = parts[p]
         s = float(game.supply[p])
         out.append(
-            [1.0, left, float(game.scores[p]), c, r, m, fl, s, c * left, r * left, m * left]
-            + [fl * left, s * left, 1.0 if p == game.to_move else 0.0]
+            [float(game.scores[p]), c, r, m, fl, s, c * left, r * left, m * left, fl * left]
+            + [s * left, 1.0 if p == game.to_move else 0.0]
         )
     return out
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from engine.bots import make_bot
+from engine.bots import evaluation, make_bot
 from engine.bots.evaluation import FEATURE_NAMES, seat_features, seat_values, weights
 from engine.bots.greedy_bot import GreedyBot
 from engine.errors import EngineError
@@ -23,7 +25,8 @@ def test_features_of_an_empty_board_differ_only_in_the_seat_to_move() -> None:
     game = Game(None, seed=3)
     a, b = seat_features(game)
     named = dict(zip(FEATURE_NAMES, a, strict=True))
-    assert named["left"] == pytest.approx(game.tiles_left() / (game.tiles_left() + 1))
+    # one tile on the board, the rest still to draw
+    assert named["supply*left"] == pytest.approx(7 * game.tiles_left() / (game.tiles_left() + 1))
     assert named["supply"] == 7.0 and named["to_move"] == 1.0
     assert [x for n, x in zip(FEATURE_NAMES, b, strict=True) if n != "to_move"] == [
         x for n, x in zip(FEATURE_NAMES, a, strict=True) if n != "to_move"
@@ -75,3 +78,18 @@ def test_mcts_with_either_evaluation_plays_legal_moves(evaluation: str) -> None:
 def test_an_unknown_evaluation_is_an_error() -> None:
     with pytest.raises(EngineError, match="evaluation: 'best' is not one of projected, learned"):
         make_bot("mcts", evaluation="best")
+
+
+def test_a_weights_file_without_a_weight_is_an_error_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "mcts_evaluation.json").write_text('{"weights": {"score": 1.0}}', encoding="utf-8")
+    monkeypatch.setattr(evaluation, "data_dir", lambda: tmp_path)
+    evaluation.weights.cache_clear()
+    try:
+        with pytest.raises(
+            EngineError, match=r"mcts_evaluation.json: weights.city: None is not a number"
+        ):
+            evaluation.weights()
+    finally:
+        evaluation.weights.cache_clear()
