@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from engine.errors import EngineError
 from engine.features import CITY, FIELD, MONASTERY, ROAD
 from engine.resources import data_dir
-from engine.scoring import completed_cities, feature_points
+from engine.scoring import final_points
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -88,15 +88,9 @@ def seat_features(game: Game) -> list[list[float]]:
         if root in seen:
             continue
         seen.add(root)
-        kind = f.kind[root]
-        if kind == FIELD:
-            if not farmers:
-                continue
-            pts = 3 * completed_cities(f, root)
-        else:
-            pts = feature_points(kind, len(f.tiles[root]), f.coa[root], True)
+        pts = final_points(f, root, farmers)
         for p in game.majority_of(f.meeples.get(root, ())):
-            parts[p][_SLOT[kind]] += pts
+            parts[p][_SLOT[f.kind[root]]] += pts
     left_n = game.tiles_left()
     left = left_n / max(1, left_n + len(board.order))
     out = []
