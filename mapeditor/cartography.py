@@ -12,9 +12,9 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.geo.backdrop import Backdrop, cloud_squares
 from engine.geometry import Square
 from engine.mapdef import IslandRole, MapDef
-from mapeditor.backdrop import Backdrop, cloud_squares
 
 LEGEND_ROW = 0.3
 """Height of one legend row, in squares (13.5 mm on a 45 mm square)."""

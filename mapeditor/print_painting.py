@@ -3,7 +3,7 @@
 :func:`paint_print` draws, in scene units like :func:`mapeditor.painting.paint_map` (which it
 calls for the squares and their prints):
 
-1. the sea, and the neighbouring land in a muted colour (:mod:`mapeditor.backdrop`);
+1. the sea, and the neighbouring land in a muted colour (:mod:`engine.geo.backdrop`);
 2. the map, with the real coastline and the water inside coastal squares under the grid when the
    map came from a country;
 3. the neighbours' names on their land, outside the border;
@@ -23,10 +23,16 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from shapely.geometry.base import BaseGeometry
 
+from engine.geo.backdrop import (
+    COAST_COLOUR,
+    NEIGHBOUR_LAND_COLOUR,
+    SEA_COLOUR,
+    Backdrop,
+    backdrop_of,
+)
 from engine.geo.country import GeoDataError
 from engine.geo.places import projection_of
 from engine.mapdef import Colour, MapDef
-from mapeditor.backdrop import Backdrop, backdrop_of
 from mapeditor.cartography import (
     LEGEND_HEAD,
     LEGEND_ROW,
@@ -49,11 +55,11 @@ from mapeditor.painting import (
 )
 from mapeditor.print_size import SAFE_ZONE_MM
 
-SEA = QColor("#a9cde0")
+SEA = QColor(SEA_COLOUR)
 """The sea, as the editor draws it."""
-NEIGHBOUR_LAND = QColor("#dcd8c4")
+NEIGHBOUR_LAND = QColor(NEIGHBOUR_LAND_COLOUR)
 """Muted: the neighbours are scenery, not play."""
-COAST = QColor("#3f6f96")
+COAST = QColor(COAST_COLOUR)
 PARCHMENT = QColor("#f7f0dc")
 INK = QColor("#3a2a10")
 

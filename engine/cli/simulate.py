@@ -218,6 +218,13 @@ def _load(name: str) -> Any:
     return load_map(find_map(name))
 
 
+def _map_file(name: str) -> Path | None:
+    """The map file the user named (for the report's re-run command); ``None`` for a shipped
+    map named by its name, which works from anywhere."""
+    path = Path(name)
+    return path if find_map(name) == path else None
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         if args.compare and (args.map or args.sweep):
@@ -275,7 +282,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nerror: {args.map}: {exc}", file=sys.stderr)
         return 2
     try:
-        files = write_report(report, args.out, charts=not args.no_charts)
+        files = write_report(
+            report, args.out, m, charts=not args.no_charts, map_file=_map_file(args.map)
+        )
     except OSError as exc:
         print(f"error: cannot write the report to {args.out}: {exc}", file=sys.stderr)
         return 2

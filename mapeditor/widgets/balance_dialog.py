@@ -543,7 +543,7 @@ class BalanceDialog(QDialog):
         self._shown = ("report", report)
         self.save_button.setEnabled(True)
         self.heat.set_report(report, self.heat_mode.currentData())
-        images = self._show_charts(lambda out: draw_charts(report, out))
+        images = self._show_charts(lambda out: draw_charts(report, out, self.map))
         self.summary.setHtml(to_html(report_blocks(report, images), title="Balance report"))
 
     def show_comparison(self, a: Any, b: Any) -> None:
@@ -593,7 +593,7 @@ class BalanceDialog(QDialog):
             return write_comparison(cmp, a, b, folder)
         if kind == "sweep":
             return write_sweep(data, folder)
-        return write_report(data, folder)
+        return write_report(data, folder, self.map)
 
     def done(self, result: int) -> None:  # noqa: D401 - Qt override
         """Closing the dialog stops a run still going."""

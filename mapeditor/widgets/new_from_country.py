@@ -9,7 +9,7 @@ the new :class:`~engine.mapdef.MapDef` the main window opens as an unsaved docum
 
 Neighbour names are *names only* (the designer adds the border roads and cities): they are kept in
 ``MapDef.editor["neighbours"]`` as ``[{"x", "y", "side", "name"}, ...]`` so a border feature drawn
-on such an edge can be given its neighbour's name (see :mod:`mapeditor.neighbours`).
+on such an edge can be given its neighbour's name (see :mod:`engine.geo.neighbours`).
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 
 from engine.errors import EngineError
 from engine.geo.draft import default_roles, make_draft
+from engine.geo.neighbours import NEIGHBOURS_KEY, neighbour_names, neighbours_to_editor
 from engine.geo.places import set_projection
 from engine.geometry import Side
 from engine.gridshape import default_tile_pool, size_advice, target_squares
@@ -53,7 +54,6 @@ from engine.mapdef import EdgeKind, LargeCity, MapDef, StartSquare, Town
 from mapeditor import offload
 from mapeditor.dialog_buttons import ok_cancel
 from mapeditor.export import size_summary
-from mapeditor.neighbours import NEIGHBOURS_KEY, neighbour_names, neighbours_to_editor
 
 __all__ = ["NEIGHBOURS_KEY", "ROLES", "NewFromCountryDialog", "default_role", "neighbour_names"]
 

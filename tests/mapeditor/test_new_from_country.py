@@ -170,7 +170,7 @@ def test_neighbour_names_skip_unreadable_entries() -> None:
 
 
 def test_label_runs_split_separate_stretches_of_one_neighbour() -> None:
-    from mapeditor.neighbours import label_runs
+    from engine.geo.neighbours import label_runs
 
     names = {Edge(0, y, Side.W): "Westland" for y in (0, 1, 2, 6, 7)}
     names[Edge(5, 0, Side.N)] = "Northland"

@@ -8,11 +8,11 @@ import pytest
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QImage
 
+from engine.geo.backdrop import backdrop_of, cloud_squares
 from engine.geo.country import import_country
 from engine.geo.places import set_projection
 from engine.geometry import Edge, Side
 from engine.mapdef import BorderFeature, EdgeKind, Ferry, MapDef, Town
-from mapeditor.backdrop import backdrop_of, cloud_squares
 from mapeditor.cartography import legend_entries, place_furniture
 from mapeditor.export import export_png, layout_for, overview_frame, render_page
 from mapeditor.painting import MIN_TEXT, SQUARE, _font, fitted_size
