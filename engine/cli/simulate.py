@@ -403,9 +403,16 @@ def _compare(args: argparse.Namespace, config: Any) -> int:
         for side, name, m in zip("AB", (name_a, name_b), maps, strict=True)
     ]
     labels = (_label(name_a), _label(name_b))
-    cmp = compare_runs(maps[0], results[0], maps[1], results[1], labels=labels)
+    cmp = compare_runs(
+        maps[0], results[0], maps[1], results[1], labels=labels, files=(name_a, name_b)
+    )
     files = write_comparison(
-        cmp, results[0].games, results[1].games, args.out, charts=not args.no_charts
+        cmp,
+        results[0].games,
+        results[1].games,
+        args.out,
+        (maps[0], maps[1]),
+        charts=not args.no_charts,
     )
     print(f"verdict: {cmp['headline']}")
     print(f"comparison: {files['markdown']}  {files['html']}  {files['json']}")

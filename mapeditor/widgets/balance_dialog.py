@@ -217,10 +217,16 @@ class BalanceDialog(QDialog):
     run_ended = Signal(str)
     """``"done"``, ``"cancelled"`` or ``"failed"``."""
 
-    def __init__(self, m: MapDef, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, m: MapDef, parent: QWidget | None = None, *, map_path: Path | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Balance report: {m.name or m.id}")
         self.map = m
+        self.map_path = map_path
+        """The open map's file (``None`` when unsaved): named by comparisons and re-run
+        commands."""
+        self.map_b_path: Path | None = None
         self.report: BalanceReport | None = None
         self.progress: QProgressDialog | None = None
         self._cancel = threading.Event()
@@ -369,6 +375,7 @@ class BalanceDialog(QDialog):
         except (EngineError, OSError) as exc:
             QMessageBox.warning(self, "Balance report", f"Cannot use {path} as map B:\n{exc}")
             return False
+        self.map_b_path = Path(path)
         self.map_b_button.setText(f"{Path(path).name} ({self.map_b.name or self.map_b.id})")
         return True
 
@@ -551,13 +558,20 @@ class BalanceDialog(QDialog):
         the Figures page, its charts, and this map's heat map."""
         assert self.map_b is not None
         labels = ("this map", self.map_b.name or self.map_b.id)
-        cmp = compare_runs(self.map, a, self.map_b, b, labels=labels)
+        files = (
+            str(self.map_path) if self.map_path is not None else "this map (unsaved)",
+            str(self.map_b_path) if self.map_b_path is not None else labels[1],
+        )
+        cmp = compare_runs(self.map, a, self.map_b, b, labels=labels, files=files)
+        maps = (self.map, self.map_b)
         self.comparison = cmp
-        self._shown = ("compare", (cmp, a.games, b.games))
+        self._shown = ("compare", (cmp, a.games, b.games, maps))
         self.report = balance_report(self.map, a)
         self.heat.set_report(self.report, self.heat_mode.currentData())
         self.save_button.setEnabled(True)
-        images = self._show_charts(lambda out: draw_comparison_charts(cmp, a.games, b.games, out))
+        images = self._show_charts(
+            lambda out: draw_comparison_charts(cmp, a.games, b.games, out, maps)
+        )
         self.summary.setHtml(to_html(comparison_blocks(cmp, images), title="Balance comparison"))
         self.tabs.setCurrentIndex(2)
 
@@ -589,11 +603,11 @@ class BalanceDialog(QDialog):
         assert self._shown is not None
         kind, data = self._shown
         if kind == "compare":
-            cmp, a, b = data
-            return write_comparison(cmp, a, b, folder)
+            cmp, a, b, maps = data
+            return write_comparison(cmp, a, b, folder, maps)
         if kind == "sweep":
             return write_sweep(data, folder)
-        return write_report(data, folder, self.map)
+        return write_report(data, folder, self.map, map_file=self.map_path)
 
     def done(self, result: int) -> None:  # noqa: D401 - Qt override
         """Closing the dialog stops a run still going."""
@@ -602,9 +616,12 @@ class BalanceDialog(QDialog):
         super().done(result)
 
 
-def open_balance_dialog(m: MapDef, parent: QWidget | None = None) -> BalanceDialog:
-    """Show the balance report dialog for ``m`` (non-modal) and return it."""
-    dialog = BalanceDialog(m, parent)
+def open_balance_dialog(
+    m: MapDef, parent: QWidget | None = None, *, map_path: Path | None = None
+) -> BalanceDialog:
+    """Show the balance report dialog for ``m`` (non-modal; ``map_path``: its file, if saved)
+    and return it."""
+    dialog = BalanceDialog(m, parent, map_path=map_path)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
     dialog.show()
     return dialog
@@ -615,7 +632,9 @@ def add_balance_report_action(window: Any, menu: Any) -> Any:
     of the window's map (``window.document.snapshot()``), so a run never sees later edits."""
 
     def show() -> None:
-        window._balance_dialog = open_balance_dialog(window.document.snapshot(), window)
+        window._balance_dialog = open_balance_dialog(
+            window.document.snapshot(), window, map_path=window.document.path
+        )
 
     action = menu.addAction("&Balance report…")
     action.setStatusTip("Play many bot games of this map and report on its balance")
