@@ -60,7 +60,7 @@ def _named(
     b_by_name = {n: sq for sq, n in b.items() if n}
     moved = {n for n in a_by_name.keys() & b_by_name.keys() if a_by_name[n] != b_by_name[n]}
     for n in sorted(moved):
-        out.append(f"{kind} {n} moved {names.square(b_by_name[n])}")
+        out.append(f"{kind} {n} moved {names.square(b_by_name[n], besides=n)}")
     for sq in sorted(a.keys() - b.keys()):
         if a[sq] not in moved:
             out.append(f"{kind} {a[sq] or names.square(sq)} removed")

@@ -95,16 +95,21 @@ class PlaceNames:
                 named.append(_Named(start.name, (sq,), 2))
         self.named = named
 
-    def _nearest(self, sq: Square) -> list[tuple[float, _Named]]:
+    def _nearest(self, sq: Square, besides: str = "") -> list[tuple[float, _Named]]:
         return sorted(
-            ((min(_distance(sq, s) for s in n.squares), n) for n in self.named),
+            (
+                (min(_distance(sq, s) for s in n.squares), n)
+                for n in self.named
+                if n.name != besides
+            ),
             key=lambda t: (t[0], t[1].rank, t[1].name),
         )
 
-    def square(self, sq: Square) -> str:
+    def square(self, sq: Square, *, besides: str = "") -> str:
         """Where ``sq`` is, in words: "at Köln", "near Köln", "between Hamburg and Bremen",
-        "west of Kassel"; ``(x, y)`` on a map without names."""
-        near = self._nearest(sq)
+        "west of Kassel"; ``(x, y)`` on a map without names. ``besides``: a name not to use
+        (a place described from the others)."""
+        near = self._nearest(sq, besides)
         if not near:
             return f"({sq[0]}, {sq[1]})"
         d0, first = near[0]
