@@ -108,7 +108,10 @@ def test_cli_compare_writes_one_report(tmp_path: Path, small, capsys) -> None:
     assert cmp["a"]["label"] == "example-small" and cmp["b"]["label"] == "two-starts"
     assert cmp["start_spread"]["a"]["choices"] > 1 and cmp["start_spread"]["b"]["choices"] == 1
     md = (out / "comparison.md").read_text()
-    assert md.startswith("# Balance comparison: example-small (A) and two-starts (B)")
+    # both files named as they were given; what differs between them listed
+    assert md.startswith(f"# Balance comparison: example-small (A) and {b_path} (B)")
+    assert cmp["a"]["file"] == "example-small" and cmp["b"]["file"] == str(b_path)
+    assert "- start square Southtown removed" in md
     assert "## Seat fairness" in md and "## Rule figures" in md
     assert "<table>" in (out / "comparison.html").read_text()
 
