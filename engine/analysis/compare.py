@@ -28,7 +28,9 @@ from engine.analysis.balance import bot_figures, fill_figures, margin
 from engine.analysis.mapdiff import map_differences
 from engine.analysis.mapfigure import MapLayer, grid_values, map_figure
 from engine.analysis.paired import mcnemar_p, paired_difference
-from engine.analysis.report import save_chart, write_pages
+from engine.analysis.report import map_argument, rerun_command, save_chart, write_pages
+from engine.errors import EngineError
+from engine.resources import find_map
 
 if TYPE_CHECKING:
     from engine.analysis.simulate import SimResult
@@ -494,8 +496,27 @@ def compare_runs(
 # -- the page -------------------------------------------------------------------------------------
 
 
-def comparison_blocks(cmp: dict[str, Any], images: dict[str, str]) -> list[tuple[Any, ...]]:
-    """The comparison page as report blocks (see :mod:`engine.analysis.report`)."""
+def compare_command(cmp: dict[str, Any], out_dir: str | Path) -> str | None:
+    """The command that plays the comparison again, run in ``out_dir`` (``None`` when the
+    comparison does not know its files: the editor's unsaved map)."""
+    names = []
+    for side in ("a", "b"):
+        given = cmp[side].get("file")
+        if given is None:
+            return None
+        try:
+            path = find_map(given)
+        except EngineError:
+            return None
+        names.append(map_argument(path, out_dir) if path == Path(given) else given)
+    return rerun_command(cmp, f"--compare {names[0]} {names[1]}")
+
+
+def comparison_blocks(
+    cmp: dict[str, Any], images: dict[str, str], *, command: str | None = None
+) -> list[tuple[Any, ...]]:
+    """The comparison page as report blocks (see :mod:`engine.analysis.report`); ``command``:
+    how to play it again (:func:`compare_command`)."""
     a, b = cmp["a"], cmp["b"]
     run = cmp["run"]
     out: list[tuple[Any, ...]] = [
@@ -511,6 +532,11 @@ def comparison_blocks(cmp: dict[str, Any], images: dict[str, str]) -> list[tuple
             f"'{b['rule_set_played']}', {b['games']} games. Same settings and seed for both: "
             f"players {','.join(map(str, run['players']))}, "
             f"bot {'/'.join(run['seats']) if run['seats'] else run['bot']}, seed {run['seed']}.",
+        ),
+        *(
+            [("p", f"Same figures again, run in this page's folder: `{command}`")]
+            if command
+            else []
         ),
         ("h2", "What differs between the maps"),
         (
@@ -763,7 +789,7 @@ def write_comparison(
         title=f"Balance comparison: {cmp['a'].get('file', cmp['a']['label'])} and "
         f"{cmp['b'].get('file', cmp['b']['label'])}",
         draw=lambda out: draw_comparison_charts(cmp, a, b, out, maps),
-        blocks=lambda images: comparison_blocks(cmp, images),
+        blocks=lambda images: comparison_blocks(cmp, images, command=compare_command(cmp, out_dir)),
         charts=charts,
     )
 

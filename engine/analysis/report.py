@@ -82,9 +82,10 @@ def map_argument(map_file: str | Path, out_dir: str | Path) -> str:
     return shlex.quote(Path(rel).as_posix())
 
 
-def rerun_command(report: BalanceReport, map_arg: str) -> str:
+def rerun_command(report: Mapping[str, Any], map_arg: str) -> str:
     """The command that plays the same games again (run in the report's folder when
-    ``map_arg`` is a path from it)."""
+    ``map_arg`` is a path from it): a report's, or a comparison's with ``map_arg`` =
+    ``--compare A B``."""
     run = report["run"]
     players = ",".join(str(p) for p in run["players"])
     cmd = (

@@ -183,7 +183,10 @@ def test_sweep_plays_every_point(small) -> None:
         ((3,), 3),
     ]
     assert [list(r["seats"]) for r in rep["rows"]] == [["2"], ["2"], ["3"], ["3"]]
-    assert [len(r["seats"][str(c.players[0])]["seats"]) for r, c in zip(rep["rows"], played)] == [2, 2, 3, 3]
+    assert [
+        len(r["seats"][str(c.players[0])]["seats"])
+        for r, c in zip(rep["rows"], played, strict=True)
+    ] == [2, 2, 3, 3]
     # three start squares used: every game starts from all three
     three = simulate(small, played[1], workers=1)
     assert all(len(g["start"]) == 3 for g in three.games)

@@ -430,3 +430,32 @@ def test_sweeps_keep_seat_shares_apart_per_player_count_with_intervals(small) ->
 
     md = to_markdown(sweep_blocks(rep, {}))
     assert "2p: " in md and "3p: " in md
+
+
+def test_the_comparisons_rerun_command_works_beside_the_page(small, tmp_path: Path) -> None:
+    from engine.__main__ import main
+
+    b_map = small.copy()
+    del b_map.start_squares[(7, 5)]
+    save_map(b_map, tmp_path / "v2.json")
+    out = tmp_path / "cmp"
+    common = ["--games", "2", "--bot", "random", "--workers", "1", "--quiet", "--no-charts"]
+    args = ["simulate", "--compare", "example-small", str(tmp_path / "v2.json"), *common]
+    assert main([*args, "--out", str(out)]) == 0
+    md = (out / "comparison.md").read_text()
+    line = next(x for x in md.splitlines() if x.startswith("Same figures again"))
+    argv = shlex.split(line.split("`")[1])
+    assert argv[4:7] == ["--compare", "example-small", "../v2.json"]
+    done = subprocess.run(
+        [sys.executable, *argv[1:], *common[4:]],
+        cwd=out,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    again = json.loads((out / "balance-report" / "comparison.json").read_text())
+    first = json.loads((out / "comparison.json").read_text())
+    assert again["b"]["file"] == "../v2.json"  # as this command named it
+    again["b"]["file"] = first["b"]["file"]
+    assert again == first
