@@ -59,6 +59,7 @@ from engine.analysis.sweep import (
     write_sweep,
 )
 from engine.errors import EngineError
+from engine.geo.naming import PlaceNames
 from engine.mapdef import MapDef
 from mapeditor.painting import SQUARE, PaintOptions, map_rect, paint_map
 
@@ -143,6 +144,7 @@ class HeatMapView(QWidget):
     def __init__(self, m: MapDef, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.map = m
+        self.names = PlaceNames(m)
         self.report: BalanceReport | None = None
         self.mode = "often"
         self.setMinimumSize(QSize(240, 200))
@@ -175,12 +177,14 @@ class HeatMapView(QWidget):
             return ""
         x, y = square
         fill = self.report["fill"]
+        # by place first ("near Kassel"), the square after it for the canvas
+        where = f"{self.names.square(square)} ({x}, {y})"
         rate = fill["built_rate"][y][x]
         if rate is None:
-            return f"({x}, {y}): no tile can go here"
+            return f"{where}: no tile can go here"
         early = fill["mean_placement"][y][x]
         when = f", on average as tile {early:.0f} of the game" if early is not None else ""
-        return f"({x}, {y}): built in {rate:.0%} of games{when}"
+        return f"{where}: built in {rate:.0%} of games{when}"
 
     def mouseMoveEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         square = self.square_at(event.position())

@@ -50,7 +50,9 @@ def test_run_shows_heat_map_charts_and_figures(qtbot, small) -> None:
     centre = QPointF(dx + 4.5 * 64 * scale, dy + 2.5 * 64 * scale)
     assert dialog.heat.square_at(centre) == (4, 2)
     rate = report["fill"]["built_rate"][2][4]
-    assert dialog.heat.describe_square((4, 2)).startswith(f"(4, 2): built in {rate:.0%} of games")
+    assert dialog.heat.describe_square((4, 2)).startswith(
+        f"near Northtown (4, 2): built in {rate:.0%} of games"
+    )
     assert "no tile" in dialog.heat.describe_square((0, 0))  # outside the map
     assert dialog.heat.square_at(QPointF(-5, -5)) is None
     dialog.heat_mode.setCurrentIndex(1)
