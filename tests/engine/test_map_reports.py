@@ -183,6 +183,20 @@ def test_the_report_writes_the_heat_map_png_on_the_map(small, small_run, tmp_pat
 # -- the re-run command --------------------------------------------------------------------------
 
 
+def _run_beside(line: str, folder: Path) -> None:
+    """Run the page's command (the code span of ``line``) in ``folder``, on one worker."""
+    argv = shlex.split(line.split("`")[1])
+    assert argv[:3] == ["python", "-m", "engine"]
+    done = subprocess.run(
+        [sys.executable, *argv[1:], "--workers", "1", "--quiet", "--no-charts"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+
+
 def test_the_rerun_command_names_the_map_file_and_works_beside_the_report(tmp_path: Path) -> None:
     m = load_map(bundled_map("example-small"))
     maps = tmp_path / "my maps"
@@ -195,18 +209,8 @@ def test_the_rerun_command_names_the_map_file_and_works_beside_the_report(tmp_pa
     files = write_report(report, out, m, charts=False, map_file=map_file)
     md = files["markdown"].read_text()
     line = next(x for x in md.splitlines() if x.startswith("Same figures again"))
-    command = line.split("`")[1]
-    assert "'../../my maps/v2.json'" in command  # the file, from the report's folder, quoted
-    argv = shlex.split(command)
-    assert argv[:3] == ["python", "-m", "engine"]
-    done = subprocess.run(
-        [sys.executable, *argv[1:], "--workers", "1", "--quiet", "--no-charts"],
-        cwd=out,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
+    assert "'../../my maps/v2.json'" in line  # the file, from the report's folder, quoted
+    _run_beside(line, out)
     again = json.loads((out / "balance-report" / "report.json").read_text())
     assert again == json.loads(files["json"].read_text())
 
@@ -444,16 +448,8 @@ def test_the_comparisons_rerun_command_works_beside_the_page(small, tmp_path: Pa
     assert main([*args, "--out", str(out)]) == 0
     md = (out / "comparison.md").read_text()
     line = next(x for x in md.splitlines() if x.startswith("Same figures again"))
-    argv = shlex.split(line.split("`")[1])
-    assert argv[4:7] == ["--compare", "example-small", "../v2.json"]
-    done = subprocess.run(
-        [sys.executable, *argv[1:], *common[4:]],
-        cwd=out,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
+    assert shlex.split(line.split("`")[1])[4:7] == ["--compare", "example-small", "../v2.json"]
+    _run_beside(line, out)
     again = json.loads((out / "balance-report" / "comparison.json").read_text())
     first = json.loads((out / "comparison.json").read_text())
     assert again["b"]["file"] == "../v2.json"  # as this command named it
