@@ -435,7 +435,11 @@ def feature_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> FeatureFigure
             }
         )
     ferries: list[FerryFigure] = [
-        {"id": fid, "used": _rate(sum(1 for g in games if fid in g["ferries"]), n)}
+        {
+            "id": fid,
+            "place": names.ferry(m.ferries[fid].a, m.ferries[fid].b, fid),
+            "used": _rate(sum(1 for g in games if fid in g["ferries"]), n),
+        }
         for fid in sorted(m.ferries)
     ]
     kinds = sorted({k for g in games for k in g["points"]})

@@ -399,7 +399,7 @@ def _features_blocks(report: BalanceReport, images: dict[str, str]) -> list[Bloc
             (
                 "table",
                 ["ferry", "used"],
-                [[x["id"], _pct(x["used"]["rate"])] for x in feat["ferries"]],
+                [[x.get("place", x["id"]), _pct(x["used"]["rate"])] for x in feat["ferries"]],
             )
         )
     b.append(
@@ -907,7 +907,7 @@ def _chart_features(plt: Any, report: BalanceReport) -> Any:
     items: list[tuple[str, Rate, float | None]] = [
         (c["name"], c["completed"], c["connected"]["rate"]) for c in feat["large_cities"]
     ]
-    items += [(f"ferry {f['id']}", f["used"], None) for f in feat["ferries"]]
+    items += [(f.get("place", f"ferry {f['id']}"), f["used"], None) for f in feat["ferries"]]
     borders = feat["borders"]
     if not items and not borders:
         return None

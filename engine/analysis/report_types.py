@@ -168,6 +168,8 @@ class BorderFigure(TypedDict):
 
 class FerryFigure(TypedDict):
     id: str
+    place: NotRequired[str]
+    """The ferry by its ends ("the ferry from Genova to Porto Torres")."""
     used: Rate
 
 

@@ -139,6 +139,21 @@ class PlaceNames:
         where = self.square(middle)
         return where.replace("at ", "around ", 1) if where.startswith("at ") else where
 
+    def _end(self, edge: Edge) -> str | None:
+        near = self._nearest((edge.x, edge.y))
+        return near[0][1].name if near and near[0][0] <= 1.5 * NEAR else None
+
+    def ferry(self, a: Edge, b: Edge, fallback: str = "") -> str:
+        """A ferry by the names at its two ends: "the ferry from Genova to Porto Torres";
+        "the ferry near Messina" when one name is nearest both; else ``the ferry FALLBACK``
+        (its id: a designer's name too)."""
+        ends = self._end(a), self._end(b)
+        if ends[0] is not None and ends[0] == ends[1]:
+            return f"the ferry near {ends[0]}"
+        if ends[0] is not None and ends[1] is not None:
+            return f"the ferry from {ends[0]} to {ends[1]}"
+        return f"the ferry {fallback}".rstrip()
+
     def border(self, edge: Edge, kind: str, neighbour: str | None) -> str:
         """A border feature: "the road from Kassel into the Netherlands", "the city near Aachen
         on the border with Belgium"."""

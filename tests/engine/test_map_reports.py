@@ -85,6 +85,18 @@ def test_border_features_are_named_by_place_and_neighbour() -> None:
     )
 
 
+def test_ferries_are_named_by_their_ends() -> None:
+    m = _plain()
+    m.towns[(1, 1)] = Town("Genova")
+    m.towns[(10, 4)] = Town("Olbia")
+    names = PlaceNames(m)
+    assert names.ferry(Edge(1, 2, Side.S), Edge(10, 3, Side.N), "g-o") == (
+        "the ferry from Genova to Olbia"
+    )
+    assert names.ferry(Edge(1, 2, Side.S), Edge(2, 1, Side.E), "g-g") == "the ferry near Genova"
+    assert names.ferry(Edge(6, 0, Side.N), Edge(6, 5, Side.S), "mid") == "the ferry mid"
+
+
 def test_without_names_a_place_falls_back_to_its_coordinates() -> None:
     names = PlaceNames(_plain())
     assert names.square((4, 1)) == "(4, 1)"
