@@ -138,7 +138,8 @@ def _draw_panel(ax: Any, m: MapDef, look: Backdrop, layer: MapLayer) -> Any:
         _lines(ax, walls, color=CITY_WALL, linewidth=1.8)
     if layer.crossed:
         xs, ys = zip(*((x + 0.5, y + 0.5) for x, y in sorted(layer.crossed)), strict=True)
-        ax.scatter(xs, ys, marker="x", s=14, c=NEVER, linewidths=1.0, zorder=4)
+        # a white rim keeps the cross visible on a red square and over a town's dot
+        ax.scatter(xs, ys, marker="X", s=34, c=NEVER, edgecolors="white", linewidths=0.6, zorder=6)
     if m.start_squares:
         xs, ys = zip(*((x + 0.5, y + 0.5) for x, y in sorted(m.start_squares)), strict=True)
         ax.scatter(
@@ -231,7 +232,7 @@ def _legend(fig: Any, m: MapDef, look: Backdrop, layers: Sequence[MapLayer]) -> 
         handles.append(Line2D([], [], marker="o", ls="", color="black", ms=3, label="town"))
     crossed = {layer.crossed_label for layer in layers if layer.crossed}
     for text in sorted(crossed):
-        handles.append(Line2D([], [], marker="x", ls="", color=NEVER, ms=5, label=text))
+        handles.append(Line2D([], [], marker="X", ls="", mfc=NEVER, mec="white", ms=7, label=text))
     hatches = sorted({what for layer in layers for what in layer.hatched.values()})
     for what, pattern in zip(hatches, ("////", "\\\\\\\\"), strict=False):
         handles.append(Patch(facecolor="white", edgecolor="#555555", hatch=pattern, label=what))
