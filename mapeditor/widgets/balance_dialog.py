@@ -61,7 +61,8 @@ from engine.analysis.sweep import (
 from engine.errors import EngineError
 from engine.geo.naming import PlaceNames
 from engine.mapdef import MapDef
-from mapeditor.painting import SQUARE, PaintOptions, map_rect, paint_map
+from mapeditor.painting import SQUARE, map_rect
+from mapeditor.print_painting import PrintLook, paint_print, print_look
 
 RUN_KINDS = {
     "report": "Report on this map",
@@ -90,10 +91,18 @@ def _heat_colour(t: float, alpha: int = 150) -> QColor:
     return QColor(255, int(255 - 200 * u), int(40 - 20 * u), alpha)
 
 
-def paint_heat(painter: QPainter, m: MapDef, report: BalanceReport, mode: str = "often") -> None:
-    """Draw the map and, over it, a translucent square per placeable square: how often it was
-    built (``often``: share of games) or how early (``early``: mean placement, early = red)."""
-    paint_map(painter, m, PaintOptions(labels=True))
+def paint_heat(
+    painter: QPainter,
+    m: MapDef,
+    report: BalanceReport,
+    mode: str = "often",
+    look: PrintLook | None = None,
+) -> None:
+    """Draw the map as it prints (sea, neighbouring land, coast, names: ``look``, made from
+    ``m`` when not given) and, over it, a translucent square per placeable square: how often
+    it was built (``often``: share of games) or how early (``early``: mean placement, early =
+    red)."""
+    paint_print(painter, m, look if look is not None else print_look(m))
     fill = report["fill"]
     grid = fill["built_rate"] if mode == "often" else fill["mean_placement"]
     values = [v for row in grid for v in row if v is not None]
@@ -145,6 +154,7 @@ class HeatMapView(QWidget):
         super().__init__(parent)
         self.map = m
         self.names = PlaceNames(m)
+        self._look: PrintLook | None = None
         self.report: BalanceReport | None = None
         self.mode = "often"
         self.setMinimumSize(QSize(240, 200))
@@ -201,7 +211,9 @@ class HeatMapView(QWidget):
             scale, dx, dy = self._transform()
             painter.translate(dx, dy)
             painter.scale(scale, scale)
-            paint_heat(painter, self.map, self.report, self.mode)
+            if self._look is None:  # the print's geography, worked out once per map
+                self._look = print_look(self.map)
+            paint_heat(painter, self.map, self.report, self.mode, self._look)
         finally:
             painter.end()
 
