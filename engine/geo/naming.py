@@ -152,6 +152,8 @@ class PlaceNames:
             return f"the ferry near {ends[0]}"
         if ends[0] is not None and ends[1] is not None:
             return f"the ferry from {ends[0]} to {ends[1]}"
+        if "ferry" in fallback.lower():
+            return fallback  # the designer's id says it already
         return f"the ferry {fallback}".rstrip()
 
     def border(self, edge: Edge, kind: str, neighbour: str | None) -> str:
