@@ -145,8 +145,9 @@ def _draw_panel(ax: Any, m: MapDef, look: Backdrop, layer: MapLayer) -> Any:
         ax.scatter(
             xs, ys, marker="*", s=70, c="white", edgecolors="black", linewidths=0.7, zorder=5
         )
-    if m.towns:
-        xs, ys = zip(*((x + 0.5, y + 0.5) for x, y in sorted(m.towns)), strict=True)
+    dots = sorted(set(m.towns) - set(m.start_squares))  # a start square's star says it all
+    if dots:
+        xs, ys = zip(*((x + 0.5, y + 0.5) for x, y in dots), strict=True)
         ax.scatter(xs, ys, marker="o", s=8, c="black", zorder=5)
     _names(ax, m, look)
     ax.set_xlim(0, m.width)
