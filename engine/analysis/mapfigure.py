@@ -34,6 +34,8 @@ OWN_LAND = "#efe9d3"
 OUTLINE = "#3a2a10"
 CITY_WALL = "#8b1a1a"
 NEVER = "#d1201b"
+CLOUDS = "#f3f1ea"
+"""Squares beyond a land border: the print's clouds, pale over the neighbour's land."""
 
 
 @dataclass(frozen=True)
@@ -96,9 +98,7 @@ def _draw_panel(ax: Any, m: MapDef, look: Backdrop, layer: MapLayer) -> Any:
     clouds = sorted(cloud_squares(m))
     if clouds:
         ax.add_collection(
-            PolyCollection(
-                [_box(s) for s in clouds], facecolors="white", edgecolors="none", alpha=0.55
-            )
+            PolyCollection([_box(s) for s in clouds], facecolors=CLOUDS, edgecolors="none")
         )
     bare = sorted(set(m.land) - set(layer.values) - set(layer.hatched))
     if bare:
@@ -223,6 +223,10 @@ def _legend(fig: Any, m: MapDef, look: Backdrop, layers: Sequence[MapLayer]) -> 
     handles: list[Any] = [Patch(facecolor=SEA_COLOUR, label="sea")]
     if look.neighbour_squares or look.labels:
         handles.append(Patch(facecolor=NEIGHBOUR_LAND_COLOUR, label="neighbouring land"))
+    if cloud_squares(m):
+        handles.append(
+            Patch(facecolor=CLOUDS, edgecolor="#bbbbbb", lw=0.5, label="clouds: land border")
+        )
     if m.start_squares:
         handles.append(
             Line2D([], [], marker="*", ls="", mfc="white", mec="black", ms=9, label="start square")

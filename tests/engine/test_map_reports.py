@@ -176,7 +176,7 @@ def test_a_landlocked_map_is_drawn_among_its_neighbours(small) -> None:
         assert {"Netherlands", "Poland", "Austria"} <= set(texts)  # neighbour names outside
         assert "München" in texts and "Berlin" in texts
         legend = [t.get_text() for t in fig.legends[0].get_texts()]
-        assert "neighbouring land" in legend
+        assert "neighbouring land" in legend and "clouds: land border" in legend
     finally:
         plt.close(fig)
 
