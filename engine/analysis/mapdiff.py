@@ -74,7 +74,7 @@ def _named(
 
 
 def _rule_numbers(m: MapDef) -> dict[str, Any]:
-    spec = m.rule_set_spec
+    spec = m.rule_set.spec
     return _flat(spec.to_dict()) if spec is not None else {}
 
 
@@ -85,8 +85,8 @@ def map_differences(a: MapDef, b: MapDef) -> list[str]:
     out: list[str] = []
     if (a.width, a.height) != (b.width, b.height):
         out.append(f"grid {a.width} × {a.height} → {b.width} × {b.height}")
-    if str(a.rule_set) != str(b.rule_set):
-        out.append(f"rule set {a.rule_set} → {b.rule_set}")
+    if a.rule_set.name != b.rule_set.name:
+        out.append(f"rule set {a.rule_set.name} → {b.rule_set.name}")
     else:
         out += _changed("rule set", _rule_numbers(a), _rule_numbers(b), skip=("name",))
     out += _changed("setup", dataclasses.asdict(a.setup), dataclasses.asdict(b.setup))

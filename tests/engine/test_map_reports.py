@@ -331,11 +331,12 @@ def test_map_differences_name_what_changed() -> None:
 def test_rule_set_numbers_that_differ_are_listed() -> None:
     a = load_map(bundled_map("italia"))
     b = a.copy()
-    spec = b.rule_set_spec
+    spec = b.rule_set.spec
     assert spec is not None
     import dataclasses
 
-    b.rule_set_spec = dataclasses.replace(spec, held_chip_points=spec.held_chip_points + 2)
+    more = dataclasses.replace(spec, held_chip_points=spec.held_chip_points + 2)
+    b.rule_set = dataclasses.replace(b.rule_set, spec=more)
     assert (
         f"rule set: end.held_chip_points {spec.held_chip_points} → {spec.held_chip_points + 2}"
         in (map_differences(a, b))
