@@ -49,6 +49,7 @@ from shapely.geometry.base import BaseGeometry
 from engine import boundedio
 from engine.errors import EngineError
 from engine.geo.citynames import local_name, names_notes
+from engine.geo.countrynames import country_name_in, map_language
 from engine.geometry import Edge, Side, Square
 from engine.mapdef import MAX_GRID, MapDef
 
@@ -72,6 +73,7 @@ __all__ = [
     "import_country",
     "is_district_of",
     "load_geojson",
+    "local_country_names",
     "natural_earth_outline",
     "neighbours_along_border",
     "neighbours_to_editor",
@@ -1156,6 +1158,9 @@ class CountryImport:
     """The edges of ``neighbours`` that face a real land border (the rest face the sea)."""
     countries: list[str] = field(default_factory=list)
     """ISO alpha-2 codes of the countries asked for by name (empty for GeoJSON)."""
+    language: str | None = None
+    """The language (CLDR code) the map, neighbour and city names are in; ``None``: English
+    (see :mod:`engine.geo.countrynames`)."""
     notes: list[str] = field(default_factory=list)
     """What the import left out, kept or moved (small islands, districts, shared squares...)."""
 
@@ -1201,9 +1206,11 @@ def import_country(
     ``squares`` (instead of ``columns``/``km``) picks the square size giving about that many land
     squares (:func:`km_for_squares`). ``keep_small_parts`` gives every island of at least a quarter square the square it covers
     most, instead of letting it vanish under ``min_land`` (Bornholm); ``notes`` says so.
-    Cities are named in their country's language (Roma, München) unless ``local_names`` is false
-    (GeoNames' main names, often English); ``notes`` says which were renamed and where no local
-    name is known.
+    Cities are named in their country's language (Roma, München), and so are the map and its
+    neighbours (Sverige, beside Norge and Finland; :mod:`engine.geo.countrynames`), unless
+    ``local_names`` is false (GeoNames' and Natural Earth's names, mostly English); ``notes``
+    says which cities were renamed and where no local name is known. The map's id stays
+    English (``sweden``).
 
     City candidates and neighbours need the geo extra; for a GeoJSON or geometry source they are
     simply left empty without it. A country asked by name without the extra raises
@@ -1220,9 +1227,15 @@ def import_country(
     else:
         names = [source] if isinstance(source, str) else [str(s) for s in source]
         outline = natural_earth_outline(names)
-        label = name or " + ".join(_find_country(n).name for n in names)
+        label = name or ""
+    english = label
     if bbox is not None:
         outline = _polygonal(shapely.clip_by_rect(outline, *bbox), "outline within bbox")
+    countries = [c for c in (_find_country(n).iso2 for n in names) if c]
+    language = map_language(countries) if local_names else None
+    if names:
+        english = name or " + ".join(_find_country(n).name for n in names)
+        label = name or " + ".join(_local_country_name(n, language) for n in names)
     if squares is not None and columns is None and km is None:
         km = km_for_squares(outline, squares, min_land=min_land)
     raster = rasterise(outline, columns=columns, km=km, min_land=min_land)
@@ -1242,7 +1255,7 @@ def import_country(
         + (" Natural Earth outline (public domain)." if names else "")
     )
     m = MapDef(
-        id=map_id or _slug(label),
+        id=map_id or _slug(english),
         name=label,
         width=raster.width,
         height=raster.height,
@@ -1250,7 +1263,8 @@ def import_country(
         land=set(raster.land),
     )
     result = CountryImport(map=m, raster=raster, outline=outline, notes=notes)
-    result.countries = [c for c in (_find_country(n).iso2 for n in names) if c]
+    result.countries = countries
+    result.language = language
     have_geo = bool(names) or geo_available()
     if have_geo and cities > 0:
         result.cities = city_candidates(
@@ -1269,7 +1283,36 @@ def import_country(
         result.outside = neighbours_along_border(raster, outline, exclude=names)
         result.neighbours = border_edges(raster.land, result.outside)
         result.land_borders = land_border_edges(raster, outline, result.neighbours)
+        if language:  # looked up by their Natural Earth names until here
+            result.outside = {
+                sq: _local_country_name(n, language) if n else n for sq, n in result.outside.items()
+            }
+            result.neighbours = {
+                e: _local_country_name(n, language) for e, n in result.neighbours.items()
+            }
     return result
+
+
+def _local_country_name(name: str, language: str | None) -> str:
+    """A Natural Earth country's name in ``language`` (its own name when unknown)."""
+    country = _find_country(name)
+    return country_name_in(country.iso2, language) or country.name
+
+
+def local_country_names(names: Iterable[str], language: str | None) -> dict[str, str]:
+    """Natural Earth country names (as :func:`countries_in_grid` gives them) in ``language``;
+    names the data cannot translate keep theirs.
+
+    >>> local_country_names(["Germany", "Poland"], "cs")
+    {'Germany': 'Německo', 'Poland': 'Polsko'}
+    """
+    out: dict[str, str] = {}
+    for n in names:
+        try:
+            out[n] = _local_country_name(n, language)
+        except GeoDataError:
+            out[n] = n
+    return out
 
 
 def countries_in_grid(proj: Projection, width: int, height: int) -> list[tuple[str, BaseGeometry]]:

@@ -120,15 +120,15 @@ def test_land_borders_only_where_the_countries_meet() -> None:
     it = import_country("Italy", km=40.4, crop=1, cities=0)
     sea = {e for e in it.neighbours if e not in it.land_borders}
     # Sardinia's edge facing Corsica names France but faces the sea; the Alps are land borders.
-    assert [it.neighbours[e] for e in sea] == ["France"]
+    assert [it.neighbours[e] for e in sea] == ["Francia"]  # named in the map's language
     assert {it.neighbours[e] for e in it.land_borders} == {
-        "France",
-        "Switzerland",
+        "Francia",
+        "Svizzera",
         "Austria",
         "Slovenia",
     }
     dk = import_country("Denmark", km=15.0, crop=1, cities=0)
-    assert {dk.neighbours[e] for e in dk.land_borders} == {"Germany"}  # Sweden is over the sea
+    assert {dk.neighbours[e] for e in dk.land_borders} == {"Tyskland"}  # Sweden is over the sea
 
 
 @pytest.fixture(scope="module")
