@@ -34,6 +34,7 @@ from engine.geo.country import (
     neighbours_to_editor,
     world_cities,
 )
+from engine.geo.countrynames import LANGUAGE_KEY
 from engine.geo.places import set_projection
 from engine.geometry import Edge, Side, Square, all_neighbours, orthogonal_neighbours
 from engine.gridshape import default_tile_pool
@@ -226,9 +227,11 @@ def border_crossings(
 
 
 def keep_import_settings(m: MapDef, imp: CountryImport) -> None:
-    """What an import leaves on its map: land borders where neighbours are, their names and the
-    projection (editor settings, for the place helpers of :mod:`engine.geo.places`)."""
+    """What an import leaves on its map: land borders where neighbours are, their names, the
+    language of its names (for the print's neighbour labels) and the projection (editor settings, for the place helpers of :mod:`engine.geo.places`)."""
     m.land_borders = set(imp.land_borders)
+    if imp.language:
+        m.editor[LANGUAGE_KEY] = imp.language
     if imp.neighbours:
         m.editor["neighbours"] = neighbours_to_editor(imp.neighbours)
     set_projection(m, imp.projection)

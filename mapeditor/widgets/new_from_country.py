@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import EngineError
+from engine.geo.countrynames import LANGUAGE_KEY
 from engine.geo.draft import default_roles, make_draft
 from engine.geo.places import set_projection
 from engine.geometry import Side
@@ -148,11 +149,12 @@ class NewFromCountryDialog(QDialog):
             "to every island and a tile pool that fits; the map validates and plays (see the "
             "notes)."
         )
-        self.local_names = QCheckBox("City names in the local language (Roma, not Rome)")
+        self.local_names = QCheckBox("Names in the country's language (Sverige, Norge, Göteborg)")
         self.local_names.setChecked(True)
         self.local_names.setToolTip(
-            "Name cities as their country does where the data knows it; off: GeoNames' main "
-            "names (often English). The notes list what was renamed."
+            "Name the map, its neighbours and its cities as the country does where the data "
+            "knows it; off: English (GeoNames' and Natural Earth's names). The notes list the "
+            "cities renamed."
         )
         self.preview = QLabel("…")
         self.preview.setMinimumSize(340, 300)
@@ -441,6 +443,8 @@ class NewFromCountryDialog(QDialog):
             elif role == "town":
                 m.towns[sq] = Town(city.name)
         set_projection(m, self.result_.projection)
+        if self.result_.language:
+            m.editor[LANGUAGE_KEY] = self.result_.language
         lo, hi = default_tile_pool(len(m.placeable_squares()))
         m.setup.tile_pool_min, m.setup.tile_pool_max = lo, hi
         if self.name_neighbours.isChecked() and self.result_.neighbours:
