@@ -71,6 +71,7 @@ __all__ = [
     "geo_available",
     "grid_point",
     "import_country",
+    "known_country",
     "is_district_of",
     "load_geojson",
     "local_country_names",
@@ -405,6 +406,21 @@ def _find_country(name: str) -> _Country:
     close = difflib.get_close_matches(name, country_names(), n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
     raise GeoDataError(f"unknown country {name!r}{hint}")
+
+
+def known_country(name: str) -> str | None:
+    """The Natural Earth name of a country given by any name or code :func:`import_country`
+    takes (Sverige, Česko, UK, ``SE``), ``None`` when there is none (or no geo extra).
+
+    >>> known_country("Sverige") if geo_available() else "Sweden"
+    'Sweden'
+    """
+    if not name.strip():
+        return None
+    try:
+        return _find_country(name).name
+    except GeoDataError:
+        return None
 
 
 def natural_earth_outline(

@@ -60,6 +60,7 @@ from engine.analysis.sweep import (
 )
 from engine.errors import EngineError
 from engine.mapdef import MapDef
+from mapeditor.folders import remember_dir, start_dir
 from mapeditor.painting import SQUARE, PaintOptions, map_rect, paint_map
 
 RUN_KINDS = {
@@ -356,8 +357,9 @@ class BalanceDialog(QDialog):
         self.sweep_text.setEnabled(kind == "sweep")
 
     def _choose_map_b(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Map B", "", "Maps (*.json)")
+        path, _ = QFileDialog.getOpenFileName(self, "Map B", str(start_dir()), "Maps (*.json)")
         if path:
+            remember_dir(Path(path))
             self.set_map_b(path)
 
     def set_map_b(self, path: str | Path) -> bool:
@@ -574,9 +576,12 @@ class BalanceDialog(QDialog):
     def _save(self) -> None:
         if self._shown is None:
             return
-        folder = QFileDialog.getExistingDirectory(self, "Save the balance report in")
+        folder = QFileDialog.getExistingDirectory(
+            self, "Save the balance report in", str(start_dir())
+        )
         if not folder:
             return
+        remember_dir(Path(folder) / "report")
         try:
             files = self.save_to(folder)
         except OSError as exc:

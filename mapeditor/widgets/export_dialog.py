@@ -19,6 +19,7 @@ from mapeditor.export import (
     layout_for,
     size_summary,
 )
+from mapeditor.folders import remember_dir, start_dir
 from mapeditor.print_size import PAPERS, board_size_mm
 
 if TYPE_CHECKING:
@@ -28,14 +29,13 @@ if TYPE_CHECKING:
 def export_dialog(window: MainWindow, suffix: str) -> Path | None:
     """Ask for a file (and the paper for a PDF, the DPI for a PNG), then export the map."""
     doc = window.document
-    start = (
-        doc.path.with_suffix(f".{suffix}") if doc.path else Path.home() / f"{doc.map.id}.{suffix}"
-    )
+    start = start_dir(doc.path) / f"{doc.path.stem if doc.path else doc.map.id}.{suffix}"
     path, _ = QFileDialog.getSaveFileName(
         window, "Export map", str(start), f"{suffix.upper()} (*.{suffix})"
     )
     if not path:
         return None
+    remember_dir(Path(path))
     options: dict[str, Any] = {}
     if suffix == "pdf":
         m = doc.snapshot()
