@@ -62,6 +62,7 @@ from engine.errors import EngineError
 from engine.mapdef import MapDef
 from mapeditor.folders import remember_dir, start_dir
 from mapeditor.painting import SQUARE, PaintOptions, map_rect, paint_map
+from mapeditor.remembered import remember_fields
 
 RUN_KINDS = {
     "report": "Report on this map",
@@ -328,6 +329,21 @@ class BalanceDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(900, 760)
         self.kind.currentIndexChanged.connect(self._kind_changed)
+        # The last run's settings (Map-Chips rules and map B belong to the map); kept at Run.
+        self.remembered = remember_fields(
+            self,
+            "balance",
+            {
+                "kind": self.kind,
+                "sweep": self.sweep_text,
+                "games": self.games,
+                "players": self.players,
+                "bot": self.bot,
+                "seats": self.seats,
+                "workers": self.workers,
+                "seed": self.seed,
+            },
+        )
         self._kind_changed()
         self.comparison: dict[str, Any] | None = None
         self.sweep_report: dict[str, Any] | None = None
@@ -428,6 +444,7 @@ class BalanceDialog(QDialog):
         except EngineError as exc:
             QMessageBox.warning(self, "Balance report", str(exc))
             return
+        self.remembered.save()
         self._cancel = threading.Event()
         self.progress = QProgressDialog("Playing games…", "Cancel", 0, total, self)
         self.progress.setWindowTitle("Balance report")
