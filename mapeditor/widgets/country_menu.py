@@ -8,25 +8,23 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
-    QFormLayout,
     QInputDialog,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMenu,
     QMessageBox,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from engine.errors import EngineError
-from engine.gridshape import ANCHORS, MAX_GRID, Reshape
+from engine.gridshape import Reshape
 from engine.mapdef import EdgeKind, Ferry, MapDef
 from mapeditor import country_actions as actions
 from mapeditor.dialog_buttons import ok_cancel
+from mapeditor.widgets.grid_dialog import GridDialog
 
 if TYPE_CHECKING:
     from mapeditor.widgets.main_window import MainWindow
@@ -47,44 +45,6 @@ def confirm_losses(parent: QWidget | None, title: str, losses: list[str]) -> boo
     box.button(QMessageBox.StandardButton.Ok).setText("Drop them")
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
     return box.exec() == QMessageBox.StandardButton.Ok
-
-
-class GridDialog(QDialog):
-    """Width, height and anchor (resize) or a shift in squares (shift)."""
-
-    def __init__(self, window: MainWindow, *, shift: bool) -> None:
-        super().__init__(window)
-        m = window.document.map
-        self.shift = shift
-        self.setWindowTitle("Shift grid" if shift else "Resize grid")
-        form = QFormLayout(self)
-        self.a, self.b = QSpinBox(), QSpinBox()
-        if shift:
-            self.a.setRange(-MAX_GRID, MAX_GRID)
-            self.b.setRange(-MAX_GRID, MAX_GRID)
-            form.addRow("East (squares)", self.a)
-            form.addRow("South (squares)", self.b)
-        else:
-            self.a.setRange(1, MAX_GRID)
-            self.b.setRange(1, MAX_GRID)
-            self.a.setValue(m.width)
-            self.b.setValue(m.height)
-            form.addRow("Width", self.a)
-            form.addRow("Height", self.b)
-            self.anchor = QComboBox()
-            self.anchor.addItems(ANCHORS)
-            self.anchor.setCurrentText("c")
-            form.addRow("Keep in place", self.anchor)
-        buttons, _ = ok_cancel(self)
-        form.addRow(buttons)
-
-    def arguments(self, window: MainWindow) -> Reshape:
-        m = window.document.map
-        if self.shift:
-            return m.width, m.height, self.a.value(), self.b.value()
-        return actions.resize_arguments(
-            window.document, self.a.value(), self.b.value(), self.anchor.currentText()
-        )
 
 
 class FerriesDialog(QDialog):
@@ -151,7 +111,7 @@ def grid_dialog(window: MainWindow, *, shift: bool) -> bool:
     dialog = GridDialog(window, shift=shift)
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return False
-    return _reshape(window, dialog.arguments(window), "Shift grid" if shift else "Resize grid")
+    return _reshape(window, dialog.arguments(), "Shift grid" if shift else "Resize grid")
 
 
 def ferries_dialog(window: MainWindow) -> int:

@@ -102,7 +102,7 @@ def test_places_on_an_imported_map(qapp) -> None:
     keep_import_settings(m, imp)
     doc = MapDocument(m)
     edge, feature = actions.place_border_feature(doc, "Lugano", EdgeKind.ROAD)
-    assert feature.neighbour == "Switzerland" and doc.map.border_features[edge] == feature
+    assert feature.neighbour == "Svizzera" and doc.map.border_features[edge] == feature
     square, _ = actions.place_town(doc, (12.33, 45.44), "Venezia")
     assert doc.map.towns[square].name == "Venezia" and square in doc.map.placeable_squares()
     assert country_menu._parse_place("9.03, 45.84") == (9.03, 45.84)
