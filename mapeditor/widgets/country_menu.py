@@ -20,7 +20,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import EngineError
+from engine.geometry import Square
 from engine.gridshape import Reshape
+from engine.islands import land_parts
 from engine.mapdef import EdgeKind, Ferry, MapDef
 from mapeditor import country_actions as actions
 from mapeditor.dialog_buttons import ok_cancel
@@ -62,7 +64,7 @@ class FerriesDialog(QDialog):
         )
         self.list = QListWidget()
         for f in ferries:
-            a, b = (_near(m, e.square) if m is not None else "" for e in (f.a, f.b))
+            a, b = ferry_ends(m, f) if m is not None else ("", "")
             item = QListWidgetItem(f"{a}{f.a}  →  {b}{f.b}")
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked)
@@ -79,17 +81,38 @@ class FerriesDialog(QDialog):
         ]
 
 
-def _near(m: MapDef, square: tuple[int, int]) -> str:
-    """The name of the nearest town, start square or large city within two squares, + " "."""
+def ferry_ends(m: MapDef, ferry: Ferry) -> tuple[str, str]:
+    """Labels for a ferry's two ends, each + " ": the nearest town, start square or large city
+    within two squares *on that end's land* ("Kalmar", "Borgholm"); an end with none near is
+    named by its land ("island of 3 squares"). Never the same place at both ends (a ferry from
+    Kalmar to the island off Kalmar is not "Kalmar → Kalmar")."""
+    parts = land_parts(m)
+    part_of = {sq: i for i, part in enumerate(parts) for sq in part}
     named = [(sq, t.name) for sq, t in m.towns.items()]
     named += [(sq, s.name) for sq, s in m.start_squares.items()]
     named += [(sq, c.name) for c in m.large_cities.values() for sq in c.squares]
-    close = [
-        (abs(sq[0] - square[0]) + abs(sq[1] - square[1]), name)
-        for sq, name in named
-        if abs(sq[0] - square[0]) <= 2 and abs(sq[1] - square[1]) <= 2
-    ]
-    return f"{min(close)[1]} " if close else ""
+
+    def label(square: Square) -> str:
+        part = part_of.get(square)
+        close = [
+            (abs(sq[0] - square[0]) + abs(sq[1] - square[1]), name)
+            for sq, name in named
+            if abs(sq[0] - square[0]) <= 2
+            and abs(sq[1] - square[1]) <= 2
+            and part_of.get(sq) == part
+            and name
+        ]
+        if close:
+            return min(close)[1]
+        if part is not None and part > 0:  # not the main land
+            size = len(parts[part])
+            return f"island of {size} square{'s' if size != 1 else ''}"
+        return ""
+
+    a, b = label(ferry.a.square), label(ferry.b.square)
+    if a == b:
+        b = ""
+    return (f"{a} " if a else "", f"{b} " if b else "")
 
 
 def _reshape(window: MainWindow, args: Reshape, text: str) -> bool:
