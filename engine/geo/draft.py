@@ -55,9 +55,9 @@ ROLES = ("large city", "start square", "town", "ignore")
 BORDER_CITY_POPULATION = 500_000
 """A city abroad this big gets a border city rather than a border road."""
 BORDER_REACH_KM = 80.0
+"""Neighbouring cities farther than this from the border get no border feature."""
 START_GAP = 4.0
 """Start squares given to cities beside a bigger large city stay this many squares apart."""
-"""Neighbouring cities farther than this from the border get no border feature."""
 
 
 @dataclass

@@ -864,7 +864,8 @@ class MainWindow(QMainWindow):
     def save_layout(self) -> None:
         """Remember this window's size, position, docks and tool bars for the next one."""
         self.settings.setValue(GEOMETRY_KEY, self.saveGeometry())
-        self.settings.setValue(STATE_KEY, self.saveState(LAYOUT_VERSION))
+        if self.pages.currentWidget() is not self.start_page:  # it hides the docks and bars
+            self.settings.setValue(STATE_KEY, self.saveState(LAYOUT_VERSION))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         if self.maybe_save():

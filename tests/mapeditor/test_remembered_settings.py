@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QSpinBox
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QSpinBox, QToolBar
 
 from engine.mapdef import MapDef
 from engine.mapio import load_map, save_map
@@ -99,6 +99,13 @@ def test_the_main_window_remembers_its_size_and_docks(make_editor, qtbot, small)
     assert again.docks["Properties"].isVisible()
     settings = editor_settings()
     assert settings.contains("window/geometry") and settings.contains("window/state")
+    # Closing from the start page (where docks and tool bars wait hidden) keeps the layout.
+    start = make_editor()
+    assert start.pages.currentWidget() is start.start_page
+    start.close()
+    last = make_editor(small)
+    assert last.docks["Properties"].isVisible() and not last.docks["Validation"].isVisible()
+    assert last.findChild(QToolBar, "toolbar-tools").isVisible()
 
 
 def test_the_playtest_set_up_is_remembered_when_played(qtbot, small: MapDef) -> None:
