@@ -91,6 +91,8 @@ class _Hooks(NamedTuple):
     """Asked :meth:`Rules.has_actions` after a placement (phase ``action``)."""
     offers_after: tuple[Rules, ...]
     """Asked :meth:`Rules.has_actions` after the scoring (phase ``after``)."""
+    decider: tuple[Rules, ...]
+    """Asked :meth:`Rules.decider` in phases ``action`` and ``after``."""
 
     @classmethod
     def of(cls, rules: Sequence[Rules]) -> _Hooks:
@@ -642,7 +644,7 @@ class Game:
         if phase is _ACTION or phase is _AFTER:
             ph = phase.value
             acts = [Pass()] if self._pass_allowed() else []
-            for r in self.rules:
+            for r in self._offering():
                 acts.extend(r.actions(self._rule_ctx, ph))
             return acts
         return []
@@ -678,7 +680,40 @@ class Game:
 
     def _pass_allowed(self) -> bool:
         phase = self.phase.value
-        return all(r.pass_allowed(self._rule_ctx, phase) for r in self.rules)
+        return all(r.pass_allowed(self._rule_ctx, phase) for r in self._offering())
+
+    def _deciding(self) -> Rules | None:
+        """The rule module whose choice a player other than the player to move is making now
+        (phases ``action`` and ``after`` only)."""
+        phase = self.phase
+        if phase is _ACTION or phase is _AFTER:
+            ctx = self._rule_ctx
+            for r in self._hooks.decider:
+                if r.decider(ctx, phase.value) is not None:
+                    return r
+        return None
+
+    def _offering(self) -> Sequence[Rules]:
+        """The rule modules whose actions are offered now: the deciding one, or all."""
+        if self._hooks.decider:
+            deciding = self._deciding()
+            if deciding is not None:
+                return (deciding,)
+        return self.rules
+
+    @property
+    def decider(self) -> int:
+        """The player who acts now: the player to move, or, in phases ``action`` and
+        ``after``, another player a rule asks for a choice inside the turn
+        (:meth:`Rules.decider`). Bots choose for it, seats of the playtest and of online
+        tables act when it is theirs; records need nothing more (the actions say it)."""
+        if self._hooks.decider:
+            deciding = self._deciding()
+            if deciding is not None:
+                got = deciding.decider(self._rule_ctx, self.phase.value)
+                if got is not None:
+                    return got
+        return self.to_move
 
     def rule(self, name: str) -> Rules | None:
         """The active rule module called ``name`` (``None`` if not in play)."""
@@ -764,7 +799,7 @@ class Game:
             if phase is _DRAW:
                 return None
             return "cannot draw now"
-        for r in self.rules:
+        for r in self._offering():
             offered = (
                 r.draw_actions(self._rule_ctx)
                 if phase is _DRAW
@@ -812,7 +847,11 @@ class Game:
         if isinstance(action, Move):
             self._apply_move(action)
         elif isinstance(action, Pass):
-            if self.phase is _ACTION:
+            deciding = self._deciding() if self._hooks.decider else None
+            if deciding is not None:
+                deciding.decline(self._rule_ctx, self.phase.value)
+                self._phase_goes_on()
+            elif self.phase is _ACTION:
                 self._score_and_continue()
             else:
                 self._end_turn()
@@ -820,7 +859,7 @@ class Game:
             self._draw()
         else:
             phase = self.phase
-            for r in self.rules:
+            for r in self._offering():
                 offered = (
                     r.draw_actions(self._rule_ctx)
                     if phase is _DRAW
@@ -829,15 +868,19 @@ class Game:
                 if action in offered:
                     r.apply(self._rule_ctx, action)
                     break
-            # a rule action may end the phase (e.g. a forced choice made): re-check offers
-            if self.phase is _ACTION and not any(
-                r.has_actions(self._rule_ctx, "action") for r in self.rules
-            ):
-                self._score_and_continue()
-            elif self.phase is _AFTER and not any(
-                r.has_actions(self._rule_ctx, "after") for r in self.rules
-            ):
-                self._end_turn()
+            self._phase_goes_on()
+
+    def _phase_goes_on(self) -> None:
+        """After a rule action or another player's pass: the phase ends when nothing more is
+        offered in it (a forced choice made, the last offer taken)."""
+        if self.phase is _ACTION and not any(
+            r.has_actions(self._rule_ctx, "action") for r in self.rules
+        ):
+            self._score_and_continue()
+        elif self.phase is _AFTER and not any(
+            r.has_actions(self._rule_ctx, "after") for r in self.rules
+        ):
+            self._end_turn()
 
     def apply(self, action: Action) -> None:
         """Carry out ``action`` WITHOUT checking it and without an undo snapshot: the fastest

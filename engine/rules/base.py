@@ -179,6 +179,17 @@ class Rules:
         offered actions mandatory, e.g. placing a collected treat)."""
         return True
 
+    def decider(self, ctx: RuleContext, phase: str) -> int | None:
+        """A player other than the player to move who must choose now in ``phase``
+        (``"action"`` / ``"after"``): a rule gave them a decision inside the turn. While one
+        does, only this module's :meth:`actions` are offered, to them, and a
+        :class:`~engine.moves.Pass` is theirs (:meth:`decline`). ``None``: the player to move
+        acts."""
+        return None
+
+    def decline(self, ctx: RuleContext, phase: str) -> None:
+        """The deciding player (:meth:`decider`) passes: their pending choices are declined."""
+
     def apply(self, ctx: RuleContext, action: Action) -> None:
         """Carry out one of this module's actions (already known to be legal)."""
         raise EngineError(f"rule set {self.name!r} cannot apply {action!r}")

@@ -68,6 +68,12 @@ class RuleContext:
         return self._game.to_move
 
     @property
+    def decider(self) -> int:
+        """The player who acts now (``Game.decider``): the player to move, or another player
+        a rule asks for a choice inside the turn."""
+        return self._game.decider
+
+    @property
     def turn(self) -> int:
         """Turns played (extra turns included)."""
         return self._game.turn

@@ -53,7 +53,7 @@ def board(table: Table) -> dict[str, Any]:
     held = rule_view.chips_held_by_all(g)
     players = []
     for i, (name, seat) in enumerate(zip(g.players, table.seats, strict=True)):
-        clock = table.clock_left(i, now) if i == g.to_move else None
+        clock = table.clock_left(i, now) if i == g.decider else None
         players.append(
             {
                 "name": name,
@@ -77,6 +77,7 @@ def board(table: Table) -> dict[str, Any]:
         "phase": g.phase.value,
         "phase_words": _PHASE_WORDS.get(g.phase, ""),
         "to_move": g.to_move,
+        "decider": g.decider,
         "tile": g.current_tile,
         "tiles_left": g.tiles_left(),
         "over": g.is_over(),

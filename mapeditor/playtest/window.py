@@ -528,7 +528,7 @@ class PlaytestWindow(QMainWindow):
             ov.rotation if human else 0,
         )
         self.tiles_label.setText(f"Tiles left: {g.tiles_left()}")
-        name = g.players[g.to_move]
+        name = g.players[g.decider]
         if g.is_over():
             out = g.outcome()
             assert out is not None

@@ -239,7 +239,7 @@ def play_checked(m: MapDef, seed: int, bots: tuple[str, str], turns: int) -> Gam
         offered = g.legal_moves().list()
         if not offered:
             raise AssertionError(f"turn {g.turn + 1}: nothing offered in phase {g.phase.value}")
-        action = players[g.to_move].choose(g)
+        action = players[g.decider].choose(g)
         if action not in offered:
             raise AssertionError(f"the bot chose {action}, which is not offered")
         problem = _refused_changes_nothing(g, offered)

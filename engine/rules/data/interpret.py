@@ -59,7 +59,8 @@ class Ev(NamedTuple):
 
 
 class Offer(NamedTuple):
-    """An optional rule offered to the player to move in ``phase``."""
+    """A rule offered in ``phase`` to ``ev.player``: the player to move (an optional rule), or
+    another player deciding inside the turn (a rule whose chooser is not ``current``)."""
 
     rule: int
     phase: str
@@ -197,12 +198,14 @@ class Interpreter:
         self.opening = frozenset(m.id for m in spec.marks if m.opens == "when_reached")
         self.mark_chips = {m.id: m.chips for m in spec.marks}
         self.mark_face = {m.id: m.chips_face for m in spec.marks}
+        self.others = any(r.chooser != "current" for r in self.rules)
+        """Some rule is taken by players other than the one its trigger concerns."""
 
     def phases(self) -> frozenset[str]:
         """The phases in which this spec may offer something."""
         out = set()
         for r in self.rules:
-            if r.choice == "optional":
+            if r.choice == "optional" or r.chooser != "current":
                 phase = TRIGGERS[r.when].phase
                 if phase is not None:
                     out.add(phase)
@@ -236,7 +239,7 @@ class Interpreter:
         """A bot's copy: the chips it cannot see (the supply, face-down chips on marks and in
         other players' hands) re-dealt among their places."""
         st: LangState = state.lang  # type: ignore[assignment]
-        me = ctx.to_move
+        me = ctx.decider  # the player whose bot copies the game
         down = st.face_down
         slots: list[tuple[Any, ...]] = [("supply", i) for i in range(len(st.supply))]
         for sq, cs in sorted(st.on_marks.items()):
@@ -280,6 +283,9 @@ class Interpreter:
         for i in rules:
             rule = self.rules[i]
             for ev in evs:
+                if rule.chooser != "current":
+                    self._others_choose(ctx, state, i, ev, phase)
+                    continue
                 if not self.allowed(ctx, state, rule, ev):
                     continue
                 if rule.choice == "optional":
@@ -289,6 +295,63 @@ class Interpreter:
                 ways = self.ways(ctx, state, rule, ev)
                 if ways:
                     self.run(ctx, state, rule, ev, ways[0])
+
+    def _others_choose(
+        self, ctx: RuleContext, state: DataState, i: int, ev: Ev, phase: str | None
+    ) -> None:
+        """Rule ``i`` for each of its choosers other than ``ev.player``: an offer they decide in
+        ``phase``, or, compulsory with one way to take it (or at the final scoring), run."""
+        st: LangState = state.lang  # type: ignore[assignment]
+        rule = self.rules[i]
+        for q in self.choosers(ctx, rule, ev):
+            theirs = ev._replace(player=q)
+            if not self.allowed(ctx, state, rule, theirs):
+                continue
+            if rule.choice == "optional":
+                if phase is not None and not ev_final(ev):
+                    st.offers = (*st.offers, Offer(i, phase, theirs))
+                continue
+            ways = self.ways(ctx, state, rule, theirs)
+            if len(ways) == 1 or (ways and (phase is None or ev_final(ev))):
+                self.run(ctx, state, rule, theirs, ways[0])
+            elif ways:
+                st.offers = (*st.offers, Offer(i, phase, theirs))  # type: ignore[arg-type]
+
+    def choosers(self, ctx: RuleContext, rule: Rule, ev: Ev) -> list[int]:
+        """The players other than ``ev.player`` who take ``rule`` (its ``chooser``), in turn
+        order from ``ev.player``'s left."""
+        n = len(ctx.players)
+        p = ev.player
+        chooser = rule.chooser
+        if n < 2:
+            return []
+        if chooser == "left":
+            return [(p + 1) % n]
+        if chooser == "right":
+            return [(p - 1) % n]
+        order = [(p + k) % n for k in range(1, n)]
+        if chooser == "each_other":
+            return order
+        owners = self._owners(ctx, ev)
+        return [q for q in order if q in owners]
+
+    @staticmethod
+    def _owners(ctx: RuleContext, ev: Ev) -> set[int]:
+        """The players with a meeple on a feature of the tile on ``ev.square``."""
+        board = ctx.board
+        sq = ev.square
+        o = board.tiles.get(sq) if sq is not None else None
+        if sq is None or o is None:
+            return set()
+        meeples = ctx.meeples
+        out = {m[0] for m in meeples.values() if m[1] == sq}
+        f = board.features
+        nodes = board.nodes[sq]
+        for _loc, seg in o.locations:
+            node = nodes[seg]
+            if node >= 0:
+                out.update(meeples[mid][0] for mid in f.meeples.get(f.find(node), ()))
+        return out
 
     def start_of_turn(self, ctx: RuleContext, state: DataState) -> None:
         st: LangState = state.lang  # type: ignore[assignment]
@@ -338,15 +401,53 @@ class Interpreter:
 
     # -- offers ----------------------------------------------------------------------------------
 
+    def decider(self, ctx: RuleContext, state: DataState, phase: str) -> int | None:
+        """The player other than the player to move whose choice is pending in ``phase`` (the
+        first offer made to another player that can still be taken), ``None``: none is."""
+        if not self.others:
+            return None
+        st: LangState = state.lang  # type: ignore[assignment]
+        me = ctx.to_move
+        for o in st.offers:
+            q = o.ev.player
+            if o.phase == phase and q != me:
+                rule = self.rules[o.rule]
+                if self.limits_allow(ctx, st, rule, q) and self.ways(ctx, state, rule, o.ev):
+                    return q
+        return None
+
+    def decline(self, ctx: RuleContext, state: DataState, phase: str) -> bool:
+        """The deciding player other than the player to move passes: their offers of ``phase``
+        are declined. ``False``: no such player decides now."""
+        who = self.decider(ctx, state, phase)
+        if who is None:
+            return False
+        st: LangState = state.lang  # type: ignore[assignment]
+        st.offers = tuple(o for o in st.offers if o.phase != phase or o.ev.player != who)
+        return True
+
+    def must_choose(self, ctx: RuleContext, state: DataState, phase: str) -> bool:
+        """Whether the deciding player may not pass: a compulsory rule waits for their choice
+        of a way."""
+        return self.others and any(
+            rule.choice == "compulsory" and self.ways(ctx, state, rule, ev)
+            for _k, rule, ev in self._open(ctx, state, phase)
+        )
+
     def _open(self, ctx: RuleContext, state: DataState, phase: str) -> list[tuple[int, Rule, Ev]]:
-        """(offer index, rule, context) of what may be offered now (before ways)."""
+        """(offer index, rule, context) of what may be offered now (before ways): the offers of
+        the deciding player (:meth:`decider`, else the player to move)."""
         st: LangState = state.lang  # type: ignore[assignment]
         out = []
+        other = self.decider(ctx, state, phase)
+        who = ctx.to_move if other is None else other
         for k, o in enumerate(st.offers):
-            if o.phase == phase:
+            if o.phase == phase and o.ev.player == who:
                 rule = self.rules[o.rule]
-                if self.limits_allow(ctx, st, rule, o.ev.player):
+                if self.limits_allow(ctx, st, rule, who):
                     out.append((k, rule, o.ev))
+        if other is not None:
+            return out  # the player to move's phase rules wait for the other players
         trig = "action_phase" if phase == "action" else "after_phase"
         for i in self.by_trigger[trig]:
             rule = self.rules[i]
@@ -708,6 +809,8 @@ class Interpreter:
             return [(p + 1) % n] if n > 1 else []
         if to == "right":
             return [(p - 1) % n] if n > 1 else []
+        if to == "current":
+            return [ctx.to_move] if ctx.to_move != p else []
         others = [q for q in range(n) if q != p]
         if to == "leader":
             if not others:

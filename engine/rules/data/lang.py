@@ -227,7 +227,7 @@ QUANTITIES: dict[str, Kind] = {
 number)."""
 
 _Q = {"$ref": "#/$defs/quantity"}
-_TO = enum_schema(("left", "right", "leader", "each_other"), "who receives")
+_TO = enum_schema(("left", "right", "leader", "each_other", "current"), "who receives")
 
 EFFECTS: dict[str, Kind] = {
     "points": _k("Points to the player (negative: lost)", {"amount": _Q}, ("amount",)),
@@ -312,6 +312,27 @@ COSTS: dict[str, Kind] = {
 """Every cost kind: a rule fires (or is offered) only when its costs can be paid."""
 
 LIMIT_PER = ("game", "player", "turn", "round")
+
+
+class Chooser(NamedTuple):
+    label: str
+    needs: frozenset[str] = frozenset()
+
+
+CHOOSERS: dict[str, Chooser] = {
+    "current": Chooser(
+        "The player the trigger concerns (an offer: only when it is the player to move)"
+    ),
+    "left": Chooser("The next player in turn order after the player the trigger concerns"),
+    "right": Chooser("The player before the player the trigger concerns in turn order"),
+    "each_other": Chooser("Each other player, in turn order from the left"),
+    "owners": Chooser(
+        "Each other player with a meeple on a feature the placed tile is part of, in turn order",
+        frozenset({"square", "tile"}),
+    ),
+}
+"""Who takes a rule: the player it concerns, or other players, who then decide inside the
+turn (the rule is played as theirs: they pay its costs, its effects are theirs)."""
 
 
 # -- the checked form ---------------------------------------------------------------------------
