@@ -243,6 +243,8 @@ class Game:
         """Turns the current player still takes before the next player (rule sets grant them)."""
         self._in_extra_turn = False
         """The current turn was granted as an extra turn (``RuleContext.extra_turn``)."""
+        self._skips: tuple[int, ...] = ()
+        """Turns each player will miss (``RuleContext.skip_turn``); empty: none."""
         self._pending: tuple[list[int], list[Square]] = ([], [])
         self._stack: list[Game | _Trial] = []
         self._hold_turn_end = False
@@ -479,7 +481,24 @@ class Game:
             self.to_move = (self.to_move + 1) % len(self.players)
             if self.to_move == 0:
                 self.round += 1
+            if self._skips:
+                self._skip_turns()
         self._begin_turn()
+
+    def _skip_turns(self) -> None:
+        """Pass over the players who miss this turn (each misses one a round at most: when
+        every player owes one, each misses one and the next plays)."""
+        n = len(self.players)
+        skips = list(self._skips)
+        for _ in range(n):
+            p = self.to_move
+            if not skips[p]:
+                break
+            skips[p] -= 1
+            self.to_move = (p + 1) % n
+            if self.to_move == 0:
+                self.round += 1
+        self._skips = tuple(skips) if any(skips) else ()
 
     def _finish(self) -> None:
         self.current_tile = None

@@ -117,6 +117,9 @@ class LangState:
         "last_round",
         "marks",
         "fired",
+        "turns",
+        "extra_owed",
+        "skips_owed",
     )
 
     def __init__(self, players: int) -> None:
@@ -140,6 +143,13 @@ class LangState:
         """Marked squares -> mark id (static)."""
         self.fired: dict[str, tuple[int, ...]] = {}
         """Rule id -> how often it ran for each player."""
+        self.turns: dict[str, tuple[int, int, int]] = {}
+        """Rule id -> the turns it moved: extra turns granted, extra turns played, turns
+        missed (only rules that moved some)."""
+        self.extra_owed: tuple[str, ...] = ()
+        """The rules whose extra turns are still to be played, in order."""
+        self.skips_owed: tuple[tuple[int, str], ...] = ()
+        """(player, rule id) of the turns still to be missed, in order."""
         _ = players
 
     def copy(self) -> LangState:
@@ -155,6 +165,9 @@ class LangState:
         new.last_round = self.last_round
         new.marks = self.marks
         new.fired = self.fired.copy()
+        new.turns = self.turns.copy()
+        new.extra_owed = self.extra_owed
+        new.skips_owed = self.skips_owed
         return new
 
     def chips(self) -> list[int]:
@@ -162,6 +175,21 @@ class LangState:
         return [*self.supply, *(c for cs in self.on_marks.values() for c in cs)]
 
     def summary(self) -> dict[str, Any]:
+        out = self._summary()
+        if self.turns or self.extra_owed or self.skips_owed:
+            # only then: the summaries of games with no such rule stay as they were
+            out["turns"] = {k: list(v) for k, v in sorted(self.turns.items())}
+            out["extra_owed"] = list(self.extra_owed)
+            out["skips_owed"] = [list(x) for x in self.skips_owed]
+        return out
+
+    def moved(self, rule: str, what: int) -> None:
+        """Count a turn ``rule`` moved (0: extra turn granted, 1: played, 2: missed)."""
+        got = list(self.turns.get(rule, (0, 0, 0)))
+        got[what] += 1
+        self.turns[rule] = (got[0], got[1], got[2])
+
+    def _summary(self) -> dict[str, Any]:
         return {
             "resources": {k: list(v) for k, v in sorted(self.res.items())},
             "resource_supply": dict(sorted(self.res_supply.items())),
@@ -355,9 +383,26 @@ class Interpreter:
 
     def start_of_turn(self, ctx: RuleContext, state: DataState) -> None:
         st: LangState = state.lang  # type: ignore[assignment]
+        if st.extra_owed and ctx.extra_turn:
+            st.moved(st.extra_owed[0], 1)
+            st.extra_owed = st.extra_owed[1:]
+        if st.skips_owed:
+            self._count_skipped(ctx, st)
         if ctx.round != st.last_round:
             st.last_round = ctx.round
             self.fire(ctx, state, "end_of_round", [Ev(p) for p in range(len(ctx.players))])
+
+    @staticmethod
+    def _count_skipped(ctx: RuleContext, st: LangState) -> None:
+        """The turns missed since the last turn began, each counted for the rule owed it."""
+        left: list[tuple[int, str]] = []
+        for p in range(len(ctx.players)):
+            owed = [x for x in st.skips_owed if x[0] == p]
+            missed = len(owed) - ctx.turns_to_skip(p)
+            for _p, rule in owed[:missed]:
+                st.moved(rule, 2)
+            left.extend(owed[missed:])
+        st.skips_owed = tuple(left)
 
     def tile_placed(
         self, ctx: RuleContext, state: DataState, square: Square, tile: str, rot: int
@@ -799,6 +844,12 @@ class Interpreter:
         elif k == "extra_turn":
             if p == ctx.to_move and ctx.pile:
                 ctx.grant_extra_turn()
+                st.moved(rule.id, 0)
+                st.extra_owed = (*st.extra_owed, rule.id)
+        elif k == "skip_turn":
+            if ctx.pile:
+                ctx.skip_turn(p)  # counted when missed (start_of_turn)
+                st.skips_owed = (*st.skips_owed, (p, rule.id))
         elif k == "table":
             self._table(ctx, state, rule, e, ev, what)
         return 0

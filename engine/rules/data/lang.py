@@ -272,6 +272,7 @@ EFFECTS: dict[str, Kind] = {
         ("square", "tile"),
     ),
     "extra_turn": _k("The player takes one more turn"),
+    "skip_turn": _k("The player misses their next turn"),
     "table": _k(
         "Points from a table: by count held, by sets of all resources, or by rank in a majority",
         {
@@ -327,8 +328,8 @@ CHOOSERS: dict[str, Chooser] = {
     "right": Chooser("The player before the player the trigger concerns in turn order"),
     "each_other": Chooser("Each other player, in turn order from the left"),
     "owners": Chooser(
-        "Each other player with a meeple on a feature the placed tile is part of, in turn order",
-        frozenset({"square", "tile"}),
+        "Each other player with a meeple on a feature of the tile on the square, in turn order",
+        frozenset({"square"}),
     ),
 }
 """Who takes a rule: the player it concerns, or other players, who then decide inside the

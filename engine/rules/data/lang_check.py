@@ -314,6 +314,8 @@ def lang_problems(d: dict[str, Any]) -> list[tuple[str, str]]:
             out.append((f"{at}.when", "no mark opens when reached"))
         if trig.players == "each" and any(e["kind"] == "extra_turn" for e in r["then"]):
             out.append((f"{at}.then", f"an extra turn at {when!r} has no turn to follow"))
+        if when == "end_of_game" and any(e["kind"] == "skip_turn" for e in r["then"]):
+            out.append((f"{at}.then", "no turn follows 'end_of_game' to be missed"))
         kinds = [e["kind"] for e in r["then"]]
         if kinds.count("place_meeple") + kinds.count("upgrade_meeple") > 1:
             out.append((f"{at}.then", "one rule places or upgrades one meeple, not more"))
