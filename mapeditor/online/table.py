@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import EngineError, Game, GameRecord
-from engine.moves import action_from_dict
+from engine.moves import Move, action_from_dict
 from mapeditor.online.seats import TAKEOVER_BOT, SeatState
 
 MAX_LOG = 400
@@ -195,6 +195,8 @@ class Table:
         g = self.game
         try:
             action = action_from_dict(data, g.rules)
+            if not isinstance(action, Move):  # the offered one carries the words players read
+                action = next((a for a in g.legal_moves() if a == action), action)
             tile, turn, mover = g.current_tile, g.turn, g.to_move
             events = g.play(action)
         except EngineError as exc:  # IllegalMoveError and RecordError are EngineErrors

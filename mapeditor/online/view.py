@@ -97,6 +97,8 @@ def _label(g: Game, action: Any) -> str:
     from mapeditor.playtest.describe import describe_action
 
     if isinstance(action, Pass):
+        if g.decider != g.to_move:
+            return "Decline"  # a rule asked this player for a choice inside another's turn
         return "End turn" if g.phase is Phase.AFTER else "No action (score and go on)"
     if isinstance(action, Draw):
         return "Draw a tile face down"

@@ -60,7 +60,10 @@ _PHASE_WORDS = {
 }
 
 
-def _pass_label(phase: Phase) -> str:
+def _pass_label(phase: Phase, other: bool = False) -> str:
+    """The pass button's words (``other``: a player other than the one to move decides)."""
+    if other:
+        return "Decline"
     return "End turn" if phase is Phase.AFTER else "No action (score and go on)"
 
 
@@ -587,7 +590,7 @@ class PlaytestWindow(QMainWindow):
                     if many and action in on_board.values():
                         continue  # too many for buttons: clicked on the board
                     label = (
-                        _pass_label(g.phase)
+                        _pass_label(g.phase, g.decider != g.to_move)
                         if isinstance(action, Pass)
                         else "Draw a tile face down"
                         if isinstance(action, Draw)
