@@ -312,7 +312,7 @@ def language(d: dict[str, Any], rng: random.Random) -> None:
             "then": [_term(rng, EFFECTS, ids, fills) for _ in range(rng.randint(1, 3))],
             "choice": "optional" if optional else "compulsory",
         }
-        if rng.random() < 0.4:
+        if rng.random() < 0.5:
             rule["chooser"] = rng.choice(list(CHOOSERS))
         if rng.random() < 0.5:
             rule["limits"] = [
