@@ -537,6 +537,8 @@ class PlaytestWindow(QMainWindow):
             assert out is not None
             winners = " and ".join(g.players[w] for w in out.winners)
             self.turn_label.setText(f"Game over — {winners} won")
+        elif human and g.decider != g.to_move:  # a rule asks this player inside another's turn
+            self.turn_label.setText(f"{name}, your choice in {g.players[g.to_move]}'s turn")
         elif human:
             step = "place a meeple or not" if self.pending else _PHASE_WORDS.get(g.phase, "")
             self.turn_label.setText(f"{name}, your turn: {step}")

@@ -221,7 +221,10 @@ function renderPanel() {
     turn.textContent = "Game over — " + state.winners.map((w) => state.players[w].name).join(" and ") + " won";
     turn.className = "";
   } else if (mine()) {
-    turn.textContent = `${p.name}, your turn: ` + (pending ? "place a meeple or not" : state.phase_words);
+    turn.textContent =
+      state.decider !== undefined && state.decider !== state.to_move
+        ? `${p.name}, your choice in ${state.players[state.to_move].name}'s turn`
+        : `${p.name}, your turn: ` + (pending ? "place a meeple or not" : state.phase_words);
     turn.className = "mine";
   } else {
     turn.textContent = `${p.name} to play` + (p.stand_in ? " (a bot stands in)" : "");
