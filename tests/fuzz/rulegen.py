@@ -8,7 +8,8 @@ accepts, the program runs. It serves the fuzzer and the rule language alike:
   nesting, a field left out or of a wrong type, a language entry of an unknown kind or nested too
   deep);
 * the rule language (``tests/engine/rules/test_rule_language.py`` in CI, ``python
-  tests/fuzz/rulegen.py 300 [FIRST_SEED]`` for long runs) draws :func:`lang_ruleset`: a preset
+  tests/fuzz/rulegen.py 300 [FIRST_SEED [OTHERS]]`` for long runs, ``OTHERS`` the share of rules
+  given a drawn chooser, 0.5 by default) draws :func:`lang_ruleset`: a preset
   plus random resources, marks and rules, whose refused rules :func:`prune` drops, and plays the
   rest on the preset's map with the marks printed (:func:`run`).
 
@@ -250,19 +251,21 @@ def _term(
     return out
 
 
-def lang_ruleset(rng: random.Random) -> dict[str, Any]:
+def lang_ruleset(rng: random.Random, others: float = 0.5) -> dict[str, Any]:
     """A random rule-set dict: a preset's 2019 parts plus random resources, marks and rules
     (valid or not: the checker decides)."""
     base = rng.choice(preset_names())
     d = preset_dict(base)
     d["name"], d["based_on"] = "gen", base
-    language(d, rng)
+    language(d, rng, others)
     return d
 
 
-def language(d: dict[str, Any], rng: random.Random) -> None:
+def language(d: dict[str, Any], rng: random.Random, others: float = 0.5) -> None:
     """Add random resources, marks and 1-5 rules to the rule-set dict ``d``, every kind drawn
-    from the vocabulary tables (a layout for chips on marks or beside the map when needed)."""
+    from the vocabulary tables (a layout for chips on marks or beside the map when needed); a
+    share ``others`` of the rules is given a chooser drawn from all of them, mostly players other
+    than the one the trigger concerns)."""
     ids: dict[str, list[str]] = {"resources": [], "marks": []}
     d["resources"] = []
     for i in range(rng.randint(0, 3)):
@@ -312,7 +315,7 @@ def language(d: dict[str, Any], rng: random.Random) -> None:
             "then": [_term(rng, EFFECTS, ids, fills) for _ in range(rng.randint(1, 3))],
             "choice": "optional" if optional else "compulsory",
         }
-        if rng.random() < 0.5:
+        if rng.random() < others:
             rule["chooser"] = rng.choice(list(CHOOSERS))
         if rng.random() < 0.5:
             rule["limits"] = [
@@ -623,13 +626,17 @@ def prune(d: dict[str, Any], figures: Figures) -> bool:
     return False
 
 
-def run(n: int, start: int = 0, turns: int = 40, progress: bool = False) -> Figures:
+def run(
+    n: int, start: int = 0, turns: int = 40, progress: bool = False, others: float = 0.5
+) -> Figures:
+    """Generate and play ``n`` rule sets from seed ``start`` (``others``: the share of rules
+    given a drawn chooser, see :func:`language`)."""
     figures = Figures()
     for seed in range(start, start + n):
         if progress and seed > start and (seed - start) % 25 == 0:
             print(f"after {seed - start} seeds: {figures}", flush=True)
         rng = random.Random(seed)
-        d = lang_ruleset(rng)
+        d = lang_ruleset(rng, others)
         if not prune(d, figures):
             continue
         figures.accepted += 1
@@ -651,7 +658,8 @@ def run(n: int, start: int = 0, turns: int = 40, progress: bool = False) -> Figu
 if __name__ == "__main__":
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     first = int(sys.argv[2]) if len(sys.argv) > 2 else 0
-    result = run(count, first, progress=True)
+    share = float(sys.argv[3]) if len(sys.argv) > 3 else 0.5  # rules with a drawn chooser
+    result = run(count, first, progress=True, others=share)
     print(result)
     for line in result.defects[:20]:
         print(line)
