@@ -45,7 +45,7 @@ from fuzzlib import Hang, Verdict, _crash, time_limit
 from engine.bots import make_bot
 from engine.errors import EngineError, IllegalMoveError
 from engine.game import Game, GameOptions
-from engine.mapdef import MapDef, MarkSquare
+from engine.mapdef import EmbeddedRuleSet, MapDef, MarkSquare
 from engine.mapio import dumps_map, load_map, loads_map
 from engine.moves import Action, Draw, Move, Pass
 from engine.record import dumps_record, loads_record, record_of
@@ -410,8 +410,7 @@ def fitting_map(spec: RuleSetSpec) -> MapDef | None:
     """A copy of the first shipped map on which ``spec`` validates without errors."""
     for base in _maps():
         m = base.copy()
-        m.rule_set_spec, m.rule_set = spec, spec.name
-        m.rule_set_file = m.rule_set_raw = None  # embedded, not a shipped map's own file
+        m.rule_set = EmbeddedRuleSet(spec)  # embedded, not a shipped map's own file
         if not any(i.severity is Severity.ERROR for i in validate_map(m)):
             return m
     return None
@@ -510,7 +509,7 @@ def check_ruleset(data: Any, *, seed: int = 0, limit: float = 20.0, turns: int =
             if m is None:
                 return Verdict("unfit")
             embedded = loads_map(dumps_map(m))
-            if embedded.rule_set_spec != spec:
+            if embedded.rule_set.spec != spec:
                 return Verdict("defect", "a map embedding the rule set reads back differently")
             bots = (("greedy", "random"), ("random", "random"))[seed % 2]
             g = play_checked(m, seed, bots, turns)
@@ -585,7 +584,7 @@ def embedding_record_corpus(size: int = 12, seed: int = 0) -> tuple[str, ...]:
 def marked_map(spec: RuleSetSpec, base: str, rng: random.Random) -> MapDef:
     """The preset's shipped map with the spec's marks printed on a few free squares."""
     m = load_map(bundled_map(base))
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     if spec.marks:
         free = sorted(m.placeable_squares() - set(m.start_squares) - set(m.towns))
         for sq in rng.sample(free, min(12, len(free))):

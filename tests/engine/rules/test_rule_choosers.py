@@ -16,7 +16,7 @@ from engine.analysis.rule_usage import RuleWatch
 from engine.bots import make_bot
 from engine.errors import IllegalMoveError
 from engine.game import Game, GameOptions
-from engine.mapdef import MapDef, StartSquare
+from engine.mapdef import EmbeddedRuleSet, MapDef, StartSquare
 from engine.mapio import load_map
 from engine.moves import Move, Pass
 from engine.record import dumps_record, loads_record, record_of
@@ -59,7 +59,7 @@ def _strip_game(spec: RuleSetSpec, players: int = 3, tiles: str = "UUUUU") -> Ga
     width = len(tiles) + 1
     m = MapDef(id="strip", name="Strip", width=width, height=1, land={(x, 0) for x in range(width)})
     m.start_squares[(0, 0)] = StartSquare("Start")
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     opts = GameOptions(start_tile="U", draw_order=tuple(tiles))
     return Game(m, players=players, seed=3, options=opts)
 
@@ -227,7 +227,7 @@ def test_bots_decide_for_the_deciding_player_in_whole_games() -> None:
     }
     m = load_map(bundled_map("example-small"))
     spec = _spec(gift, scored, STRETCH)
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     for kind, opts in (("greedy", {}), ("mcts", {"iterations": 6}), ("random", {})):
         g = Game(m, players=3, seed=5, options=GameOptions(tile_count=24))  # whole games
         bots = [make_bot(kind, seed=i, **opts) for i in range(3)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.mapdef import EmbeddedRuleSet
 from engine.mapio import load_map
 from engine.moves import Move, Pass
 from engine.resources import bundled_map
@@ -31,7 +32,7 @@ def _table(kinds: tuple[str, ...]) -> Table:
     d.update(name="gift", mechanics=[], layout={"kind": "none"}, rules=[GIFT])
     spec = RuleSetSpec.from_dict(d)
     m = load_map(bundled_map("example-small"))
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     seats = [Seat(f"P{i}", DEFAULT_COLOURS[i], k) for i, k in enumerate(kinds)]
     setup = PlaytestSetup(seats=seats, seed=4, options=default_setup(m, seed=4).options)
     return new_table("gift", m, setup, TableOptions(takeover_after=None))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from _playtest_helpers import small_setup
 
+from engine.mapdef import EmbeddedRuleSet
 from engine.mapio import load_map
 from engine.moves import Move, Pass
 from engine.resources import bundled_map
@@ -30,7 +31,7 @@ def session(qtbot):
     d.update(name="gift", mechanics=[], layout={"kind": "none"}, rules=[GIFT])
     spec = RuleSetSpec.from_dict(d)
     m = load_map(bundled_map("example-small"))
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     s = PlaytestSession(m, small_setup("greedy", rule_set="gift"), pace_ms=0)
     s.begin()
     yield s
