@@ -6,33 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.mapdef import EmbeddedRuleSet
-from engine.mapio import load_map
+from engine.mapdef import MapDef
 from engine.moves import Move, Pass
-from engine.resources import bundled_map
-from engine.rules.data import RuleSetSpec, preset_dict
 from mapeditor.online import view
 from mapeditor.online.launch import new_table
 from mapeditor.online.table import Table, TableError, TableOptions
 from mapeditor.playtest.setup import DEFAULT_COLOURS, PlaytestSetup, Seat, default_setup
 
-GIFT = {
-    "id": "gift",
-    "title": "Road gift",
-    "when": "tile_placed",
-    "if": [{"kind": "tile_shows", "feature": "road"}],
-    "then": [{"kind": "points", "amount": 2}],
-    "choice": "optional",
-    "chooser": "left",
-}
 
-
-def _table(kinds: tuple[str, ...]) -> Table:
-    d = preset_dict("deutschland")
-    d.update(name="gift", mechanics=[], layout={"kind": "none"}, rules=[GIFT])
-    spec = RuleSetSpec.from_dict(d)
-    m = load_map(bundled_map("example-small"))
-    m.rule_set = EmbeddedRuleSet(spec)
+def _table(m: MapDef, kinds: tuple[str, ...]) -> Table:
     seats = [Seat(f"P{i}", DEFAULT_COLOURS[i], k) for i, k in enumerate(kinds)]
     setup = PlaytestSetup(seats=seats, seed=4, options=default_setup(m, seed=4).options)
     return new_table("gift", m, setup, TableOptions(takeover_after=None))
@@ -50,8 +32,8 @@ def _until_a_choice(table: Table) -> None:
     raise AssertionError("no road tile in 60 actions")
 
 
-def test_the_deciding_seat_is_offered_the_choice_and_the_others_wait() -> None:
-    table = _table(("human", "human"))
+def test_the_deciding_seat_is_offered_the_choice_and_the_others_wait(gift_map: MapDef) -> None:
+    table = _table(gift_map, ("human", "human"))
     _until_a_choice(table)
     g = table.game
     mover, decider = g.to_move, g.decider
@@ -69,8 +51,8 @@ def test_the_deciding_seat_is_offered_the_choice_and_the_others_wait() -> None:
     assert f"P{decider}: Road gift" in table.log
 
 
-def test_a_bot_seat_decides_by_itself() -> None:
-    table = _table(("human", "greedy"))
+def test_a_bot_seat_decides_by_itself(gift_map: MapDef) -> None:
+    table = _table(gift_map, ("human", "greedy"))
     g = table.game
     while not (g.decider == 1 and g.to_move == 0):
         _until_a_choice(table)

@@ -6,33 +6,14 @@ from __future__ import annotations
 import pytest
 from _playtest_helpers import small_setup
 
-from engine.mapdef import EmbeddedRuleSet
-from engine.mapio import load_map
 from engine.moves import Move, Pass
-from engine.resources import bundled_map
-from engine.rules.data import RuleSetSpec, preset_dict
 from engine.rules.data.interpret import RuleAction
 from mapeditor.playtest.session import PlaytestSession
 
-GIFT = {
-    "id": "gift",
-    "title": "Road gift",
-    "when": "tile_placed",
-    "if": [{"kind": "tile_shows", "feature": "road"}],
-    "then": [{"kind": "points", "amount": 2}],
-    "choice": "optional",
-    "chooser": "left",
-}
-
 
 @pytest.fixture
-def session(qtbot):
-    d = preset_dict("deutschland")
-    d.update(name="gift", mechanics=[], layout={"kind": "none"}, rules=[GIFT])
-    spec = RuleSetSpec.from_dict(d)
-    m = load_map(bundled_map("example-small"))
-    m.rule_set = EmbeddedRuleSet(spec)
-    s = PlaytestSession(m, small_setup("greedy", rule_set="gift"), pace_ms=0)
+def session(qtbot, gift_map):
+    s = PlaytestSession(gift_map, small_setup("greedy", rule_set="gift"), pace_ms=0)
     s.begin()
     yield s
     s.close()
