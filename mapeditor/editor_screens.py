@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,13 @@ def _settle(app: QCoreApplication, seconds: float) -> None:
     while time.monotonic() < end:
         app.processEvents()
         time.sleep(0.02)
+
+
+def _until(app: QCoreApplication, done: Callable[[], bool], seconds: float = 20.0) -> None:
+    """Let events run until ``done()`` (the validation helper's answer on a loaded machine)."""
+    end = time.monotonic() + seconds
+    while not done() and time.monotonic() < end:
+        _settle(app, 0.1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,7 +102,8 @@ def rule_set_screens(app: QCoreApplication, out: Path) -> None:
     dock.spin_box(("supply", "per_colour")).setValue(12)
     dock.spin_box(("mechanics", 0, "pay", "value")).setValue(40)
     window.validation.run_now()
-    _settle(app, 2.0)
+    _until(app, lambda: bool(window.validation.model.issues))
+    _settle(app, 0.5)
     dock.ensureWidgetVisible(dock.spin_box(("supply", "values", "1")))
     window.statusBar().clearMessage()
     window.grab().save(str(out / "ruleset-issues.png"))
@@ -105,9 +114,18 @@ def rule_set_screens(app: QCoreApplication, out: Path) -> None:
     cleared = dataclasses.replace(doc.map.towns[town], grape=None)
     change_entries(doc, "towns", {town: cleared}, "Clear grape")
     window.validation.run_now()
-    _settle(app, 2.0)
     model = window.validation.model
-    row = next(i for i, x in enumerate(model.issues) if x.code.startswith("ruleset-missing"))
+
+    def missing() -> list[int]:  # the town's missing colour (France's own check names it)
+        return [
+            i
+            for i, x in enumerate(model.issues)
+            if x.code.startswith("ruleset-missing") or x.code.endswith("town-without-grape")
+        ]
+
+    _until(app, lambda: bool(missing()))
+    rows = missing()
+    row = rows[0]
     window.validation._on_clicked(model.index(row))
     _settle(app, 0.5)
     window.grab().save(str(out / "ruleset-missing-print.png"))
