@@ -304,6 +304,12 @@ def choices(path: Path_) -> list[Any]:
     return list(_node(path).get("enum", []))
 
 
+def max_items(path: Path_, default: int) -> int:
+    """The schema's ``maxItems`` of the list at ``path`` (``default`` where it says none, as
+    inside a condition, whose branches the path does not follow)."""
+    return int(_node(path).get("maxItems", default))
+
+
 def quantity_schema() -> dict[str, Any]:
     """The schema of a quantity (a number, or what to count times a factor, at most max)."""
     node: dict[str, Any] = _schema()["$defs"]["quantity"]

@@ -315,10 +315,14 @@ class MainWindow(QMainWindow):
         )
         fits = need <= self.width()
         apart = self.toolBarBreak(self.marks_bar)
-        if fits and apart:
-            self.removeToolBarBreak(self.marks_bar)
-        elif not fits and not apart:
-            self.insertToolBarBreak(self.marks_bar)
+        if fits == apart:
+            if fits:
+                self.removeToolBarBreak(self.marks_bar)
+            else:
+                self.insertToolBarBreak(self.marks_bar)
+            layout = self.layout()
+            if layout is not None:
+                layout.activate()  # the view's new size now, not between two mouse moves
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -865,6 +869,7 @@ class MainWindow(QMainWindow):
         # not hide the tool hint, which is hidden only while visible: show it again so it does
         # (cleared first: QStatusBar ignores the message it already shows).
         super().showEvent(event)
+        self._arrange_bars()  # before the first paint: the rows never jump once shown
         bar = self.statusBar()
         message = bar.currentMessage()
         if message:

@@ -56,6 +56,7 @@ from mapeditor.ruleset_data import (
     entry_summary,
     get,
     id_choices,
+    max_items,
     path_text,
     quantity_schema,
     quantity_value,
@@ -324,7 +325,7 @@ class LanguageForms(FieldForm):
             action.setData(kind)
             action.triggered.connect(lambda _=False, k=kind: self._add_term(at, group, k))
         add.setMenu(menu)
-        add.setEnabled(len(terms) < MAX_ITEMS)
+        add.setEnabled(len(terms) < max_items(at, MAX_ITEMS))  # a rule: 4 costs, 6 effects
         form.addRow(add)
 
     def _add_term(self, at: Path_, group: str, kind: str) -> None:
