@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.geometry import Edge, Side
-from engine.mapdef import Colour, MapDef, MarkSquare
+from engine.mapdef import Colour, EmbeddedRuleSet, MapDef, MarkSquare
 from mapeditor.document import MapDocument
 from mapeditor.tools import (
     ChipSquareTool,
@@ -123,7 +123,7 @@ def test_designer_marks_come_from_the_rule_set_and_undo(make_editor) -> None:
 
     m = blank(land=True)
     spec = preset_spec("nordics")
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     window = make_editor(m)
     window.set_tool(DesignerMarkTool)
     click(window, square_point(window, (2, 2)))  # the rule set's first mark
@@ -146,7 +146,7 @@ def test_a_tool_per_mark_paints_colour_and_value_on_many_squares_in_one_drag(mak
 
     m = blank(land=True)
     spec = preset_spec("nordics")
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     window = make_editor(m)
     bar = window.marks_bar
     assert [a.text() for a in bar.mark_actions.values()] == [k.name for k in spec.marks]
@@ -184,7 +184,7 @@ def test_the_options_and_the_marks_share_a_row_while_they_fit(make_editor, qtbot
 
     m = blank(land=True)
     spec = preset_spec("nordics")
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     window = make_editor(m)
     bars = (window.tool_options, window.marks_bar)
 
@@ -204,7 +204,7 @@ def test_the_options_and_the_marks_share_a_row_while_they_fit(make_editor, qtbot
         for k in range(8)
     ]
     ruleset_edits.set_field(window.document, ("marks",), wide)
-    assert window.document.map.rule_set_spec is not None
+    assert window.document.map.rule_set.spec is not None
     assert window.marks_bar.sizeHint().width() > window.width()
     qtbot.waitUntil(apart)
     window.document.undo_stack.undo()

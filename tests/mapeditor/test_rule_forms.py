@@ -154,7 +154,7 @@ def test_a_rule_with_nested_conditions_and_a_quantity_from_scratch(
 
     built = _content(window)
     assert built["rules"][0] == BUILT_RULE
-    assert window.document.map.rule_set_spec is not None  # the checker accepts it
+    assert window.document.map.rule_set.spec is not None  # the checker accepts it
     assert _find(dock, QLabel, "rs-problems:rules[0]").text() == ""
 
     texts = [stack.text(i) for i in range(start, stack.count())]
@@ -175,7 +175,7 @@ def test_a_rule_with_nested_conditions_and_a_quantity_from_scratch(
     assert saved["rules"][0]["then"] == BUILT_RULE["then"]
     assert saved["resources"][0]["icon"] == "salt"
     again = MapDocument.open(target)
-    spec = again.map.rule_set_spec
+    spec = again.map.rule_set.spec
     assert spec is not None and spec.resources[0].colour == "#d8d8d0"
 
 
