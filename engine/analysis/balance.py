@@ -506,6 +506,32 @@ def rule_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) 
     usage = rule_usage_figures(m, games)
     if usage:
         out["by_rule"] = usage
+    held = resource_figures(m, games)
+    if held:
+        out["resources"] = held
+    return out
+
+
+def resource_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per resource of the rule language, as the designer named and drew it: what a player
+    held at the end of a game, on average, and the most any player held."""
+    spec = m.rule_set.spec
+    played = [g["resources_held"] for g in games if "resources_held" in g]
+    if spec is None or not played or not spec.resources:
+        return []
+    out = []
+    for r in spec.resources:
+        ends = [n for g in played for n in g.get(r.id, [])]
+        out.append(
+            {
+                "id": r.id,
+                "name": r.name,
+                "colour": r.colour,
+                "icon": r.icon,
+                "held_at_end": _r(sum(ends) / len(ends)) if ends else 0,
+                "most_held": max(ends, default=0),
+            }
+        )
     return out
 
 

@@ -14,11 +14,13 @@ import html
 import io
 import json
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.boundedio import write_bytes_atomically, write_text_atomically
+from engine.rules.data.icons import icon_svg
 
 if TYPE_CHECKING:
     from engine.analysis.report_types import BalanceReport, Describe, Rate
@@ -56,6 +58,10 @@ def write_report(
         report,
         title=f"Balance report: {report['map']['name']}",
         draw=lambda out: draw_charts(report, out),
+        icons={
+            icon_file(r): icon_svg(r["icon"], r["colour"])
+            for r in report["rules"].get("resources", [])
+        },
         blocks=lambda images: report_blocks(report, images, charts_wanted=charts),
         charts=charts,
     )
@@ -70,11 +76,12 @@ def write_pages(
     draw: Callable[[Path], dict[str, Path]],
     blocks: Callable[[dict[str, str]], list[Block]],
     charts: bool = True,
+    icons: Mapping[str, str] | None = None,
 ) -> dict[str, Path]:
     """Write ``stem.json`` (``data``), the PNG charts ``draw`` makes when matplotlib is there,
     and ``stem.md`` and ``stem.html`` from ``blocks(images)``: what a report, a comparison and a
     sweep each write. Returns the files by role (``json``, ``markdown``, ``html``,
-    ``chart:<name>``)."""
+    ``chart:<name>``, ``icon:<file>``: ``icons``, SVG text by file name, written beside)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -85,6 +92,8 @@ def write_pages(
         return path
 
     files: dict[str, Path] = {"json": write(f"{stem}.json", report_json(data))}
+    for name, svg in (icons or {}).items():
+        files[f"icon:{name}"] = write(name, svg)
     images: dict[str, str] = {}
     if charts and has_matplotlib():
         for name, p in draw(out).items():
@@ -442,6 +451,17 @@ def _rules_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
                 for r in by_rule
             ]
             b.append(("table", head, cells))
+        held = rules_fig.get("resources", [])
+        if held:
+            rows = [
+                [
+                    f"![{r['icon']}]({icon_file(r)}) {r['name']}",
+                    _num(r["held_at_end"]),
+                    str(r["most_held"]),
+                ]
+                for r in held
+            ]
+            b.append(("table", ["resource", "held at the end (mean)", "most held"], rows))
         for name, fig in rules_fig.get("figures", {}).items():
             if isinstance(fig, dict) and fig.get("n") == 0:
                 b.append(("p", f"{name.replace('_', ' ')}: no data."))
@@ -685,9 +705,19 @@ def to_markdown(blocks: Sequence[Block]) -> str:
     return "\n".join(lines)
 
 
+_ICON = re.compile(r"!\[([a-z]+)\]\((icon-[a-z][a-z0-9_]*\.svg)\)")
+"""A resource's icon in a cell: ``![fish](icon-herring.svg)`` (the names the page writes)."""
+
+
+def icon_file(resource: Mapping[str, Any]) -> str:
+    """The file name of a resource's icon beside the report (its id is a plain name)."""
+    return f"icon-{resource['id']}.svg"
+
+
 def _inline(text: str) -> str:
-    """Markdown code spans and bold to HTML (the only inline marks the page uses)."""
-    out = html.escape(text)
+    """Markdown code spans, bold and the resources' icons to HTML (the only inline marks the
+    page uses)."""
+    out = _ICON.sub(r'<img src="\2" alt="\1" width="16" height="16">', html.escape(text))
     parts = out.split("`")
     out = "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
     parts = out.split("**")

@@ -98,6 +98,13 @@ class RuleWatch:
             for p, n in enumerate(per_seat[: self._players]):
                 self.seat_fired[rid][p] += n
 
+    def held(self, game: Game) -> dict[str, list[int]]:
+        """What each player holds of each of the designer's resources (at the game's end)."""
+        found = _lang(game) if self.active else None
+        if found is None:
+            return {}
+        return {rid: list(held) for rid, held in sorted(found[1].res.items())}
+
     def facts(self) -> dict[str, Any]:
         """Per rule id: :data:`KEYS`, :data:`TURN_KEYS` and ``seat_fired``."""
         return {

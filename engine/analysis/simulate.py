@@ -265,6 +265,7 @@ def play_one(m: MapDef, config: SimConfig, index: int, rule_set: str) -> dict[st
         facts["deal"] = deal
     if watch.active:
         facts["rule_usage"] = watch.facts()
+        facts["resources_held"] = watch.held(game)
     return facts
 
 

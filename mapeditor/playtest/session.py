@@ -34,6 +34,8 @@ class LogEntry:
     text: str
     player: int | None = None
     event: ScoreEvent | None = None
+    icon: tuple[str, str] | None = None
+    """The designer's icon of what the line is about: its name and colour."""
 
 
 class PlaytestSession(QObject):
@@ -150,8 +152,8 @@ class PlaytestSession(QObject):
         events = g.play(action)
         self.actors.append((player, turn))
         self.logged.emit(LogEntry(describe_move(g, player, action, tile), player))
-        for who, line in rule_view.resource_lines(g, held):
-            self.logged.emit(LogEntry(line, who))
+        for who, line, drawn in rule_view.resource_lines(g, held):
+            self.logged.emit(LogEntry(line, who, icon=drawn))
         final_shown = False
         for e in events:
             if e.final and not final_shown:
@@ -271,7 +273,10 @@ class PlaytestSession(QObject):
                 raise EngineError(f"action {i}: {exc}") from None
             actors.append((player, turn))
             log.append(LogEntry(describe_move(game, player, action, tile), player))
-            log.extend(LogEntry(t, who) for who, t in rule_view.resource_lines(game, held))
+            log.extend(
+                LogEntry(t, who, icon=drawn)
+                for who, t, drawn in rule_view.resource_lines(game, held)
+            )
             log.extend(LogEntry(f"   ★ {e.text}", event=e) for e in events)
         self._start(game, actors, log, fit=fit)
 

@@ -305,7 +305,7 @@ class PlaytestWindow(QMainWindow):
         if entry.event is not None:
             self.log.add_event(entry.event)
         elif entry.player is not None:
-            self.log.add_line(entry.text, self.scene.colour(entry.player))
+            self.log.add_line(entry.text, self.scene.colour(entry.player), entry.icon)
         elif entry.text.startswith("Bot error:"):
             self.log.add_line(entry.text, QColor("#b00020"))
         else:

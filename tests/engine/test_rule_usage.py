@@ -123,3 +123,32 @@ def test_the_docs_herring_rule_set_is_valid() -> None:
 
     path = Path(__file__).resolve().parents[2] / "docs" / "rule-language" / "herring.ruleset.json"
     assert check_ruleset_dict(json.loads(path.read_text(encoding="utf-8"))) == []
+
+
+def test_the_report_shows_each_resource_by_its_name_and_icon(tmp_path) -> None:
+    from engine.analysis.report import write_report
+
+    d = preset_dict("deutschland")
+    d.update(name="salt", mechanics=[], layout={"kind": "none"}, resources=[SALT], rules=RULES)
+    spec = RuleSetSpec.from_dict(d)
+    m = load_map(bundled_map("example-small"))
+    m.rule_set = EmbeddedRuleSet(spec)
+    result = simulate(m, SimConfig(games=2, bot="random", seed=5), workers=1)
+    ends = [n for g in result.games for n in g["resources_held"]["salt"]]
+    report = balance_report(m, result)
+    (row,) = report["rules"]["resources"]
+    assert (row["name"], row["icon"], row["colour"]) == ("Salt", "salt", "#d8d8d0")
+    assert row["held_at_end"] == round(sum(ends) / len(ends), 4) and row["most_held"] == max(ends)
+    files = write_report(report, tmp_path, charts=False)
+    svg = files["icon:icon-salt.svg"].read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and 'fill="#d8d8d0"' in svg
+    assert "| ![salt](icon-salt.svg) Salt |" in files["markdown"].read_text(encoding="utf-8")
+    page = files["html"].read_text(encoding="utf-8")
+    assert '<td><img src="icon-salt.svg" alt="salt" width="16" height="16"> Salt</td>' in page
+
+
+def test_every_icon_of_the_language_has_its_picture() -> None:
+    from engine.rules.data.icons import ICON_SHAPES
+    from engine.rules.data.lang import ICONS
+
+    assert tuple(ICON_SHAPES) == ICONS
