@@ -28,6 +28,8 @@ class LegendEntry:
 
     key: str
     text: str
+    drawn: tuple[str, str] | None = None
+    """A designer mark's icon and colour (key ``mark``)."""
 
 
 _RULE_SET_PRINTS: dict[str, str] = {
@@ -99,6 +101,10 @@ def legend_entries(m: MapDef) -> list[LegendEntry]:
             if wanted is not None and not has.get(wanted, False):
                 title = spec.title or spec.name
                 shown.append(LegendEntry(wanted, f"{texts[wanted]} (rule set {title})"))
+        printed = {mark.mark for mark in m.marks.values()}
+        for kind in spec.marks:  # the designer's own prints, by their names
+            if kind.id in printed:
+                shown.append(LegendEntry("mark", kind.name, (kind.icon, kind.colour)))
     return shown
 
 

@@ -41,6 +41,7 @@ from mapeditor.cartography import (
     legend_entries,
     place_furniture,
 )
+from mapeditor.designer_icons import paint_icon
 from mapeditor.painting import (
     COLOURS,
     SQUARE,
@@ -222,7 +223,7 @@ def _legend(painter: QPainter, entries: tuple[LegendEntry, ...], rect: QRectF) -
         col, line = divmod(i, per_column)
         x = rect.x() + 6 + col * col_w
         y = top + line * row
-        _symbol(painter, entry.key, QRectF(x, y + 1, row - 2, row - 2))
+        _symbol(painter, entry.key, QRectF(x, y + 1, row - 2, row - 2), entry.drawn)
         text = QRectF(x + row + 2, y, col_w - row - 6, row)
         draw_text(
             painter,
@@ -234,7 +235,9 @@ def _legend(painter: QPainter, entries: tuple[LegendEntry, ...], rect: QRectF) -
         )
 
 
-def _symbol(painter: QPainter, key: str, rect: QRectF) -> None:
+def _symbol(
+    painter: QPainter, key: str, rect: QRectF, drawn: tuple[str, str] | None = None
+) -> None:
     """The legend's small picture of a print, drawn as on the map at the size of ``rect``."""
     painter.save()
     painter.translate(rect.topLeft())
@@ -245,7 +248,15 @@ def _symbol(painter: QPainter, key: str, rect: QRectF) -> None:
     painter.setPen(QPen(QColor("#8a8a7a"), 2))
     painter.setBrush(QColor("#d8e6b0"))
     painter.drawRect(box)
-    if key == "start":
+    if drawn is not None:  # a designer mark: its colour and icon, as on the map
+        fill = QColor(drawn[1])
+        fill.setAlpha(110)
+        painter.setPen(QPen(QColor(drawn[1]).darker(150), 3))
+        painter.setBrush(fill)
+        inner = box.adjusted(5, 5, -5, -5)
+        painter.drawRoundedRect(inner, 6, 6)
+        paint_icon(painter, drawn[0], drawn[1], inner.adjusted(8, 8, -8, -8))
+    elif key == "start":
         painter.setPen(QPen(QColor("#d1201b"), 6))
         painter.setBrush(QColor("#f3e3c3"))
         painter.drawRect(box.adjusted(4, 4, -4, -4))

@@ -15,6 +15,7 @@ import io
 import json
 import math
 import os
+import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from engine.analysis.mapfigure import MapLayer, grid_values, map_figure
 from engine.analysis.verdicts import plain_verdicts
 from engine.boundedio import write_bytes_atomically, write_text_atomically
+from engine.rules.data.icons import icon_svg
 
 if TYPE_CHECKING:
     from engine.analysis.report_types import BalanceReport, Describe, Rate
@@ -70,6 +72,10 @@ def write_report(
         report,
         title=f"Balance report: {report['map']['name']}",
         draw=lambda out: draw_charts(report, out, m),
+        icons={
+            icon_file(r): icon_svg(r["icon"], r["colour"])
+            for r in report["rules"].get("resources", [])
+        },
         blocks=lambda images: report_blocks(report, images, charts_wanted=charts, map_arg=map_arg),
         charts=charts,
     )
@@ -115,11 +121,12 @@ def write_pages(
     draw: Callable[[Path], dict[str, Path]],
     blocks: Callable[[dict[str, str]], list[Block]],
     charts: bool = True,
+    icons: Mapping[str, str] | None = None,
 ) -> dict[str, Path]:
     """Write ``stem.json`` (``data``), the PNG charts ``draw`` makes when matplotlib is there,
     and ``stem.md`` and ``stem.html`` from ``blocks(images)``: what a report, a comparison and a
     sweep each write. Returns the files by role (``json``, ``markdown``, ``html``,
-    ``chart:<name>``)."""
+    ``chart:<name>``, ``icon:<file>``: ``icons``, SVG text by file name, written beside)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -130,6 +137,8 @@ def write_pages(
         return path
 
     files: dict[str, Path] = {"json": write(f"{stem}.json", report_json(data))}
+    for name, svg in (icons or {}).items():
+        files[f"icon:{name}"] = write(name, svg)
     images: dict[str, str] = {}
     if charts and has_matplotlib():
         for name, p in draw(out).items():
@@ -467,7 +476,17 @@ def _rules_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
             b.append(("table", [f"{rules_fig['rule_set']}: per game", "mean"], rows))
         by_rule = rules_fig.get("by_rule", [])
         if by_rule:
-            head = ["rule (per game)", "offered", "taken", "declined", "ran", "points", "chips"]
+            head = [
+                "rule (per game)",
+                "offered",
+                "taken",
+                "declined",
+                "ran",
+                "points",
+                "chips",
+                "extra turns (played)",
+                "turns missed",
+            ]
             cells = [
                 [
                     r["title"],
@@ -475,10 +494,23 @@ def _rules_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
                     _num(r["fired"]),
                     _num(r["points"]),
                     _num(r["chips"]),
+                    f"{_num(r.get('extra_turns', 0))} ({_num(r.get('extra_turns_played', 0))})",
+                    _num(r.get("turns_skipped", 0)),
                 ]
                 for r in by_rule
             ]
             b.append(("table", head, cells))
+        held = rules_fig.get("resources", [])
+        if held:
+            rows = [
+                [
+                    f"![{r['icon']}]({icon_file(r)}) {r['name']}",
+                    _num(r["held_at_end"]),
+                    str(r["most_held"]),
+                ]
+                for r in held
+            ]
+            b.append(("table", ["resource", "held at the end (mean)", "most held"], rows))
         for name, fig in rules_fig.get("figures", {}).items():
             if isinstance(fig, dict) and fig.get("n") == 0:
                 b.append(("p", f"{name.replace('_', ' ')}: no data."))
@@ -723,9 +755,19 @@ def to_markdown(blocks: Sequence[Block]) -> str:
     return "\n".join(lines)
 
 
+_ICON = re.compile(r"!\[([a-z]+)\]\((icon-[a-z][a-z0-9_]*\.svg)\)")
+"""A resource's icon in a cell: ``![fish](icon-herring.svg)`` (the names the page writes)."""
+
+
+def icon_file(resource: Mapping[str, Any]) -> str:
+    """The file name of a resource's icon beside the report (its id is a plain name)."""
+    return f"icon-{resource['id']}.svg"
+
+
 def _inline(text: str) -> str:
-    """Markdown code spans and bold to HTML (the only inline marks the page uses)."""
-    out = html.escape(text)
+    """Markdown code spans, bold and the resources' icons to HTML (the only inline marks the
+    page uses)."""
+    out = _ICON.sub(r'<img src="\2" alt="\1" width="16" height="16">', html.escape(text))
     parts = out.split("`")
     out = "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
     parts = out.split("**")

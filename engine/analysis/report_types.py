@@ -207,6 +207,8 @@ class RuleFigures(TypedDict):
     figures: NotRequired[dict[str, Any]]
     by_rule: NotRequired[list[dict[str, Any]]]
     """Per rule of the rule language (:func:`engine.analysis.balance.rule_usage_figures`)."""
+    resources: NotRequired[list[dict[str, Any]]]
+    """Per resource of the rule language (:func:`engine.analysis.balance.resource_figures`)."""
 
 
 LengthFigures = dict[str, Any]

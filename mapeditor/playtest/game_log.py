@@ -7,6 +7,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
 
 from engine.scoring import ScoreEvent
+from mapeditor.designer_icons import icon
 
 
 class GameLog(QListWidget):
@@ -18,10 +19,15 @@ class GameLog(QListWidget):
         self.setAlternatingRowColors(True)
         self._scroll_due = False
 
-    def add_line(self, text: str, colour: QColor | None = None) -> None:
+    def add_line(
+        self, text: str, colour: QColor | None = None, drawn: tuple[str, str] | None = None
+    ) -> None:
+        """Append ``text`` (in ``colour``), with the designer's icon ``drawn`` (name, colour)."""
         if not text:
             return
         item = QListWidgetItem(text)
+        if drawn is not None:
+            item.setIcon(icon(*drawn))
         if colour is not None:
             item.setForeground(QBrush(colour))
         self.addItem(item)

@@ -4,7 +4,7 @@ rule set's name for them) and each of the designer's resources (their names and 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPixmap
+from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.game import Game
+from mapeditor.designer_icons import icon
 from mapeditor.playtest import rule_view
 
 COLUMNS = ("Player", "Score", "Meeples", "Chips", "Wines")
@@ -83,10 +84,8 @@ class ScoreBoard(QTableWidget):
             title.setText(name)
             if c >= len(COLUMNS):
                 r = resources[c - len(COLUMNS)]
-                swatch = QPixmap(10, 10)
-                swatch.fill(QColor(r.colour))
-                title.setIcon(QIcon(swatch))
-                title.setToolTip(f"{r.name} ({r.icon}) each player holds")
+                title.setIcon(icon(r.icon, r.colour))
+                title.setToolTip(f"{r.name}: what each player holds")
             self.setHorizontalHeaderItem(c, title)
         # a rule set without wines has no Wines column (its resources need the room)
         self.setColumnHidden(COLUMNS.index("Wines"), not rule_view.has_wines(game))
@@ -97,7 +96,7 @@ class ScoreBoard(QTableWidget):
         self.setRowCount(n)
         resources = self._show_headers(game)
         for p in range(n):
-            mine = p == game.to_move and not game.is_over()
+            mine = p == game.decider and not game.is_over()
             chips = rule_view.chips_held(game, p)
             wines = rule_view.wines(game, p)
             cells = (

@@ -34,6 +34,8 @@ class LogEntry:
     text: str
     player: int | None = None
     event: ScoreEvent | None = None
+    icon: tuple[str, str] | None = None
+    """The designer's icon of what the line is about: its name and colour."""
 
 
 class PlaytestSession(QObject):
@@ -132,7 +134,9 @@ class PlaytestSession(QObject):
     # -- playing ----------------------------------------------------------------------------------
 
     def current_seat(self) -> Seat:
-        return self.seats[self.game.to_move]
+        """The seat that acts now: the player to move's, or that of a player a rule asks for
+        a choice inside the turn (``Game.decider``)."""
+        return self.seats[self.game.decider]
 
     def human_to_move(self) -> bool:
         return not self.game.is_over() and not self.current_seat().is_bot
@@ -143,21 +147,21 @@ class PlaytestSession(QObject):
         :raises IllegalMoveError: the state is unchanged.
         """
         g = self.game
-        player, turn, tile = g.to_move, g.turn, g.current_tile
+        player, mover, turn, tile = g.decider, g.to_move, g.turn, g.current_tile
         held = rule_view.resources(g)
         events = g.play(action)
         self.actors.append((player, turn))
         self.logged.emit(LogEntry(describe_move(g, player, action, tile), player))
-        for who, line in rule_view.resource_lines(g, held):
-            self.logged.emit(LogEntry(line, who))
+        for who, line, drawn in rule_view.resource_lines(g, held):
+            self.logged.emit(LogEntry(line, who, icon=drawn))
         final_shown = False
         for e in events:
             if e.final and not final_shown:
                 self.logged.emit(LogEntry("Final scoring:"))
                 final_shown = True
             self.logged.emit(LogEntry(f"   ★ {e.text}", event=e))
-        if g.turn > turn and not g.is_over() and g.to_move == player:
-            self.logged.emit(LogEntry(f"{g.players[player]} takes another turn"))
+        if g.turn > turn and not g.is_over() and g.to_move == mover:
+            self.logged.emit(LogEntry(f"{g.players[mover]} takes another turn"))
         self.changed.emit()
         if g.is_over():
             self.finished.emit()
@@ -187,8 +191,9 @@ class PlaytestSession(QObject):
         token = next_token()
         self._waiting = token
         seat = self.current_seat()
-        self.thinking.emit(g.to_move)
-        self.worker.request(token, g, g.to_move, seat.kind, seat.strength, g.seed * 31 + g.to_move)
+        who = g.decider
+        self.thinking.emit(who)
+        self.worker.request(token, g, who, seat.kind, seat.strength, g.seed * 31 + who)
 
     def cancel_bot(self) -> None:
         self._bot_timer.stop()
@@ -260,7 +265,7 @@ class PlaytestSession(QObject):
         actions = record.actions if upto is None else record.actions[:upto]
         for i, data in enumerate(actions, start=1):
             action = action_from_dict(data, game.rules)
-            player, turn, tile = game.to_move, game.turn, game.current_tile
+            player, turn, tile = game.decider, game.turn, game.current_tile
             held = rule_view.resources(game)
             try:
                 events = game.play(action)
@@ -268,7 +273,10 @@ class PlaytestSession(QObject):
                 raise EngineError(f"action {i}: {exc}") from None
             actors.append((player, turn))
             log.append(LogEntry(describe_move(game, player, action, tile), player))
-            log.extend(LogEntry(t, who) for who, t in rule_view.resource_lines(game, held))
+            log.extend(
+                LogEntry(t, who, icon=drawn)
+                for who, t, drawn in rule_view.resource_lines(game, held)
+            )
             log.extend(LogEntry(f"   ★ {e.text}", event=e) for e in events)
         self._start(game, actors, log, fit=fit)
 

@@ -61,7 +61,10 @@ _PHASE_WORDS = {
 }
 
 
-def _pass_label(phase: Phase) -> str:
+def _pass_label(phase: Phase, other: bool = False) -> str:
+    """The pass button's words (``other``: a player other than the one to move decides)."""
+    if other:
+        return "Decline"
     return "End turn" if phase is Phase.AFTER else "No action (score and go on)"
 
 
@@ -302,7 +305,7 @@ class PlaytestWindow(QMainWindow):
         if entry.event is not None:
             self.log.add_event(entry.event)
         elif entry.player is not None:
-            self.log.add_line(entry.text, self.scene.colour(entry.player))
+            self.log.add_line(entry.text, self.scene.colour(entry.player), entry.icon)
         elif entry.text.startswith("Bot error:"):
             self.log.add_line(entry.text, QColor("#b00020"))
         else:
@@ -529,12 +532,14 @@ class PlaytestWindow(QMainWindow):
             ov.rotation if human else 0,
         )
         self.tiles_label.setText(f"Tiles left: {g.tiles_left()}")
-        name = g.players[g.to_move]
+        name = g.players[g.decider]
         if g.is_over():
             out = g.outcome()
             assert out is not None
             winners = " and ".join(g.players[w] for w in out.winners)
             self.turn_label.setText(f"Game over — {winners} won")
+        elif human and g.decider != g.to_move:  # a rule asks this player inside another's turn
+            self.turn_label.setText(f"{name}, your choice in {g.players[g.to_move]}'s turn")
         elif human:
             step = "place a meeple or not" if self.pending else _PHASE_WORDS.get(g.phase, "")
             self.turn_label.setText(f"{name}, your turn: {step}")
@@ -588,7 +593,7 @@ class PlaytestWindow(QMainWindow):
                     if many and action in on_board.values():
                         continue  # too many for buttons: clicked on the board
                     label = (
-                        _pass_label(g.phase)
+                        _pass_label(g.phase, g.decider != g.to_move)
                         if isinstance(action, Pass)
                         else "Draw a tile face down"
                         if isinstance(action, Draw)

@@ -17,8 +17,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
+from PySide6.QtCore import QObject, QPointF, QRectF, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -47,7 +47,14 @@ from engine.analysis.compare import (
     draw_comparison_charts,
     write_comparison,
 )
-from engine.analysis.report import draw_charts, has_matplotlib, report_blocks, to_html, write_report
+from engine.analysis.report import (
+    draw_charts,
+    has_matplotlib,
+    icon_file,
+    report_blocks,
+    to_html,
+    write_report,
+)
 from engine.analysis.report_types import BalanceReport
 from engine.analysis.simulate import BOTS, Cancelled, SimConfig, default_workers, simulate
 from engine.analysis.sweep import (
@@ -61,6 +68,7 @@ from engine.analysis.sweep import (
 from engine.errors import EngineError
 from engine.geo.naming import PlaceNames
 from engine.mapdef import MapDef, UnreadableRuleSet
+from mapeditor.designer_icons import icon_pixmap
 from mapeditor.folders import remember_dir, start_dir
 from mapeditor.painting import SQUARE, map_rect
 from mapeditor.print_painting import PrintLook, paint_print, print_look
@@ -586,6 +594,10 @@ class BalanceDialog(QDialog):
         self.save_button.setEnabled(True)
         self.heat.set_report(report, self.heat_mode.currentData())
         images = self._show_charts(lambda out: draw_charts(report, out, self.map))
+        page = self.summary.document()
+        for r in report["rules"].get("resources", []):  # the designer's icons in the tables
+            image = icon_pixmap(r["icon"], r["colour"], 16).toImage()
+            page.addResource(QTextDocument.ResourceType.ImageResource, QUrl(icon_file(r)), image)
         self.summary.setHtml(to_html(report_blocks(report, images), title="Balance report"))
 
     def show_comparison(self, a: Any, b: Any) -> None:

@@ -19,6 +19,7 @@ from PySide6.QtGui import (
     QCloseEvent,
     QGuiApplication,
     QKeySequence,
+    QResizeEvent,
     QShowEvent,
     QUndoGroup,
 )
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QSpinBox,
     QStackedWidget,
+    QStyle,
     QToolBar,
     QUndoView,
     QWidget,
@@ -299,12 +301,34 @@ class MainWindow(QMainWindow):
         assert isinstance(mark_tool, DesignerMarkTool)
         self.marks_bar = MarksBar(mark_tool, lambda: self.set_tool(DesignerMarkTool), self)
         self.marks_bar.set_document(self.document)
-        self.addToolBarBreak()  # a row of its own: the tools' row is full
+        self.addToolBarBreak()  # apart from the options while both do not fit: _arrange_bars
         self.addToolBar(self.marks_bar)
-        edit_bar = self.addToolBar("Edit")
-        edit_bar.setObjectName("toolbar-edit")
+        self.edit_bar = self.addToolBar("Edit")
+        self.edit_bar.setObjectName("toolbar-edit")
         for action in (self.undo_action, self.redo_action, self.fit_action, self.playtest_action):
-            edit_bar.addAction(action)
+            self.edit_bar.addAction(action)
+        self._bars_timer = QTimer(self)
+        self._bars_timer.setSingleShot(True)
+        self._bars_timer.setInterval(0)  # once the bars' fields are shown or hidden
+        self._bars_timer.timeout.connect(self._arrange_bars)
+
+    def _arrange_bars(self) -> None:
+        """The tool options and the designer marks (with the edit bar) share one row when they
+        fit in the window's width, each its own row when they do not."""
+        bars = (self.tool_options, self.marks_bar, self.edit_bar)
+        need = sum(bar.sizeHint().width() for bar in bars) + 4 * self.style().pixelMetric(
+            QStyle.PixelMetric.PM_ToolBarHandleExtent
+        )
+        fits = need <= self.width()
+        apart = self.toolBarBreak(self.marks_bar)
+        if fits == apart:
+            if fits:
+                self.removeToolBarBreak(self.marks_bar)
+            else:
+                self.insertToolBarBreak(self.marks_bar)
+            layout = self.layout()
+            if layout is not None:
+                layout.activate()  # the view's new size now, not between two mouse moves
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -496,6 +520,8 @@ class MainWindow(QMainWindow):
     def _bind_document(self) -> None:
         doc = self.document
         doc.fileChanged.connect(self._update_title)
+        doc.ruleSetChanged.connect(self._bars_timer.start)  # marks come and go
+        self._bars_timer.start()
         doc.selectionChanged.connect(self.scene.overlay.update)
         doc.undo_stack.indexChanged.connect(self._drop_chip_layout)
         self._update_title()
@@ -548,6 +574,7 @@ class MainWindow(QMainWindow):
             self.scene.tool.cancel()
         self.scene.tool = tool
         self.tool_options.show_for(tool)
+        self._bars_timer.start()
         self.scene.show_hover_edge = tool_cls.__name__ in (
             "BorderFeatureTool",
             "FerryTool",
@@ -841,11 +868,16 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Recovered {entry.name}: save it to keep it", 8000)
         return True
 
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._bars_timer.start()  # the tool bars' rows follow the width
+
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
         # A message shown before the window was (opening a file from the command line) could
         # not hide the tool hint, which is hidden only while visible: show it again so it does
         # (cleared first: QStatusBar ignores the message it already shows).
         super().showEvent(event)
+        self._arrange_bars()  # before the first paint: the rows never jump once shown
         bar = self.statusBar()
         message = bar.currentMessage()
         if message:

@@ -52,3 +52,28 @@ def make_editor(qtbot) -> Iterator[Callable[..., object]]:
         return window
 
     yield factory
+
+
+@pytest.fixture
+def gift_map() -> MapDef:
+    """``example-small`` with a rule that asks the player on the left of whoever places a road
+    tile whether to take 2 points: a choice made inside another player's turn."""
+    from engine.mapdef import EmbeddedRuleSet
+    from engine.mapio import load_map
+    from engine.resources import bundled_map
+    from engine.rules.data import RuleSetSpec, preset_dict
+
+    gift = {
+        "id": "gift",
+        "title": "Road gift",
+        "when": "tile_placed",
+        "if": [{"kind": "tile_shows", "feature": "road"}],
+        "then": [{"kind": "points", "amount": 2}],
+        "choice": "optional",
+        "chooser": "left",
+    }
+    d = preset_dict("deutschland")
+    d.update(name="gift", mechanics=[], layout={"kind": "none"}, rules=[gift])
+    m = load_map(bundled_map("example-small"))
+    m.rule_set = EmbeddedRuleSet(RuleSetSpec.from_dict(d))
+    return m

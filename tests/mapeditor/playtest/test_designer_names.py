@@ -69,10 +69,10 @@ def test_the_log_says_what_a_rule_gave_in_the_designer_s_names(qtbot) -> None:
     )
     session = PlaytestSession(m, setup, pace_ms=0)
     session.begin()
-    lines: list[tuple[str, int | None]] = []
-    session.logged.connect(lambda entry: lines.append((entry.text, entry.player)))
+    lines: list[tuple[str, int | None, tuple[str, str] | None]] = []
+    session.logged.connect(lambda entry: lines.append((entry.text, entry.player, entry.icon)))
     session.play(Move((1, 0), 0, None))  # a road tile: the Salting rule gives Anna salt
-    assert ("   Anna: +1 Salt (3)", 0) in lines
+    assert ("   Anna: +1 Salt (3)", 0, ("salt", "#d8d8d0")) in lines  # words and icon
 
 
 def test_the_log_says_where_a_tile_went_by_place() -> None:
