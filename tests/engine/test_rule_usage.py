@@ -139,7 +139,7 @@ def test_the_report_shows_each_resource_by_its_name_and_icon(tmp_path) -> None:
     (row,) = report["rules"]["resources"]
     assert (row["name"], row["icon"], row["colour"]) == ("Salt", "salt", "#d8d8d0")
     assert row["held_at_end"] == round(sum(ends) / len(ends), 4) and row["most_held"] == max(ends)
-    files = write_report(report, tmp_path, charts=False)
+    files = write_report(report, tmp_path, m, charts=False)
     svg = files["icon:icon-salt.svg"].read_text(encoding="utf-8")
     assert svg.startswith("<svg") and 'fill="#d8d8d0"' in svg
     assert "| ![salt](icon-salt.svg) Salt |" in files["markdown"].read_text(encoding="utf-8")
