@@ -1,26 +1,21 @@
 """The board: placing a tile.
 
-:meth:`Board.place` runs four steps, each a method: the tile's segments become feature nodes
-(:meth:`~Board._add_nodes`), its square leaves the frontier (:meth:`~Board._leave_frontier`),
-each side meets what lies across it (:meth:`~Board._connect_sides`: a tile, an empty square, or
-something printed on the map), and what the tile finished is collected
-(:meth:`~Board._completed`, :meth:`~Board._count_monasteries`). Everything a step changes is
-logged while a trial is open (``self._log``), so :meth:`end_trial` can undo it.
+:meth:`Board.place` runs in named steps: the tile's segments become feature nodes
+(:meth:`~Board._add_nodes`); its square leaves the frontier (:meth:`~Board._leave_frontier`);
+each side meets what lies across it (:meth:`~Board._connect_sides`): a tile, an empty square
+(:meth:`~Board._meet_empty`) or something printed on the map (:meth:`~Board._meet_print`);
+then what the tile finished is collected (:meth:`~Board._completed`,
+:meth:`~Board._count_monasteries`). While a trial is open (``self._log``), every step logs what
+it changes, so :meth:`~engine.board.state.BoardState.end_trial` can undo it.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from engine.board.counting import MoveCounting
 from engine.board.tiletables import OrientedTile
 from engine.board.vocab import (
     DELTAS,
     FREE,
-    H_BORDER,
-    H_CITY,
-    H_CLOSED,
-    H_FERRY,
     H_NORMAL,
     HALF_PARTNERS,
     LOG_CITY,
@@ -30,6 +25,10 @@ from engine.board.vocab import (
     LOG_REQ,
     LOG_WATCH,
     PARTNER,
+    BorderSide,
+    CitySide,
+    FerrySide,
+    SideHandler,
 )
 from engine.features import CITY, MONASTERY, ROAD
 from engine.geometry import Square
@@ -95,8 +94,10 @@ class Board(MoveCounting):
         layout = self.layout
         hs = layout.handlers.get(square) if layout is not None else None
         placeable = layout.placeable if layout is not None else None
-        tiles = self.tiles
-        src = self._contact_src
+        tiles, all_nodes, src = self.tiles, self.nodes, self._contact_src
+        f = self.features
+        parent, union, join_across = f.parent, f.union, f.join_across
+        side_seg, half_seg, edges = o.side_seg, o.half_seg, o.edges
         x, y = square
         for s in range(4):
             dx, dy = DELTAS[s]
@@ -108,35 +109,26 @@ class Board(MoveCounting):
                 self._meet_print(square, s, h, o, nodes)
                 continue
             other = tiles.get(q)
-            if other is not None:  # (a square with a tile has no contact entry)
-                self._meet_tile(s, o, nodes, q, other)
+            if other is not None:  # meet a tile: the features across join (inline: hot)
+                onodes = all_nodes[q]
+                k = side_seg[s]
+                if k >= 0:
+                    join_across(nodes[k], onodes[other.side_seg[(s + 2) & 3]])
+                if edges[s] != "C":  # field halves on both sides of a road, or a field edge
+                    ohalf = other.half_seg
+                    for hh, partner in HALF_PARTNERS[s]:
+                        a = nodes[half_seg[hh]]
+                        b = onodes[ohalf[partner]]
+                        while parent[a] != a:
+                            a = parent[a]
+                        while parent[b] != b:
+                            b = parent[b]
+                        if a != b:
+                            union(a, b)
             elif placeable is None or q in placeable:
                 self._meet_empty(square, s, o, nodes, q)
             elif src:
                 src.pop(q, None)
-
-    def _meet_tile(
-        self, s: int, o: OrientedTile, nodes: list[int], q: Square, other: OrientedTile
-    ) -> None:
-        """Side ``s`` of the new tile meets tile ``other`` on ``q``: their features join."""
-        f = self.features
-        onodes = self.nodes[q]
-        a = o.side_seg[s]
-        if a >= 0:
-            f.join_across(nodes[a], onodes[other.side_seg[(s + 2) & 3]])
-        if o.edges[s] != "C":  # field halves on both sides of a road, or a field edge
-            parent = f.parent
-            half_seg = o.half_seg
-            ohalf = other.half_seg
-            for hh, partner in HALF_PARTNERS[s]:
-                a = nodes[half_seg[hh]]
-                b = onodes[ohalf[partner]]
-                while parent[a] != a:
-                    a = parent[a]
-                while parent[b] != b:
-                    b = parent[b]
-                if a != b:
-                    f.union(a, b)
 
     def _meet_empty(
         self, square: Square, s: int, o: OrientedTile, nodes: list[int], q: Square
@@ -185,34 +177,32 @@ class Board(MoveCounting):
         grp[q] = None
 
     def _meet_print(
-        self, square: Square, s: int, h: tuple[Any, ...], o: OrientedTile, nodes: list[int]
+        self, square: Square, s: int, h: SideHandler, o: OrientedTile, nodes: list[int]
     ) -> None:
         """Side ``s`` of the new tile meets what the map prints there (handler ``h``): the
         outside, a border road or city, a large city, or a ferry."""
         f = self.features
         a = o.side_seg[s]
-        kind = h[0]
-        if kind == H_CLOSED:
-            if a >= 0:
-                r = f.find(nodes[a])
-                if self._log is not None:
-                    f.save(r)
-                f.open[r] -= 1
-        elif kind == H_BORDER:
+        if isinstance(h, BorderSide):
             # a printed border road/city: one more tile (and its coats of arms), closed abroad
-            b = f.new(CITY if h[1] == "C" else ROAD, 1, frozenset((h[3],)), h[2])
+            b = f.new(CITY if h.letter == "C" else ROAD, 1, frozenset((h.key,)), h.coats_of_arms)
             f.join_across(nodes[a], b)
-        elif kind == H_CITY:
+        elif isinstance(h, CitySide):
             self._join_large_city(square, s, h, nodes, o)
-        elif kind == H_FERRY:
-            f.join_across(nodes[a], self.ferry_node[h[1]])
-            if h[1] not in self.opened_ferries:
-                self.opened_ferries.add(h[1])
+        elif isinstance(h, FerrySide):
+            f.join_across(nodes[a], self.ferry_node[h.ferry])
+            if h.ferry not in self.opened_ferries:
+                self.opened_ferries.add(h.ferry)
                 if self._log is not None:
-                    self._log.append((LOG_FERRY, h[1]))
-            other_end = h[2]
+                    self._log.append((LOG_FERRY, h.ferry))
+            other_end = h.other_end
             if other_end not in self.tiles and other_end in self.layout.placeable:  # type: ignore[union-attr]
                 self._front_add(other_end)
+        elif a >= 0:  # closed: outside the map, a wave or a stack square
+            r = f.find(nodes[a])
+            if self._log is not None:
+                f.save(r)
+            f.open[r] -= 1
 
     def _completed(self, o: OrientedTile, nodes: list[int]) -> list[int]:
         """The city and road roots of the new tile that have no open edge left (once each)."""
@@ -269,12 +259,12 @@ class Board(MoveCounting):
         return monks
 
     def _join_large_city(
-        self, square: Square, s: int, h: tuple[Any, ...], nodes: list[int], o: OrientedTile
+        self, square: Square, s: int, h: CitySide, nodes: list[int], o: OrientedTile
     ) -> None:
         layout = self.layout
         assert layout is not None
         f = self.features
-        cid, letter = h[1], h[2]
+        cid, letter = h.city, h.letter
         log = self._log
         if letter == "C" or letter == "R":
             b = self.city_node[cid] if letter == "C" else self.stub_node[(cid, square, s)]
