@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from engine.analysis.paired import block_rate
+from engine.analysis.rule_usage import KEYS, TURN_KEYS
 from engine.errors import EngineError
 from engine.gridgraph import components
 from engine.rules.registry import rules_for
@@ -510,8 +511,9 @@ def rule_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) 
 
 def rule_usage_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per rule of the rule language, in the designer's words (its title): per game how often
-    it was offered, taken, declined and ran, the points and chips it moved; the games where it
-    ran, and in how many of them the player who ran it most won."""
+    it was offered, taken, declined and ran, the points, chips and turns it moved (extra turns
+    granted and played, turns missed); the games where it ran, and in how many of them the
+    player who ran it most won."""
     played = [g for g in games if "rule_usage" in g]
     if not played:
         return []
@@ -528,7 +530,7 @@ def rule_usage_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> list[dict[
             if max(range(len(f["seat_fired"])), key=lambda p: f["seat_fired"][p]) in g["winners"]
         )
         row: dict[str, Any] = {"id": rid, "title": titles.get(rid, rid)}
-        for key in ("offered", "taken", "declined", "fired", "chips"):
+        for key in (*KEYS, *TURN_KEYS):
             row[key] = _r(sum(f.get(key, 0) for f in facts) / n)
         row["points"] = _r(sum(g["rule_events"].get(rid, [0, 0])[1] for g in played) / n)
         row["games_fired"] = len(used)

@@ -418,7 +418,17 @@ def _rules_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
             b.append(("table", [f"{rules_fig['rule_set']}: per game", "mean"], rows))
         by_rule = rules_fig.get("by_rule", [])
         if by_rule:
-            head = ["rule (per game)", "offered", "taken", "declined", "ran", "points", "chips"]
+            head = [
+                "rule (per game)",
+                "offered",
+                "taken",
+                "declined",
+                "ran",
+                "points",
+                "chips",
+                "extra turns (played)",
+                "turns missed",
+            ]
             cells = [
                 [
                     r["title"],
@@ -426,6 +436,8 @@ def _rules_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
                     _num(r["fired"]),
                     _num(r["points"]),
                     _num(r["chips"]),
+                    f"{_num(r.get('extra_turns', 0))} ({_num(r.get('extra_turns_played', 0))})",
+                    _num(r.get("turns_skipped", 0)),
                 ]
                 for r in by_rule
             ]

@@ -354,7 +354,7 @@ class Host:
         mover_moves: str | None = None
         for c in clients:
             moves = "null"
-            if c.seat == g.to_move and not g.is_over():
+            if c.seat == g.decider and not g.is_over():
                 if mover_moves is None:
                     mine = table.bot_turn(time.time()) is None
                     mover_moves = json.dumps(view.choices(table)) if mine else "null"

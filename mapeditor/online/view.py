@@ -53,7 +53,7 @@ def board(table: Table) -> dict[str, Any]:
     held = rule_view.chips_held_by_all(g)
     players = []
     for i, (name, seat) in enumerate(zip(g.players, table.seats, strict=True)):
-        clock = table.clock_left(i, now) if i == g.to_move else None
+        clock = table.clock_left(i, now) if i == g.decider else None
         players.append(
             {
                 "name": name,
@@ -77,6 +77,7 @@ def board(table: Table) -> dict[str, Any]:
         "phase": g.phase.value,
         "phase_words": _PHASE_WORDS.get(g.phase, ""),
         "to_move": g.to_move,
+        "decider": g.decider,
         "tile": g.current_tile,
         "tiles_left": g.tiles_left(),
         "over": g.is_over(),
@@ -96,6 +97,8 @@ def _label(g: Game, action: Any) -> str:
     from mapeditor.playtest.describe import describe_action
 
     if isinstance(action, Pass):
+        if g.decider != g.to_move:
+            return "Decline"  # a rule asked this player for a choice inside another's turn
         return "End turn" if g.phase is Phase.AFTER else "No action (score and go on)"
     if isinstance(action, Draw):
         return "Draw a tile face down"

@@ -97,7 +97,7 @@ class ScoreBoard(QTableWidget):
         self.setRowCount(n)
         resources = self._show_headers(game)
         for p in range(n):
-            mine = p == game.to_move and not game.is_over()
+            mine = p == game.decider and not game.is_over()
             chips = rule_view.chips_held(game, p)
             wines = rule_view.wines(game, p)
             cells = (

@@ -132,7 +132,9 @@ class PlaytestSession(QObject):
     # -- playing ----------------------------------------------------------------------------------
 
     def current_seat(self) -> Seat:
-        return self.seats[self.game.to_move]
+        """The seat that acts now: the player to move's, or that of a player a rule asks for
+        a choice inside the turn (``Game.decider``)."""
+        return self.seats[self.game.decider]
 
     def human_to_move(self) -> bool:
         return not self.game.is_over() and not self.current_seat().is_bot
@@ -143,7 +145,7 @@ class PlaytestSession(QObject):
         :raises IllegalMoveError: the state is unchanged.
         """
         g = self.game
-        player, turn, tile = g.to_move, g.turn, g.current_tile
+        player, mover, turn, tile = g.decider, g.to_move, g.turn, g.current_tile
         held = rule_view.resources(g)
         events = g.play(action)
         self.actors.append((player, turn))
@@ -156,8 +158,8 @@ class PlaytestSession(QObject):
                 self.logged.emit(LogEntry("Final scoring:"))
                 final_shown = True
             self.logged.emit(LogEntry(f"   ★ {e.text}", event=e))
-        if g.turn > turn and not g.is_over() and g.to_move == player:
-            self.logged.emit(LogEntry(f"{g.players[player]} takes another turn"))
+        if g.turn > turn and not g.is_over() and g.to_move == mover:
+            self.logged.emit(LogEntry(f"{g.players[mover]} takes another turn"))
         self.changed.emit()
         if g.is_over():
             self.finished.emit()
@@ -187,8 +189,9 @@ class PlaytestSession(QObject):
         token = next_token()
         self._waiting = token
         seat = self.current_seat()
-        self.thinking.emit(g.to_move)
-        self.worker.request(token, g, g.to_move, seat.kind, seat.strength, g.seed * 31 + g.to_move)
+        who = g.decider
+        self.thinking.emit(who)
+        self.worker.request(token, g, who, seat.kind, seat.strength, g.seed * 31 + who)
 
     def cancel_bot(self) -> None:
         self._bot_timer.stop()
@@ -260,7 +263,7 @@ class PlaytestSession(QObject):
         actions = record.actions if upto is None else record.actions[:upto]
         for i, data in enumerate(actions, start=1):
             action = action_from_dict(data, game.rules)
-            player, turn, tile = game.to_move, game.turn, game.current_tile
+            player, turn, tile = game.decider, game.turn, game.current_tile
             held = rule_view.resources(game)
             try:
                 events = game.play(action)

@@ -35,6 +35,7 @@ from engine.game import Game, Phase
 from engine.mapdef import MapDef
 from engine.moves import Action, Draw, Move, Pass, Placement
 from engine.scoring import ScoreEvent
+from mapeditor.folders import remember_dir, start_dir
 from mapeditor.painting import SQUARE, square_rect
 from mapeditor.playtest.board_scene import (
     BoardScene,
@@ -60,7 +61,10 @@ _PHASE_WORDS = {
 }
 
 
-def _pass_label(phase: Phase) -> str:
+def _pass_label(phase: Phase, other: bool = False) -> str:
+    """The pass button's words (``other``: a player other than the one to move decides)."""
+    if other:
+        return "Decline"
     return "End turn" if phase is Phase.AFTER else "No action (score and go on)"
 
 
@@ -528,12 +532,14 @@ class PlaytestWindow(QMainWindow):
             ov.rotation if human else 0,
         )
         self.tiles_label.setText(f"Tiles left: {g.tiles_left()}")
-        name = g.players[g.to_move]
+        name = g.players[g.decider]
         if g.is_over():
             out = g.outcome()
             assert out is not None
             winners = " and ".join(g.players[w] for w in out.winners)
             self.turn_label.setText(f"Game over — {winners} won")
+        elif human and g.decider != g.to_move:  # a rule asks this player inside another's turn
+            self.turn_label.setText(f"{name}, your choice in {g.players[g.to_move]}'s turn")
         elif human:
             step = "place a meeple or not" if self.pending else _PHASE_WORDS.get(g.phase, "")
             self.turn_label.setText(f"{name}, your turn: {step}")
@@ -587,7 +593,7 @@ class PlaytestWindow(QMainWindow):
                     if many and action in on_board.values():
                         continue  # too many for buttons: clicked on the board
                     label = (
-                        _pass_label(g.phase)
+                        _pass_label(g.phase, g.decider != g.to_move)
                         if isinstance(action, Pass)
                         else "Draw a tile face down"
                         if isinstance(action, Draw)
@@ -658,10 +664,14 @@ class PlaytestWindow(QMainWindow):
 
     def _save_dialog(self) -> bool:
         path, _ = QFileDialog.getSaveFileName(
-            self, "Save game", f"{self.map.id}-game.json", "Game records (*.json)"
+            self,
+            "Save game",
+            str(start_dir() / f"{self.map.id}-game.json"),
+            "Game records (*.json)",
         )
         if not path:
             return False
+        remember_dir(Path(path))
         try:
             self.save_to(path)
         except OSError as exc:
@@ -672,8 +682,11 @@ class PlaytestWindow(QMainWindow):
     def _load_dialog(self) -> None:
         if not self.keep_or_discard("load another game"):
             return
-        path, _ = QFileDialog.getOpenFileName(self, "Load game", "", "Game records (*.json)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Load game", str(start_dir()), "Game records (*.json)"
+        )
         if path:
+            remember_dir(Path(path))
             try:
                 self.load_from(path)
             except EngineError as exc:
