@@ -82,9 +82,14 @@ class PlaytestWindow(QMainWindow):
         parent: QWidget | None = None,
         *,
         pace_ms: int = 700,
+        session: PlaytestSession | None = None,
     ) -> None:
         super().__init__(parent)
-        self.session = PlaytestSession(m, setup, self, pace_ms=pace_ms)
+        if session is None:
+            session = PlaytestSession(m, setup, self, pace_ms=pace_ms)
+        else:
+            session.setParent(self)  # a session made elsewhere (an online game's seat)
+        self.session = session
         self.rotation = 0
         self.pending: Placement | None = None
         self.summary: QDialog | None = None
@@ -196,7 +201,7 @@ class PlaytestWindow(QMainWindow):
         self.score_board = ScoreBoard()
         col.addWidget(self.score_board)
 
-        bots = QGroupBox("Bots")
+        bots = self.bots_box = QGroupBox("Bots")
         brow = QHBoxLayout(bots)
         brow.addWidget(QLabel("Pace"))
         self.pace = QSlider(Qt.Orientation.Horizontal)
