@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -47,9 +46,7 @@ class JoinedWindow(PlaytestWindow):
         send.clicked.connect(self.send_chat)
         row.addWidget(self.chat_text, 1)
         row.addWidget(send)
-        column = self.log.parentWidget().layout()
-        assert isinstance(column, QVBoxLayout)
-        column.addLayout(row)
+        self.side_layout.addLayout(row)
         session.connection.connect(self._connection)
         session.started.connect(lambda *_: self._title())
         self._title()

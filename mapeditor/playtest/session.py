@@ -23,8 +23,24 @@ from engine.replaying import new_game
 from engine.scoring import KINDS, ScoreEvent
 from mapeditor.playtest import rule_view
 from mapeditor.playtest.bot_worker import BotWorker, TileWarmer, next_token
-from mapeditor.playtest.describe import describe_move
+from mapeditor.playtest.describe import describe_action, describe_move
 from mapeditor.playtest.setup import DEFAULT_COLOURS, PlaytestSetup, Seat, default_setup
+
+
+def _chance(g: Game) -> tuple[int, int, str | None]:
+    """What a draw changes: the pile's size, the random generator's state, the tile in hand."""
+    return len(g.pile), hash(g.rng.getstate()), g.current_tile
+
+
+def _revealed(before: tuple[int, int, str | None], g: Game) -> bool:
+    """Whether the action just played on ``g`` showed something drawn (a tile from the pile or
+    a stack, anything random): it may not be taken back, or it could be drawn again."""
+    pile, rng, tile = before
+    return (
+        len(g.pile) != pile
+        or hash(g.rng.getstate()) != rng
+        or (g.current_tile is not None and g.current_tile != tile)
+    )
 
 
 @dataclass(frozen=True)
@@ -67,6 +83,8 @@ class PlaytestSession(QObject):
         self.game: Game = self.setup.make_game(m)
         self.actors: list[tuple[int, int]] = []
         """``(player, turn)`` of every action in ``game.history`` (for undo)."""
+        self.revealed: list[bool] = []
+        """Whether each action in ``game.history`` showed a draw (see :meth:`can_take_back`)."""
         self.pace_ms = pace_ms
         """Pause before each bot action."""
         self.skip = False
@@ -95,10 +113,12 @@ class PlaytestSession(QObject):
         log: list[LogEntry] | None,
         *,
         fit: bool = True,
+        revealed: list[bool] | None = None,
     ) -> None:
         self.cancel_bot()
         self.game = game
         self.actors = actors
+        self.revealed = revealed if revealed is not None else [False] * len(actors)
         self._saved_actions = len(actors)
         self.skip = False
         self.warmer.warm(game)
@@ -145,8 +165,10 @@ class PlaytestSession(QObject):
         g = self.game
         player, turn, tile = g.to_move, g.turn, g.current_tile
         held = rule_view.resources(g)
+        chance = _chance(g)
         events = g.play(action)
         self.actors.append((player, turn))
+        self.revealed.append(_revealed(chance, g))
         self.logged.emit(LogEntry(describe_move(g, player, action, tile), player))
         for who, line in rule_view.resource_lines(g, held):
             self.logged.emit(LogEntry(line, who))
@@ -252,25 +274,51 @@ class PlaytestSession(QObject):
         self.logged.emit(LogEntry("(undone to the start of your last turn)"))
         return True
 
+    def can_take_back(self) -> bool:
+        """Whether the last action can be taken back within the turn: a human played it in the
+        turn still going on, and it showed nothing drawn (JCloisterZone's undo: never after
+        another player's move or a draw)."""
+        g = self.game
+        return (
+            bool(self.actors)
+            and not g.is_over()
+            and self.actors[-1] == (g.to_move, g.turn)
+            and not self.current_seat().is_bot
+            and not self.revealed[-1]
+        )
+
+    def take_back(self) -> bool:
+        """Take back the last action of this turn (see :meth:`can_take_back`) by replaying the
+        record without it. Returns whether something was taken back."""
+        if not self.can_take_back():
+            return False
+        last = describe_action(self.game.history[-1])
+        self.rebuild(self.game.record(), len(self.actors) - 1, fit=False)
+        self.logged.emit(LogEntry(f"(taken back: {last})"))
+        return True
+
     def rebuild(self, record: GameRecord, upto: int | None = None, *, fit: bool = True) -> None:
         """Replay ``record`` (its first ``upto`` actions) into a fresh game and show it."""
         game = new_game(record)
         actors: list[tuple[int, int]] = []
+        revealed: list[bool] = []
         log: list[LogEntry] = []
         actions = record.actions if upto is None else record.actions[:upto]
         for i, data in enumerate(actions, start=1):
             action = action_from_dict(data, game.rules)
             player, turn, tile = game.to_move, game.turn, game.current_tile
             held = rule_view.resources(game)
+            chance = _chance(game)
             try:
                 events = game.play(action)
             except IllegalMoveError as exc:
                 raise EngineError(f"action {i}: {exc}") from None
             actors.append((player, turn))
+            revealed.append(_revealed(chance, game))
             log.append(LogEntry(describe_move(game, player, action, tile), player))
             log.extend(LogEntry(t, who) for who, t in rule_view.resource_lines(game, held))
             log.extend(LogEntry(f"   ★ {e.text}", event=e) for e in events)
-        self._start(game, actors, log, fit=fit)
+        self._start(game, actors, log, fit=fit, revealed=revealed)
 
     def has_unsaved_play(self) -> bool:
         """A game in progress, with a human seat, played on since it was started, saved or loaded.
