@@ -283,13 +283,13 @@ class PlaytestWindow(QMainWindow):
         view_menu = self.menuBar().addMenu("&View")
         fit = self._action(view_menu, "&Whole board", QKeySequence("0"))
         fit.triggered.connect(self.view.fit)
-        self.tiles_left_action = self.tiles_dock.toggleViewAction()
-        self.tiles_left_action.setText("&Tiles left")
-        self.tiles_left_action.setShortcut(QKeySequence("T"))
+        self.tiles_left_action = self._action(view_menu, "&Tiles left", QKeySequence("T"))
+        self.tiles_left_action.setCheckable(True)
         self.tiles_left_action.setToolTip(
             "The tiles still in the pile, and the open squares no tile left can fill (T)"
         )
-        view_menu.addAction(self.tiles_left_action)
+        self.tiles_left_action.toggled.connect(self.tiles_dock.setVisible)
+        self.tiles_dock.visibilityChanged.connect(self.tiles_left_action.setChecked)
         tb = self.addToolBar("Game")
         tb.setObjectName("game_toolbar")
         for a in (
