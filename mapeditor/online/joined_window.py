@@ -2,7 +2,7 @@
 
 The window is the ordinary playtest window over a :class:`~mapeditor.online.remote.RemoteSession`
 (the host referees and runs the bots), with a chat line and the connection's state in its status
-bar; new game, load and undo are the host's business and are hidden.
+bar; new game, load, undo and take back are the host's business and are hidden.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class JoinedWindow(PlaytestWindow):
     def __init__(self, session: RemoteSession, parent: QWidget | None = None) -> None:
         self.remote = session
         super().__init__(session.map, session.setup, parent, session=session)
-        for action in (self.new_action, self.load_action, self.undo_action):
+        for action in (self.new_action, self.load_action, self.undo_action, self.take_back_action):
             action.setVisible(False)
         self.bots_box.setVisible(False)  # the host's bots keep their own pace
         self.ask_to_keep_game = False  # the host saves the game after every move
@@ -48,6 +48,7 @@ class JoinedWindow(PlaytestWindow):
         row.addWidget(send)
         self.side_layout.addLayout(row)
         session.connection.connect(self._connection)
+        self.game_changed.connect(self._show_turn)
         session.started.connect(lambda *_: self._title())
         self._title()
         self.statusBar().showMessage("Connected to the host")
@@ -58,6 +59,23 @@ class JoinedWindow(PlaytestWindow):
             f"Online game: {self.map.name or self.map.id} — you play {me} "
             f"({self.remote.link.link.websocket})"
         )
+
+    def _show_turn(self) -> None:
+        """Whose turn it is as the host sees it: a move on its way, a bot standing in, away."""
+        g = self.game
+        if g.is_over():
+            return
+        if self.remote.waiting:
+            self.turn_label.setText("Your move is with the host…")
+            return
+        if g.to_move == self.remote.seat:
+            return
+        players = self.remote.state.get("players") or []
+        if g.to_move < len(players):
+            p = players[g.to_move]
+            who = "a bot stands in" if p.get("stand_in") else p.get("kind", "")
+            away = "" if p.get("here", True) else ", away"
+            self.turn_label.setText(f"{g.players[g.to_move]} ({who}{away}) to play")
 
     def send_chat(self) -> None:
         text = self.chat_text.text()

@@ -92,6 +92,11 @@ class RemoteSession(PlaytestSession):
             and not self.game.is_over()
         )
 
+    @property
+    def waiting(self) -> bool:
+        """A move went to the host and its answer has not come yet."""
+        return self._sent
+
     def humans(self) -> set[int]:
         return {self.seat}
 
@@ -197,7 +202,9 @@ class RemoteSession(PlaytestSession):
         if len(chat) < self.chat_seen:
             self.chat_seen = 0  # the host keeps the last lines only
         for line in chat[self.chat_seen :]:
-            self.logged.emit(LogEntry(f"💬 {line['from']}: {line['text']}"))
+            who = str(line["from"])
+            player = self.game.players.index(who) if who in self.game.players else None
+            self.logged.emit(LogEntry(f"{who} says: {line['text']}", player))
         self.chat_seen = len(chat)
 
 

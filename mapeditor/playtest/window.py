@@ -65,6 +65,14 @@ _PHASE_WORDS = {
 }
 
 
+def _take_back_label(action: Action) -> str:
+    if isinstance(action, Move):
+        x, y = action.square
+        meeple = " and its meeple" if action.meeple else ""
+        return f"Take back the tile at ({x}, {y}){meeple}"
+    return f"Take back: {describe_action(action)}"
+
+
 def _pass_label(phase: Phase) -> str:
     return "End turn" if phase is Phase.AFTER else "No action (score and go on)"
 
@@ -612,7 +620,7 @@ class PlaytestWindow(QMainWindow):
         can = self.pending is None and self.session.can_take_back()
         self.take_back_action.setEnabled(can)
         self.take_back_action.setText(
-            f"Take back: {describe_action(g.history[-1])}" if can else "Take back (this turn)"
+            _take_back_label(g.history[-1]) if can else "Take back (this turn)"
         )
         self.save_action.setEnabled(True)
 

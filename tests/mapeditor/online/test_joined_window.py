@@ -109,7 +109,7 @@ def test_the_window_plays_a_whole_game_against_the_hosts_bot(qtbot, host_factory
     w.chat_text.setFocus()
     QTest.keyClicks(w.chat_text, "Good luck")
     QTest.keyClick(w.chat_text, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: "💬 Ann: Good luck" in _log_text(w), timeout=20_000)
+    qtbot.waitUntil(lambda: "Ann says: Good luck" in _log_text(w), timeout=20_000)
 
     turns = 0
     deadline = time.monotonic() + 300
@@ -168,7 +168,9 @@ def test_a_browser_and_the_studio_window_play_one_game(qtbot, host_factory) -> N
         bob = _join(qtbot, host.links["Bob"])
         ann.locator("#chat-text").fill("Hello from the browser")
         ann.locator("#chat-form button").click()
-        qtbot.waitUntil(lambda: "💬 Ann: Hello from the browser" in _log_text(bob), timeout=20_000)
+        qtbot.waitUntil(
+            lambda: "Ann says: Hello from the browser" in _log_text(bob), timeout=20_000
+        )
         turns = {"page": 0, "window": 0}
         deadline = time.monotonic() + 300
         while not bob.game.is_over():
