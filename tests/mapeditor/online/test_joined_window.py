@@ -7,9 +7,11 @@ import time
 
 import pytest
 from _browser import HostProcess, is_mine, launch, open_page, play_turn_via_page
+from _dialogs import answer_next_message_box
 from playwright.sync_api import sync_playwright
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QMessageBox
 
 from engine import load_record, replay
 from engine.game import Phase
@@ -186,3 +188,40 @@ def test_a_browser_and_the_studio_window_play_one_game(qtbot, host_factory) -> N
     assert turns["page"] >= 2 and turns["window"] >= 2
     game = replay(load_record(host.state / "deutschland" / "record.json"))
     assert game.is_over() and game.scores == bob.game.scores
+
+
+def _type_into_next_input_dialog(text: str) -> None:
+    """When the next input dialog opens, type ``text`` into it and press Enter."""
+
+    def poll() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QInputDialog):
+            QTimer.singleShot(20, poll)
+            return
+        line = box.findChild(QLineEdit)
+        line.selectAll()
+        QTest.keyClicks(line, text)
+        QTest.keyClick(line, Qt.Key.Key_Return)
+
+    QTimer.singleShot(0, poll)
+
+
+def test_the_editors_map_menu_joins_a_game_or_says_why_not(qtbot, make_editor, host_factory):
+    host = host_factory(["deutschland", "--players", "Ann=human,greedy", "--seed", "3"])
+    editor = make_editor()
+    map_menu = next(a.menu() for a in editor.menuBar().actions() if a.text() == "&Map")
+    [join] = [a for a in map_menu.actions() if a.text() == "&Join an online game…"]
+    # not a join link: one message naming what is wrong, nothing opens
+    seen: list[str] = []
+    _type_into_next_input_dialog("http://127.0.0.1/ws/deutschland")
+    answer_next_message_box(QMessageBox.StandardButton.Ok, seen)
+    join.trigger()
+    qtbot.waitUntil(lambda: bool(seen))
+    assert "/play/GAME" in seen[0] and not editor._joined_windows
+    # Ann's link: her seat opens in a playtest window
+    _type_into_next_input_dialog(host.links["Ann"])
+    join.trigger()
+    qtbot.waitUntil(lambda: bool(editor._joined_windows), timeout=60_000)
+    w = editor._joined_windows[0]
+    qtbot.addWidget(w)
+    assert w.remote.seat == 0 and w.game.map.id == "deutschland"
