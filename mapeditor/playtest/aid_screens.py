@@ -3,8 +3,8 @@
 A seeded hot-seat game of Deutschland, its moves chosen by a greedy bot for both seats, is
 stopped mid-game; then the window is grabbed with the tiles-left panel open (unfillable squares
 crossed), with projected scores on and a player's row under the mouse, and with a scoring line
-of the log under the mouse. A game of Ibérica is stopped after a placement that leaves the turn
-open, to show "Take back". The pictures are docs/playtest's (``aid-*.png``).
+of the log under the mouse. A game of Great Britain is stopped after a placement that leaves the
+turn open (an extra turn to buy), to show "Take back". The pictures are docs/playtest's (``aid-*.png``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from PySide6.QtWidgets import QApplication
 
 from engine.bots import make_bot
 from engine.mapio import load_map
-from engine.moves import Move
 from engine.resources import bundled_map
 from mapeditor.playtest import aids
 from mapeditor.playtest.setup import PlaytestSetup, Seat, default_setup
@@ -95,14 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     shoot(w, "aid-tiles-left.png")
     w.close()
 
-    w = window("iberica", 3)
-    while True:
-        g = w.game
-        turn = (g.turn, g.to_move)
-        action = bot.choose(g)
-        w.play(action)
-        if isinstance(action, Move) and (w.game.turn, w.game.to_move) == turn and g.turn > 6:
-            break
+    w = window("great-britain", 3)
+    while not (w.take_back_action.isEnabled() and w.game.turn > 6):
+        w.play(bot.choose(w.game))
+    hover(w.view.viewport(), QPoint(5, 5))  # the mouse off the log: no feature picked out
     shoot(w, "aid-take-back.png")
     w.close()
     return 0

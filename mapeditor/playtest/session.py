@@ -26,20 +26,28 @@ from mapeditor.playtest.bot_worker import BotWorker, TileWarmer, next_token
 from mapeditor.playtest.describe import describe_action, describe_move
 from mapeditor.playtest.setup import DEFAULT_COLOURS, PlaytestSetup, Seat, default_setup
 
-
-def _chance(g: Game) -> tuple[int, int, str | None]:
-    """What a draw changes: the pile's size, the random generator's state, the tile in hand."""
-    return len(g.pile), hash(g.rng.getstate()), g.current_tile
+Chance = tuple[int, int, str | None, int]
+"""What a draw changes (:func:`_chance`)."""
 
 
-def _revealed(before: tuple[int, int, str | None], g: Game) -> bool:
-    """Whether the action just played on ``g`` showed something drawn (a tile from the pile or
-    a stack, anything random): it may not be taken back, or it could be drawn again."""
-    pile, rng, tile = before
+def _chance(g: Game) -> Chance:
+    """What a draw changes: the pile's size, the random generator's state, the tile in hand and
+    the chips lying face down on the board."""
+    face_down = sum(1 for c in rule_view.pieces(g).chips if c.value is None)
+    return len(g.pile), hash(g.rng.getstate()), g.current_tile, face_down
+
+
+def _revealed(before: Chance, g: Game) -> bool:
+    """Whether the action just played on ``g`` showed something hidden (a tile from the pile or
+    a stack, a face-down chip, anything random): it may not be taken back, or the same thing
+    would be drawn again, and a player could look before choosing."""
+    pile, rng, tile, face_down = before
+    now = _chance(g)
     return (
-        len(g.pile) != pile
-        or hash(g.rng.getstate()) != rng
-        or (g.current_tile is not None and g.current_tile != tile)
+        now[0] != pile
+        or now[1] != rng
+        or (now[2] is not None and now[2] != tile)
+        or now[3] < face_down
     )
 
 
@@ -270,7 +278,7 @@ class PlaytestSession(QObject):
         target = self.undo_target()
         if target is None:
             return False
-        self.rebuild(self.game.record(), target, fit=False)
+        self._cut(target)
         self.logged.emit(LogEntry("(undone to the start of your last turn)"))
         return True
 
@@ -293,9 +301,16 @@ class PlaytestSession(QObject):
         if not self.can_take_back():
             return False
         last = describe_action(self.game.history[-1])
-        self.rebuild(self.game.record(), len(self.actors) - 1, fit=False)
+        self._cut(len(self.actors) - 1)
         self.logged.emit(LogEntry(f"(taken back: {last})"))
         return True
+
+    def _cut(self, upto: int) -> None:
+        """Go back to the position after the record's first ``upto`` actions. Play not saved
+        stays not saved: a game taken back is still one to ask about before it is closed."""
+        saved = self._saved_actions
+        self.rebuild(self.game.record(), upto, fit=False)
+        self._saved_actions = min(saved, upto)
 
     def rebuild(self, record: GameRecord, upto: int | None = None, *, fit: bool = True) -> None:
         """Replay ``record`` (its first ``upto`` actions) into a fresh game and show it."""

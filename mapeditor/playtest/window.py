@@ -609,8 +609,8 @@ class PlaytestWindow(QMainWindow):
                 if fits_now
                 else "The tile fits nowhere at this rotation: turn it (R, wheel, right-click)"
             )
-        elif not human:
-            self.hint.clear()
+        elif not human or g.phase is not Phase.PLACE:
+            self.hint.clear()  # the placing hint is over once the tile is down
         projected = g.projected_scores() if self.projected_box.isChecked() else None
         self.score_board.show_game(g, self._colours(), [s.label() for s in self.seats], projected)
         if self.tiles_dock.isVisibleTo(self):

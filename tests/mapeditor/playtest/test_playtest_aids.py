@@ -12,10 +12,11 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from engine import replay
+from engine.bots import make_bot
 from engine.mapio import load_map
 from engine.moves import Move
 from engine.resources import bundled_map
-from mapeditor.playtest import PlaytestSetup, PlaytestWindow, Seat, aids
+from mapeditor.playtest import PlaytestSetup, PlaytestWindow, Seat, aids, rule_view
 from mapeditor.playtest.session import PlaytestSession
 from mapeditor.playtest.setup import default_setup
 
@@ -135,15 +136,19 @@ def _hot_seat(map_name: str, seed: int = 3) -> PlaytestSetup:
 
 
 def test_take_back_within_a_turn_and_never_after_it(qtbot, make_playtest):
-    w = make_playtest("iberica", _hot_seat("iberica"))
-    # first moves until a placement leaves the turn open (a treat to place after it)
+    w = make_playtest("great-britain", _hot_seat("great-britain"))
+    # first moves until a placement leaves the turn open (an extra turn to buy) without
+    # turning up a face-down chip
     while True:
         g = w.game
+        assert not g.is_over(), "no such placement came up"
         before = (len(g.history), g.turn, g.to_move, g.current_tile)
+        hidden = _face_down(g)
         w.play(g.legal_moves().list()[0])
-        if (w.game.turn, w.game.to_move) == before[1:3] and isinstance(g.history[-1], Move):
+        if (w.game.turn, w.game.to_move) != before[1:3]:
+            assert not w.take_back_action.isEnabled()  # the turn ended: a new tile was drawn
+        elif isinstance(g.history[-1], Move) and _face_down(g) == hidden and before[0] > 3:
             break
-        assert not w.take_back_action.isEnabled()  # the turn ended: a new tile was drawn
     record = w.game.record()
     assert w.take_back_action.isEnabled()
     _press(qtbot, w, Qt.Key.Key_Backspace)
@@ -153,6 +158,7 @@ def test_take_back_within_a_turn_and_never_after_it(qtbot, make_playtest):
     assert g.record().actions == record.actions[:-1]
     assert replay(g.record()).state_summary() == g.state_summary()
     assert "(taken back:" in w.log.lines()[-1]
+    assert w.has_unsaved_play()  # still a game to ask about before closing
     # nothing more to take back in this turn: Backspace does nothing
     assert not w.take_back_action.isEnabled()
     _press(qtbot, w, Qt.Key.Key_Backspace)
@@ -180,4 +186,27 @@ def test_a_tile_taken_from_an_island_stack_is_never_taken_back(qtbot):
     assert g.current_tile is not None and session.actors[-1] == (g.to_move, g.turn)
     assert not session.can_take_back() and not session.take_back()
     assert len(session.game.history) == actions + 1
+    session.close()
+
+
+def _face_down(game) -> int:
+    return sum(1 for c in rule_view.pieces(game).chips if c.value is None)
+
+
+def test_a_placement_that_turned_up_a_face_down_chip_is_never_taken_back(qtbot):
+    """Deutschland's chips lie face down: a tile placed on one shows its value, so taking the
+    tile back would let its player look under the chips."""
+    m = load_map(bundled_map("deutschland"))
+    session = PlaytestSession(m, _hot_seat("deutschland"), pace_ms=0)
+    session.begin()
+    bot = make_bot("greedy", seed=1)
+    while True:
+        g = session.game
+        assert not g.is_over(), "no such placement came up"
+        action, turn, hidden = bot.choose(g), (g.turn, g.to_move), _face_down(g)
+        session.play(action)
+        if isinstance(action, Move) and (g.turn, g.to_move) == turn:
+            break  # the turn goes on after the placement (an upgrade is offered)
+    assert _face_down(g) < hidden
+    assert not session.can_take_back() and not session.take_back()
     session.close()
