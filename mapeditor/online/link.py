@@ -102,12 +102,6 @@ class OnlineLink(QObject):
         self._loop.call_soon_threadsafe(self._loop.create_task, self._send_text(ws, text))
         return True
 
-    def drop(self) -> None:
-        """Close the current connection as a network failure would (the link reconnects)."""
-        ws = self._ws
-        if ws is not None:
-            self._loop.call_soon_threadsafe(self._loop.create_task, ws.close())
-
     def close(self) -> None:
         """Close the connection and stop the thread (waits for it, briefly)."""
         if self._stopping:
