@@ -13,11 +13,13 @@ from collections.abc import Callable
 
 from engine.chips import evenness, feasibility, generate_layout, max_chips, start_choices
 from engine.geometry import Side
-from engine.mapdef import EdgeKind, LargeCity, MapDef, RuleSet, StartSquare
+from engine.mapdef import EdgeKind, LargeCity, MapDef, NamedRuleSet, StartSquare
 
 
 def bench_map(n: int = 60) -> MapDef:
-    m = MapDef(id="bench", name="Bench 60x60", width=n, height=n, rule_set=RuleSet.DEUTSCHLAND)
+    m = MapDef(
+        id="bench", name="Bench 60x60", width=n, height=n, rule_set=NamedRuleSet("deutschland")
+    )
     m.land = {(x, y) for x in range(n) for y in range(n)}
     for i, sq in enumerate([(5, 5), (54, 5), (5, 54), (54, 54)]):
         m.start_squares[sq] = StartSquare(f"Start {i}")

@@ -28,11 +28,12 @@ HERE = Path(__file__).resolve().parents[1]
 
 SETUP = r"""
 import json, random, time, sys
+from engine.mapdef import NamedRuleSet
 from engine.mapdef import MapDef, RuleSet, StartSquare
 def starts_map(n, k):
     rng = random.Random(1)
     m = MapDef("t", "T", 40, 40)
-    m.rule_set = RuleSet.FRANCE
+    m.rule_set = NamedRuleSet("france")
     m.land = {(x, y) for x in range(40) for y in range(40) if rng.random() < 0.85}
     for sq in rng.sample(sorted(m.land), n):
         m.start_squares[sq] = StartSquare("s")

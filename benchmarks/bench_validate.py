@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.geometry import Edge, Side  # noqa: E402
-from engine.mapdef import EdgeKind, LargeCity, MapDef, RuleSet, Setup, StartSquare  # noqa: E402
+from engine.mapdef import EdgeKind, LargeCity, MapDef, NamedRuleSet, Setup, StartSquare  # noqa: E402
 from engine.validation import validate_map  # noqa: E402
 
 SIZE = 60
@@ -32,7 +32,7 @@ def big_map() -> MapDef:
         name="Benchmark 60x60",
         width=SIZE,
         height=SIZE,
-        rule_set=RuleSet.DEUTSCHLAND,
+        rule_set=NamedRuleSet("deutschland"),
         setup=Setup(start_squares_used=2, chip_count=30, tile_pool_min=110, tile_pool_max=120),
         land={(x, y) for x in range(SIZE) for y in range(SIZE)},
         start_squares={
@@ -69,7 +69,7 @@ def main() -> None:
         times.append((time.perf_counter() - start) * 1000)
     print(
         f"map: {SIZE}x{SIZE}, {len(m.land)} squares, {len(m.start_squares)} start squares, "
-        f"{len(m.large_cities)} large cities, rule set {m.rule_set.value}"
+        f"{len(m.large_cities)} large cities, rule set {m.rule_set.name}"
     )
     print(f"issues: {len(issues)} ({', '.join(sorted({i.code for i in issues})) or 'none'})")
     print(

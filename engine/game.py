@@ -159,7 +159,7 @@ def _board_map(m: MapDef | None, opts: GameOptions) -> MapDef | None:
     """The map the board is built on: on a map made for a Map-Chips rule set, the prints no rule
     set in play uses are ignored (unless ``opts.map_chips_prints == "keep"``); a map made for no
     rule set keeps its prints as drawn. The game keeps the map itself for its record."""
-    if m is None or opts.map_chips_prints == "keep" or str(m.rule_set) == "none":
+    if m is None or opts.map_chips_prints == "keep" or m.rule_set.name == "none":
         return m
     used: set[str] = set()
     marks: tuple[str, ...] = ()

@@ -29,7 +29,6 @@ def _guard(m: MapDef) -> tuple[Any, ...]:
         m.width,
         m.height,
         m.rule_set,
-        m.rule_set_spec,
         repr(m.setup),
         hash(frozenset(m.land)),
         len(m.land),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pickle
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 from engine.geometry import Edge, Side, Square, neighbour
 
@@ -74,6 +74,73 @@ def track_colour(number: int) -> Colour:
     if 5 <= number <= 8:
         return Colour.LIGHT_BLUE
     return Colour.PURPLE
+
+
+@dataclass(frozen=True)
+class NamedRuleSet:
+    """A rule set the map names (``"rule_set": "france"``): one of the registry's, ``"none"``
+    for the plain Maps rules. The validator checks that the registry knows it."""
+
+    name: str = "none"
+    spec: ClassVar[None] = None
+    file: ClassVar[None] = None
+
+
+@dataclass(frozen=True)
+class EmbeddedRuleSet:
+    """A data rule set written inside the map file (``"rule_set": {...}``), checked."""
+
+    spec: RuleSetSpec
+    file: ClassVar[None] = None
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+
+@dataclass(frozen=True)
+class FileRuleSet:
+    """A data rule set in its own file beside the map (``"rule_set": {"file": ...}``), read and
+    checked. Saving the map writes the reference back; the file is saved with ``save_ruleset``."""
+
+    file: str
+    """Relative to the map's folder, never leading outside it."""
+    spec: RuleSetSpec
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+
+@dataclass(frozen=True)
+class UnreadableRuleSet:
+    """A data rule set that could not be read: embedded with mistakes (``raw``), or a file that
+    was not read, could not be read (``file``), or was read with mistakes (both). Kept as written
+    so saving loses nothing; the validator reports ``error`` as ``ruleset-invalid`` and a game
+    refuses to start."""
+
+    error: str
+    """Why, in one line naming the file or the JSON path."""
+    name: str = "invalid"
+    """The name the rule set gives itself when that is a valid name, else ``"invalid"``."""
+    file: str | None = None
+    """The rule-set file the map names, if it names one."""
+    raw: Any = None
+    """The rule set as written (a dict, embedded or read from ``file``), if any was read."""
+    spec: ClassVar[None] = None
+
+    def __post_init__(self) -> None:
+        if self.file is None and self.raw is None:
+            raise ValueError("an unreadable rule set is a file, a written rule set, or both")
+
+
+RuleSetRef: TypeAlias = NamedRuleSet | EmbeddedRuleSet | FileRuleSet | UnreadableRuleSet
+"""A map's rule set (:attr:`MapDef.rule_set`): one of four kinds, each holding only what it
+needs. Every kind has ``name`` (what games and reports call it), ``spec`` (its
+:class:`~engine.rules.data.ruleset.RuleSetSpec`, ``None`` for a named or unreadable one) and
+``file`` (the rule-set file the map names, or ``None``)."""
+
+_REF_KINDS = (NamedRuleSet, EmbeddedRuleSet, FileRuleSet, UnreadableRuleSet)
 
 
 @dataclass
@@ -204,9 +271,8 @@ class MapDef:
     height: int
     author: str = ""
     description: str = ""
-    rule_set: RuleSet | str = RuleSet.NONE
-    """The rule set the map is made for: a :class:`RuleSet`, or the name of its data rule set
-    (``rule_set_spec``)."""
+    rule_set: RuleSetRef = field(default_factory=NamedRuleSet)
+    """The rule set the map is made for: named, embedded, in a file, or unreadable."""
     setup: Setup = field(default_factory=Setup)
     square_size_mm: float = 45.0
     land: set[Square] = field(default_factory=set)
@@ -227,21 +293,17 @@ class MapDef:
     edge facing the outside faces the sea; ferries cross only the sea."""
     editor: dict[str, Any] = field(default_factory=dict)
     """Editor settings saved with the map but not part of it (underlay path and alignment, …)."""
-    rule_set_spec: RuleSetSpec | None = None
-    """The map's own data rule set (embedded in the map file, or read from ``rule_set_file``);
-    ``rule_set`` is then its name."""
-    rule_set_file: str | None = None
-    """The rule-set file the map names (``{"file": ...}``, relative to the map's folder); saving
-    writes that reference back (the file itself is saved with ``save_ruleset``)."""
-    rule_set_error: str = ""
-    """Why the map's rule set could not be read (one line; the validator reports it as
-    ``ruleset-invalid``, a game refuses to start)."""
-    rule_set_raw: dict[str, Any] | None = None
-    """An embedded rule set that could not be read, kept as written so saving loses nothing."""
     revision: int = field(default=0, compare=False, repr=False)
     """Bumped by :meth:`touch` after every edit made in place (the editor's document does it for
     every command), so what games derived from this map object (:mod:`engine.mapcache`) is
     made anew. Not part of the map: neither saved nor compared."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rule_set, _REF_KINDS):
+            raise TypeError(
+                f"MapDef.rule_set must be a RuleSetRef, e.g. NamedRuleSet({self.rule_set!r}), "
+                f"not {type(self.rule_set).__name__}"
+            )
 
     def touch(self) -> None:
         """Say the map was changed in place: tables derived from it are rebuilt on next use."""

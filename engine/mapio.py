@@ -47,18 +47,22 @@ from engine.mapdef import (
     BorderFeature,
     Colour,
     EdgeKind,
+    EmbeddedRuleSet,
     Ferry,
+    FileRuleSet,
     Island,
     IslandRole,
     IslandSquare,
     LargeCity,
     MapDef,
     MarkSquare,
-    RuleSet,
+    NamedRuleSet,
+    RuleSetRef,
     Setup,
     StartSquare,
     Town,
     Track,
+    UnreadableRuleSet,
 )
 from engine.resources import schema_path
 from engine.rules.data.ruleset import (
@@ -504,63 +508,56 @@ def rule_set_value(m: MapDef, *, inline: bool = False) -> Any:
     """What a map file's ``rule_set`` holds for ``m``: ``{"file": ...}`` for a rule-set file
     (its content with ``inline``, once read), the embedded rule set, or the name (as the map was
     read: nothing is lost)."""
-    if m.rule_set_file is not None and not (inline and m.rule_set_spec is not None):
-        return {"file": m.rule_set_file}
-    if m.rule_set_spec is not None:
-        return m.rule_set_spec.to_dict()
-    if m.rule_set_raw is not None:
-        return m.rule_set_raw
-    return str(m.rule_set)
+    ref = m.rule_set
+    if isinstance(ref, NamedRuleSet):
+        return ref.name
+    if isinstance(ref, EmbeddedRuleSet) or (inline and isinstance(ref, FileRuleSet)):
+        return ref.spec.to_dict()
+    if ref.file is not None:
+        return {"file": ref.file}
+    return ref.raw
 
 
-_MODULE_NAMES = frozenset(r.value for r in RuleSet)
-
-
-def read_rule_set(m: MapDef, value: Any, source: str) -> None:
-    """Set ``m``'s rule set from a map file's ``rule_set`` value (schema-valid). A rule set that
-    cannot be read leaves ``m.rule_set_error`` (the validator's ``ruleset-invalid``)."""
-    m.rule_set_spec = m.rule_set_raw = m.rule_set_file = None
-    m.rule_set_error = ""
+def read_rule_set(value: Any, source: str) -> RuleSetRef:
+    """The rule set a map file's ``rule_set`` value (schema-valid) gives. A rule set that
+    cannot be read is an :class:`UnreadableRuleSet` (the validator's ``ruleset-invalid``); a
+    file reference is unreadable until :func:`resolve_rule_set_file` reads it."""
     if isinstance(value, str):
         # a name the registry knows is checked by the validator (ruleset-invalid otherwise)
-        m.rule_set = RuleSet(value) if value in _MODULE_NAMES else value
-        return
+        return NamedRuleSet(value)
     if set(value) == {"file"}:
-        m.rule_set_file = value["file"]
-        m.rule_set = "invalid"
-        m.rule_set_error = (
+        return UnreadableRuleSet(
             f"{source}: rule_set.file: {short_repr(value['file'])} is not read: the map was "
-            "not loaded from a file"
+            "not loaded from a file",
+            file=value["file"],
         )
-        return
     problems = check_ruleset_dict(value)
-    name = value.get("name")
-    m.rule_set = name if isinstance(name, str) and re.fullmatch(NAME_PATTERN, name) else "invalid"
     if problems:
-        m.rule_set_raw = value
+        name = value.get("name")
         p = problems[0]
-        m.rule_set_error = f"{source}: rule_set{'.' + p.path if p.path else ''}: {p.message}"
-        return
-    m.rule_set_spec = spec_of_valid_dict(value, f"{source}: rule_set")
+        return UnreadableRuleSet(
+            f"{source}: rule_set{'.' + p.path if p.path else ''}: {p.message}",
+            name=name if isinstance(name, str) and re.fullmatch(NAME_PATTERN, name) else "invalid",
+            raw=value,
+        )
+    return EmbeddedRuleSet(spec_of_valid_dict(value, f"{source}: rule_set"))
 
 
 def resolve_rule_set_file(m: MapDef, map_path: str | os.PathLike[str]) -> None:
     """Read the rule-set file ``m`` names (``{"file": ...}``), relative to the folder of
-    ``map_path`` and never outside it, within its size bound. A file that cannot be read leaves
-    ``m.rule_set_error``."""
-    if m.rule_set_file is None:
+    ``map_path`` and never outside it, within its size bound: ``m.rule_set`` becomes a
+    :class:`FileRuleSet`, or an :class:`UnreadableRuleSet` saying why not."""
+    file = m.rule_set.file
+    if file is None:
         return
     try:
-        target = boundedio.inside_folder(m.rule_set_file, map_path, what="rule set")
+        target = boundedio.inside_folder(file, map_path, what="rule set")
         spec = load_ruleset(target)
     except (boundedio.InputFileError, RuleSetError) as exc:
-        m.rule_set_spec = None
-        m.rule_set = "invalid"
-        m.rule_set_error = f"{boundedio.shown(os.fspath(map_path))}: rule_set.file: {exc}"
+        error = f"{boundedio.shown(os.fspath(map_path))}: rule_set.file: {exc}"
+        m.rule_set = UnreadableRuleSet(error, file=file)
         return
-    m.rule_set_spec = spec
-    m.rule_set = spec.name
-    m.rule_set_error = ""
+    m.rule_set = FileRuleSet(file, spec)
 
 
 # -- dict -> MapDef ----------------------------------------------------------------------------
@@ -652,12 +649,11 @@ class _Builder:
             height=height,
             author=d.get("author", ""),
             description=d.get("description", ""),
-            rule_set=RuleSet.NONE,
+            rule_set=read_rule_set(d.get("rule_set", "none"), self.source),
             setup=setup,
             square_size_mm=float(d.get("square_size_mm", 45.0)),
             land=land,
         )
-        read_rule_set(m, d.get("rule_set", "none"), self.source)
         for item in d.get("start_squares", []):
             sq = (item["x"], item["y"])
             if sq in m.start_squares:
@@ -974,6 +970,7 @@ __all__ = [
     "map_to_dict",
     "migrate",
     "read_map",
+    "read_rule_set",
     "remove_stale_temporaries",
     "resolve_rule_set_file",
     "rule_set_value",

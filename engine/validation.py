@@ -27,7 +27,7 @@ from engine.gridgraph import (
 )
 from engine.islands import ferry_for
 from engine.issues import MAP_CODES, CodeInfo, Issue, IssueList, Severity, Where
-from engine.mapdef import EdgeKind, IslandRole, MapDef
+from engine.mapdef import EdgeKind, IslandRole, MapDef, UnreadableRuleSet
 from engine.rules.chips_common import TOTAL_CHIPS
 from engine.rules.data.prints import ISSUE_CODES
 from engine.rules.registry import map_rules, rule_set_classes
@@ -544,8 +544,8 @@ def _map_rules(m: MapDef) -> Any:
 
 
 def _check_rule_set(c: _Ctx) -> None:
-    if c.m.rule_set_error:
-        c.err("ruleset-invalid", c.m.rule_set_error)
+    if isinstance(c.m.rule_set, UnreadableRuleSet):
+        c.err("ruleset-invalid", c.m.rule_set.error)
         return
     try:
         rules = map_rules(c.m)

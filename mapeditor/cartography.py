@@ -92,7 +92,7 @@ def legend_entries(m: MapDef) -> list[LegendEntry]:
     for key, text in texts.items():
         if has[key]:
             shown.append(LegendEntry(key, text))
-    spec = m.rule_set_spec
+    spec = m.rule_set.spec
     if spec is not None:
         for print_name in spec.prints:
             wanted = _RULE_SET_PRINTS.get(print_name)

@@ -175,7 +175,7 @@ def export_chip_sheet(
     chips = chips_of(m)
     spots = chip_sheet_layout(chips, paper=paper, diameter_mm=diameter_mm)
     cls = rules_for(None, m)
-    title = f"{m.name or m.id} · {getattr(cls, 'title', '') or m.rule_set}"
+    title = f"{m.name or m.id} · {getattr(cls, 'title', '') or m.rule_set.name}"
     writer = QPdfWriter(str(path))
     writer.setTitle(f"{m.name or m.id} — chips")
     writer.setCreator("Carcassonne Maps Studio")

@@ -14,9 +14,8 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
-from engine.mapdef import MapDef
+from engine.mapdef import MapDef, RuleSetRef
 from mapeditor.document import ABSENT, MapDocument
-from mapeditor.ruleset_data import RuleSetState
 
 
 class CommandId(IntEnum):
@@ -77,7 +76,7 @@ class ChangeEntries(QUndoCommand):
 
 
 class ChangeAttribute(QUndoCommand):
-    """Change one scalar field (``"name"``, ``"rule_set"``, ``"setup.chip_count"``, …).
+    """Change one scalar field (``"name"``, ``"setup.chip_count"``, …).
 
     Consecutive edits of the same field merge into one undo step.
     """
@@ -125,17 +124,18 @@ class ReplaceMap(QUndoCommand):
 
 class SetRuleSet(QUndoCommand):
     """Replace the map's rule set as a whole (a module name, or a data rule set embedded or in
-    its own file): the old and new :class:`RuleSetState` are kept, so undo restores exactly.
+    its own file): the old and new :data:`~engine.mapdef.RuleSetRef` (frozen values) are kept, so
+    undo restores exactly.
 
     Consecutive commands with the same ``merge_key`` (one field's spin box) are one undo step.
     """
 
     def __init__(
-        self, document: MapDocument, new: RuleSetState, text: str, *, merge_key: object = None
+        self, document: MapDocument, new: RuleSetRef, text: str, *, merge_key: object = None
     ) -> None:
         super().__init__(text)
         self._doc = document
-        self._old = RuleSetState.of(document.map)
+        self._old = document.map.rule_set
         self._new = new
         self._merge_key = merge_key
 
@@ -158,10 +158,10 @@ class SetRuleSet(QUndoCommand):
 
 
 def set_rule_set(
-    document: MapDocument, new: RuleSetState, text: str, *, merge_key: object = None
+    document: MapDocument, new: RuleSetRef, text: str, *, merge_key: object = None
 ) -> bool:
     """Push a :class:`SetRuleSet` unless the rule set is already ``new``; ``True`` if pushed."""
-    if RuleSetState.of(document.map) == new:
+    if document.map.rule_set == new:
         return False
     document.undo_stack.push(SetRuleSet(document, new, text, merge_key=merge_key))
     return True

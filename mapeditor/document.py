@@ -17,11 +17,10 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from engine.geometry import Edge, Square
-from engine.mapdef import MapDef
+from engine.mapdef import MapDef, RuleSetRef
 from engine.mapio import read_map
 from engine.validation import Issue
 from mapeditor import ruleset_files
-from mapeditor.ruleset_data import RuleSetState
 
 ABSENT: Any = object()
 """Marks "no entry" in an element change (the key is removed, or was not there)."""
@@ -201,9 +200,9 @@ class MapDocument(QObject):
             obj = obj[part] if isinstance(obj, dict) else getattr(obj, part)
         return obj, attr
 
-    def _apply_rule_set(self, state: RuleSetState) -> None:
+    def _apply_rule_set(self, ref: RuleSetRef) -> None:
         """Set the map's rule set (module name or data rule set, embedded or in a file)."""
-        state.apply_to(self.map)
+        self.map.rule_set = ref
         self.map.touch()
         self.ruleSetChanged.emit()
         self.squaresChanged.emit(None)

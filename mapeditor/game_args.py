@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from engine.errors import EngineError
-from engine.mapdef import MapDef
+from engine.mapdef import MapDef, UnreadableRuleSet
 
 if TYPE_CHECKING:
     from mapeditor.playtest.setup import PlaytestSetup, Seat
@@ -115,10 +115,10 @@ def setup_from(args: argparse.Namespace, m: MapDef) -> PlaytestSetup:
     rule_set = base.options.rule_set
     if args.no_chips:
         rule_set = "none"
-    elif m.rule_set_error:
-        print(f"note: {m.rule_set_error}; playing plain Maps rules")
-    elif str(m.rule_set) != "none" and not rule_set_available(str(m.rule_set), m):
-        print(f"note: the engine has no {m.rule_set} rules yet; playing plain Maps rules")
+    elif isinstance(m.rule_set, UnreadableRuleSet):
+        print(f"note: {m.rule_set.error}; playing plain Maps rules")
+    elif m.rule_set.name != "none" and not rule_set_available(m.rule_set.name, m):
+        print(f"note: the engine has no {m.rule_set.name} rules yet; playing plain Maps rules")
     options = replace(
         base.options,
         rule_set=rule_set,

@@ -465,7 +465,7 @@ def _paint_designer_marks(
 ) -> None:
     """The squares carrying a mark of the map's rule set: the mark's colour (hatched when it
     takes no tile), a border in the square's own chip colour, the mark's name."""
-    spec = m.rule_set_spec
+    spec = m.rule_set.spec
     kinds = {k.id: k for k in spec.marks} if spec is not None else {}
     for y in ys:
         for x in xs:

@@ -2,10 +2,10 @@
 
 A map plays a Map-Chips module by name (``"france"``), nothing (``"none"``), or a data rule set
 (:mod:`engine.rules.data`) embedded in the map or kept in its own ``*.ruleset.json`` file beside
-it. :class:`RuleSetState` is everything of that on a :class:`MapDef` (five fields that always
-change together), so one undo command restores it exactly. The editor edits a data rule set as
-its dict (the file's content): a dict with mistakes is kept as it is (``MapDef.rule_set_raw``)
-and reported field by field, so a half-made change is never refused nor lost.
+it. That is one frozen value on a :class:`MapDef`, its :data:`~engine.mapdef.RuleSetRef`, so one
+undo command restores it exactly. The editor edits a data rule set as its dict (the file's
+content): a dict with mistakes is kept as it is (:class:`~engine.mapdef.UnreadableRuleSet`'s
+``raw``) and reported field by field, so a half-made change is never refused nor lost.
 """
 
 from __future__ import annotations
@@ -13,22 +13,32 @@ from __future__ import annotations
 import copy
 import json
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from engine import boundedio
-from engine.mapdef import MapDef, RuleSet
+from engine.mapdef import (
+    EmbeddedRuleSet,
+    FileRuleSet,
+    MapDef,
+    RuleSetRef,
+    UnreadableRuleSet,
+)
 from engine.rules.data import (
     MECHANIC_KINDS,
     RuleSetProblem,
-    RuleSetSpec,
     check_ruleset_dict,
     preset_dict,
 )
 from engine.rules.data.lang import CONDITIONS, COSTS, EFFECTS, TRIGGERS, Kind
-from engine.rules.data.ruleset import FORMAT, MAX_FILE_BYTES, VERSION, spec_of_valid_dict
+from engine.rules.data.ruleset import (
+    FORMAT,
+    MAX_FILE_BYTES,
+    NAME_PATTERN,
+    VERSION,
+    spec_of_valid_dict,
+)
 from engine.validation import Issue, Severity, Where, validate_map
 
 FILE_SUFFIX = ".ruleset.json"
@@ -39,65 +49,27 @@ Path_ = tuple[str | int, ...]
 """A field of a rule-set dict: ``("mechanics", 0, "pay", "value")``."""
 
 
-@dataclass(frozen=True)
-class RuleSetState:
-    """The rule-set fields of a :class:`MapDef`, as one value (see the module docstring)."""
-
-    rule_set: RuleSet | str
-    spec: RuleSetSpec | None = None
-    """The checked data rule set, or ``None``."""
-    file: str | None = None
-    error: str = ""
-    raw: Any = None
-    """A data rule set with mistakes, as written (a dict), or ``None``."""
-
-    @staticmethod
-    def of(m: MapDef) -> RuleSetState:
-        raw = copy.deepcopy(m.rule_set_raw)
-        return RuleSetState(m.rule_set, m.rule_set_spec, m.rule_set_file, m.rule_set_error, raw)
-
-    def apply_to(self, m: MapDef) -> None:
-        m.rule_set = self.rule_set
-        m.rule_set_spec = self.spec
-        m.rule_set_file = self.file
-        m.rule_set_error = self.error
-        m.rule_set_raw = copy.deepcopy(self.raw)
-
-    @property
-    def is_data(self) -> bool:
-        """Whether this is a data rule set (readable or not)."""
-        return self.spec is not None or self.raw is not None or self.file is not None
-
-    def content(self) -> dict[str, Any] | None:
-        """The data rule set's dict (a fresh copy), ``None`` for a module or an unread file."""
-        if self.spec is not None:
-            out: dict[str, Any] = self.spec.to_dict()
-            return out
-        if isinstance(self.raw, dict):
-            return copy.deepcopy(self.raw)
-        return None
+def content_of(ref: RuleSetRef) -> dict[str, Any] | None:
+    """The data rule set's dict (a fresh copy), ``None`` for a module or an unread file."""
+    if ref.spec is not None:
+        out: dict[str, Any] = ref.spec.to_dict()
+        return out
+    if isinstance(ref, UnreadableRuleSet) and isinstance(ref.raw, dict):
+        return copy.deepcopy(ref.raw)
+    return None
 
 
-def module_state(name: str) -> RuleSetState:
-    """A map that plays the rule set ``name`` (or ``"none"``): one of the registry's
-    (``engine.rules.registry.map_rule_set_names``), a module beyond the five a plain name."""
-    return RuleSetState(RuleSet(name) if name in _MODULE_NAMES else name)
-
-
-_MODULE_NAMES = frozenset(r.value for r in RuleSet)
-
-
-def data_state(content: Any, file: str | None = None) -> RuleSetState:
+def data_state(content: Any, file: str | None = None) -> RuleSetRef:
     """A map whose data rule set is ``content`` (embedded, or kept in ``file``): checked, and
-    kept as written when it has mistakes (the first one is the map's ``rule_set_error``)."""
+    kept as written when it has mistakes (the first one is its ``error``)."""
     problems = check_ruleset_dict(content)
-    name = content.get("name") if isinstance(content, dict) else None
-    shown = name if isinstance(name, str) and re.fullmatch(r"[a-z][a-z0-9_-]{0,39}", name) else ""
     if problems:
-        return RuleSetState(
-            shown or "invalid", None, file, problem_line(problems[0], file), copy.deepcopy(content)
-        )
-    return RuleSetState(shown, spec_of_valid_dict(content, file or "rule_set"), file)
+        name = content.get("name") if isinstance(content, dict) else None
+        shown = name if isinstance(name, str) and re.fullmatch(NAME_PATTERN, name) else ""
+        error = problem_line(problems[0], file)
+        return UnreadableRuleSet(error, shown or "invalid", file, copy.deepcopy(content))
+    spec = spec_of_valid_dict(content, file or "rule_set")
+    return EmbeddedRuleSet(spec) if file is None else FileRuleSet(file, spec)
 
 
 def problem_line(p: RuleSetProblem, file: str | None) -> str:
@@ -108,13 +80,13 @@ def problem_line(p: RuleSetProblem, file: str | None) -> str:
     return f"rule_set.{p}" if p.path else f"rule_set: {p.message}"
 
 
-def problems_of(state: RuleSetState) -> list[RuleSetProblem]:
+def problems_of(ref: RuleSetRef) -> list[RuleSetProblem]:
     """Every problem of the data rule set, field by field (``[]``: fine or not a data one)."""
-    if state.raw is not None:
-        return check_ruleset_dict(state.raw)
-    if state.error and state.spec is None and state.file is not None:
-        return [RuleSetProblem("", state.error)]
-    return []
+    if not isinstance(ref, UnreadableRuleSet):
+        return []
+    if ref.raw is not None:
+        return check_ruleset_dict(ref.raw)
+    return [RuleSetProblem("", ref.error)]
 
 
 def preset_content(name: str) -> dict[str, Any]:
@@ -305,13 +277,13 @@ def validate(m: MapDef) -> list[Issue]:
     listed (``ruleset-invalid``, one per field) rather than the first only. Runs in the
     validation helper process."""
     issues = validate_map(m)
-    state = RuleSetState.of(m)
-    if state.raw is None:
+    ref = m.rule_set
+    if not isinstance(ref, UnreadableRuleSet) or ref.raw is None:
         return issues
-    problems = check_ruleset_dict(state.raw)
+    problems = check_ruleset_dict(ref.raw)
     if len(problems) < 2:
         return issues
-    lines = [problem_line(p, state.file) for p in problems[:MAX_SHOWN_PROBLEMS]]
+    lines = [problem_line(p, ref.file) for p in problems[:MAX_SHOWN_PROBLEMS]]
     if len(problems) > MAX_SHOWN_PROBLEMS:
         lines.append(f"… and {len(problems) - MAX_SHOWN_PROBLEMS} more mistakes in the rule set")
     out = [i for i in issues if i.code != "ruleset-invalid"]

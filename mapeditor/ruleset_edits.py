@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from engine.mapdef import NamedRuleSet
 from engine.rules.data import RuleSetError, load_ruleset
 from engine.rules.data.lang import LIMIT_PER
 from mapeditor.commands import set_rule_set
@@ -17,11 +18,10 @@ from mapeditor.document import MapDocument
 from mapeditor.ruleset_data import (
     FILE_SUFFIX,
     Path_,
-    RuleSetState,
+    content_of,
     data_state,
     get,
     kind_dict,
-    module_state,
     new_entry,
     new_mechanic,
     path_text,
@@ -33,23 +33,20 @@ from mapeditor.ruleset_data import (
 )
 
 
-def state(document: MapDocument) -> RuleSetState:
-    return RuleSetState.of(document.map)
-
-
 def content(document: MapDocument) -> dict[str, Any] | None:
     """The map's data rule set as a dict (a copy), ``None`` without one."""
-    return state(document).content()
+    return content_of(document.map.rule_set)
 
 
 def _edit(document: MapDocument, new: dict[str, Any], text: str, merge_key: object = None) -> bool:
-    return set_rule_set(document, data_state(new, state(document).file), text, merge_key=merge_key)
+    file = document.map.rule_set.file
+    return set_rule_set(document, data_state(new, file), text, merge_key=merge_key)
 
 
 def use_module(document: MapDocument, name: str) -> bool:
     """Play the Map-Chips module ``name`` (``"none"``: none): a data rule set is dropped (undo
     brings it back)."""
-    return set_rule_set(document, module_state(name), f"Use rule set {name}")
+    return set_rule_set(document, NamedRuleSet(name), f"Use rule set {name}")
 
 
 def use_preset(document: MapDocument, name: str) -> bool:
@@ -276,7 +273,6 @@ __all__ = [
     "set_field",
     "set_kind",
     "set_term_kind",
-    "state",
     "use_module",
     "use_preset",
 ]

@@ -15,10 +15,10 @@ from typing import Any
 
 from engine import boundedio
 from engine.errors import EngineError
-from engine.mapdef import MapDef
+from engine.mapdef import EmbeddedRuleSet, FileRuleSet, MapDef, UnreadableRuleSet
 from engine.mapio import save_map, write_text_atomically
 from engine.rules.data import RuleSetSpec, check_ruleset_dict
-from mapeditor.ruleset_data import RuleSetState, file_text, read_raw, storable
+from mapeditor.ruleset_data import content_of, file_text, read_raw, storable
 
 EMBEDDED_FILE_KEY = "autosave_rule_set_file"
 """Editor-settings key of a map that embeds the rule set of its rule-set file (a recovery file,
@@ -31,10 +31,10 @@ def target_of(m: MapDef, map_path: Path) -> Path | None:
 
     :raises EngineError: a file name that leads outside the map's folder.
     """
-    if m.rule_set_file is None:
+    if m.rule_set.file is None:
         return None
     try:
-        return boundedio.inside_folder(m.rule_set_file, map_path, what="rule set")
+        return boundedio.inside_folder(m.rule_set.file, map_path, what="rule set")
     except boundedio.InputFileError as exc:
         raise EngineError(f"rule_set.file: {exc}") from None
 
@@ -63,9 +63,8 @@ def pending_file(m: MapDef, map_path: Path, *, replace_other: bool = True) -> Pa
 
 def _pending(m: MapDef, map_path: Path, replace_other: bool) -> tuple[Path, dict[str, Any]] | None:
     target = target_of(m, map_path)
-    state = RuleSetState.of(m)
-    content = state.content()
-    if target is None or content is None or _same_on_disk(target, content, state.spec):
+    content = content_of(m.rule_set)
+    if target is None or content is None or _same_on_disk(target, content, m.rule_set.spec):
         return None
     if not replace_other and target.exists():
         raise EngineError(
@@ -102,28 +101,33 @@ def embedded_copy(m: MapDef) -> MapDef:
     """A copy of ``m`` that embeds the rule set of its rule-set file (unsaved changes included)
     and names the file in :data:`EMBEDDED_FILE_KEY` (a plain copy when it names no file)."""
     snap = m.copy()
-    if snap.rule_set_file is None or (snap.rule_set_spec or snap.rule_set_raw) is None:
+    ref = snap.rule_set
+    if isinstance(ref, FileRuleSet):
+        snap.rule_set = EmbeddedRuleSet(ref.spec)
+    elif isinstance(ref, UnreadableRuleSet) and ref.file is not None and ref.raw is not None:
+        snap.rule_set = UnreadableRuleSet(ref.error, ref.name, raw=storable(ref.raw))
+    else:
         return snap
-    snap.editor = {**snap.editor, EMBEDDED_FILE_KEY: snap.rule_set_file}
-    snap.rule_set_file = None
-    if snap.rule_set_raw is not None:
-        snap.rule_set_raw = storable(snap.rule_set_raw)
+    snap.editor = {**snap.editor, EMBEDDED_FILE_KEY: ref.file}
     return snap
 
 
 def unembed(m: MapDef) -> None:
     """Undo :func:`embedded_copy` on a map just read: it names its rule-set file again (and
     keeps the embedded rule set, which the next save writes to that file)."""
-    file = m.editor.get(EMBEDDED_FILE_KEY)
-    if isinstance(file, str) and m.rule_set_file is None:
-        m.rule_set_file = file
+    file, ref = m.editor.get(EMBEDDED_FILE_KEY), m.rule_set
+    if isinstance(file, str) and isinstance(ref, EmbeddedRuleSet):
+        m.rule_set = FileRuleSet(file, ref.spec)
+    elif isinstance(file, str) and isinstance(ref, UnreadableRuleSet) and ref.file is None:
+        m.rule_set = UnreadableRuleSet(ref.error, ref.name, file, ref.raw)
     m.editor = {k: v for k, v in m.editor.items() if k != EMBEDDED_FILE_KEY}
 
 
 def recover_raw(m: MapDef, map_path: Path) -> None:
     """A rule-set file that failed to load but holds a JSON object: keep that object as the
-    map's rule set with mistakes (``rule_set_raw``), so the editor shows what to fix."""
-    if m.rule_set_file is None or m.rule_set_spec is not None or m.rule_set_raw is not None:
+    map's rule set with mistakes (its ``raw``), so the editor shows what to fix."""
+    ref = m.rule_set
+    if not isinstance(ref, UnreadableRuleSet) or ref.file is None or ref.raw is not None:
         return
     try:
         target = target_of(m, map_path)
@@ -131,4 +135,4 @@ def recover_raw(m: MapDef, map_path: Path) -> None:
         return
     data = read_raw(target) if target is not None else None
     if isinstance(data, dict):
-        m.rule_set_raw = data
+        m.rule_set = UnreadableRuleSet(ref.error, ref.name, ref.file, data)

@@ -163,7 +163,7 @@ def balance_report(m: MapDef, result: SimResult) -> BalanceReport:
         "map": {
             "id": m.id,
             "name": m.name,
-            "rule_set": str(m.rule_set),
+            "rule_set": m.rule_set.name,
             "width": m.width,
             "height": m.height,
             "placeable_squares": len(m.placeable_squares()),
@@ -452,7 +452,7 @@ def chip_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) 
             f"the engine has no {result.rules_missing!r} rule module"
             if result.rules_missing
             else "played without Map-Chips rules"
-            if str(m.rule_set) != "none"
+            if m.rule_set.name != "none"
             else "the map has no Map-Chips rule set"
         )
         return {"available": False, "why": why}
@@ -477,7 +477,7 @@ def rule_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) 
     name = result.rule_set
     if name == "none":
         return {
-            "rule_set": str(m.rule_set),
+            "rule_set": m.rule_set.name,
             "played": False,
             "missing": result.rules_missing,
         }
@@ -515,7 +515,7 @@ def rule_usage_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> list[dict[
     played = [g for g in games if "rule_usage" in g]
     if not played:
         return []
-    spec = m.rule_set_spec
+    spec = m.rule_set.spec
     titles = {r.id: r.title or r.id for r in spec.rules} if spec is not None else {}
     n = len(played)
     out = []

@@ -179,7 +179,7 @@ def game_seed(run_seed: int, index: int) -> int:
 
 def rule_set_for(m: MapDef, rules: bool) -> tuple[str, str | None]:
     """The rule set to play and, if the map's is not available in the engine, its name."""
-    name = str(m.rule_set)
+    name = m.rule_set.name
     if not rules or name == "none":
         return "none", None
     try:

@@ -19,7 +19,7 @@ from engine import boundedio
 from engine.errors import EngineError
 from engine.gridshape import crop_arguments, reshape, reshape_losses, resize_arguments
 from engine.islands import land_parts, suggest_ferries
-from engine.mapdef import MapDef
+from engine.mapdef import MapDef, UnreadableRuleSet
 from engine.mapio import load_map, save_map
 from engine.rules.data.ruleset import RuleSetError, load_ruleset, save_ruleset
 from engine.validation import reachable_squares
@@ -66,24 +66,25 @@ def _carry_rule_set_file(m: MapDef, source: str, out: str) -> None:
 
     :raises EngineError: the rule set could not be read, or another rule set has its name there.
     """
-    if m.rule_set_file is None:
+    ref = m.rule_set
+    if ref.file is None:
         return
     if os.path.realpath(os.path.dirname(source) or ".") == os.path.realpath(
         os.path.dirname(out) or "."
     ):
         return
-    if m.rule_set_spec is None:
+    if isinstance(ref, UnreadableRuleSet):
         raise EngineError(
             f"{out}: not written: the map's rule-set file cannot be copied to that folder "
-            f"({m.rule_set_error or 'it was not read'})"
+            f"({ref.error})"
         )
     try:
-        target = boundedio.inside_folder(m.rule_set_file, out, what="rule set")
+        target = boundedio.inside_folder(ref.file, out, what="rule set")
     except boundedio.InputFileError as exc:
         raise EngineError(f"{out}: not written: {exc}") from None
     if os.path.lexists(target):
         try:
-            same = load_ruleset(target) == m.rule_set_spec
+            same = load_ruleset(target) == ref.spec
         except RuleSetError:
             same = False
         if not same:
@@ -92,7 +93,7 @@ def _carry_rule_set_file(m: MapDef, source: str, out: str) -> None:
                 "write the map to a folder without it"
             )
         return
-    save_ruleset(m.rule_set_spec, target)
+    save_ruleset(ref.spec, target)
     print(f"{target}: the map's rule-set file copied")
 
 

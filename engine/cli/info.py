@@ -41,7 +41,7 @@ def summary(m: MapDef) -> list[tuple[str, str]]:
     rows = [
         ("Map", f"{m.name} ({m.id})"),
         ("Author", m.author or "-"),
-        ("Rule set", str(m.rule_set)),
+        ("Rule set", m.rule_set.name),
         ("Grid", f"{m.width} x {m.height} squares of {m.square_size_mm:g} mm"),
         ("Map squares", str(len(m.land))),
         ("Placeable squares", str(len(m.placeable_squares()))),

@@ -16,7 +16,7 @@ from functools import lru_cache
 import engine.rules as rules_package
 from engine.chips import RULE_CODES
 from engine.errors import EngineError
-from engine.mapdef import MapDef
+from engine.mapdef import MapDef, UnreadableRuleSet
 from engine.rules.base import Rules, registered
 from engine.rules.chips_common import ChipRules
 from engine.rules.data.rules import (
@@ -152,12 +152,12 @@ def _derived(spec: RuleSetSpec) -> type[DataRules]:
 
 
 def map_rules(m: MapDef | str) -> type[Rules] | None:
-    """The rule set class a map plays by default: its data rule set (``MapDef.rule_set_spec``),
+    """The rule set class a map plays by default: its data rule set (embedded or in a file),
     or the rule set its ``rule_set`` names; ``None`` for ``"none"``. A name (``str``) is looked
     up as :func:`get_rules` does.
 
     :raises EngineError: an unknown name (naming the known ones), or a map whose rule set could
-        not be read (``MapDef.rule_set_error``).
+        not be read (:class:`~engine.mapdef.UnreadableRuleSet`).
     """
     if isinstance(m, str):
         return None if m == "none" else get_rules(m)
@@ -194,14 +194,15 @@ def rules_for(name: str | None, m: MapDef | None) -> type[Rules] | None:
     if name is None:
         if m is None:
             return None
-        name = str(m.rule_set)
+        name = m.rule_set.name
     if name == "none":
         return None
-    if m is not None and name == str(m.rule_set):
-        if m.rule_set_error:
-            raise EngineError(f"the map's rule set cannot be read: {m.rule_set_error}")
-        if m.rule_set_spec is not None:
-            return class_for_spec(m.rule_set_spec)
+    if m is not None and name == m.rule_set.name:
+        ref = m.rule_set
+        if isinstance(ref, UnreadableRuleSet):
+            raise EngineError(f"the map's rule set cannot be read: {ref.error}")
+        if ref.spec is not None:
+            return class_for_spec(ref.spec)
     return get_rules(name)
 
 

@@ -108,16 +108,16 @@ def rule_set_available(name: str, m: MapDef | None = None) -> bool:
 
 def rule_set_title(m: MapDef) -> str:
     """The map's rule set as a player knows it: ``France``, ``Italia (data)``."""
-    spec = m.rule_set_spec
-    return f"{spec.display_title} (data)" if spec is not None else str(m.rule_set)
+    spec = m.rule_set.spec
+    return f"{spec.display_title} (data)" if spec is not None else m.rule_set.name
 
 
 def default_setup(m: MapDef | None, *, seed: int | None = None, players: int = 2) -> PlaytestSetup:
     """The setup a new playtest of ``m`` starts from: the map's own rules when the engine has
     them (plain Maps rules otherwise), a fresh seed."""
     rule_set = "none"
-    if m is not None and str(m.rule_set) != "none" and rule_set_available(str(m.rule_set), m):
-        rule_set = str(m.rule_set)
+    if m is not None and m.rule_set.name != "none" and rule_set_available(m.rule_set.name, m):
+        rule_set = m.rule_set.name
     return PlaytestSetup(
         seats=default_seats(players),
         seed=random.randrange(1_000_000) if seed is None else seed,

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import EngineError
-from engine.mapdef import MapDef
+from engine.mapdef import MapDef, UnreadableRuleSet
 from mapeditor.dialog_buttons import ok_cancel
 from mapeditor.playtest.setup import (
     BOT_KINDS,
@@ -179,7 +179,7 @@ class SetupDialog(QDialog):
         self.farmers.setChecked(opts.farmers)
         form.addRow(self.farmers)
 
-        rule_set = str(m.rule_set)
+        rule_set = m.rule_set.name
         self.chips = QCheckBox(f"Map-Chips rules ({rule_set_title(m)})")
         self.chips.setObjectName("map_chips")
         available = rule_set != "none" and rule_set_available(rule_set, m)
@@ -187,8 +187,8 @@ class SetupDialog(QDialog):
         self.chips.setChecked(available and opts.rule_set not in ("none",))
         if rule_set == "none":
             self.chips.setToolTip("this map has no Map-Chips rule set")
-        elif m.rule_set_error:
-            self.chips.setToolTip(f"the map's rule set has a mistake: {m.rule_set_error}")
+        elif isinstance(m.rule_set, UnreadableRuleSet):
+            self.chips.setToolTip(f"the map's rule set has a mistake: {m.rule_set.error}")
         elif not available:
             self.chips.setToolTip(f"the engine has no rule module {rule_set!r} yet")
         form.addRow(self.chips)
@@ -248,7 +248,7 @@ class SetupDialog(QDialog):
             tile_count=self.tile_count.value() or None,
             meeples=self.meeples.value(),
             farmers=self.farmers.isChecked(),
-            rule_set=str(self.map.rule_set) if self.chips.isChecked() else "none",
+            rule_set=self.map.rule_set.name if self.chips.isChecked() else "none",
             town_extra_tile=self.town_a.isChecked(),
             town_cost=self.town_b.isChecked(),
             town_road_bonus=self.town_c.isChecked(),

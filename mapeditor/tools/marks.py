@@ -122,7 +122,7 @@ class DesignerMarkTool(Tool):
 
     def marks(self) -> list[tuple[str, str]]:
         """The rule set's marks: ``(id, name)``."""
-        spec = self.document.map.rule_set_spec
+        spec = self.document.map.rule_set.spec
         return [(k.id, k.name) for k in spec.marks] if spec is not None else []
 
     def press(self, event: ToolEvent) -> None:

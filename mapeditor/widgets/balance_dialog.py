@@ -59,7 +59,7 @@ from engine.analysis.sweep import (
     write_sweep,
 )
 from engine.errors import EngineError
-from engine.mapdef import MapDef
+from engine.mapdef import MapDef, UnreadableRuleSet
 from mapeditor.painting import SQUARE, PaintOptions, map_rect, paint_map
 
 RUN_KINDS = {
@@ -239,12 +239,12 @@ class BalanceDialog(QDialog):
         self.bot.setCurrentText("greedy")
         from mapeditor.playtest.setup import rule_set_available, rule_set_title
 
-        playable = str(m.rule_set) != "none" and rule_set_available(str(m.rule_set), m)
+        playable = m.rule_set.name != "none" and rule_set_available(m.rule_set.name, m)
         self.rules = QCheckBox(f"Map-Chips rules ({rule_set_title(m)})")
         self.rules.setChecked(playable)
         self.rules.setEnabled(playable)
-        if m.rule_set_error:
-            self.rules.setToolTip(f"the map's rule set has a mistake: {m.rule_set_error}")
+        if isinstance(m.rule_set, UnreadableRuleSet):
+            self.rules.setToolTip(f"the map's rule set has a mistake: {m.rule_set.error}")
         self.workers = QSpinBox(minimum=1, maximum=max(1, os.cpu_count() or 1))
         self.workers.setValue(default_workers())
         self.seed = QSpinBox(minimum=0, maximum=2_000_000_000, value=0)

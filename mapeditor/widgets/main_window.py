@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 
 from engine.errors import EngineError, MapFormatError
 from engine.geometry import Edge, Square
-from engine.mapdef import MAX_GRID
+from engine.mapdef import MAX_GRID, UnreadableRuleSet
 from mapeditor import recovery
 from mapeditor.commands import ReplaceMap
 from mapeditor.dialog_buttons import ok_cancel
@@ -710,8 +710,9 @@ class MainWindow(QMainWindow):
                 f"{path.name} is a shipped map: you edit a copy; Save asks where to keep it", 8000
             )
             return True
-        if document.map.rule_set_error:  # the map opens; the validation lists it too
-            self.statusBar().showMessage(document.map.rule_set_error, 15000)
+        ref = document.map.rule_set
+        if isinstance(ref, UnreadableRuleSet):  # the map opens; the validation lists it too
+            self.statusBar().showMessage(ref.error, 15000)
         self.offer_recovery()
         return True
 

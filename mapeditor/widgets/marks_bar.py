@@ -68,7 +68,7 @@ class MarksBar(QToolBar):
             self.removeAction(action)
             action.deleteLater()
         self.mark_actions = {}
-        spec = self.tool.document.map.rule_set_spec
+        spec = self.tool.document.map.rule_set.spec
         kinds = spec.marks if spec is not None else ()
         self.note.setVisible(not kinds)
         for fixed in (self.separator, *self.options):

@@ -24,14 +24,13 @@ from PySide6.QtWidgets import (
 )
 
 from engine.geometry import Square
-from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef
+from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef, NamedRuleSet
 from engine.rules.registry import map_rule_set_names
 from mapeditor.commands import change_attribute, change_entries
 from mapeditor.dialog_buttons import ok_cancel
 from mapeditor.document import MapDocument
 from mapeditor.export import size_summary
 from mapeditor.print_size import square_mm_to_fit
-from mapeditor.ruleset_data import RuleSetState
 from mapeditor.ruleset_edits import use_module
 from mapeditor.widgets.field_guard import guard_fields
 
@@ -180,12 +179,12 @@ class PropertiesDock(QScrollArea):
         form.addRow("Description", _line(m.description, self._attr("description")))
         # a data rule set is edited in the Rule set dock; here a module can be picked instead
         rules: list[tuple[str, Any]] = [(name, name) for name in map_rule_set_names()]
-        data = RuleSetState.of(m).is_data
+        data = not isinstance(m.rule_set, NamedRuleSet)
         if data:
-            rules.append((f"{m.rule_set} (data: Rule set dock)", "data"))
+            rules.append((f"{m.rule_set.name} (data: Rule set dock)", "data"))
         form.addRow(
             "Map-Chips rules",
-            _combo(rules, "data" if data else str(m.rule_set), self._use_module),
+            _combo(rules, "data" if data else m.rule_set.name, self._use_module),
         )
         form.addRow(
             "Start squares used",

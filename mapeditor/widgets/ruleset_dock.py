@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.mapdef import NamedRuleSet, UnreadableRuleSet
 from engine.rules.data import (
     MECHANIC_KINDS,
     PRINT_NAMES,
@@ -66,6 +67,7 @@ from mapeditor.ruleset_data import (
     TERM_TABLES,
     Path_,
     bounds,
+    content_of,
     description,
     entry_summary,
     get,
@@ -256,39 +258,39 @@ class RuleSetDock(QScrollArea):
         self.root_layout.addWidget(box)
 
     def _show_source(self) -> None:
-        state = edits.state(self.document)
+        ref = self.document.map.rule_set
+        content = content_of(ref)
         self.source.blockSignals(True)
         self.source.clear()
         for name in map_rule_set_names():
             self.source.addItem(MODULE_TITLES.get(name, name), name)
-        if state.is_data:
-            title = get(state.content(), ("title",)) or str(state.rule_set)
+        if isinstance(ref, NamedRuleSet):
+            self.source.setCurrentIndex(max(0, self.source.findData(ref.name)))
+        else:
+            title = get(content, ("title",)) or ref.name
             self.source.addItem(f"Data rule set: {title}", DATA)
             self.source.setCurrentIndex(self.source.count() - 1)
-        else:
-            self.source.setCurrentIndex(max(0, self.source.findData(str(state.rule_set))))
         self.source.blockSignals(False)
-        content = state.content()
-        if not state.is_data:
+        if isinstance(ref, NamedRuleSet):
             note = (
                 "The map plays no Map-Chips rules."
-                if str(state.rule_set) == "none"
-                else f"The map plays the {state.rule_set} module. Pick a preset to make a "
+                if ref.name == "none"
+                else f"The map plays the {ref.name} module. Pick a preset to make a "
                 "mini-expansion of your own."
             )
         else:
             where = (
-                f"kept in its own file <b>{state.file}</b> beside the map"
-                if state.file is not None
+                f"kept in its own file <b>{ref.file}</b> beside the map"
+                if ref.file is not None
                 else "embedded in the map file"
             )
             based = get(content, ("based_on",))
             note = f"The map's own rule set, {where}" + (f", based on {based}." if based else ".")
-            if content is None:
-                note += f"<br><span style='color:#b00020'>{state.error}</span>"
+            if isinstance(ref, UnreadableRuleSet) and content is None:
+                note += f"<br><span style='color:#b00020'>{ref.error}</span>"
         self.source_note.setText(note)
         self.file_button.setEnabled(content is not None)
-        self.embed_button.setEnabled(state.file is not None and content is not None)
+        self.embed_button.setEnabled(ref.file is not None and content is not None)
 
     def _source_chosen(self, index: int) -> None:
         value = self.source.itemData(index)
@@ -444,8 +446,7 @@ class RuleSetDock(QScrollArea):
             self.setMinimumWidth(min(need, MAX_WIDTH))  # wider forms scroll, the window stays
 
     def _show_values(self, content: dict[str, Any] | None) -> None:
-        state = edits.state(self.document)
-        self.problems = problems_of(state) if content is not None else []
+        self.problems = problems_of(self.document.map.rule_set) if content is not None else []
         if content is None:
             return
         for f in self.fields:

@@ -33,7 +33,7 @@ from engine.mapdef import (
     IslandSquare,
     LargeCity,
     MapDef,
-    RuleSet,
+    NamedRuleSet,
     StartSquare,
     Town,
 )
@@ -43,9 +43,9 @@ OPEN = ChipReading.OPEN_SIDES
 ANY = ChipReading.ANY_CITY_SQUARE
 
 
-def grid_map(width: int = 12, height: int = 10, rule_set: RuleSet = RuleSet.DEUTSCHLAND) -> MapDef:
+def grid_map(width: int = 12, height: int = 10, rule_set: str = "deutschland") -> MapDef:
     """An all-land map with 3 start squares, a town and a 2-square city open to the north only."""
-    m = MapDef(id="t", name="T", width=width, height=height, rule_set=rule_set)
+    m = MapDef(id="t", name="T", width=width, height=height, rule_set=NamedRuleSet(rule_set))
     m.land = {(x, y) for x in range(width) for y in range(height)}
     m.start_squares = {(1, 1): StartSquare("Rostock"), (10, 1): StartSquare("Erfurt")}
     m.start_squares[(1, 8)] = StartSquare("Stuttgart")
@@ -113,7 +113,7 @@ def test_unknown_used_start_is_a_clear_error() -> None:
 
 
 def test_waves_stacks_and_balearics_only_on_iberica() -> None:
-    m = grid_map(rule_set=RuleSet.BENELUX)
+    m = grid_map(rule_set="benelux")
     m.waves = {(3, 3)}
     m.islands = {
         "a": Island("a", "A", squares={(9, 5): IslandSquare(IslandRole.STACK)}),
@@ -122,7 +122,7 @@ def test_waves_stacks_and_balearics_only_on_iberica() -> None:
     allowed = allowed_squares(m, [], OPEN, chip_layout=map_chip_layout(m))
     assert (3, 3) not in allowed and (9, 5) not in allowed
     assert (10, 7) in allowed  # gated squares are only barred on Península Ibérica
-    m.rule_set = RuleSet.IBERICA
+    m.rule_set = NamedRuleSet("iberica")
     iberica = map_chip_layout(m)
     assert iberica is not None and iberica.excluded_code == "chip-on-balearic"
     assert (10, 7) not in allowed_squares(m, [], OPEN, chip_layout=iberica)
@@ -194,7 +194,7 @@ def test_chip_across_road_or_field_side_is_fine_in_open_sides_reading_only() -> 
 
 
 def test_chip_on_wave_stack_and_balearic() -> None:
-    m = grid_map(rule_set=RuleSet.IBERICA)
+    m = grid_map(rule_set="iberica")
     m.waves = {(3, 3)}
     m.islands = {
         "a": Island("a", "A", squares={(9, 5): IslandSquare(IslandRole.STACK)}),
@@ -248,7 +248,7 @@ def small_maps(draw: st.DrawFn) -> MapDef:
     height = draw(st.integers(1, 6))
     cells = [(x, y) for y in range(height) for x in range(width)]
     land = draw(st.sets(st.sampled_from(cells), max_size=len(cells)))
-    m = MapDef(id="r", name="R", width=width, height=height, rule_set=RuleSet.FRANCE)
+    m = MapDef(id="r", name="R", width=width, height=height, rule_set=NamedRuleSet("france"))
     m.land = set(land)
     ordered = sorted(land)
     if ordered and draw(st.booleans()):
@@ -318,7 +318,7 @@ def test_feasibility_is_exact_per_choice() -> None:
 def test_feasibility_on_random_maps_matches_max_chips() -> None:
     rng = random.Random(3)
     for _ in range(10):
-        m = MapDef(id="r", name="R", width=9, height=7, rule_set=RuleSet.FRANCE)
+        m = MapDef(id="r", name="R", width=9, height=7, rule_set=NamedRuleSet("france"))
         m.land = {(x, y) for x in range(9) for y in range(7) if rng.random() < 0.8}
         for i, sq in enumerate(rng.sample(sorted(m.land), 3)):
             m.start_squares[sq] = StartSquare(f"S{i}")
@@ -421,7 +421,7 @@ def test_every_generated_layout_passes_the_checker(
 @given(st.integers(0, 10_000), st.integers(1, 60))
 def test_generated_layouts_on_a_larger_random_map_pass(seed: int, count: int) -> None:
     rng = random.Random(seed)
-    m = MapDef(id="r", name="R", width=25, height=20, rule_set=RuleSet.DEUTSCHLAND)
+    m = MapDef(id="r", name="R", width=25, height=20, rule_set=NamedRuleSet("deutschland"))
     m.land = {(x, y) for x in range(25) for y in range(20) if rng.random() < 0.85}
     for i, sq in enumerate(rng.sample(sorted(m.land), 3)):
         m.start_squares[sq] = StartSquare(f"S{i}")

@@ -12,14 +12,22 @@ import pytest
 from engine.chips import ChipReading, check_layout
 from engine.cli import main
 from engine.geometry import Edge, Side
-from engine.mapdef import Colour, EdgeKind, LargeCity, MapDef, RuleSet, StartSquare, Town
+from engine.mapdef import (
+    Colour,
+    EdgeKind,
+    LargeCity,
+    MapDef,
+    NamedRuleSet,
+    StartSquare,
+    Town,
+)
 from engine.mapio import load_map, save_map
 
 STARTS = {(2, 2): "Rostock", (13, 2): "Erfurt", (7, 10): "Stuttgart"}
 
 
 def make_map() -> MapDef:
-    m = MapDef(id="cli", name="CLI map", width=16, height=12, rule_set=RuleSet.DEUTSCHLAND)
+    m = MapDef(id="cli", name="CLI map", width=16, height=12, rule_set=NamedRuleSet("deutschland"))
     m.land = {(x, y) for x in range(16) for y in range(12)} - {(0, 0), (15, 11)}
     m.start_squares = {sq: StartSquare(name) for sq, name in STARTS.items()}
     m.towns = {(10, 6): Town("Ulm")}
@@ -132,7 +140,7 @@ def test_great_britain_uses_its_fixed_chip_squares(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     m = make_map()
-    m.rule_set = RuleSet.GREAT_BRITAIN
+    m.rule_set = NamedRuleSet("great_britain")
     m.chip_squares = {(4, 4): Colour.PURPLE, (9, 9): Colour.ORANGE}
     path = tmp_path / "gb.json"
     save_map(m, path)

@@ -23,7 +23,7 @@ from engine.geo.mapbuild.countrymaps import (
     readme_table,
 )
 from engine.geometry import Edge, Side
-from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef, RuleSet
+from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef
 from engine.mapio import load_map
 from engine.resources import bundled_map, shipped_maps
 from engine.validation import Severity, validate_map
@@ -168,7 +168,7 @@ def test_an_even_chip_layout_exists_for_every_choice_of_start_squares(cid: str) 
 
 def test_deutschland_carries_the_sheet_names() -> None:
     m = _map("deutschland")
-    assert m.rule_set is RuleSet.DEUTSCHLAND
+    assert m.rule_set.name == "deutschland"
     assert _start_names(m) == {"Rostock", "Erfurt", "Stuttgart"}
     assert _city_names(m) >= {"Hamburg", "Berlin", "Hannover", "Ruhrgebiet", "Frankfurt", "München"}
     assert _town_names(m) >= {"Bremen", "Saarbrücken", "Nürnberg"}
@@ -304,10 +304,10 @@ def test_greedy_bot_against_random_bot_with_plain_maps_rules(cid: str) -> None:
 def test_full_bot_game_with_the_maps_own_map_chips_rules(cid: str) -> None:
     m = _map(cid)
     game = Game(m, players=3, seed=4)  # the map's rule set is the default
-    state = game.rule_state[m.rule_set.value]
+    state = game.rule_state[m.rule_set.name]
     used = [sq for sq, _, _ in game.start_tiles]
     assert len(used) == m.setup.start_squares_used
-    if m.rule_set is RuleSet.GREAT_BRITAIN:
+    if m.rule_set.name == "great_britain":
         assert {sq: state.chip(c).colour for sq, c in state.down.items()} == m.chip_squares
     else:
         assert len(state.down) == m.setup.chip_count
@@ -318,7 +318,7 @@ def test_full_bot_game_with_the_maps_own_map_chips_rules(cid: str) -> None:
     assert set(game.board.tiles) <= m.placeable_squares()
     assert sum(state.counts()) == 30
     assert any(e.kind == "chip" for e in game.events)
-    if m.rule_set is RuleSet.IBERICA:
+    if m.rule_set.name == "iberica":
         # Treats lie face up in the tracks of their colour.
         for sq, c in state.up.items():
             assert m.track_of_row(sq[1]).colour is state.chip(c).colour

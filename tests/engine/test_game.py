@@ -18,7 +18,7 @@ from engine.mapdef import (
     IslandRole,
     IslandSquare,
     LargeCity,
-    RuleSet,
+    NamedRuleSet,
     Town,
 )
 from engine.mapio import load_map
@@ -244,7 +244,7 @@ def _printed_map() -> object:
 
     stack = Island("i", "Texel", Colour.PURPLE, {(3, 0): IslandSquare(IslandRole.STACK)})
     m = make_map(["####"], start=[(0, 0)], waves={(2, 0)}, islands={"i": stack})
-    m.rule_set = RuleSet.BENELUX
+    m.rule_set = NamedRuleSet("benelux")
     return m
 
 
@@ -268,7 +268,9 @@ def test_waves_and_stacks_without_map_chips(options: dict, blocked: bool) -> Non
 
 def test_a_map_made_for_no_rule_set_keeps_its_prints() -> None:
     m = _printed_map()
-    m.rule_set = RuleSet.NONE  # the author drew waves and stacks as squares that take no tile
+    m.rule_set = NamedRuleSet(
+        "none"
+    )  # the author drew waves and stacks as squares that take no tile
     g = Game(m, options=GameOptions(start_squares=((0, 0),)))
     assert not {(2, 0), (3, 0)} & g.board.layout.placeable
 

@@ -33,7 +33,7 @@ from engine.mapdef import (
     IslandSquare,
     LargeCity,
     MapDef,
-    RuleSet,
+    NamedRuleSet,
     StartSquare,
     Town,
 )
@@ -116,7 +116,7 @@ def feature_map(seed: int) -> MapDef:
     rng = random.Random(seed)
     w, h = rng.randint(6, 40), rng.randint(6, 40)
     m = MapDef(id="f", name="F", width=w, height=h)
-    m.rule_set = rng.choice([RuleSet.FRANCE, RuleSet.DEUTSCHLAND, RuleSet.IBERICA])
+    m.rule_set = NamedRuleSet(rng.choice(["france", "deutschland", "iberica"]))
     m.land = {(x, y) for x in range(w) for y in range(h) if rng.random() < 0.9}
     free = sorted(m.land)
     rng.shuffle(free)
@@ -189,7 +189,7 @@ def test_feasibility_and_choice_search_equal_one_fresh_matching_per_choice(
 
 def test_the_benchmark_map_shape_is_exact_on_a_large_grid(path: str) -> None:
     """A 90x90 all-land map like the validation benchmark's: every choice against fresh runs."""
-    m = MapDef(id="b", name="B", width=90, height=90, rule_set=RuleSet.DEUTSCHLAND)
+    m = MapDef(id="b", name="B", width=90, height=90, rule_set=NamedRuleSet("deutschland"))
     m.land = {(x, y) for x in range(90) for y in range(90)}
     for sq in [(10, 10), (49, 10), (10, 49), (49, 49), (80, 81)]:
         m.start_squares[sq] = StartSquare(str(sq))

@@ -45,8 +45,8 @@ def test_italia_validates_without_errors_or_warnings(italia: MapDef) -> None:
 
 def test_italia_names_its_rule_set_file(italia: MapDef) -> None:
     spec = load_ruleset(maps_dir() / "italia.ruleset.json")
-    assert italia.rule_set_file == "italia.ruleset.json"
-    assert italia.rule_set_spec == spec
+    assert italia.rule_set.file == "italia.ruleset.json"
+    assert italia.rule_set.spec == spec
     assert (spec.name, spec.title) == ("italia", "Olio e Vino")
     assert [m.id for m in spec.mechanics] == ["vino", "olio", "espresso"]
     assert set(spec.prints) == {"town_colours", "border_coa"}

@@ -14,6 +14,7 @@ import pytest
 
 from engine.__main__ import main
 from engine.boundedio import OutputFileError, write_bytes_atomically, write_text_atomically
+from engine.mapdef import FileRuleSet
 from engine.mapio import load_map, save_map
 from engine.resources import bundled_map
 from engine.rules.data import preset_spec, save_ruleset
@@ -203,9 +204,7 @@ def test_a_grid_verb_writing_to_another_folder_copies_the_rule_set_file(
     assert main(["crop", str(source), "-o", str(out)]) == 0
     assert "rule-set file copied" in capsys.readouterr().out
     written = load_map(out)
-    assert written.rule_set_file == "x.ruleset.json"
-    assert written.rule_set_spec == preset_spec("france")
-    assert written.rule_set_error == ""
+    assert written.rule_set == FileRuleSet("x.ruleset.json", preset_spec("france"))
 
 
 def test_a_grid_verb_refuses_to_drop_the_rule_set_file(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.analysis.balance import balance_report
 from engine.analysis.simulate import SimConfig, simulate
+from engine.mapdef import EmbeddedRuleSet
 from engine.mapio import load_map
 from engine.resources import bundled_map
 from engine.rules.data import RuleSetSpec, preset_dict
@@ -42,7 +43,7 @@ def test_the_report_counts_each_rule_by_its_title_and_warns_about_one_that_never
     d.update(name="salt", mechanics=[], layout={"kind": "none"}, resources=[SALT], rules=RULES)
     spec = RuleSetSpec.from_dict(d)
     m = load_map(bundled_map("example-small"))
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     result = simulate(m, SimConfig(games=4, bot="random", seed=3), workers=1)
     report = balance_report(m, result)
     rows = {r["id"]: r for r in report["rules"]["by_rule"]}

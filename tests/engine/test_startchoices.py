@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine.chips import feasibility, max_chips
-from engine.mapdef import MapDef, RuleSet, StartSquare
+from engine.mapdef import MapDef, NamedRuleSet, StartSquare
 from engine.startchoices import every_choice, worst_choice
 from engine.validation import validate_map
 
@@ -16,7 +16,7 @@ from engine.validation import validate_map
 def random_map(seed: int, w: int, h: int, n: int, k: int) -> MapDef:
     rng = random.Random(seed)
     m = MapDef("t", "T", w, h)
-    m.rule_set = RuleSet.FRANCE
+    m.rule_set = NamedRuleSet("france")
     m.land = {(x, y) for x in range(w) for y in range(h) if rng.random() < 0.85}
     for sq in rng.sample(sorted(m.land), min(n, len(m.land))):
         m.start_squares[sq] = StartSquare(f"s{sq[0]}-{sq[1]}")

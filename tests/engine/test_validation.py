@@ -22,7 +22,7 @@ from engine.mapdef import (
     IslandSquare,
     LargeCity,
     MapDef,
-    RuleSet,
+    NamedRuleSet,
     Setup,
     StartSquare,
     Town,
@@ -211,7 +211,7 @@ def test_tile_pool_too_large() -> None:
 
 def test_rule_set_setup() -> None:
     m = base()
-    m.rule_set = RuleSet.DEUTSCHLAND
+    m.rule_set = NamedRuleSet("deutschland")
     m.setup.chip_count = 5
     assert only(m, "rule-set-setup")[0].severity is Severity.WARNING
     m.start_squares[(3, 3)] = StartSquare("C")
@@ -513,7 +513,7 @@ def france() -> MapDef:
         name="France",
         width=14,
         height=14,
-        rule_set=RuleSet.FRANCE,
+        rule_set=NamedRuleSet("france"),
         setup=Setup(2, 30, 100, 120),
         land={(x, y) for x in range(14) for y in range(14)},
         start_squares={(1, 1): StartSquare("Nancy"), (12, 12): StartSquare("Le Mans")},
@@ -528,13 +528,13 @@ def test_france_town_without_grape() -> None:
     m = france()
     m.towns[(5, 5)] = Town("Dry")
     assert only(m, "france-town-without-grape")[0].where.squares == ((5, 5),)
-    m.rule_set = RuleSet.NONE
+    m.rule_set = NamedRuleSet("none")
     assert "france-town-without-grape" not in codes(m)
 
 
 def benelux() -> MapDef:
     m = france()
-    m.rule_set = RuleSet.BENELUX
+    m.rule_set = NamedRuleSet("benelux")
     m.setup.chip_count = 20
     m.towns = {}
     m.waves = {(3, 3), (4, 8), (9, 2)}
@@ -573,7 +573,7 @@ def test_benelux_islands() -> None:
 
 def britain() -> MapDef:
     m = france()
-    m.rule_set = RuleSet.GREAT_BRITAIN
+    m.rule_set = NamedRuleSet("great_britain")
     m.towns = {}
     m.setup = Setup(3, 30, 90, 100)
     for i, colour in enumerate(Colour):
@@ -600,7 +600,7 @@ def iberica() -> MapDef:
         name="Iberica",
         width=14,
         height=12,
-        rule_set=RuleSet.IBERICA,
+        rule_set=NamedRuleSet("iberica"),
         setup=Setup(3, 30, 100, 120),
         land={(x, y) for x in range(14) for y in range(12)},
         start_squares={
@@ -757,7 +757,7 @@ def test_example_map_uses_every_element_and_is_clean() -> None:
     assert m.ferries and m.gated_squares() and m.stack_squares()
     assert any(s.coats_of_arms for i in m.islands.values() for s in i.squares.values())
     assert m.waves and m.chip_squares and m.tracks and m.isle_of_man is not None
-    assert m.rule_set is RuleSet.NONE
+    assert m.rule_set.name == "none"
     assert validate_map(m) == []
 
 

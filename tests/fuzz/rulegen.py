@@ -31,7 +31,7 @@ from fuzzlib import Hang, Verdict, _crash, time_limit
 from engine.bots import make_bot
 from engine.errors import EngineError, IllegalMoveError
 from engine.game import Game, GameOptions
-from engine.mapdef import MapDef
+from engine.mapdef import EmbeddedRuleSet, MapDef
 from engine.mapio import dumps_map, load_map, loads_map
 from engine.moves import Action
 from engine.record import dumps_record, loads_record, record_of
@@ -202,8 +202,7 @@ def fitting_map(spec: RuleSetSpec) -> MapDef | None:
     """A copy of the first shipped map on which ``spec`` validates without errors."""
     for base in _maps():
         m = base.copy()
-        m.rule_set_spec, m.rule_set = spec, spec.name
-        m.rule_set_file = m.rule_set_raw = None  # embedded, not a shipped map's own file
+        m.rule_set = EmbeddedRuleSet(spec)  # embedded, not a shipped map's own file
         if not any(i.severity is Severity.ERROR for i in validate_map(m)):
             return m
     return None
@@ -278,7 +277,7 @@ def check_ruleset(data: Any, *, seed: int = 0, limit: float = 20.0, turns: int =
             if m is None:
                 return Verdict("unfit")
             embedded = loads_map(dumps_map(m))
-            if embedded.rule_set_spec != spec:
+            if embedded.rule_set.spec != spec:
                 return Verdict("defect", "a map embedding the rule set reads back differently")
             bots = (("greedy", "random"), ("random", "random"))[seed % 2]
             g = play_checked(m, seed, bots, turns)

@@ -13,6 +13,7 @@ from test_fuzz_hypothesis import JSON
 
 from engine.errors import EngineError
 from engine.game import Game
+from engine.mapdef import EmbeddedRuleSet
 from engine.mapio import load_map
 from engine.resources import bundled_map
 from engine.rules.data import RuleSetSpec, check_ruleset_dict, preset_dict, preset_names
@@ -59,7 +60,7 @@ def test_any_value_at_any_path_of_a_preset(which: str, where: int, value: Any, p
         return
     spec = RuleSetSpec.from_dict(data)
     m = load_map(bundled_map(PRESET_MAPS[which]))
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     try:
         g = Game(m, players=2, seed=where)
     except EngineError:

@@ -11,7 +11,7 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox
 
-from engine.mapdef import Colour, MapDef
+from engine.mapdef import Colour, EmbeddedRuleSet, MapDef
 from engine.mapio import load_map, save_map
 from engine.resources import bundled_map
 from engine.validation import validate_map
@@ -67,21 +67,21 @@ def test_a_smaller_chip_supply_is_made_in_the_dock(make_editor, qtbot) -> None:
     dock = window.ruleset
     window.show_rule_set()
     dock.use_preset("france")
-    assert window.document.map.rule_set_spec.sheet_setup.chips == 30
+    assert window.document.map.rule_set.spec.sheet_setup.chips == 30
     _type_into(dock.spin_box(("supply", "per_colour")), "4")
     values = [dock.spin_box(("supply", "values", v)) for v in ("1", "2")]
     _type_into(values[0], "2")
     _type_into(values[1], "2")
     m = window.document.map
-    assert m.rule_set_error == ""
-    spec = m.rule_set_spec
+    assert isinstance(m.rule_set, EmbeddedRuleSet)
+    spec = m.rule_set.spec
     assert (spec.supply.per_colour, spec.sheet_setup.chips) == (4, 12)
     # The sheet's own chip count has a field too.
     _type_into(dock.spin_box(("sheet_setup", "chips")), "9")
-    assert window.document.map.rule_set_spec.sheet_setup.chips == 9
-    assert window.document.map.rule_set_error == ""
+    assert window.document.map.rule_set.spec.sheet_setup.chips == 9
+    assert isinstance(window.document.map.rule_set, EmbeddedRuleSet)
     window.document.undo_stack.undo()
-    assert window.document.map.rule_set_spec.sheet_setup.chips == 12
+    assert window.document.map.rule_set.spec.sheet_setup.chips == 12
 
 
 # -- 2: the chip-square colour and the track number ----------------------------------------------
@@ -155,7 +155,7 @@ def test_opening_a_map_without_a_rule_set_clears_the_dock(make_editor, qtbot, tm
     qtbot.waitUntil(lambda: dock.findChild(QLineEdit, "rs:name") is None)
     assert dock.fields == []
     assert dock.source.currentData() == "none"
-    assert window.document.map.rule_set_spec is None
+    assert window.document.map.rule_set.spec is None
 
 
 # -- 5: keyboard focus: tool keys on the canvas only -----------------------------------------------
@@ -191,11 +191,11 @@ def test_the_set_up_warning_counts_the_chips_the_rule_set_lays_out() -> None:
     m = load_map(bundled_map("france"))
     content = with_value(preset_content("france"), ("layout", "count"), 20)
     content = with_value(content, ("sheet_setup", "chips"), 20)
-    data_state(content).apply_to(m)
+    m.rule_set = data_state(content)
     assert m.setup.chip_count == 30  # the map's own setup says 30; the rule set lays out 20
     codes = {i.code: i.message for i in validate_map(m)}
     assert "rule-set-setup" not in codes
-    data_state(with_value(content, ("sheet_setup", "chips"), 25)).apply_to(m)
+    m.rule_set = data_state(with_value(content, ("sheet_setup", "chips"), 25))
     message = {i.code: i.message for i in validate_map(m)}["rule-set-setup"]
     assert "25 chips" in message and "and 20 chips" in message and "30" not in message
 

@@ -11,12 +11,11 @@ import pytest
 from engine import mapcache
 from engine.board import MapLayout, MapOptions, map_layout
 from engine.geometry import Edge
-from engine.mapdef import BorderFeature, EdgeKind, MapDef
+from engine.mapdef import BorderFeature, EdgeKind, MapDef, NamedRuleSet
 from engine.mapio import load_map
 from engine.resources import bundled_map
 from mapeditor.commands import ChangeAttribute, ChangeEntries, ReplaceMap, SetRuleSet
 from mapeditor.document import MapDocument
-from mapeditor.ruleset_data import module_state
 
 OPTIONS = MapOptions()
 
@@ -55,7 +54,7 @@ def rename(doc: MapDocument) -> ChangeAttribute:
 
 
 def new_rule_set(doc: MapDocument) -> SetRuleSet:
-    return SetRuleSet(doc, module_state("iberica"), "Play Iberica")
+    return SetRuleSet(doc, NamedRuleSet("iberica"), "Play Iberica")
 
 
 def replace(doc: MapDocument) -> ReplaceMap:

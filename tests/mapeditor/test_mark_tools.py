@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.geometry import Edge, Side
-from engine.mapdef import Colour, MapDef
+from engine.mapdef import Colour, EmbeddedRuleSet, MapDef
 from mapeditor.document import MapDocument
 from mapeditor.tools import (
     ChipSquareTool,
@@ -123,7 +123,7 @@ def test_designer_marks_come_from_the_rule_set_and_undo(make_editor) -> None:
 
     m = blank(land=True)
     spec = preset_spec("nordics")
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     window = make_editor(m)
     window.set_tool(DesignerMarkTool)
     click(window, square_point(window, (2, 2)))  # the rule set's first mark
@@ -146,7 +146,7 @@ def test_a_tool_per_mark_paints_colour_and_value_on_many_squares_in_one_drag(mak
 
     m = blank(land=True)
     spec = preset_spec("nordics")
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     window = make_editor(m)
     bar = window.marks_bar
     assert [a.text() for a in bar.mark_actions.values()] == [k.name for k in spec.marks]

@@ -7,6 +7,7 @@ import queue
 
 import pytest
 
+from engine.mapdef import NamedRuleSet
 from engine.mapio import load_map
 from engine.resources import bundled_map
 from mapeditor import offload
@@ -171,12 +172,12 @@ def test_the_chips_dock_on_forty_start_squares_lists_a_few_and_proves_the_worst(
     build every choice on the UI thread) and shows the worst choice's exact count."""
     import random
 
-    from engine.mapdef import MapDef, RuleSet, StartSquare
+    from engine.mapdef import MapDef, StartSquare
     from engine.startchoices import ENUMERATE_UP_TO, worst_choice
 
     rng = random.Random(1)
     m = MapDef("t", "T", 12, 12)
-    m.rule_set = RuleSet.FRANCE
+    m.rule_set = NamedRuleSet("france")
     m.land = {(x, y) for x in range(12) for y in range(12) if rng.random() < 0.85}
     for sq in rng.sample(sorted(m.land), 40):
         m.start_squares[sq] = StartSquare("s")

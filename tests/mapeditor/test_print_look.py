@@ -130,7 +130,7 @@ def test_the_legend_lists_every_print_used_and_the_rule_sets_own() -> None:
     keys = [e.key for e in legend_entries(m)]
     assert keys == ["town", "clouds"]
     state = data_state(preset_content("great_britain"))
-    state.apply_to(m)
+    m.rule_set = state
     entries = legend_entries(m)
     wanted = [e for e in entries if "rule set" in e.text]
     assert {e.key for e in wanted} >= {"chip_square", "isle_of_man"}

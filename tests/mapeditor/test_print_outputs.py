@@ -195,7 +195,7 @@ def test_chips_follow_the_maps_rule_set() -> None:
     content = with_value(content, ("supply", "values"), {"1": 2, "3": 2})
     content = with_value(content, ("supply", "colours"), ["purple", "orange"])
     content = with_value(content, ("sheet_setup", "chips"), 8)
-    data_state(content).apply_to(m)
+    m.rule_set = data_state(content)
     chips = chips_of(m)
     assert Counter((c.colour, c.value) for c in chips) == {
         (colour, value): 2 for colour in (Colour.PURPLE, Colour.ORANGE) for value in (1, 3)

@@ -11,13 +11,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialog, QMessageBox, QSpinBox
 
-from engine.mapdef import MapDef, RuleSet
+from engine.mapdef import EmbeddedRuleSet, MapDef, NamedRuleSet, UnreadableRuleSet
 from engine.mapio import load_map
 from engine.resources import bundled_map
 from engine.rules.data import DataRules, preset_spec
 from mapeditor import recovery
 from mapeditor.document import MapDocument
-from mapeditor.ruleset_data import RuleSetState
 
 
 def _example() -> MapDef:
@@ -25,7 +24,7 @@ def _example() -> MapDef:
 
 
 def _spec(window):
-    return window.document.map.rule_set_spec
+    return window.document.map.rule_set.spec
 
 
 def _spin(dock, path) -> QSpinBox:
@@ -49,22 +48,24 @@ def _click_issue(window, row: int) -> None:
 
 def test_picking_a_preset_copies_it_in_and_undo_restores_the_module(make_editor, qtbot) -> None:
     m = _example()
-    m.rule_set = RuleSet.DEUTSCHLAND
+    m.rule_set = NamedRuleSet("deutschland")
     window = make_editor(m)
     dock = window.ruleset
-    before = RuleSetState.of(window.document.map)
+    before = window.document.map.rule_set
     menu = dock.preset_button.menu()
     action = next(a for a in menu.actions() if a.data() == "france")
     action.trigger()
     spec = _spec(window)
     assert spec is not None and spec.based_on == "france"
     assert spec.mechanics == preset_spec("france").mechanics
-    assert window.document.map.rule_set == "france" and window.document.map.rule_set_file is None
+    assert (
+        window.document.map.rule_set.name == "france" and window.document.map.rule_set.file is None
+    )
     assert dock.source.currentText() == "Data rule set: France"
     assert "embedded in the map file, based on france" in dock.source_note.text()
     window.document.undo_stack.undo()
-    assert RuleSetState.of(window.document.map) == before
-    assert window.document.map.rule_set is RuleSet.DEUTSCHLAND
+    assert window.document.map.rule_set == before
+    assert window.document.map.rule_set.name == "deutschland"
     qtbot.waitUntil(lambda: dock.source.currentData() == "deutschland")
     window.document.undo_stack.redo()
     assert _spec(window) == spec
@@ -102,9 +103,7 @@ def test_adding_and_removing_mechanics_undo_and_redo(make_editor, qtbot) -> None
     action.trigger()
     spec = _spec(window)
     assert [m.id for m in spec.mechanics] == ["wine", "upgrade_meeple"]
-    assert (
-        spec.mechanics[1].reward.kind == "upgrade_meeple" and not window.document.map.rule_set_error
-    )
+    assert spec.mechanics[1].reward.kind == "upgrade_meeple"
     assert dock.mechanic_index == 1 and dock.mechanics_model.rowCount() == 2
     _spin(dock, ("mechanics", 1, "reward", "strength")).setValue(3)
     assert _spec(window).mechanics[1].reward.strength == 3
@@ -127,23 +126,23 @@ def test_changing_a_pay_kind_and_switching_to_a_module_and_back(make_editor, qtb
     window = make_editor(_example())
     dock = window.ruleset
     dock.use_preset("deutschland")
-    data = RuleSetState.of(window.document.map)
+    data = window.document.map.rule_set
     combo = dock.field_widget(("mechanics", 0, "pay", "kind"))
     # (a set cannot buy an upgrade: the checker refuses it, engine/RULES.md)
     combo.activated.emit(combo.findData("exact_value_one_colour"))
     pay = _spec(window).mechanics[0].pay
     assert (pay.kind, pay.value) == ("exact_value_one_colour", 2)
-    changed = RuleSetState.of(window.document.map)
+    changed = window.document.map.rule_set
     dock.source.activated.emit(dock.source.findData("benelux"))
-    assert window.document.map.rule_set is RuleSet.BENELUX and _spec(window) is None
+    assert window.document.map.rule_set.name == "benelux" and _spec(window) is None
     # the properties dock offers the modules too, and shows the data rule set when there is one
     window.document.undo_stack.undo()
-    assert RuleSetState.of(window.document.map) == changed
+    assert window.document.map.rule_set == changed
     window.properties.rebuild()
     field = window.properties.map_fields["Map-Chips rules"]
     assert field.currentData() == "data" and "Rule set dock" in field.currentText()
     window.document.undo_stack.undo()
-    assert RuleSetState.of(window.document.map) == data
+    assert window.document.map.rule_set == data
 
 
 def test_a_bad_value_is_listed_with_its_field_and_marked_in_the_dock(make_editor, qtbot) -> None:
@@ -153,7 +152,9 @@ def test_a_bad_value_is_listed_with_its_field_and_marked_in_the_dock(make_editor
     _spin(dock, ("supply", "per_colour")).setValue(12)  # the counts add up to 10
     _spin(dock, ("mechanics", 0, "pay", "value")).setValue(60)  # more than any colour's chips
     m = window.document.map
-    assert m.rule_set_spec is None and m.rule_set_raw is not None  # kept as typed, not refused
+    assert (
+        isinstance(m.rule_set, UnreadableRuleSet) and m.rule_set.raw is not None
+    )  # kept as typed, not refused
     issues = [i for i in _validated(window, qtbot) if i.code == "ruleset-invalid"]
     assert sorted(i.message for i in issues) == [
         "rule_set.mechanics[0].pay.value: 60 is more than the largest total 15 of one colour's "
@@ -189,7 +190,7 @@ def test_a_bad_value_is_listed_with_its_field_and_marked_in_the_dock(make_editor
     assert "rule set cannot be read" in (unplayable(window.document.snapshot()) or "")
     _spin(dock, ("mechanics", 0, "pay", "value")).setValue(2)
     _spin(dock, ("supply", "per_colour")).setValue(10)
-    assert window.document.map.rule_set_spec is not None and not window.document.map.rule_set_error
+    assert isinstance(window.document.map.rule_set, EmbeddedRuleSet)
     assert not any(f.widget.property("invalid") for f in dock.fields)
     assert not [i for i in _validated(window, qtbot) if i.code.startswith("ruleset-")]
 
@@ -221,8 +222,8 @@ def test_an_embedded_rule_set_round_trips(make_editor, qtbot, tmp_path: Path) ->
     window.document.save(target)
     assert json.loads(target.read_text())["rule_set"]["collect"]["treat_factor"] == 3
     again = MapDocument.open(target)
-    assert again.map.rule_set_spec == spec and again.map.rule_set_file is None
-    assert again.map.rule_set == "iberica" and not again.map.rule_set_error
+    assert again.map.rule_set.spec == spec and again.map.rule_set.file is None
+    assert again.map.rule_set.name == "iberica" and isinstance(again.map.rule_set, EmbeddedRuleSet)
 
 
 def test_a_rule_set_file_beside_the_map(make_editor, qtbot, tmp_path: Path, monkeypatch) -> None:
@@ -237,7 +238,7 @@ def test_a_rule_set_file_beside_the_map(make_editor, qtbot, tmp_path: Path, monk
         lambda *a, **k: (str(rules), ""),
     )
     dock.file_button.click()
-    assert rules.is_file() and window.document.map.rule_set_file == "wine.ruleset.json"
+    assert rules.is_file() and window.document.map.rule_set.file == "wine.ruleset.json"
     assert "kept in its own file" in dock.source_note.text() and dock.embed_button.isEnabled()
     window.document.save()
     assert json.loads(target.read_text())["rule_set"] == {"file": "wine.ruleset.json"}
@@ -245,8 +246,8 @@ def test_a_rule_set_file_beside_the_map(make_editor, qtbot, tmp_path: Path, monk
     # reopened: the map names the file and plays what it holds
     window.open_path(target, ask_save=False)
     dock = window.ruleset
-    assert window.document.map.rule_set_file == "wine.ruleset.json"
-    assert window.document.map.rule_set_spec.mechanics == preset_spec("france").mechanics
+    assert window.document.map.rule_set.file == "wine.ruleset.json"
+    assert window.document.map.rule_set.spec.mechanics == preset_spec("france").mechanics
     window.document.save()
     assert rules.stat().st_mtime_ns == written  # unchanged: not written again
     _spin(dock, ("mechanics", 0, "reward", "points", "border_coa")).setValue(6)
@@ -256,9 +257,9 @@ def test_a_rule_set_file_beside_the_map(make_editor, qtbot, tmp_path: Path, monk
     assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*"))  # atomic writes
     # embedding it again, then undo: the map names the file again
     dock.embed_button.click()
-    assert window.document.map.rule_set_file is None
+    assert window.document.map.rule_set.file is None
     window.document.undo_stack.undo()
-    assert window.document.map.rule_set_file == "wine.ruleset.json"
+    assert window.document.map.rule_set.file == "wine.ruleset.json"
 
 
 def test_a_broken_rule_set_file_opens_with_one_line_and_can_be_fixed(
@@ -269,7 +270,7 @@ def test_a_broken_rule_set_file_opens_with_one_line_and_can_be_fixed(
     target = tmp_path / "map.json"
     window.document.save(target)
     rules = tmp_path / "mine.ruleset.json"
-    broken = window.document.map.rule_set_spec.to_dict()
+    broken = window.document.map.rule_set.spec.to_dict()
     broken["supply"]["per_colour"] = 11
     rules.write_text(json.dumps(broken))
     data = json.loads(target.read_text())
@@ -277,15 +278,15 @@ def test_a_broken_rule_set_file_opens_with_one_line_and_can_be_fixed(
     target.write_text(json.dumps(data))
     assert window.open_path(target, ask_save=False)  # the map still opens
     m = window.document.map
-    assert m.rule_set_spec is None and m.rule_set_file == "mine.ruleset.json"
-    assert m.rule_set_error.count("\n") == 0 and "supply.values" in m.rule_set_error
-    assert "mine.ruleset.json" in m.rule_set_error
+    assert isinstance(m.rule_set, UnreadableRuleSet) and m.rule_set.file == "mine.ruleset.json"
+    error = m.rule_set.error
+    assert error.count("\n") == 0 and "supply.values" in error and "mine.ruleset.json" in error
     issues = [i for i in _validated(window, qtbot) if i.code == "ruleset-invalid"]
     assert len(issues) == 1 and "supply.values" in issues[0].message
     # the file's content is in the dock, to fix
     dock = window.ruleset
     _spin(dock, ("supply", "per_colour")).setValue(10)
-    assert window.document.map.rule_set_spec is not None
+    assert window.document.map.rule_set.spec is not None
     window.document.save()
     assert json.loads(rules.read_text())["supply"]["per_colour"] == 10
 
@@ -296,12 +297,12 @@ def test_loading_a_bad_rule_set_file_says_why_and_changes_nothing(
     window = make_editor(_example())
     bad = tmp_path / "bad.ruleset.json"
     bad.write_text('{"format": "carcassonne-maps-ruleset", "version": 1, "name": "Bad"}')
-    before = RuleSetState.of(window.document.map)
+    before = window.document.map.rule_set
     said: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: said.append(a[2]))
     assert not window.ruleset.load(bad)
     assert len(said) == 1 and "\n" not in said[0] and "bad.ruleset.json" in said[0]
-    assert RuleSetState.of(window.document.map) == before
+    assert window.document.map.rule_set == before
     assert not window.document.undo_stack.count()
 
 
@@ -315,17 +316,17 @@ def test_loading_a_rule_set_file_from_another_folder_copies_it_in(
     path.parent.mkdir()
     save_ruleset(preset_spec("great_britain"), path)
     assert window.ruleset.load(path)
-    assert window.document.map.rule_set_file is None  # the map has no folder: embedded
+    assert window.document.map.rule_set.file is None  # the map has no folder: embedded
     assert _spec(window) == preset_spec("great_britain")
     # beside a saved map, the map names the file instead
     window.document.save(tmp_path / "map.json")
     beside = tmp_path / "benelux.ruleset.json"
     save_ruleset(preset_spec("benelux"), beside)
     assert window.ruleset.load(beside)
-    assert window.document.map.rule_set_file == "benelux.ruleset.json"
+    assert window.document.map.rule_set.file == "benelux.ruleset.json"
     assert _spec(window) == preset_spec("benelux")
     window.document.undo_stack.undo()
-    assert window.document.map.rule_set_file is None
+    assert window.document.map.rule_set.file is None
     assert _spec(window) == preset_spec("great_britain")
 
 
@@ -341,8 +342,8 @@ def test_autosave_keeps_unsaved_changes_of_a_rule_set_file(
     slot = tmp_path / "recovery" / "slot.autosave.json"
     recovery.write(window.document.map, slot, target)
     back = recovery.read(slot, target)
-    assert back is not None and back.rule_set_file == "de.ruleset.json"
-    assert back.rule_set_spec.mechanics[0].pay.value == 5
+    assert back is not None and back.rule_set.file == "de.ruleset.json"
+    assert back.rule_set.spec.mechanics[0].pay.value == 5
     assert "autosave_rule_set_file" not in back.editor
 
 
@@ -400,7 +401,7 @@ def test_save_as_elsewhere_never_replaces_another_rule_set(make_editor, tmp_path
     fresh.mkdir()
     window.document.save(fresh / "map.json")  # a folder without one: written beside the map
     again = MapDocument.open(fresh / "map.json")
-    assert again.map.rule_set_spec == _spec(window)
+    assert again.map.rule_set.spec == _spec(window)
 
 
 def test_renaming_the_rule_set_renames_what_the_map_plays(make_editor) -> None:
@@ -410,14 +411,15 @@ def test_renaming_the_rule_set_renames_what_the_map_plays(make_editor) -> None:
     name = dock.field_widget(("name",))
     name.setText("vino")
     name.editingFinished.emit()
-    assert window.document.map.rule_set == "vino" and _spec(window).name == "vino"
+    assert window.document.map.rule_set.name == "vino" and _spec(window).name == "vino"
     name.setText("Vino!")  # not a name: kept as typed, reported
     name.editingFinished.emit()
-    assert window.document.map.rule_set == "invalid"
-    assert window.document.map.rule_set_error.startswith("rule_set.name: ")
+    assert isinstance(window.document.map.rule_set, UnreadableRuleSet)
+    assert window.document.map.rule_set.name == "invalid"
+    assert window.document.map.rule_set.error.startswith("rule_set.name: ")
     assert name.property("invalid")
     window.document.undo_stack.undo()  # edits of one field in a row are one step
-    assert window.document.map.rule_set == "france" and not name.property("invalid")
+    assert window.document.map.rule_set.name == "france" and not name.property("invalid")
     assert name.text() == "france"
 
 
@@ -429,7 +431,7 @@ def test_the_balance_report_shows_each_mechanic_s_figures(qtbot) -> None:
     d = preset_content("france")
     d = with_value(d, ("mechanics", 0, "reward", "points", "town_colour"), 7)
     d = with_value(d, ("mechanics", 0, "id"), "vin")
-    data_state(d).apply_to(m)
+    m.rule_set = data_state(d)
     dialog = BalanceDialog(m)
     qtbot.addWidget(dialog)
     assert dialog.rules.isEnabled() and dialog.rules.isChecked()
@@ -477,13 +479,13 @@ def test_the_dock_shows_any_broken_rule_set_without_failing(make_editor, preset)
             broken = with_value(base, path, odd)
             set_rule_set(window.document, data_state(broken), "Break it")
             # the dock shows it and lists its mistakes (a valid one, as read)
-            if window.document.map.rule_set_spec is None:
+            if window.document.map.rule_set.spec is None:
                 assert dock.content() == broken
                 assert dock.problems and dock.problem_label.text()
             else:
                 assert not dock.problems and dock.problem_label.isHidden()
             # the validation lists it without failing
             codes = {i.code for i in validate(window.document.snapshot())}
-            assert ("ruleset-invalid" in codes) == (window.document.map.rule_set_spec is None)
+            assert ("ruleset-invalid" in codes) == (window.document.map.rule_set.spec is None)
             shown += 1
     assert shown > 50

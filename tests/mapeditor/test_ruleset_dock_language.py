@@ -90,7 +90,7 @@ def test_a_rule_is_built_from_the_dock_with_mouse_and_keys(make_editor, qtbot) -
     assert _content(window)["rules"][0]["then"][0]["amount"] == 2
     _click(dock, _find(dock, QPushButton, "ruleset_add_limit"))
     assert _content(window)["rules"][0]["limits"] == [{"per": "game", "times": 1}]
-    spec = window.document.map.rule_set_spec
+    spec = window.document.map.rule_set.spec
     assert spec is not None and spec.rules[0].title == "Fishing"
     assert spec.resources[0].name == "Herring"
 
@@ -115,7 +115,7 @@ def test_a_supply_smaller_than_30_is_set_in_the_sheet_setup(make_editor, qtbot) 
     assert (chips.minimum(), chips.maximum(), chips.value()) == (0, 60, 30)
     _type(dock, chips, "20")
     assert _content(window)["sheet_setup"]["chips"] == 20
-    assert window.document.map.rule_set_spec.sheet_setup.chips == 20
+    assert window.document.map.rule_set.spec.sheet_setup.chips == 20
     window.document.undo_stack.undo()
     assert _content(window)["sheet_setup"]["chips"] == 30
 
@@ -134,12 +134,12 @@ def test_a_mistake_is_shown_beside_its_form_and_nothing_moves(make_editor, qtbot
         return str(_find(dock, QLabel, "rs-problems:rules[0]").text())
 
     where = below()
-    assert line() == "" and window.document.map.rule_set_spec is not None
+    assert line() == "" and window.document.map.rule_set.spec is not None
     _pick(dock, _find(dock, QComboBox, "rs:rules[0].when"), "end_of_round")
     expected = "rules[0].then: an extra turn at 'end_of_round' has no turn to follow"
     assert line() == expected
     assert expected in dock.problem_label.text()
-    assert window.document.map.rule_set_spec is None  # kept as written, not refused
+    assert window.document.map.rule_set.spec is None  # kept as written, not refused
     assert below() == where
 
     _pick(dock, _find(dock, QComboBox, "rs:rules[0].then[0].kind"), "points")

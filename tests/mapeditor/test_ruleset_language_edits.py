@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from mapeditor.ruleset_data import data_state, preset_content, with_value
+from mapeditor.ruleset_data import content_of, data_state, preset_content, with_value
 
 
 def test_an_edit_of_a_2019_field_keeps_rules_resources_and_marks() -> None:
     state = data_state(preset_content("nordics"))
     assert state.spec is not None
-    content = state.content()
+    content = content_of(state)
     assert content is not None
     edited = data_state(with_value(content, ("supply", "values"), {"1": 4, "2": 6}))
     assert edited.spec is not None and edited.spec.supply.values == ((1, 4), (2, 6))

@@ -201,8 +201,8 @@ def _paired_save_script(folder: Path, saves: int) -> str:
 def _saved_pair(folder: Path) -> tuple[str, str]:
     """The map's name and the title of the rule set it plays, read as the engine reads them."""
     m, _issues = read_map(folder / "pair.json")
-    assert m.rule_set_spec is not None, m.rule_set_error
-    return m.name, m.rule_set_spec.title
+    assert m.rule_set.spec is not None, m.rule_set
+    return m.name, m.rule_set.spec.title
 
 
 def test_kill_9_during_paired_saves_leaves_a_matching_pair(tmp_path: Path) -> None:
@@ -228,8 +228,8 @@ def test_kill_9_during_paired_saves_leaves_a_matching_pair(tmp_path: Path) -> No
         assert name == title, f"run {run}: the map of save {name} plays the rule set of {title}"
         # the editor opens it naming its file again (the next save writes the file)
         doc = MapDocument.open(folder / "pair.json")
-        assert doc.map.rule_set_file == "pair.ruleset.json"
-        assert doc.map.rule_set_spec is not None and doc.map.rule_set_spec.title == name
+        assert doc.map.rule_set.file == "pair.ruleset.json"
+        assert doc.map.rule_set.spec is not None and doc.map.rule_set.spec.title == name
 
 
 def test_a_crash_between_the_writes_of_a_paired_save(tmp_path: Path, monkeypatch) -> None:

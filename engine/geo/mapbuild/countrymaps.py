@@ -59,6 +59,7 @@ from engine.mapdef import (
     IslandSquare,
     LargeCity,
     MapDef,
+    NamedRuleSet,
     RuleSet,
     Setup,
     StartSquare,
@@ -407,7 +408,7 @@ class _Designer:
             width=raster.width,
             height=raster.height,
             author=AUTHOR,
-            rule_set=spec.rule_set,
+            rule_set=NamedRuleSet(spec.rule_set),
             setup=Setup(**vars(spec.setup)),
             land=set(raster.land),
         )

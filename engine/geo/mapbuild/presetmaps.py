@@ -22,7 +22,16 @@ from collections import deque
 
 from engine.geo.country import Projection
 from engine.geometry import Square
-from engine.mapdef import Colour, Island, IslandRole, IslandSquare, MapDef, MarkSquare, StartSquare
+from engine.mapdef import (
+    Colour,
+    EmbeddedRuleSet,
+    Island,
+    IslandRole,
+    IslandSquare,
+    MapDef,
+    MarkSquare,
+    StartSquare,
+)
 from engine.mapio import load_map, save_map
 from engine.resources import maps_dir
 from engine.rules.data.ruleset import preset_spec
@@ -138,7 +147,7 @@ def build(draft: str, preset: str) -> MapDef:
         "Hans im Glück map): imported with python -m engine new-from-country --draft, then "
         "designed by engine/geo/mapbuild/presetmaps.py. " + m.description
     )
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     if spec.sheet_setup is not None:
         m.setup.chip_count = spec.sheet_setup.chips
     return m

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.game import Game, GameOptions, Phase
 from engine.geometry import Square
-from engine.mapdef import MapDef, RuleSet, StartSquare
+from engine.mapdef import MapDef, NamedRuleSet, StartSquare
 from engine.moves import Action, Draw, Move, Pass
 from engine.rules.chips_common import ChipState, invariant_violations
 
@@ -19,7 +19,7 @@ def make_map(
     rows: Sequence[str],
     *,
     start: Iterable[Square] = ((0, 0),),
-    rule_set: RuleSet = RuleSet.NONE,
+    rule_set: str = "none",
     **elements: Any,
 ) -> MapDef:
     """A map from row strings ('#' = map square, anything else = outside) plus elements."""
@@ -30,7 +30,7 @@ def make_map(
         width=max(len(r) for r in rows),
         height=len(rows),
         land=land,
-        rule_set=rule_set,
+        rule_set=NamedRuleSet(rule_set),
         **elements,
     )
     for sq in start:

@@ -16,7 +16,7 @@ from typing import Any
 from engine.bots import make_bot
 from engine.errors import EngineError, IllegalMoveError
 from engine.game import Game, GameOptions
-from engine.mapdef import MapDef, MarkSquare
+from engine.mapdef import EmbeddedRuleSet, MapDef, MarkSquare
 from engine.mapio import load_map
 from engine.moves import Draw, Move, Pass
 from engine.resources import bundled_map
@@ -169,7 +169,7 @@ def random_ruleset(rng: random.Random) -> dict[str, Any]:
 def marked_map(spec: RuleSetSpec, base: str, rng: random.Random) -> MapDef:
     """The preset's shipped map with the spec's marks printed on a few free squares."""
     m = load_map(bundled_map(base))
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     if spec.marks:
         free = sorted(m.placeable_squares() - set(m.start_squares) - set(m.towns))
         for sq in rng.sample(free, min(12, len(free))):

@@ -15,6 +15,7 @@ from engine.__main__ import main
 from engine.bots import make_bot
 from engine.errors import MapFormatError, RecordError
 from engine.game import Game, GameOptions, Phase
+from engine.mapdef import EmbeddedRuleSet
 from engine.mapio import loads_map
 from engine.record import loads_record
 from engine.resources import bundled_map
@@ -49,7 +50,7 @@ def _dict(mechanics: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
 def _game(spec: RuleSetSpec, chips: list[list[Any]], **opts: Any) -> Game:
     """Two rows of six squares, start (0, 0), tile B drawn every turn, exactly ``chips``."""
     m = make_map(["######", "######"])
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     options = GameOptions(
         start_squares=((0, 0),),
         start_tile="B",
@@ -279,7 +280,7 @@ def test_a_free_extra_turn_without_a_limit_is_taken_once_a_turn() -> None:
 def test_greedy_bots_finish_a_game_with_a_free_unlimited_extra_turn() -> None:
     spec = _free_extra_turn("after", supply=preset_dict("france")["supply"])
     m = loads_map(bundled_map("france").read_text(encoding="utf-8"))
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     g = Game(m, players=2, seed=3, options=GameOptions(tile_count=30))
     bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
     for _ in range(2000):

@@ -8,7 +8,7 @@ from _chips_helpers import check_invariants, finish, make_map, new_game, place
 from engine.chips import ChipReading, check_layout
 from engine.errors import EngineError
 from engine.game import Game, GameOptions
-from engine.mapdef import Colour, MapDef, RuleSet
+from engine.mapdef import Colour, MapDef
 from engine.mapio import load_map
 from engine.resources import bundled_map
 from engine.rules.chips_common import ChipState, make_chips, payments
@@ -159,12 +159,12 @@ def test_rule_set_comes_from_the_map_or_the_options_and_none_switches_it_off(
     rules, you simply ignore the additional prints on the maps" -- ``rule_set="none"`` plays a
     plain Maps game on the same map; by default the map's ``rule_set`` picks the module."""
     m = shipped(rule_set)
-    assert str(m.rule_set) == rule_set
+    assert m.rule_set.name == rule_set
     g = Game(m, seed=1)
     assert [r.name for r in g.rules] == [rule_set] and rule_set in g.rule_state
     plain = Game(m, seed=1, options=GameOptions(rule_set="none"))
     assert plain.rules == [] and plain.rule_state == {}
-    other = make_map(["###"], rule_set=RuleSet.NONE)
+    other = make_map(["###"], rule_set="none")
     chosen = Game(other, seed=1, options=GameOptions(rule_set=rule_set, rule_options={"chips": []}))
     assert [r.name for r in chosen.rules] == [rule_set]
     assert rule_set in available_rules() and get_rules(rule_set).name == rule_set

@@ -15,7 +15,7 @@ from _hint_checks import hint_violations, traced_games
 from engine.cli import main
 from engine.errors import EngineError
 from engine.game import Game, GameOptions, Phase
-from engine.mapdef import Colour, MapDef, Town
+from engine.mapdef import Colour, EmbeddedRuleSet, MapDef, Town
 from engine.mapio import load_map, read_map, save_map
 from engine.moves import Pass
 from engine.resources import bundled_map
@@ -29,8 +29,7 @@ MIXED = HERE / "data" / "mixed.ruleset.json"
 
 
 def _with(m: MapDef, spec: RuleSetSpec) -> MapDef:
-    m.rule_set_spec = spec
-    m.rule_set = spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     return m
 
 
@@ -179,21 +178,21 @@ def _italia() -> dict[str, Any]:
 def test_a_map_embeds_its_rule_set_plays_it_and_saves_it_back(tmp_path: Path) -> None:
     path = _map_file(tmp_path, _italia())
     m = load_map(path)
-    assert m.rule_set == "italia" and m.rule_set_spec is not None and m.rule_set_file is None
-    assert m.rule_set_spec.mechanics[0].pay.value == 3
+    assert m.rule_set.name == "italia" and m.rule_set.spec is not None and m.rule_set.file is None
+    assert m.rule_set.spec.mechanics[0].pay.value == 3
     g = Game(m, players=2, seed=1)
     assert g.rules[0].name == "italia" and isinstance(g.rules[0], DataRules)
     assert not [i for i in validate_map(m) if i.severity is Severity.ERROR]
     save_map(m, tmp_path / "again.json")
     again = json.loads((tmp_path / "again.json").read_text(encoding="utf-8"))["rule_set"]
-    assert RuleSetSpec.from_dict(again) == m.rule_set_spec
+    assert RuleSetSpec.from_dict(again) == m.rule_set.spec
 
 
 def test_a_map_names_a_rule_set_file_in_its_folder(tmp_path: Path) -> None:
     (tmp_path / "italia.ruleset.json").write_text(json.dumps(_italia()), encoding="utf-8")
     path = _map_file(tmp_path, {"file": "italia.ruleset.json"})
     m, issues = read_map(path)
-    assert issues == [] and m.rule_set == "italia" and m.rule_set_file == "italia.ruleset.json"
+    assert issues == [] and m.rule_set.name == "italia" and m.rule_set.file == "italia.ruleset.json"
     save_map(m, tmp_path / "again.json")
     again = json.loads((tmp_path / "again.json").read_text(encoding="utf-8"))
     assert again["rule_set"] == {"file": "italia.ruleset.json"}

@@ -14,6 +14,7 @@ import engine.rules as rules_package
 import engine.rules.registry as registry
 from engine.errors import EngineError
 from engine.game import Game
+from engine.mapdef import EmbeddedRuleSet
 from engine.mapio import load_map, loads_map, map_to_dict
 from engine.resources import bundled_map
 from engine.rules.data import data_rules_class, preset_dict, preset_names, preset_spec
@@ -56,7 +57,7 @@ def test_a_rule_set_file_under_a_registered_name_keeps_that_identity() -> None:
 
 def test_a_map_with_its_own_france_file_plays_the_france_class(tmp_path: Path) -> None:
     m = load_map(bundled_map("france"))
-    m.rule_set_spec, m.rule_set = preset_spec("france"), "france"
+    m.rule_set = EmbeddedRuleSet(preset_spec("france"))
     assert rules_for(None, m) is get_rules("france")
     g = Game(m, players=2, seed=3)
     assert type(g.rules[0]) is get_rules("france")
@@ -100,7 +101,7 @@ def test_a_map_naming_a_rule_set_nobody_registered_loads_and_is_invalid() -> Non
     d = map_to_dict(load_map(bundled_map("france")))
     d["rule_set"] = "atlantis"
     m = loads_map(json.dumps(d), source="t.json")
-    assert m.rule_set == "atlantis"
+    assert m.rule_set.name == "atlantis"
     found = [i for i in validate_map(m) if i.code == "ruleset-invalid"]
     assert len(found) == 1 and "unknown rule set 'atlantis'; known:" in found[0].message
 

@@ -11,7 +11,7 @@ from langgen import run
 
 from engine.errors import IllegalMoveError
 from engine.game import Game, GameOptions
-from engine.mapdef import MapDef, MarkSquare, StartSquare
+from engine.mapdef import EmbeddedRuleSet, MapDef, MarkSquare, StartSquare
 from engine.moves import Move, Pass
 from engine.record import dumps_record, loads_record, record_of
 from engine.replaying import replay
@@ -124,7 +124,7 @@ def _strip(spec: RuleSetSpec, marks: dict[tuple[int, int], str] | None = None) -
     m.start_squares[(0, 0)] = StartSquare("Start")
     for sq, mark in (marks or {}).items():
         m.marks[sq] = MarkSquare(mark)
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     return m
 
 
@@ -229,7 +229,7 @@ def test_marks_round_trip_through_the_map_file(tmp_path: Any) -> None:
     save_map(m, tmp_path / "strip.json")
     again = load_map(tmp_path / "strip.json")
     assert again.marks == m.marks
-    assert again.rule_set_spec == spec
+    assert again.rule_set.spec == spec
     m.marks.clear()
     assert "marks" not in map_to_dict(m)  # maps without marks are written as before
 
@@ -253,8 +253,8 @@ def test_the_later_presets_ship_a_valid_map_that_embeds_them(name: str) -> None:
     from engine.validation import validate_map
 
     m = load_map(bundled_map(PRESET_MAPS[name]))
-    assert m.rule_set_spec is not None
-    assert m.rule_set_spec.to_dict() == RuleSetSpec.from_dict(preset_dict(name)).to_dict()
+    assert m.rule_set.spec is not None
+    assert m.rule_set.spec.to_dict() == RuleSetSpec.from_dict(preset_dict(name)).to_dict()
     assert [i for i in validate_map(m) if i.severity == "error"] == []
 
 

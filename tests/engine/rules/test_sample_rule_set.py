@@ -15,7 +15,7 @@ from engine.analysis.balance import balance_report
 from engine.analysis.simulate import SimConfig, play_one, simulate
 from engine.chips import allowed_squares, check_layout
 from engine.game import Game, GameOptions
-from engine.mapdef import MapDef
+from engine.mapdef import MapDef, NamedRuleSet
 from engine.mapio import load_map
 from engine.record import dumps_record, loads_record
 from engine.replaying import replay
@@ -27,7 +27,7 @@ from engine.validation import Severity, validate_map
 
 def _map(name: str = "france") -> MapDef:
     m = load_map(bundled_map(name))
-    m.rule_set = sample.AtlantisRules.name  # type: ignore[assignment] - not in the file schema
+    m.rule_set = NamedRuleSet(sample.AtlantisRules.name)
     return m
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from _playtest_helpers import small_setup
 
+from engine.mapdef import EmbeddedRuleSet
 from engine.mapio import load_map
 from engine.resources import bundled_map
 from engine.rules.data import RuleSetSpec, preset_dict
@@ -34,7 +35,7 @@ def _herring(**entries: object) -> RuleSetSpec:
 def test_the_score_board_names_the_designer_s_wines_and_resources(qtbot) -> None:
     m = load_map(bundled_map("example-small"))
     spec = _herring()
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     w = PlaytestWindow(m, small_setup(rule_set=None), pace_ms=0)
     qtbot.addWidget(w, before_close_func=lambda w: setattr(w, "ask_to_keep_game", False))
     w.show()
@@ -60,7 +61,7 @@ def test_the_log_says_what_a_rule_gave_in_the_designer_s_names(qtbot) -> None:
     spec = _herring(layout={"kind": "none"})  # no chips on a four-square map
     m = MapDef(id="strip", name="Strip", width=4, height=1, land={(x, 0) for x in range(4)})
     m.start_squares[(0, 0)] = StartSquare("Start")
-    m.rule_set_spec, m.rule_set = spec, spec.name
+    m.rule_set = EmbeddedRuleSet(spec)
     setup = PlaytestSetup(
         seats=[Seat("Anna", "#d7301f", "human"), Seat("Ben", "#2b6cc4", "human")],
         seed=1,
