@@ -20,7 +20,9 @@ Cases:
 - ``greedy``: games of the greedy bot on Deutschland as the balance report plays them
   (``engine.analysis.simulate.play_one``, 4 per round; the scores are compared like the digests);
 - ``mcts``: the default Monte-Carlo bot's move (250 iterations) at turn 30 of Deutschland,
-  4 players, the positions reached by greedy play (2 per round; the moves chosen are compared);
+  4 players, the positions reached by greedy play (2 per round; the moves chosen are compared),
+  judged by the projected scores as at a1cce19 (``evaluation="projected"``: the learned
+  evaluation of the default since plays other moves; ``bench_versus.py`` measures it);
 - ``validate60`` / ``validate400``: ``validate_map`` of a generated all-land map with 4 start
   squares and 6 large cities (``benchmarks/bench_validate.py``'s map) of that size.
 
@@ -109,9 +111,17 @@ def position(seed):
         game.apply(bot.choose(game))
     return game
 
-MCTSBot(seed=0).choose(position(10_000))  # warm-up
+def mcts(seed):
+    # the judge of a1cce19 (projected scores), so both checkouts search the same way and the
+    # chosen moves can be compared; a checkout before the learned evaluation has no option
+    try:
+        return MCTSBot(seed=seed, evaluation="projected")
+    except TypeError:
+        return MCTSBot(seed=seed)
+
+mcts(0).choose(position(10_000))  # warm-up
 games = [position(s) for s in range({seed}, {seed} + {games})]
-bots = [MCTSBot(seed=s) for s in range({seed}, {seed} + {games})]
+bots = [mcts(s) for s in range({seed}, {seed} + {games})]
 t = time.thread_time()
 chosen = [bot.choose(game) for bot, game in zip(bots, games)] if {play} else []
 secs = time.thread_time() - t

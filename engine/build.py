@@ -29,6 +29,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "engine.rules.data.rules",
     "engine.bots.greedy_bot",
     "engine.bots.mcts_bot",
+    "engine.bots.evaluation",
 )
 """The hot modules the compiled build compiles: a random, greedy or Monte-Carlo game spends
 most of its time in them (the board's layers, the game and its move views, the bots, the

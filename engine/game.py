@@ -57,6 +57,7 @@ from engine.scoring import (
     ScoreEvent,
     completed_cities,
     feature_points,
+    final_points,
     majority,
     square_tiles,
 )
@@ -971,13 +972,9 @@ class Game:
             if root in seen:
                 continue
             seen.add(root)
-            kind = fkind[root]
-            if kind == FIELD:
-                if not farmers:
-                    continue
-                pts = 3 * completed_cities(f, root)
-            else:
-                pts = feature_points(kind, len(f.tiles[root]), f.coa[root], True)
+            if not farmers and fkind[root] == FIELD:
+                continue
+            pts = final_points(f, root, farmers)
             mids = fmeeples.get(root, ())
             if len(mids) == 1:
                 out[meeples[mids[0]][0]] += pts

@@ -122,6 +122,15 @@ def completed_cities(features: FeatureStore, field_root: int) -> int:
     return sum(1 for r in roots if r in done and kind[r] == CITY)
 
 
+def final_points(features: FeatureStore, root: int, farmers: bool) -> int:
+    """What the final scoring gives the majority on the open feature ``root`` (a city, road or
+    field; fields score only with ``farmers``)."""
+    kind = features.kind[root]
+    if kind == FIELD:
+        return 3 * completed_cities(features, root) if farmers else 0
+    return feature_points(kind, len(features.tiles[root]), features.coa[root], True)
+
+
 def square_tiles(features: FeatureStore, root: int) -> tuple[Square, ...]:
     """The real squares of a feature (printed border segments and ferries left out), sorted."""
     return tuple(sorted(t for t in features.tiles[root] if isinstance(t[0], int)))
@@ -135,6 +144,7 @@ __all__ = [
     "ScoreEvent",
     "completed_cities",
     "feature_points",
+    "final_points",
     "majority",
     "square_tiles",
 ]

@@ -26,7 +26,8 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
-from engine.geo.country import GeoDataError, countries_in_grid
+from engine.geo.country import GeoDataError, countries_in_grid, local_country_names
+from engine.geo.countrynames import LANGUAGE_KEY
 from engine.geo.places import projection_of
 from engine.geometry import Edge, Side, Square
 from engine.mapdef import MapDef
@@ -151,12 +152,16 @@ def _geography(m: MapDef) -> Backdrop | None:
         neighbour_squares = frozenset()
     keep_clear = own_squares.union(_squares_geometry(cloud_squares(m))).buffer(0.1)
     labels = []
+    language = m.editor.get(LANGUAGE_KEY)
+    shown = local_country_names(
+        [n for n, _ in countries], language if isinstance(language, str) else None
+    )
     for name, geom in countries:
         if any(geom is o for o in own):
             continue
         point = _label_point(geom.difference(keep_clear))
         if point is not None:
-            labels.append(NeighbourLabel(name, *point))
+            labels.append(NeighbourLabel(shown[name], *point))
     coast = shapely.intersection(land.boundary, _grid_box(m).buffer(-1e-6))
     return Backdrop("geography", land, coast, neighbour_squares, tuple(labels))
 

@@ -34,9 +34,10 @@ visited child looks best whenever the mover is behind.)
 
 Playouts: epsilon-greedy (the greedy evaluation, a random action with probability ``epsilon``)
 for ``playout_turns`` turns (2 by default: short playouts and many iterations beat long ones and
-few at the same CPU), then the position is judged by its projected scores, a meeple in supply
-worth ``meeple_value``: ``0.5 + 0.5 * tanh(margin / scale)`` for each seat (1, 0.5 or 0 with a
-small margin term when the game ended).
+few at the same CPU), then the position is judged by the final margin the learned evaluation
+expects (:mod:`engine.bots.evaluation`; ``evaluation="projected"``: the projected scores, a
+meeple in supply worth ``meeple_value``): ``0.5 + 0.5 * tanh(margin / scale)`` for each seat
+(1, 0.5 or 0 with a small margin term when the game ended).
 
 Search reuse: after the bot moves, the subtree under the actions played since (its own and the
 other seats') is kept, so the next search starts with the statistics already gathered there.
@@ -55,7 +56,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.bots.base import register_bot
+from engine.bots.evaluation import seat_values
 from engine.bots.greedy_bot import GreedyBot, placement_values
+from engine.bots.styles import style_named
 from engine.errors import EngineError
 from engine.game import Phase
 from engine.moves import Move
@@ -69,6 +72,14 @@ if TYPE_CHECKING:
 DEFAULT_ITERATIONS = 250
 """The default budget per move, about 0.25 s of CPU per move on the classic table and 0.4 s on
 Deutschland (docs/bots.md has the measured figures against greedy)."""
+
+EVALUATIONS = ("projected", "learned")
+"""The ways a playout's last position can be judged (``MCTSBot(evaluation=...)``)."""
+
+DEFAULT_EVALUATION = "learned"
+"""The learned evaluation (:mod:`engine.bots.evaluation`): with it the default won 17 of 23
+classic games (3 ties) and 9 of 9 Deutschland games against the default of a1cce19, which judged
+by the projected scores (docs/bots.md, "Against the default of issue 31")."""
 
 DEFAULT_PLAYOUT_TURNS = 2
 """Greedy turns played out before a position is judged. At the same CPU, 200 iterations of 2
@@ -171,6 +182,8 @@ class MCTSBot:
         halving: bool = True,
         candidates: int | None = None,
         margin_weight: float | None = None,
+        evaluation: str = DEFAULT_EVALUATION,
+        style: str | None = None,
     ) -> None:
         del candidates, margin_weight  # options of the old flat bot, accepted for old callers
         if level is not None:
@@ -204,6 +217,20 @@ class MCTSBot:
         """Points a meeple in supply is worth when a playout is judged before the end."""
         """Chance of playing a random legal action instead of searching (weak levels)."""
         """Weight of the greedy evaluation, as that many visits of each child (progressive bias)."""
+        if evaluation not in EVALUATIONS:
+            raise EngineError(f"evaluation: {evaluation!r} is not one of {', '.join(EVALUATIONS)}")
+        self.evaluation = evaluation
+        """How a playout's last position is judged: ``projected`` (the projected scores, a
+        meeple in supply worth ``meeple_value``) or ``learned`` (each seat's value, whose
+        differences are the expected final margins, :mod:`engine.bots.evaluation`)."""
+        self.style = style_named(style) if style is not None else None
+        """A play style (:mod:`engine.bots.styles`): its bonuses join the greedy evaluation
+        that orders and biases the bot's own moves in the tree; the playouts and the judging
+        stay the same, so styles meet at equal strength."""
+        if self.style is not None:
+            self.name = f"mcts:{self.style.name}"
+        self._me = -1
+        """The seat the bot searches for (set by :meth:`choose`)."""
         self.policy = GreedyBot(seed=self.rng.randrange(1 << 30), samples=1)
         """The playout policy (and the judge of rule-set choices inside playouts)."""
         self._root: _Node | None = None
@@ -217,15 +244,26 @@ class MCTSBot:
     def _ordered(self, node: _Node, sim: Game) -> list[tuple[Hashable, Action, float]]:
         """The moves of ``sim`` at ``node``, best greedy evaluation first, each with its prior:
         0 for the best, less by how many points the greedy evaluation loses (on the scale of
-        :meth:`_rewards`). Rule-set choices keep their order, all priors 0."""
+        :meth:`_rewards`). Rule-set choices keep their order, all priors 0, but where a
+        styled bot moves, the style's bonuses join the evaluation of every choice."""
         sig = (sim.phase, sim.current_tile, sim.to_move)
         got = node.orders.get(sig)
         if got is not None:
             return got
         moves = sim.legal_moves().list()
         priors = [0.0] * len(moves)
-        if sim.phase is Phase.PLACE and len(moves) > 1:
-            values = placement_values(sim, moves, sim.to_move, self.policy.meeple_value)
+        styled = self.style is not None and sim.to_move == self._me and len(moves) > 1
+        if (sim.phase is Phase.PLACE or styled) and len(moves) > 1:
+            if sim.phase is Phase.PLACE:
+                # a style's price of a meeple kept (thrifty: a point) replaces the greedy one
+                mv = self.style.meeple_value if styled and self.style else self.policy.meeple_value
+                values = placement_values(sim, moves, sim.to_move, mv)
+            else:
+                values = [0.0] * len(moves)
+            if styled:
+                assert self.style is not None
+                bonuses = self.style.bonuses(sim, moves)
+                values = [v + b for v, b in zip(values, bonuses, strict=True)]
             ranked = sorted(range(len(moves)), key=lambda k: -values[k])
             top = values[ranked[0]]
             moves = [moves[k] for k in ranked]
@@ -386,8 +424,11 @@ class MCTSBot:
         rewards tying every meeple up in fields and long features, which the horizon never
         sees pay back."""
         over = sim.is_over()
-        scores: list[float] = list(sim.projected_scores())
-        if not over:
+        if not over and self.evaluation == "learned":
+            scores: list[float] = seat_values(sim)
+        else:
+            scores = list(sim.projected_scores())
+        if not over and self.evaluation == "projected":
             mv = self.meeple_value
             scores = [s + mv * sim.supply[p] for p, s in enumerate(scores)]
         out = []
@@ -432,6 +473,7 @@ class MCTSBot:
         if self.blunder and self.rng.random() < self.blunder:
             self._root = None
             return self.rng.choice(moves)
+        self._me = game.to_move
         root = self._reused_root(game)
         if self.halving and self.iterations is not None:
             chosen = self._halving(root, game)

@@ -2,13 +2,15 @@
 
 ``NAME[:STYLE][@LEVEL]``: ``greedy``, ``greedy:farmer`` (a play style of
 :mod:`engine.bots.styles`), ``mcts@4`` (strength level 4 of :data:`engine.bots.mcts_bot.LEVELS`),
-``random``.
+``mcts:cities@6`` (both), ``random``.
 
 >>> from engine.bots.spec import BotSpec
 >>> BotSpec.parse("mcts@4")
 BotSpec(name='mcts', style=None, level=4)
 >>> str(BotSpec.parse("greedy:cities"))
 'greedy:cities'
+>>> BotSpec.parse("mcts:farmer@6")
+BotSpec(name='mcts', style='farmer', level=6)
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ NAMES = ("random", "greedy", "mcts")
 
 @dataclass(frozen=True)
 class BotSpec:
-    """A bot by name, with a play style (greedy) or a strength level (mcts)."""
+    """A bot by name, with a play style (greedy, mcts) or a strength level (mcts)."""
 
     name: str
     style: str | None = None
@@ -47,8 +49,10 @@ class BotSpec:
                 raise EngineError(f"bot {text!r}: a level is mcts@1 to mcts@10")
             level = int(level_text)
         if colon:
-            if name != "greedy":
-                raise EngineError(f"bot {text!r}: play styles are greedy's (greedy:STYLE)")
+            if name not in ("greedy", "mcts"):
+                raise EngineError(
+                    f"bot {text!r}: play styles are greedy's and mcts's (greedy:STYLE, mcts:STYLE)"
+                )
             try:
                 style_named(style)
             except EngineError as exc:

@@ -89,7 +89,8 @@ def register(sub: Any) -> None:
         default="greedy",
         metavar="BOT",
         help="who plays every seat: greedy (default), mcts, random, a play style greedy:STYLE "
-        "(farmer, cities, roads, chips, thrifty, balanced) or a level mcts@1..mcts@10",
+        "or mcts:STYLE (farmer, cities, roads, chips, thrifty, balanced), a level "
+        "mcts@1..mcts@10, or both: mcts:STYLE@LEVEL",
     )
     p.add_argument(
         "--mcts-iterations",

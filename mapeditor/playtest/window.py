@@ -38,6 +38,7 @@ from engine.geometry import Square
 from engine.mapdef import MapDef
 from engine.moves import Action, Draw, Move, Pass, Placement
 from engine.scoring import ScoreEvent
+from mapeditor.folders import remember_dir, start_dir
 from mapeditor.painting import SQUARE, square_rect
 from mapeditor.playtest import aids
 from mapeditor.playtest.board_scene import (
@@ -750,10 +751,14 @@ class PlaytestWindow(QMainWindow):
 
     def _save_dialog(self) -> bool:
         path, _ = QFileDialog.getSaveFileName(
-            self, "Save game", f"{self.map.id}-game.json", "Game records (*.json)"
+            self,
+            "Save game",
+            str(start_dir() / f"{self.map.id}-game.json"),
+            "Game records (*.json)",
         )
         if not path:
             return False
+        remember_dir(Path(path))
         try:
             self.save_to(path)
         except OSError as exc:
@@ -764,8 +769,11 @@ class PlaytestWindow(QMainWindow):
     def _load_dialog(self) -> None:
         if not self.keep_or_discard("load another game"):
             return
-        path, _ = QFileDialog.getOpenFileName(self, "Load game", "", "Game records (*.json)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Load game", str(start_dir()), "Game records (*.json)"
+        )
         if path:
+            remember_dir(Path(path))
             try:
                 self.load_from(path)
             except EngineError as exc:

@@ -60,7 +60,9 @@ from engine.analysis.sweep import (
 )
 from engine.errors import EngineError
 from engine.mapdef import MapDef, UnreadableRuleSet
+from mapeditor.folders import remember_dir, start_dir
 from mapeditor.painting import SQUARE, PaintOptions, map_rect, paint_map
+from mapeditor.remembered import remember_fields
 
 RUN_KINDS = {
     "report": "Report on this map",
@@ -327,6 +329,21 @@ class BalanceDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(900, 760)
         self.kind.currentIndexChanged.connect(self._kind_changed)
+        # The last run's settings (Map-Chips rules and map B belong to the map); kept at Run.
+        self.remembered = remember_fields(
+            self,
+            "balance",
+            {
+                "kind": self.kind,
+                "sweep": self.sweep_text,
+                "games": self.games,
+                "players": self.players,
+                "bot": self.bot,
+                "seats": self.seats,
+                "workers": self.workers,
+                "seed": self.seed,
+            },
+        )
         self._kind_changed()
         self.comparison: dict[str, Any] | None = None
         self.sweep_report: dict[str, Any] | None = None
@@ -356,8 +373,9 @@ class BalanceDialog(QDialog):
         self.sweep_text.setEnabled(kind == "sweep")
 
     def _choose_map_b(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Map B", "", "Maps (*.json)")
+        path, _ = QFileDialog.getOpenFileName(self, "Map B", str(start_dir()), "Maps (*.json)")
         if path:
+            remember_dir(Path(path))
             self.set_map_b(path)
 
     def set_map_b(self, path: str | Path) -> bool:
@@ -426,6 +444,7 @@ class BalanceDialog(QDialog):
         except EngineError as exc:
             QMessageBox.warning(self, "Balance report", str(exc))
             return
+        self.remembered.save()
         self._cancel = threading.Event()
         self.progress = QProgressDialog("Playing games…", "Cancel", 0, total, self)
         self.progress.setWindowTitle("Balance report")
@@ -574,9 +593,12 @@ class BalanceDialog(QDialog):
     def _save(self) -> None:
         if self._shown is None:
             return
-        folder = QFileDialog.getExistingDirectory(self, "Save the balance report in")
+        folder = QFileDialog.getExistingDirectory(
+            self, "Save the balance report in", str(start_dir())
+        )
         if not folder:
             return
+        remember_dir(Path(folder) / "report")
         try:
             files = self.save_to(folder)
         except OSError as exc:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import shiboken6
 from PySide6.QtCore import (
-    QSettings,
+    QByteArray,
     Qt,
     QTimer,
 )
@@ -46,6 +46,7 @@ from mapeditor.commands import ReplaceMap
 from mapeditor.dialog_buttons import ok_cancel
 from mapeditor.document import MapDocument
 from mapeditor.files import ChangedOnDisk, EditorFiles, blank_map
+from mapeditor.folders import editor_settings
 from mapeditor.online.host_dialog import add_host_action
 from mapeditor.online.joined_window import add_join_action
 from mapeditor.painting import LAYERS, square_rect
@@ -76,6 +77,10 @@ from mapeditor.widgets.validation_panel import ValidationPanel
 
 AUTOSAVE_MS = 2 * 60 * 1000
 MAP_FILTER = "Carcassonne maps (*.json);;All files (*)"
+GEOMETRY_KEY = "window/geometry"
+STATE_KEY = "window/state"
+LAYOUT_VERSION = 1
+"""Raise when docks or tool bars change so much that an older saved layout no longer fits."""
 
 
 class NewMapDialog(QDialog):
@@ -101,7 +106,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, document: MapDocument | None = None) -> None:
         super().__init__()
-        self.settings = QSettings("CarcassonneMapsStudio", "editor")
+        self.settings = editor_settings()
         self.files = EditorFiles(self.settings, self)
         self.files.status.connect(self._status_message)
         self.document = document or MapDocument(blank_map(16, 20))
@@ -151,6 +156,7 @@ class MainWindow(QMainWindow):
         self.resize(1280, 860)
         self._install_parts()
         install_country_menu(self)
+        self._restore_layout()
         self._show_start_page(document is None)
 
     # -- construction ------------------------------------------------------------------------------
@@ -691,7 +697,8 @@ class MainWindow(QMainWindow):
     def open_dialog(self) -> None:
         if not self.maybe_save():
             return
-        path, _ = QFileDialog.getOpenFileName(self, "Open map", str(self._last_dir()), MAP_FILTER)
+        start = self.document.path.parent if self.document.path else self._last_dir()
+        path, _ = QFileDialog.getOpenFileName(self, "Open map", str(start), MAP_FILTER)
         if path:
             self.open_path(Path(path), ask_save=False)
 
@@ -847,8 +854,24 @@ class MainWindow(QMainWindow):
             bar.clearMessage()
             bar.showMessage(message, 8000)
 
+    def _restore_layout(self) -> None:
+        """The size, position, docks and tool bars the last window closed with."""
+        geometry = self.settings.value(GEOMETRY_KEY)
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        state = self.settings.value(STATE_KEY)
+        if isinstance(state, QByteArray):
+            self.restoreState(state, LAYOUT_VERSION)
+
+    def save_layout(self) -> None:
+        """Remember this window's size, position, docks and tool bars for the next one."""
+        self.settings.setValue(GEOMETRY_KEY, self.saveGeometry())
+        if self.pages.currentWidget() is not self.start_page:  # it hides the docks and bars
+            self.settings.setValue(STATE_KEY, self.saveState(LAYOUT_VERSION))
+
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         if self.maybe_save():
+            self.save_layout()
             self.files.discard_recovery(self.document)
             self.files.close()
             event.accept()

@@ -61,6 +61,7 @@ from engine.rules.registry import map_rule_set_names
 from engine.validation import Issue
 from mapeditor import ruleset_edits as edits
 from mapeditor.document import MapDocument
+from mapeditor.folders import start_dir
 from mapeditor.ruleset_data import (
     FILE_SUFFIX,
     SHEET_SETUP,
@@ -301,7 +302,7 @@ class RuleSetDock(QScrollArea):
         edits.use_preset(self.document, name)
 
     def load_dialog(self) -> None:
-        start = str(self.document.path.parent) if self.document.path else ""
+        start = str(start_dir(self.document.path))
         path, _ = QFileDialog.getOpenFileName(self, "Load rule set", start, RULE_SET_FILTER)
         if path:
             self.load(Path(path))

@@ -23,7 +23,8 @@ def test_specs_name_a_style_or_a_level() -> None:
         ("clever", "'clever' is not one of random, greedy, mcts"),
         ("greedy@3", "a level is mcts@1 to mcts@10"),
         ("mcts@11", "a level is mcts@1 to mcts@10"),
-        ("mcts:farmer", "play styles are greedy's"),
+        ("random:farmer", "play styles are greedy's and mcts's"),
+        ("mcts:hoarder@4", "unknown play style 'hoarder'"),
         ("greedy:hoarder", "unknown play style 'hoarder'"),
     ):
         with pytest.raises(EngineError, match=why):
@@ -31,6 +32,8 @@ def test_specs_name_a_style_or_a_level() -> None:
     with pytest.raises(EngineError, match="seats: bot 'greedy:x'"):
         SimConfig(seats=("greedy:x", "greedy"))
     assert BotSpec.parse("mcts@2").make(seed=1).name == "mcts"
+    assert BotSpec.parse("mcts:cities@2") == BotSpec("mcts", style="cities", level=2)
+    assert BotSpec.parse("mcts:cities@2").make(seed=1).name == "mcts:cities"
 
 
 def _field_meeples(game: Game, seat: int) -> int:
@@ -76,3 +79,21 @@ def test_a_style_adds_its_points_to_the_moves_of_its_plan() -> None:
             assert b == (1.0 if o.kinds[o.aliases[mv[2]]] == FIELD else 0.0)
     assert any(b == 1.0 for b in bonus)
     assert make_bot("greedy", style="thrifty").meeple_value == 1.0
+
+
+def test_an_mcts_style_searches_its_plan_first() -> None:
+    def field_meeples(**style: str) -> tuple[int, list[object]]:
+        n = 0
+        histories = []
+        for seed in (1, 2):
+            bots = [make_bot("mcts", iterations=12, seed=1, **style) for _ in range(2)]
+            game = play_game(Game(None, seed=seed), bots)
+            n += _field_meeples(game, 0) + _field_meeples(game, 1)
+            histories.append(game.history)
+        return n, histories
+
+    farmer, _ = field_meeples(style="farmer")
+    balanced, balanced_games = field_meeples(style="balanced")
+    plain, plain_games = field_meeples()
+    assert balanced_games == plain_games  # the balanced style is the bot itself
+    assert farmer >= balanced + 3  # 15 against 10 field meeples in these two games

@@ -5,16 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from PySide6.QtCore import QStandardPaths
+from PySide6.QtCore import QSettings, QStandardPaths
 
 from engine.mapdef import MapDef
 from mapeditor.document import MapDocument
 
 
 @pytest.fixture(autouse=True)
-def _isolated_settings() -> Iterator[None]:
-    # Recent files, autosaves and settings go to Qt's test locations, never the user's.
+def _isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    # Recent files, autosaves and settings go to Qt's test locations, never the user's; and
+    # each test starts with no settings at all (a dialog remembers its fields, the window its
+    # docks: one test's choices must not reach the next).
     QStandardPaths.setTestModeEnabled(True)
+    folder = tmp_path_factory.mktemp("settings")
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(folder))
     yield
 
 

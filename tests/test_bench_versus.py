@@ -1,0 +1,70 @@
+"""benchmarks/bench_versus.py: two checkouts' bots play each other, their engines kept in step."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from benchmarks.bench_versus import OutOfStep, play  # noqa: E402
+
+
+def test_two_sides_play_a_paired_deal_in_step() -> None:
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks" / "bench_versus.py"),
+            "--base",
+            ".",
+            "--deals",
+            "1",
+        ]
+        + [
+            "--new-set",
+            "iterations=2",
+            "--base-set",
+            "iterations=2",
+            "--new-set",
+            "evaluation=learned",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "deal 0 new in seat 1" in out.stdout and "deal 0 new in seat 2" in out.stdout
+    assert "classic: new won " in out.stdout and "/2 = " in out.stdout
+    assert "ERROR" not in out.stdout
+
+
+class _Scripted:
+    """A side that plays one placement and then reports the state it is told to."""
+
+    def __init__(self, name: str, after_move: list[Any]) -> None:
+        self.name = name
+        self.after_move = after_move
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        start = [0, "PLACE", 0, "A", [0, 0], [7, 7], 0, False]
+        if "choose" in request:
+            return {"action": {"type": "pass"}, "cpu": 0.1, "searched": 1, "state": self.after_move}
+        if "apply" in request:
+            return {"state": self.after_move}
+        return {"state": start}
+
+
+def test_engines_out_of_step_stop_the_game_naming_the_deal_and_both_states() -> None:
+    mine = [1, "PLACE", 1, "B", [0, 0], [7, 7], 1, False]
+    theirs = [1, "PLACE", 1, "C", [0, 0], [7, 7], 1, False]
+    sides = (_Scripted("new", mine), _Scripted("base", theirs))
+    with pytest.raises(
+        OutOfStep, match=r"deal 4: after .* the new engine has .*'B'.* the base engine .*'C'"
+    ):
+        play(sides, "classic", 4, 0, ({}, {}))  # type: ignore[arg-type]
