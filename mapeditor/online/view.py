@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 from engine import Draw, Game, Move, Pass, Phase
+from engine.record import record_of
 from mapeditor.online import art
 from mapeditor.online.table import Table
 
@@ -133,3 +134,23 @@ def choices(table: Table) -> dict[str, Any]:
         "placements": [[x, y, r, spots] for (x, y, r), spots in placements.items()],
         "actions": actions,
     }
+
+
+def history(table: Table, since: int) -> dict[str, Any]:
+    """The game's actions from action ``since`` on, for a client that replays them on its own
+    copy of the game (the Studio's playtest window, :mod:`mapeditor.online.remote`). From 0 it
+    also carries the record's head (map, options, seed, players): everything a replay needs.
+    The record holds nothing a state does not show: the seed is in the first log line."""
+    g = table.game
+    since = min(since, len(g.history))
+    out: dict[str, Any] = {
+        "type": "record",
+        "since": since,
+        "actions": [a.to_dict() for a in g.history[since:]],
+    }
+    if since == 0:
+        # embedded: a client never reads a path of the host's
+        head = record_of(g, embed_map=True).to_dict()
+        head["actions"] = []
+        out["record"] = head
+    return out

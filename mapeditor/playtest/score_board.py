@@ -1,9 +1,13 @@
 """The score board: one row per player with score, meeples left, chips held, wines (by the
-rule set's name for them) and each of the designer's resources (their names and colours)."""
+rule set's name for them) and each of the designer's resources (their names and colours).
+
+With projected scores on, the Score column also shows what each player would have if the game
+ended now; the mouse over a player's row names that player (:attr:`ScoreBoard.player_hovered`),
+and the board picks out the features their meeples hold."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -41,8 +45,15 @@ def _meeples_text(game: Game, player: int) -> str:
 class ScoreBoard(QTableWidget):
     """Read-only table; ``show_game`` refreshes it and marks whose turn it is."""
 
+    player_hovered = Signal(object)
+    """The player whose row is under the mouse, or ``None``."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(COLUMNS), parent)
+        self.setMouseTracking(True)
+        self._hovered: int | None = None
+        self.cellEntered.connect(lambda row, _col: self._hover(row))
+        self.viewport().installEventFilter(self)
         self.setHorizontalHeaderLabels(COLUMNS)
         self.verticalHeader().setVisible(False)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -59,6 +70,16 @@ class ScoreBoard(QTableWidget):
         for c in range(len(COLUMNS)):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COLUMNS.index("Chips"), QHeaderView.ResizeMode.Stretch)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Leave:
+            self._hover(None)
+        return False
+
+    def _hover(self, row: int | None) -> None:
+        if row != self._hovered:
+            self._hovered = row
+            self.player_hovered.emit(row)
 
     def _show_headers(self, game: Game) -> list[rule_view.ResourceView]:
         """The rule set's names as headers: its wines' name, one column per resource."""
@@ -91,7 +112,15 @@ class ScoreBoard(QTableWidget):
         self.setColumnHidden(COLUMNS.index("Wines"), not rule_view.has_wines(game))
         return resources
 
-    def show_game(self, game: Game, colours: list[QColor], labels: list[str]) -> None:
+    def show_game(
+        self,
+        game: Game,
+        colours: list[QColor],
+        labels: list[str],
+        projected: list[int] | None = None,
+    ) -> None:
+        """Show ``game``; ``projected``: each player's score if the game ended now, shown as
+        "score → projected"."""
         n = len(game.players)
         self.setRowCount(n)
         resources = self._show_headers(game)
@@ -101,7 +130,7 @@ class ScoreBoard(QTableWidget):
             wines = rule_view.wines(game, p)
             cells = (
                 f"{'▶ ' if mine else ''}{game.players[p]}",
-                str(game.scores[p]),
+                str(game.scores[p]) if projected is None else f"{game.scores[p]} → {projected[p]}",
                 _meeples_text(game, p),
                 _chip_text(chips) or "-",
                 " ".join(_short(w) for w in wines) or "-",

@@ -50,6 +50,7 @@ from mapeditor.document import MapDocument
 from mapeditor.files import ChangedOnDisk, EditorFiles, blank_map
 from mapeditor.folders import editor_settings
 from mapeditor.online.host_dialog import add_host_action
+from mapeditor.online.joined_window import add_join_action
 from mapeditor.painting import LAYERS, square_rect
 from mapeditor.playtest.launch import confirm_errors, open_playtest
 from mapeditor.tools import ALL_TOOLS, Tool
@@ -364,6 +365,7 @@ class MainWindow(QMainWindow):
         map_menu.addAction(self.validate_action)
         map_menu.addAction(self.playtest_action)
         self.host_action = add_host_action(self, map_menu)
+        self.join_action = add_join_action(self, map_menu)
         add_balance_report_action(self, map_menu)
         rule_set = map_menu.addAction("Map-Chips &rule set…")
         rule_set.setToolTip("The map's Map-Chips rules: a module, or a mini-expansion of its own")
