@@ -2,7 +2,8 @@
 
 Prints, per table, the games won by the MCTS bot with a 95 % Wilson interval, the ties, and the
 CPU time (``time.process_time``, one core) per MCTS move. Tables: ``classic`` (no map, 72 base
-tiles, 2 players) and ``deutschland`` (the bundled map with its Map-Chips rules).
+tiles, 2 players) and the five 2019 presets' bundled maps with their Map-Chips rules
+(``deutschland``, ``france``, ``great-britain``, ``iberica``, ``benelux``).
 
 Run: ``python benchmarks/bench_bots.py --games 200 --table classic``
      ``python benchmarks/bench_bots.py --levels --games 20``  (the strength-level table;
@@ -31,6 +32,9 @@ from engine.analysis.paired import block_rate, mean_ci
 from engine.bots import make_bot
 from engine.game import Game, GameOptions
 
+PRESET_TABLES = ("deutschland", "france", "great-britain", "iberica", "benelux")
+"""The bundled maps of the five 2019 sheets, each played with its own Map-Chips rules."""
+
 
 def new_table(table: str, seed: int) -> Game:
     if table == "classic":
@@ -53,8 +57,8 @@ def play(table: str, seed: int, mcts_seat: int, opponent: str, mcts_opts: dict[s
     cpu = 0.0
     searched = 0
     while not game.is_over():
-        bot = bots[game.to_move]
-        if game.to_move == mcts_seat:
+        bot = bots[game.decider]
+        if game.decider == mcts_seat:
             t0 = time.process_time()
             action = bot.choose(game)
             cpu += time.process_time() - t0
@@ -167,7 +171,7 @@ def _level_list(text: str) -> list[int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--table", choices=["classic", "deutschland"], action="append")
+    ap.add_argument("--table", choices=["classic", *PRESET_TABLES], action="append")
     ap.add_argument("--opponent", choices=["greedy", "random"], default="greedy")
     ap.add_argument("--iterations", type=int, default=None, help="MCTS budget (default: bot's)")
     ap.add_argument("--level", type=int, default=None, help="MCTS strength level 1..10")

@@ -66,7 +66,7 @@ def main() -> None:
     t1 = time.perf_counter()
     report = balance_report(m, result)
     with tempfile.TemporaryDirectory() as out:
-        write_report(report, out)
+        write_report(report, out, m)
     t2 = time.perf_counter()
     print(
         f"{args.games}-game greedy report on deutschland, {workers} workers: {t2 - t0:.1f} s wall "

@@ -165,6 +165,21 @@ class FeatureStore:
             label[a] = label[b]
         return a
 
+    def join_across(self, a: int, b: int) -> None:
+        """Join the features of nodes ``a`` and ``b`` that meet across one edge: the edge closes
+        on both sides (two open edges fewer), whether they were one feature already or two."""
+        parent = self.parent
+        while parent[a] != a:
+            a = parent[a]
+        while parent[b] != b:
+            b = parent[b]
+        if a == b:
+            if self.log is not None:
+                self.save(a)
+            self.open[a] -= 2
+        else:
+            self.open[self.union(a, b)] -= 2
+
     def meeples_of(self, root: int) -> tuple[int, ...]:
         return self.meeples.get(root, ())
 

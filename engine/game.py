@@ -92,6 +92,8 @@ class _Hooks(NamedTuple):
     """Asked :meth:`Rules.has_actions` after a placement (phase ``action``)."""
     offers_after: tuple[Rules, ...]
     """Asked :meth:`Rules.has_actions` after the scoring (phase ``after``)."""
+    decider: tuple[Rules, ...]
+    """Asked :meth:`Rules.decider` in phases ``action`` and ``after``."""
 
     @classmethod
     def of(cls, rules: Sequence[Rules]) -> _Hooks:
@@ -242,6 +244,8 @@ class Game:
         """Turns the current player still takes before the next player (rule sets grant them)."""
         self._in_extra_turn = False
         """The current turn was granted as an extra turn (``RuleContext.extra_turn``)."""
+        self._skips: tuple[int, ...] = ()
+        """Turns each player will miss (``RuleContext.skip_turn``); empty: none."""
         self._pending: tuple[list[int], list[Square]] = ([], [])
         self._stack: list[Game | _Trial] = []
         self._hold_turn_end = False
@@ -478,7 +482,24 @@ class Game:
             self.to_move = (self.to_move + 1) % len(self.players)
             if self.to_move == 0:
                 self.round += 1
+            if self._skips:
+                self._skip_turns()
         self._begin_turn()
+
+    def _skip_turns(self) -> None:
+        """Pass over the players who miss this turn (each misses one a round at most: when
+        every player owes one, each misses one and the next plays)."""
+        n = len(self.players)
+        skips = list(self._skips)
+        for _ in range(n):
+            p = self.to_move
+            if not skips[p]:
+                break
+            skips[p] -= 1
+            self.to_move = (p + 1) % n
+            if self.to_move == 0:
+                self.round += 1
+        self._skips = tuple(skips) if any(skips) else ()
 
     def _finish(self) -> None:
         self.current_tile = None
@@ -643,7 +664,7 @@ class Game:
         if phase is _ACTION or phase is _AFTER:
             ph = phase.value
             acts = [Pass()] if self._pass_allowed() else []
-            for r in self.rules:
+            for r in self._offering():
                 acts.extend(r.actions(self._rule_ctx, ph))
             return acts
         return []
@@ -679,7 +700,40 @@ class Game:
 
     def _pass_allowed(self) -> bool:
         phase = self.phase.value
-        return all(r.pass_allowed(self._rule_ctx, phase) for r in self.rules)
+        return all(r.pass_allowed(self._rule_ctx, phase) for r in self._offering())
+
+    def _deciding(self) -> Rules | None:
+        """The rule module whose choice a player other than the player to move is making now
+        (phases ``action`` and ``after`` only)."""
+        phase = self.phase
+        if phase is _ACTION or phase is _AFTER:
+            ctx = self._rule_ctx
+            for r in self._hooks.decider:
+                if r.decider(ctx, phase.value) is not None:
+                    return r
+        return None
+
+    def _offering(self) -> Sequence[Rules]:
+        """The rule modules whose actions are offered now: the deciding one, or all."""
+        if self._hooks.decider:
+            deciding = self._deciding()
+            if deciding is not None:
+                return (deciding,)
+        return self.rules
+
+    @property
+    def decider(self) -> int:
+        """The player who acts now: the player to move, or, in phases ``action`` and
+        ``after``, another player a rule asks for a choice inside the turn
+        (:meth:`Rules.decider`). Bots choose for it, seats of the playtest and of online
+        tables act when it is theirs; records need nothing more (the actions say it)."""
+        if self._hooks.decider:
+            deciding = self._deciding()
+            if deciding is not None:
+                got = deciding.decider(self._rule_ctx, self.phase.value)
+                if got is not None:
+                    return got
+        return self.to_move
 
     def rule(self, name: str) -> Rules | None:
         """The active rule module called ``name`` (``None`` if not in play)."""
@@ -765,7 +819,7 @@ class Game:
             if phase is _DRAW:
                 return None
             return "cannot draw now"
-        for r in self.rules:
+        for r in self._offering():
             offered = (
                 r.draw_actions(self._rule_ctx)
                 if phase is _DRAW
@@ -813,7 +867,11 @@ class Game:
         if isinstance(action, Move):
             self._apply_move(action)
         elif isinstance(action, Pass):
-            if self.phase is _ACTION:
+            deciding = self._deciding() if self._hooks.decider else None
+            if deciding is not None:
+                deciding.decline(self._rule_ctx, self.phase.value)
+                self._phase_goes_on()
+            elif self.phase is _ACTION:
                 self._score_and_continue()
             else:
                 self._end_turn()
@@ -821,7 +879,7 @@ class Game:
             self._draw()
         else:
             phase = self.phase
-            for r in self.rules:
+            for r in self._offering():
                 offered = (
                     r.draw_actions(self._rule_ctx)
                     if phase is _DRAW
@@ -830,15 +888,19 @@ class Game:
                 if action in offered:
                     r.apply(self._rule_ctx, action)
                     break
-            # a rule action may end the phase (e.g. a forced choice made): re-check offers
-            if self.phase is _ACTION and not any(
-                r.has_actions(self._rule_ctx, "action") for r in self.rules
-            ):
-                self._score_and_continue()
-            elif self.phase is _AFTER and not any(
-                r.has_actions(self._rule_ctx, "after") for r in self.rules
-            ):
-                self._end_turn()
+            self._phase_goes_on()
+
+    def _phase_goes_on(self) -> None:
+        """After a rule action or another player's pass: the phase ends when nothing more is
+        offered in it (a forced choice made, the last offer taken)."""
+        if self.phase is _ACTION and not any(
+            r.has_actions(self._rule_ctx, "action") for r in self.rules
+        ):
+            self._score_and_continue()
+        elif self.phase is _AFTER and not any(
+            r.has_actions(self._rule_ctx, "after") for r in self.rules
+        ):
+            self._end_turn()
 
     def apply(self, action: Action) -> None:
         """Carry out ``action`` WITHOUT checking it and without an undo snapshot: the fastest

@@ -12,9 +12,9 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.geo.backdrop import Backdrop, cloud_squares
 from engine.geometry import Square
 from engine.mapdef import IslandRole, MapDef
-from mapeditor.backdrop import Backdrop, cloud_squares
 
 LEGEND_ROW = 0.3
 """Height of one legend row, in squares (13.5 mm on a 45 mm square)."""
@@ -28,6 +28,8 @@ class LegendEntry:
 
     key: str
     text: str
+    drawn: tuple[str, str] | None = None
+    """A designer mark's icon and colour (key ``mark``)."""
 
 
 _RULE_SET_PRINTS: dict[str, str] = {
@@ -99,6 +101,10 @@ def legend_entries(m: MapDef) -> list[LegendEntry]:
             if wanted is not None and not has.get(wanted, False):
                 title = spec.title or spec.name
                 shown.append(LegendEntry(wanted, f"{texts[wanted]} (rule set {title})"))
+        printed = {mark.mark for mark in m.marks.values()}
+        for kind in spec.marks:  # the designer's own prints, by their names
+            if kind.id in printed:
+                shown.append(LegendEntry("mark", kind.name, (kind.icon, kind.colour)))
     return shown
 
 

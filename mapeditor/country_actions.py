@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import gridshape
+from engine.geo.neighbours import neighbour_names
 from engine.geometry import Edge, Square
 from engine.gridshape import Reshape, reshape, reshape_losses
 from engine.islands import suggest_ferries
 from engine.mapdef import BorderFeature, EdgeKind, Ferry, Town
 from mapeditor.commands import ReplaceMap, change_entries
 from mapeditor.document import MapDocument
-from mapeditor.neighbours import neighbour_names
 
 __all__ = [
     "accept_ferries",

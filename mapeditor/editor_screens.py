@@ -4,15 +4,18 @@ Run under a display (``xvfb-run -a``). Writes ``OUTDIR/<map>.png`` for each ship
 ones named) and ``OUTDIR/start-page.png``; with ``--rule-set`` instead of map names, the Rule set
 dock's pictures (``ruleset-dock.png``, ``ruleset-issues.png``, ``ruleset-missing-print.png``);
 with ``--rule-language``, a designer's own rule set (``docs/rule-language/herring.ruleset.json``)
-in the dock (``ruleset-dock-rules.png``, ``ruleset-dock-form.png``) and in a playtest
-(``playtest-herring.png``).
+in the dock (``ruleset-dock-rules.png``, ``ruleset-dock-form.png``,
+``ruleset-dock-resources.png``), its balance report (``report-herring.png``) and a playtest
+(``playtest-herring.png``); with ``--resize``, the Resize dialog on Italia (``resize.png``).
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QStandardPaths
 from PySide6.QtWidgets import QApplication
@@ -25,6 +28,13 @@ def _settle(app: QCoreApplication, seconds: float) -> None:
     while time.monotonic() < end:
         app.processEvents()
         time.sleep(0.02)
+
+
+def _until(app: QCoreApplication, done: Callable[[], bool], seconds: float = 20.0) -> None:
+    """Let events run until ``done()`` (the validation helper's answer on a loaded machine)."""
+    end = time.monotonic() + seconds
+    while not done() and time.monotonic() < end:
+        _settle(app, 0.1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if names == ["--rule-language"]:
         rule_language_screens(app, out)
+        return 0
+    if names == ["--resize"]:
+        resize_screen(app, out)
         return 0
     start = open_editor()
     start.settings.setValue("recent", [str(Path.home() / "maps" / "my-island.json")])
@@ -70,6 +83,25 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def resize_screen(app: QCoreApplication, out: Path) -> None:
+    """Italia six columns narrower and four rows taller, its south-east corner kept."""
+    from mapeditor.widgets.grid_dialog import GridDialog
+    from mapeditor.widgets.main_window import open_editor
+
+    window = open_editor(bundled_map("italia"))
+    dialog = GridDialog(window, shift=False)
+    dialog.a.setValue(dialog.a.value() - 6)
+    dialog.b.setValue(dialog.b.value() + 4)
+    dialog.anchors.buttons["se"].click()
+    dialog.resize(700, 420)
+    dialog.show()
+    _settle(app, 0.3)
+    dialog.grab().save(str(out / "resize.png"))
+    dialog.close()
+    window.document.undo_stack.setClean()
+    window.close()
+
+
 def rule_set_screens(app: QCoreApplication, out: Path) -> None:
     """The Rule set dock on France: the preset with a changed number, two mistakes listed and
     marked, and a missing print clicked in the issues list."""
@@ -92,7 +124,8 @@ def rule_set_screens(app: QCoreApplication, out: Path) -> None:
     dock.spin_box(("supply", "per_colour")).setValue(12)
     dock.spin_box(("mechanics", 0, "pay", "value")).setValue(40)
     window.validation.run_now()
-    _settle(app, 2.0)
+    _until(app, lambda: bool(window.validation.model.issues))
+    _settle(app, 0.5)
     dock.ensureWidgetVisible(dock.spin_box(("supply", "values", "1")))
     window.statusBar().clearMessage()
     window.grab().save(str(out / "ruleset-issues.png"))
@@ -103,9 +136,18 @@ def rule_set_screens(app: QCoreApplication, out: Path) -> None:
     cleared = dataclasses.replace(doc.map.towns[town], grape=None)
     change_entries(doc, "towns", {town: cleared}, "Clear grape")
     window.validation.run_now()
-    _settle(app, 2.0)
     model = window.validation.model
-    row = next(i for i, x in enumerate(model.issues) if x.code.startswith("ruleset-missing"))
+
+    def missing() -> list[int]:  # the town's missing colour (France's own check names it)
+        return [
+            i
+            for i, x in enumerate(model.issues)
+            if x.code.startswith("ruleset-missing") or x.code.endswith("town-without-grape")
+        ]
+
+    _until(app, lambda: bool(missing()))
+    rows = missing()
+    row = rows[0]
     window.validation._on_clicked(model.index(row))
     _settle(app, 0.5)
     window.grab().save(str(out / "ruleset-missing-print.png"))
@@ -142,15 +184,25 @@ def rule_language_screens(app: QCoreApplication, out: Path) -> None:
     window.marks_bar.choose("fish_market")
     dock = window.ruleset
     window.docks["Rule set"].raise_()
-    dock.select_entry("rules", 2)
+    dock.select_entry("rules", 1)  # nested conditions and a quantity
     _settle(app, 1.5)
     window.statusBar().clearMessage()
     window.grab().save(str(out / "ruleset-dock-rules.png"))
     from PySide6.QtWidgets import QGroupBox
 
-    rules = next(b for b in dock.findChildren(QGroupBox) if b.title() == "Rules" and b.isVisible())
+    def box(title: str) -> QGroupBox:
+        return next(b for b in dock.findChildren(QGroupBox) if b.title() == title and b.isVisible())
+
+    rules = box("Rules")
+    dock.ensureWidgetVisible(rules)
+    _settle(app, 0.3)
     rules.grab().save(str(out / "ruleset-dock-form.png"))
+    resources = box("Resources")
+    dock.ensureWidgetVisible(resources)
+    _settle(app, 0.3)
+    resources.grab().save(str(out / "ruleset-dock-resources.png"))
     m = doc.map
+    report_screen(app, m, out)
     setup = default_setup(m, seed=7, players=2)
     setup.seats = [Seat("Anna", "#d7301f", "greedy"), Seat("Ben", "#2b6cc4", "greedy")]
     play = PlaytestWindow(m, setup, pace_ms=0)
@@ -164,11 +216,49 @@ def rule_language_screens(app: QCoreApplication, out: Path) -> None:
     play._refresh()
     _settle(app, 0.3)
     play.grab().save(str(out / "playtest-herring.png"))
-    for name in ("ruleset-dock-rules", "ruleset-dock-form", "playtest-herring"):
+    for name in (
+        "ruleset-dock-rules",
+        "ruleset-dock-form",
+        "ruleset-dock-resources",
+        "report-herring",
+        "playtest-herring",
+    ):
         print(out / f"{name}.png")
     play.close()
     doc.undo_stack.setClean()
     window.close()
+
+
+def report_screen(app: QCoreApplication, m: Any, out: Path) -> None:
+    """The balance report of ``m``'s rule set (greedy bots) in the editor's balance dialog, at
+    its rule section: the rules by their titles, the resources by their names and icons."""
+    from engine.analysis.balance import balance_report
+    from engine.analysis.simulate import simulate
+    from mapeditor.widgets.balance_dialog import BalanceDialog
+
+    dialog = BalanceDialog(m)
+    dialog.games.setValue(REPORT_GAMES)
+    dialog.seed.setValue(11)
+    result = simulate(m, dialog.config(), workers=1)  # what Run does, without its thread
+    dialog.resize(900, 860)
+    dialog.show()
+    dialog.show_report(balance_report(m, result))
+    dialog.tabs.setCurrentIndex(2)
+    _settle(app, 0.5)
+    summary = dialog.summary
+    summary.find("held at the end")  # the resources' table, under the rules' table
+    cursor = summary.textCursor()
+    cursor.clearSelection()
+    summary.setTextCursor(cursor)
+    bar = summary.verticalScrollBar()  # that table low in the view: the rules' one above it
+    bar.setValue(bar.value() + summary.cursorRect().top() - summary.viewport().height() * 2 // 3)
+    _settle(app, 0.3)
+    dialog.grab().save(str(out / "report-herring.png"))
+    dialog.close()
+
+
+REPORT_GAMES = 20
+"""Games of the report picture (greedy bots: a minute or two)."""
 
 
 if __name__ == "__main__":

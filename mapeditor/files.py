@@ -41,6 +41,7 @@ from engine.mapio import MAX_FILE_BYTES
 from engine.resources import maps_dir
 from mapeditor import recovery
 from mapeditor.document import MapDocument
+from mapeditor.folders import documents_dir, remember_dir, start_dir
 
 MAX_RECENT = 8
 
@@ -108,12 +109,6 @@ def save_failure_text(path: Path, exc: BaseException) -> str:
     if isinstance(exc, RecursionError):
         return f"{shown} was not saved: the map is nested too deeply to be written."
     return f"{shown} was not saved: {str(exc).rstrip('.')}."
-
-
-def documents_dir() -> Path:
-    """The user's documents folder (where a new map is saved by default)."""
-    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-    return Path(base) if base else Path.home()
 
 
 def is_shipped(path: Path) -> bool:
@@ -341,14 +336,14 @@ class EditorFiles(QObject):
         path = path.resolve()
         recent = [str(path)] + [p for p in self.recent() if p != str(path)]
         self.settings.setValue("recent", recent[:MAX_RECENT])
-        self.settings.setValue("last_dir", str(path.parent))
+        remember_dir(path, self.settings)
         self.recentChanged.emit()
 
     def last_dir(self) -> Path:
         """Where file dialogs start: the last folder used, else the user's documents (never the
         folder of the shipped maps)."""
-        last = Path(str(self.settings.value("last_dir", "") or documents_dir()))
-        return documents_dir() if is_shipped(last / "x.json") or not last.is_dir() else last
+        last = start_dir(None, self.settings)
+        return documents_dir() if is_shipped(last / "x.json") else last
 
 
 def _lock_path(folder: Path, owner: str) -> Path:

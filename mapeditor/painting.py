@@ -31,6 +31,7 @@ from PySide6.QtGui import (
 
 from engine.geometry import Edge, Side, Square
 from engine.mapdef import Colour, EdgeKind, IslandRole, MapDef
+from mapeditor.designer_icons import paint_icon
 
 SQUARE = 64.0
 """Scene units per map square."""
@@ -488,6 +489,11 @@ def _paint_designer_marks(
             painter.setPen(QPen(border, 3.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(inner, 6, 6)
+            if kind is not None:  # the designer's icon, under the name
+                side = inner.height() * 0.5
+                spot = QRectF(0, 0, side, side)
+                spot.moveCenter(inner.center() + QPointF(0, inner.height() * 0.12))
+                paint_icon(painter, kind.icon, kind.colour, spot)
             if opts.labels:
                 name = kind.name if kind is not None else f"? {mark.mark}"
                 if mark.value is not None:

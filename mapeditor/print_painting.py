@@ -3,7 +3,7 @@
 :func:`paint_print` draws, in scene units like :func:`mapeditor.painting.paint_map` (which it
 calls for the squares and their prints):
 
-1. the sea, and the neighbouring land in a muted colour (:mod:`mapeditor.backdrop`);
+1. the sea, and the neighbouring land in a muted colour (:mod:`engine.geo.backdrop`);
 2. the map, with the real coastline and the water inside coastal squares under the grid when the
    map came from a country;
 3. the neighbours' names on their land, outside the border;
@@ -23,10 +23,16 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from shapely.geometry.base import BaseGeometry
 
+from engine.geo.backdrop import (
+    COAST_COLOUR,
+    NEIGHBOUR_LAND_COLOUR,
+    SEA_COLOUR,
+    Backdrop,
+    backdrop_of,
+)
 from engine.geo.country import GeoDataError
 from engine.geo.places import projection_of
 from engine.mapdef import Colour, MapDef
-from mapeditor.backdrop import Backdrop, backdrop_of
 from mapeditor.cartography import (
     LEGEND_HEAD,
     LEGEND_ROW,
@@ -35,6 +41,7 @@ from mapeditor.cartography import (
     legend_entries,
     place_furniture,
 )
+from mapeditor.designer_icons import paint_icon
 from mapeditor.painting import (
     COLOURS,
     SQUARE,
@@ -49,11 +56,11 @@ from mapeditor.painting import (
 )
 from mapeditor.print_size import SAFE_ZONE_MM
 
-SEA = QColor("#a9cde0")
+SEA = QColor(SEA_COLOUR)
 """The sea, as the editor draws it."""
-NEIGHBOUR_LAND = QColor("#dcd8c4")
+NEIGHBOUR_LAND = QColor(NEIGHBOUR_LAND_COLOUR)
 """Muted: the neighbours are scenery, not play."""
-COAST = QColor("#3f6f96")
+COAST = QColor(COAST_COLOUR)
 PARCHMENT = QColor("#f7f0dc")
 INK = QColor("#3a2a10")
 
@@ -216,7 +223,7 @@ def _legend(painter: QPainter, entries: tuple[LegendEntry, ...], rect: QRectF) -
         col, line = divmod(i, per_column)
         x = rect.x() + 6 + col * col_w
         y = top + line * row
-        _symbol(painter, entry.key, QRectF(x, y + 1, row - 2, row - 2))
+        _symbol(painter, entry.key, QRectF(x, y + 1, row - 2, row - 2), entry.drawn)
         text = QRectF(x + row + 2, y, col_w - row - 6, row)
         draw_text(
             painter,
@@ -228,7 +235,9 @@ def _legend(painter: QPainter, entries: tuple[LegendEntry, ...], rect: QRectF) -
         )
 
 
-def _symbol(painter: QPainter, key: str, rect: QRectF) -> None:
+def _symbol(
+    painter: QPainter, key: str, rect: QRectF, drawn: tuple[str, str] | None = None
+) -> None:
     """The legend's small picture of a print, drawn as on the map at the size of ``rect``."""
     painter.save()
     painter.translate(rect.topLeft())
@@ -239,7 +248,15 @@ def _symbol(painter: QPainter, key: str, rect: QRectF) -> None:
     painter.setPen(QPen(QColor("#8a8a7a"), 2))
     painter.setBrush(QColor("#d8e6b0"))
     painter.drawRect(box)
-    if key == "start":
+    if drawn is not None:  # a designer mark: its colour and icon, as on the map
+        fill = QColor(drawn[1])
+        fill.setAlpha(110)
+        painter.setPen(QPen(QColor(drawn[1]).darker(150), 3))
+        painter.setBrush(fill)
+        inner = box.adjusted(5, 5, -5, -5)
+        painter.drawRoundedRect(inner, 6, 6)
+        paint_icon(painter, drawn[0], drawn[1], inner.adjusted(8, 8, -8, -8))
+    elif key == "start":
         painter.setPen(QPen(QColor("#d1201b"), 6))
         painter.setBrush(QColor("#f3e3c3"))
         painter.drawRect(box.adjusted(4, 4, -4, -4))

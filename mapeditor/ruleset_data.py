@@ -31,7 +31,8 @@ from engine.rules.data import (
     check_ruleset_dict,
     preset_dict,
 )
-from engine.rules.data.lang import CONDITIONS, COSTS, EFFECTS, TRIGGERS, Kind
+from engine.rules.data.lang import CONDITIONS, COSTS, EFFECTS, QUANTITIES, TRIGGERS, Kind
+from engine.rules.data.lang_check import NESTING
 from engine.rules.data.ruleset import (
     FORMAT,
     MAX_FILE_BYTES,
@@ -269,6 +270,24 @@ def description(path: Path_) -> str:
     return str(_node(path).get("description", ""))
 
 
+def choices(path: Path_) -> list[Any]:
+    """The values the schema allows at ``path`` (its ``enum``; ``[]`` when it has none), so a
+    value the language adds (a new chooser) is offered without editor code."""
+    return list(_node(path).get("enum", []))
+
+
+def max_items(path: Path_, default: int) -> int:
+    """The schema's ``maxItems`` of the list at ``path`` (``default`` where it says none, as
+    inside a condition, whose branches the path does not follow)."""
+    return int(_node(path).get("maxItems", default))
+
+
+def quantity_schema() -> dict[str, Any]:
+    """The schema of a quantity (a number, or what to count times a factor, at most max)."""
+    node: dict[str, Any] = _schema()["$defs"]["quantity"]
+    return node
+
+
 # -- validation --------------------------------------------------------------------------------
 
 
@@ -372,7 +391,7 @@ def param_default(info: dict[str, Any], content: Any, name: str) -> Any:
     if info.get("type") == "boolean":
         return False
     if info.get("type") == "array":
-        return [1] if name == "points" else []
+        return [1] if name == "points" else [{"kind": "is_current"}]  # ``of``: one condition
     if info.get("type") == "object":
         return {"kind": "is_current"}
     if info.get("type") == "string":
@@ -391,6 +410,45 @@ def term_dict(content: Any, group: str, kind: str) -> dict[str, Any]:
     for name in info.required:
         out[name] = param_default(info.params[name], content, name)
     return out
+
+
+def quantity_value(content: Any, count: str | None) -> Any:
+    """A quantity starting as ``count`` (``None``: the number 1), its required parameters at a
+    starting value."""
+    if count is None:
+        return 1
+    info = QUANTITIES[count]
+    out: dict[str, Any] = {"count": count}
+    for name in info.required:
+        out[name] = param_default(info.params[name], content, name)
+    return out
+
+
+def condition_table(level: int) -> dict[str, Kind]:
+    """The conditions allowed at nesting ``level`` (1: a rule's own): the deepest level has no
+    ``all`` / ``any`` / ``not`` (the schema bounds nesting)."""
+    if level < NESTING:
+        return CONDITIONS
+    return {k: v for k, v in CONDITIONS.items() if k not in NESTED}
+
+
+NESTED = ("all", "any", "not")
+"""The conditions made of conditions."""
+
+
+def skeleton(value: Any) -> Any:
+    """What a form for ``value`` is made of: its kinds, what its quantities count, its lists'
+    lengths and which parameters are objects or lists, not the numbers and names (a form is
+    rebuilt when this changes; typing a number does not rebuild it)."""
+    if isinstance(value, dict):
+        return tuple(
+            (k, v if k in ("kind", "count") else skeleton(v))
+            for k, v in sorted(value.items())
+            if k in ("kind", "count") or isinstance(v, dict | list)
+        )
+    if isinstance(value, list):
+        return ("list", tuple(skeleton(v) for v in value))
+    return "."
 
 
 def without(content: Any, path: Path_) -> dict[str, Any]:

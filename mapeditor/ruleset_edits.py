@@ -178,16 +178,32 @@ def remove_item(document: MapDocument, path: Path_) -> bool:
     return _edit(document, without(current, path), f"Remove {path_text(path)}")
 
 
-def add_term(document: MapDocument, rule: int, group: str, kind: str) -> bool:
+def add_term(document: MapDocument, at: Path_, group: str, kind: str) -> bool:
     """Append a condition, cost or effect (``group``: ``if``, ``cost``, ``then``) of ``kind``
-    to rule ``rule``, its required parameters at a starting value."""
+    to the list at ``at`` (a rule's ``if`` / ``cost`` / ``then``, or an ``all`` / ``any``
+    condition's ``of``), its required parameters at a starting value."""
     current = content(document)
-    at: Path_ = ("rules", rule, group)
-    if current is None or not isinstance(get(current, ("rules", rule)), dict):
+    if current is None or not isinstance(get(current, at[:-1]), dict):
         return False
     terms = get(current, at, [])
     terms = [*terms, term_dict(current, group, kind)] if isinstance(terms, list) else []
     return _edit(document, with_value(current, at, terms), f"Add {kind} to {path_text(at)}")
+
+
+def move_item(document: MapDocument, path: Path_, step: int) -> bool:
+    """Move the list item at ``path`` ``step`` places (-1: up, 1: down), within its list."""
+    current = content(document)
+    items = get(current, path[:-1], None)
+    index = path[-1]
+    if not isinstance(items, list) or not isinstance(index, int):
+        return False
+    to = index + step
+    if not (0 <= index < len(items) and 0 <= to < len(items)):
+        return False
+    items = list(items)
+    items[index], items[to] = items[to], items[index]
+    where = "up" if step < 0 else "down"
+    return _edit(document, with_value(current, path[:-1], items), f"Move {path_text(path)} {where}")
 
 
 def set_term_kind(document: MapDocument, path: Path_, group: str, kind: str) -> bool:
@@ -268,6 +284,7 @@ __all__ = [
     "embed",
     "keep_in_file",
     "load_file",
+    "move_item",
     "remove_item",
     "remove_mechanic",
     "set_field",

@@ -27,7 +27,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from engine.analysis.paired import block_rate
+from engine.analysis.rule_usage import KEYS, TURN_KEYS
 from engine.errors import EngineError
+from engine.geo.naming import PlaceNames
 from engine.gridgraph import components
 from engine.rules.registry import rules_for
 from engine.rules.spec import ActionCount, EventStat, Figure, SummarySum
@@ -185,6 +187,8 @@ def balance_report(m: MapDef, result: SimResult) -> BalanceReport:
     report["length"] = length_figures(games)
     if all("quality" in g for g in games):
         report["quality"] = quality_figures(games)
+    if result.rule_set != "none":
+        report["rule_leader"] = rule_leader_figure(games)
     if any(g.get("bots") for g in games):
         report["bots"] = bot_figures(games)
     typed = cast("BalanceReport", report)
@@ -291,6 +295,7 @@ def start_choice_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> list[Sta
     for g in games:
         groups.setdefault(_choice_key(g), []).append(g)
     out: list[StartChoice] = []
+    names = PlaceNames(m)
     for key, gs in sorted(groups.items()):
         others = [g for g in games if _choice_key(g) != key]
         seats: list[ChoiceSeatRate] = []
@@ -310,7 +315,11 @@ def start_choice_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> list[Sta
         out.append(
             {
                 "squares": [list(sq) for sq in key],
-                "names": [m.start_squares[sq].name if sq in m.start_squares else "" for sq in key],
+                "names": [
+                    (m.start_squares[sq].name if sq in m.start_squares else "")
+                    or _capital(names.square(sq))
+                    for sq in key
+                ],
                 "games": len(gs),
                 "mean_score": _r(statistics.fmean(s for g in gs for s in g["scores"])),
                 "mean_winning_score": _r(statistics.fmean(max(g["scores"]) for g in gs)),
@@ -322,6 +331,10 @@ def start_choice_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> list[Sta
             }
         )
     return out
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def fill_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> FillFigures:
@@ -356,6 +369,7 @@ def fill_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> FillFigures:
     rare = sorted(sq for sq in placeable if n and 0 < built[sq] / n < RARE)
     regions = _regions(set(never))
     rare_regions = [r for r in _regions(set(never) | set(rare)) if not r <= set(never)]
+    names = PlaceNames(m)
     set_aside = Counter(t for g in games for t in g["set_aside"])
     return {
         "placeable_squares": len(placeable),
@@ -366,10 +380,12 @@ def fill_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> FillFigures:
         "never_reached": [list(sq) for sq in never],
         "rarely_reached": [list(sq) for sq in rare],
         "never_filled_regions": [
-            {"size": len(r), "squares": [list(sq) for sq in sorted(r)]} for r in regions
+            {"size": len(r), "squares": [list(sq) for sq in sorted(r)], "place": names.squares(r)}
+            for r in regions
         ],
         "rarely_filled_regions": [
-            {"size": len(r), "squares": [list(sq) for sq in sorted(r)]} for r in rare_regions
+            {"size": len(r), "squares": [list(sq) for sq in sorted(r)], "place": names.squares(r)}
+            for r in rare_regions
         ],
         "set_aside": {
             "per_game": describe([len(g["set_aside"]) for g in games]),
@@ -401,6 +417,7 @@ def feature_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> FeatureFigure
             }
         )
     connected = Counter(tuple(b) for g in games for b in g["borders"])
+    names = PlaceNames(m)
     borders: list[BorderFigure] = []
     for edge, bf in sorted(m.border_features.items()):
         if str(bf.kind) == "field":
@@ -413,12 +430,17 @@ def feature_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> FeatureFigure
                 "side": str(edge.side),
                 "kind": str(bf.kind),
                 "neighbour": bf.neighbour,
+                "place": names.border(edge, str(bf.kind), bf.neighbour),
                 "coats_of_arms": bf.coats_of_arms,
                 "connected": _rate(connected[key], n),
             }
         )
     ferries: list[FerryFigure] = [
-        {"id": fid, "used": _rate(sum(1 for g in games if fid in g["ferries"]), n)}
+        {
+            "id": fid,
+            "place": names.ferry(m.ferries[fid].a, m.ferries[fid].b, fid),
+            "used": _rate(sum(1 for g in games if fid in g["ferries"]), n),
+        }
         for fid in sorted(m.ferries)
     ]
     kinds = sorted({k for g in games for k in g["points"]})
@@ -505,13 +527,40 @@ def rule_figures(m: MapDef, result: SimResult, games: Sequence[dict[str, Any]]) 
     usage = rule_usage_figures(m, games)
     if usage:
         out["by_rule"] = usage
+    held = resource_figures(m, games)
+    if held:
+        out["resources"] = held
+    return out
+
+
+def resource_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per resource of the rule language, as the designer named and drew it: what a player
+    held at the end of a game, on average, and the most any player held."""
+    spec = m.rule_set.spec
+    played = [g["resources_held"] for g in games if "resources_held" in g]
+    if spec is None or not played or not spec.resources:
+        return []
+    out = []
+    for r in spec.resources:
+        ends = [n for g in played for n in g.get(r.id, [])]
+        out.append(
+            {
+                "id": r.id,
+                "name": r.name,
+                "colour": r.colour,
+                "icon": r.icon,
+                "held_at_end": _r(sum(ends) / len(ends)) if ends else 0,
+                "most_held": max(ends, default=0),
+            }
+        )
     return out
 
 
 def rule_usage_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per rule of the rule language, in the designer's words (its title): per game how often
-    it was offered, taken, declined and ran, the points and chips it moved; the games where it
-    ran, and in how many of them the player who ran it most won."""
+    it was offered, taken, declined and ran, the points, chips and turns it moved (extra turns
+    granted and played, turns missed); the games where it ran, and in how many of them the
+    player who ran it most won."""
     played = [g for g in games if "rule_usage" in g]
     if not played:
         return []
@@ -528,7 +577,7 @@ def rule_usage_figures(m: MapDef, games: Sequence[dict[str, Any]]) -> list[dict[
             if max(range(len(f["seat_fired"])), key=lambda p: f["seat_fired"][p]) in g["winners"]
         )
         row: dict[str, Any] = {"id": rid, "title": titles.get(rid, rid)}
-        for key in ("offered", "taken", "declined", "fired", "chips"):
+        for key in (*KEYS, *TURN_KEYS):
             row[key] = _r(sum(f.get(key, 0) for f in facts) / n)
         row["points"] = _r(sum(g["rule_events"].get(rid, [0, 0])[1] for g in played) / n)
         row["games_fired"] = len(used)
@@ -611,6 +660,34 @@ def _figure(m: MapDef, rule: str, spec: Figure, games: Sequence[dict[str, Any]])
     return _tally(games, spec.type, labels[spec.label])
 
 
+BASE_KINDS = frozenset({"city", "road", "field", "monastery"})
+"""Points every Carcassonne game scores; the other kinds come from the map's rule set."""
+
+
+def rule_leader_figure(games: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """How often the one player who scored most from the rule set's own points (chips, wine,
+    ...) won: ``count`` of ``games`` (games with one such player), the ``rate`` with its
+    interval, the ``fair`` rate if those points did not matter (1 / players, averaged) and the
+    exact binomial test against it."""
+    led = won = 0
+    fair_sum = 0.0
+    for g in games:
+        own = [sum(v for k, v in sp.items() if k not in BASE_KINDS) for sp in g["seat_points"]]
+        top = max(own, default=0)
+        leaders = [s for s, v in enumerate(own) if v == top]
+        if top <= 0 or len(leaders) > 1:
+            continue
+        led += 1
+        won += leaders[0] in g["winners"]
+        fair_sum += 1 / len(own)
+    fair = fair_sum / led if led else 0.0
+    return {
+        **_rate(won, led),
+        "fair": _r(fair),
+        "p_value": _r(binomial_p_value(won, led, fair), 6) if led else 1.0,
+    }
+
+
 def length_figures(games: Sequence[dict[str, Any]]) -> LengthFigures:
     """Game length in turns (tile placements by players), per player count."""
     out: dict[str, Any] = {"all": describe([g["turns"] for g in games])}
@@ -686,14 +763,12 @@ def warnings(m: MapDef, report: BalanceReport) -> list[ReportWarning]:
     fill = report["fill"]
     for region in fill["never_filled_regions"]:
         if region["size"] >= MIN_REGION:
-            xs = [sq[0] for sq in region["squares"]]
-            ys = [sq[1] for sq in region["squares"]]
             out.append(
                 {
                     "code": "region-never-filled",
                     "message": (
-                        f"{region['size']} connected squares around x {min(xs)}-{max(xs)}, "
-                        f"y {min(ys)}-{max(ys)} were never built in "
+                        f"{region['size']} connected squares {region['place']} were never "
+                        "built in "
                         f"{report['run']['games_played']} games"
                     ),
                     "squares": region["squares"],
@@ -701,14 +776,12 @@ def warnings(m: MapDef, report: BalanceReport) -> list[ReportWarning]:
             )
     for region in fill.get("rarely_filled_regions", []):
         if region["size"] >= MIN_REGION:
-            xs = [sq[0] for sq in region["squares"]]
-            ys = [sq[1] for sq in region["squares"]]
             out.append(
                 {
                     "code": "region-rarely-filled",
                     "message": (
-                        f"{region['size']} connected squares around x {min(xs)}-{max(xs)}, "
-                        f"y {min(ys)}-{max(ys)} were built in under {RARE:.0%} of "
+                        f"{region['size']} connected squares {region['place']} were built "
+                        f"in under {RARE:.0%} of "
                         f"{report['run']['games_played']} games"
                     ),
                     "squares": region["squares"],

@@ -24,9 +24,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.analysis.balance import bot_figures, margin
+from engine.analysis.balance import bot_figures, fill_figures, margin
+from engine.analysis.mapdiff import map_differences
+from engine.analysis.mapfigure import MapLayer, grid_values, map_figure
 from engine.analysis.paired import mcnemar_p, paired_difference
-from engine.analysis.report import save_chart, write_pages
+from engine.analysis.report import map_argument, rerun_command, save_chart, write_pages
+from engine.errors import EngineError
+from engine.resources import find_map
 
 if TYPE_CHECKING:
     from engine.analysis.simulate import SimResult
@@ -332,6 +336,10 @@ def verdicts(cmp: dict[str, Any], alpha: float = ALPHA) -> list[dict[str, Any]]:
             who = "B" if db < da else "A"
             out.append(
                 {
+                    # two players: seat 2's change is seat 1's seen from the other side
+                    "same_as": f"seats {block['players']}"
+                    if block["players"] == 2
+                    else f"seat {block['players']} {s['seat']}",
                     "p_value": p,
                     "effect": 1.0,  # seat fairness first among equally strong findings
                     "text": f"{who} is fairer to seat {s['seat'] + 1} ({p_text(p)}): "
@@ -369,7 +377,16 @@ def verdicts(cmp: dict[str, Any], alpha: float = ALPHA) -> list[dict[str, Any]]:
             )
     # strongest evidence first; among equal p-values (p < 0.001 is common), the larger change
     out.sort(key=lambda v: (v["p_value"], -v["effect"]))
-    return out
+    # each line once: with two players a seat's win share mirrors the other's, and a figure
+    # may be listed under two sections; the page and the headline never say a thing twice
+    seen: set[str] = set()
+    unique = []
+    for v in out:
+        key = v.get("same_as", v["text"])
+        if key not in seen:
+            seen.add(key)
+            unique.append(v)
+    return unique
 
 
 def _effect(a: float, b: float) -> float:
@@ -399,9 +416,16 @@ def headline(cmp: dict[str, Any]) -> str:
 
 
 def compare_runs(
-    a_map: MapDef, a: SimResult, b_map: MapDef, b: SimResult, *, labels: tuple[str, str] = ("", "")
+    a_map: MapDef,
+    a: SimResult,
+    b_map: MapDef,
+    b: SimResult,
+    *,
+    labels: tuple[str, str] = ("", ""),
+    files: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Every figure of the comparison of run ``a`` (map ``a_map``) with run ``b``."""
+    """Every figure of the comparison of run ``a`` (map ``a_map``) with run ``b``; ``files``:
+    the two map files as the user named them (the page names them)."""
     ga, gb = a.games, b.games
     cmp: dict[str, Any] = {
         "format": COMPARE_FORMAT,
@@ -422,7 +446,10 @@ def compare_runs(
         },
         "run": {**a.config.to_dict(), "b_config": b.config.to_dict()},
         "alpha": ALPHA,
+        "differences": map_differences(a_map, b_map),
     }
+    if files is not None:
+        cmp["a"]["file"], cmp["b"]["file"] = files
     paired = runs_pair(ga, gb)
     cmp["paired"] = paired
     num = functools.partial(_numbers, paired=paired)
@@ -469,23 +496,58 @@ def compare_runs(
 # -- the page -------------------------------------------------------------------------------------
 
 
-def comparison_blocks(cmp: dict[str, Any], images: dict[str, str]) -> list[tuple[Any, ...]]:
-    """The comparison page as report blocks (see :mod:`engine.analysis.report`)."""
+def compare_command(cmp: dict[str, Any], out_dir: str | Path) -> str | None:
+    """The command that plays the comparison again, run in ``out_dir`` (``None`` when the
+    comparison does not know its files: the editor's unsaved map)."""
+    names = []
+    for side in ("a", "b"):
+        given = cmp[side].get("file")
+        if given is None:
+            return None
+        try:
+            path = find_map(given)
+        except EngineError:
+            return None
+        names.append(map_argument(path, out_dir) if path == Path(given) else given)
+    return rerun_command(cmp, f"--compare {names[0]} {names[1]}")
+
+
+def comparison_blocks(
+    cmp: dict[str, Any], images: dict[str, str], *, command: str | None = None
+) -> list[tuple[Any, ...]]:
+    """The comparison page as report blocks (see :mod:`engine.analysis.report`); ``command``:
+    how to play it again (:func:`compare_command`)."""
     a, b = cmp["a"], cmp["b"]
     run = cmp["run"]
     out: list[tuple[Any, ...]] = [
-        ("h1", f"Balance comparison: {a['label']} (A) and {b['label']} (B)"),
+        (
+            "h1",
+            f"Balance comparison: {a.get('file', a['label'])} (A) and "
+            f"{b.get('file', b['label'])} (B)",
+        ),
         (
             "p",
-            f"A: map `{a['map']}` ({a['name']}), rules '{a['rule_set_played']}', {a['games']} "
-            f"games. B: map `{b['map']}` ({b['name']}), rules '{b['rule_set_played']}', "
-            f"{b['games']} games. Same settings and seed for both: players "
-            f"{','.join(map(str, run['players']))}, "
+            f"A: `{a.get('file', a['map'])}` ({a['name']}), rules '{a['rule_set_played']}', "
+            f"{a['games']} games. B: `{b.get('file', b['map'])}` ({b['name']}), rules "
+            f"'{b['rule_set_played']}', {b['games']} games. Same settings and seed for both: "
+            f"players {','.join(map(str, run['players']))}, "
             f"bot {'/'.join(run['seats']) if run['seats'] else run['bot']}, seed {run['seed']}.",
         ),
-        ("h2", "Verdict"),
-        ("p", f"**{cmp['headline']}**"),
+        *(
+            [("p", f"Same figures again, run in this page's folder: `{command}`")]
+            if command
+            else []
+        ),
+        ("h2", "What differs between the maps"),
+        (
+            ("list", cmp["differences"])
+            if cmp.get("differences")
+            else ("p", "Nothing: the two maps are the same; only the settings may differ.")
+        ),
     ]
+    if "difference" in images:
+        out.append(("img", images["difference"], "difference map: B - A on the map"))
+    out += [("h2", "Verdict"), ("p", f"**{cmp['headline']}**")]
     if len(cmp["verdicts"]) > 1:
         out.append(("list", [v["text"] for v in cmp["verdicts"][1:]]))
     tests = (
@@ -611,9 +673,16 @@ def _interval(f: dict[str, Any], scale: float = 1, unit: str = "") -> str:
 
 
 def draw_comparison_charts(
-    cmp: dict[str, Any], a: Sequence[Facts], b: Sequence[Facts], out_dir: Path, *, dpi: int = 72
+    cmp: dict[str, Any],
+    a: Sequence[Facts],
+    b: Sequence[Facts],
+    out_dir: Path,
+    maps: tuple[MapDef, MapDef],
+    *,
+    dpi: int = 72,
 ) -> dict[str, Path]:
-    """Win share per seat (grouped bars) and the score distributions (box plots) of A and B."""
+    """The difference map (on map B), win share per seat (grouped bars) and the score
+    distributions (box plots) of A and B."""
     # the optional report extra (may be absent)
     import matplotlib
 
@@ -623,6 +692,7 @@ def draw_comparison_charts(
 
     files: dict[str, Path] = {}
     charts: list[tuple[str, Callable[[], Any]]] = [
+        ("difference", lambda: _chart_difference(plt, maps, a, b)),
         ("seats", lambda: _chart_seats(plt, cmp)),
         ("scores", lambda: _chart_scores(plt, cmp, a, b)),
     ]
@@ -631,6 +701,39 @@ def draw_comparison_charts(
             fig = draw()
             files[name] = save_chart(plt, fig, out_dir / f"{name}.png", dpi)
     return files
+
+
+def built_difference(
+    maps: tuple[MapDef, MapDef], a: Sequence[Facts], b: Sequence[Facts]
+) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], str]]:
+    """Per square both maps can build: the share of games B builds it minus A's; and the
+    squares only one of them can build (``"only in A"``/``"only in B"``)."""
+    built_a = grid_values(fill_figures(maps[0], a)["built_rate"])
+    built_b = grid_values(fill_figures(maps[1], b)["built_rate"])
+    diff = {sq: round(built_b[sq] - built_a[sq], 4) for sq in built_a.keys() & built_b.keys()}
+    only = {sq: "only in A" for sq in built_a.keys() - built_b.keys()}
+    only |= {sq: "only in B" for sq in built_b.keys() - built_a.keys()}
+    return diff, only
+
+
+def _chart_difference(
+    plt: Any, maps: tuple[MapDef, MapDef], a: Sequence[Facts], b: Sequence[Facts]
+) -> Any:
+    diff, only = built_difference(maps, a, b)
+    # symmetric around 0 so white means "no change"; never narrower than 5 points
+    top = max([0.05, *(abs(v) for v in diff.values())])
+    layer = MapLayer(
+        "Difference map: share of games each square is built, B - A",
+        diff,
+        "RdBu",
+        -top,
+        top,
+        "B - A (blue: B builds it more often)",
+        crossed=frozenset(maps[0].start_squares.keys() - maps[1].start_squares.keys()),
+        crossed_label="start square of A only",
+        hatched=only,
+    )
+    return map_figure(plt, maps[1], [layer])
 
 
 def _chart_seats(plt: Any, cmp: dict[str, Any]) -> Any:
@@ -673,23 +776,27 @@ def write_comparison(
     a: Sequence[Facts],
     b: Sequence[Facts],
     out_dir: str | Path,
+    maps: tuple[MapDef, MapDef],
     *,
     charts: bool = True,
 ) -> dict[str, Path]:
-    """Write ``comparison.json``, ``comparison.md``, ``comparison.html`` (and PNG charts)."""
+    """Write ``comparison.json``, ``comparison.md``, ``comparison.html`` (and PNG charts, the
+    difference map drawn on ``maps[1]``)."""
     return write_pages(
         out_dir,
         "comparison",
         cmp,
-        title=f"Balance comparison: {cmp['a']['label']} and {cmp['b']['label']}",
-        draw=lambda out: draw_comparison_charts(cmp, a, b, out),
-        blocks=lambda images: comparison_blocks(cmp, images),
+        title=f"Balance comparison: {cmp['a'].get('file', cmp['a']['label'])} and "
+        f"{cmp['b'].get('file', cmp['b']['label'])}",
+        draw=lambda out: draw_comparison_charts(cmp, a, b, out, maps),
+        blocks=lambda images: comparison_blocks(cmp, images, command=compare_command(cmp, out_dir)),
         charts=charts,
     )
 
 
 __all__ = [
     "ALPHA",
+    "built_difference",
     "compare_runs",
     "comparison_blocks",
     "fisher_p",

@@ -14,14 +14,21 @@ import html
 import io
 import json
 import math
+import os
+import re
+import shlex
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.analysis.mapfigure import MapLayer, grid_values, map_figure
+from engine.analysis.verdicts import plain_verdicts
 from engine.boundedio import write_bytes_atomically, write_text_atomically
+from engine.rules.data.icons import icon_svg
 
 if TYPE_CHECKING:
     from engine.analysis.report_types import BalanceReport, Describe, Rate
+    from engine.mapdef import MapDef
 
 Block = tuple[Any, ...]
 """``("h1"|"h2"|"p", text)``, ``("table", headers, rows)``, ``("img", file, alt)``,
@@ -44,21 +51,65 @@ def report_json(report: Mapping[str, Any]) -> str:
 
 
 def write_report(
-    report: BalanceReport, out_dir: str | Path, *, charts: bool = True
+    report: BalanceReport,
+    out_dir: str | Path,
+    m: MapDef,
+    *,
+    charts: bool = True,
+    map_file: str | Path | None = None,
 ) -> dict[str, Path]:
-    """Write the JSON, Markdown and HTML report (and PNG charts when possible) into ``out_dir``.
+    """Write the JSON, Markdown and HTML report of map ``m`` (and PNG charts when possible) into
+    ``out_dir``. ``map_file``: the map's file, so the page's re-run command names it (a path
+    from ``out_dir``, so the command works run beside the report); ``None`` for a shipped map,
+    named by its id.
 
     Returns the written files by role (``json``, ``markdown``, ``html``, ``chart:<name>``).
     """
+    map_arg = map_argument(map_file, out_dir) if map_file is not None else report["map"]["id"]
     return write_pages(
         out_dir,
         "report",
         report,
         title=f"Balance report: {report['map']['name']}",
-        draw=lambda out: draw_charts(report, out),
-        blocks=lambda images: report_blocks(report, images, charts_wanted=charts),
+        draw=lambda out: draw_charts(report, out, m),
+        icons={
+            icon_file(r): icon_svg(r["icon"], r["colour"])
+            for r in report["rules"].get("resources", [])
+        },
+        blocks=lambda images: report_blocks(report, images, charts_wanted=charts, map_arg=map_arg),
         charts=charts,
     )
+
+
+def map_argument(map_file: str | Path, out_dir: str | Path) -> str:
+    """``map_file`` as a command line run in ``out_dir`` names it: the path from there, quoted
+    for a POSIX shell when it must be (``../my maps/v2.json`` → ``'../my maps/v2.json'``)."""
+    rel = os.path.relpath(Path(map_file).resolve(), Path(out_dir).resolve())
+    return shlex.quote(Path(rel).as_posix())
+
+
+def rerun_command(report: Mapping[str, Any], map_arg: str) -> str:
+    """The command that plays the same games again (run in the report's folder when
+    ``map_arg`` is a path from it): a report's, or a comparison's with ``map_arg`` =
+    ``--compare A B``."""
+    run = report["run"]
+    players = ",".join(str(p) for p in run["players"])
+    cmd = (
+        f"python -m engine simulate {map_arg} --games {run['games']} --players {players} "
+        f"--bot {run['bot']} --rules {'on' if run['rules'] else 'off'} --seed {run['seed']}"
+    )
+    if run["bot"] == "mcts":
+        cmd += f" --mcts-iterations {run['mcts_iterations']}"
+    if run.get("seats"):
+        cmd += f" --seats {','.join(run['seats'])}" + (
+            "" if run.get("paired", True) else " --unpaired"
+        )
+    if "styles" in report:
+        cmd += f" --styles {report['styles']['deals']}"
+    if "skill_trace" in report:
+        levels = ",".join(str(r["level"]) for r in report["skill_trace"]["levels"])
+        cmd += f" --skill-trace {levels} --skill-deals {report['skill_trace']['deals']}"
+    return cmd
 
 
 def write_pages(
@@ -70,11 +121,12 @@ def write_pages(
     draw: Callable[[Path], dict[str, Path]],
     blocks: Callable[[dict[str, str]], list[Block]],
     charts: bool = True,
+    icons: Mapping[str, str] | None = None,
 ) -> dict[str, Path]:
     """Write ``stem.json`` (``data``), the PNG charts ``draw`` makes when matplotlib is there,
     and ``stem.md`` and ``stem.html`` from ``blocks(images)``: what a report, a comparison and a
     sweep each write. Returns the files by role (``json``, ``markdown``, ``html``,
-    ``chart:<name>``)."""
+    ``chart:<name>``, ``icon:<file>``: ``icons``, SVG text by file name, written beside)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -85,6 +137,8 @@ def write_pages(
         return path
 
     files: dict[str, Path] = {"json": write(f"{stem}.json", report_json(data))}
+    for name, svg in (icons or {}).items():
+        files[f"icon:{name}"] = write(name, svg)
     images: dict[str, str] = {}
     if charts and has_matplotlib():
         for name, p in draw(out).items():
@@ -121,17 +175,22 @@ def _num(x: Any) -> str:
 
 
 def report_blocks(
-    report: BalanceReport, images: dict[str, str], *, charts_wanted: bool = True
+    report: BalanceReport,
+    images: dict[str, str],
+    *,
+    charts_wanted: bool = True,
+    map_arg: str | None = None,
 ) -> list[Block]:
-    """The page as blocks (rendered to Markdown or HTML), section by section."""
-    b = _intro_blocks(report, images, charts_wanted)
+    """The page as blocks (rendered to Markdown or HTML), section by section; ``map_arg`` is
+    how the re-run command names the map (its id by default)."""
+    b = _intro_blocks(report, images, charts_wanted, map_arg or report["map"]["id"])
     for section in SECTIONS:
         b += section(report, images)
     return b
 
 
 def _intro_blocks(
-    report: BalanceReport, images: dict[str, str], charts_wanted: bool
+    report: BalanceReport, images: dict[str, str], charts_wanted: bool, map_arg: str
 ) -> list[Block]:
     """The title, what was played, how to get the same figures again, the charts note."""
     m = report["map"]
@@ -148,22 +207,13 @@ def _intro_blocks(
             f"{run['seed']}.",
         )
     )
-    cmd = (
-        f"python -m engine simulate {m['id']} --games {run['games']} --players {players} "
-        f"--bot {run['bot']} --rules {'on' if run['rules'] else 'off'} --seed {run['seed']}"
-    )
-    if run["bot"] == "mcts":
-        cmd += f" --mcts-iterations {run['mcts_iterations']}"
-    if run.get("seats"):
-        cmd += f" --seats {','.join(run['seats'])}" + (
-            "" if run.get("paired", True) else " --unpaired"
+    cmd = rerun_command(report, map_arg)
+    b.append(
+        (
+            "p",
+            f"Same figures again (any number of workers), run in this report's folder: `{cmd}`",
         )
-    if "styles" in report:
-        cmd += f" --styles {report['styles']['deals']}"
-    if "skill_trace" in report:
-        levels = ",".join(str(r["level"]) for r in report["skill_trace"]["levels"])
-        cmd += f" --skill-trace {levels} --skill-deals {report['skill_trace']['deals']}"
-    b.append(("p", f"Same figures again (any number of workers): `{cmd}`"))
+    )
     if run.get("rules_missing"):
         b.append(
             (
@@ -182,6 +232,14 @@ def _intro_blocks(
             )
         )
     return b
+
+
+def _verdict_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
+    """One plain verdict per question (:mod:`engine.analysis.verdicts`)."""
+    found = plain_verdicts(report)
+    if not found:
+        return []
+    return [("h2", "Verdicts"), ("list", [v["text"] for v in found])]
 
 
 def _warnings_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
@@ -289,15 +347,15 @@ def _fill_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
     )
     if "heatmap" in images:
         b.append(("img", images["heatmap"], "How often and how early each square is built"))
-    if f["never_reached"]:
-        b.append(
-            (
-                "p",
-                "Never built: "
-                + ", ".join(f"({x}, {y})" for x, y in f["never_reached"][:60])
-                + (" ..." if len(f["never_reached"]) > 60 else ""),
-            )
-        )
+    regions = f["never_filled_regions"]
+    if regions:
+        places = [
+            f"{r['size']} square{'s' if r['size'] > 1 else ''} "
+            + (r.get("place") or "at " + ", ".join(f"({x}, {y})" for x, y in r["squares"]))
+            for r in regions[:30]
+        ]
+        more = f" and {len(regions) - 30} more places" if len(regions) > 30 else ""
+        b.append(("p", "Never built: " + "; ".join(places) + more + "."))
     by_tile = sorted(f["set_aside"]["by_tile"].items(), key=lambda kv: (-kv[1], kv[0]))
     if by_tile:
         shown = ", ".join(f"{t} x{n}" for t, n in by_tile[:15])
@@ -341,16 +399,8 @@ def _features_blocks(report: BalanceReport, images: dict[str, str]) -> list[Bloc
         b.append(
             (
                 "table",
-                ["border feature", "kind", "neighbour", "connected"],
-                [
-                    [
-                        f"({x['x']}, {x['y']}) {x['side']}",
-                        x["kind"],
-                        x["neighbour"] or "",
-                        _pct(x["connected"]["rate"]),
-                    ]
-                    for x in feat["borders"]
-                ],
+                ["border feature", "connected"],
+                [[_border_name(x), _pct(x["connected"]["rate"])] for x in feat["borders"]],
             )
         )
     if feat["ferries"]:
@@ -358,7 +408,7 @@ def _features_blocks(report: BalanceReport, images: dict[str, str]) -> list[Bloc
             (
                 "table",
                 ["ferry", "used"],
-                [[x["id"], _pct(x["used"]["rate"])] for x in feat["ferries"]],
+                [[x.get("place", x["id"]), _pct(x["used"]["rate"])] for x in feat["ferries"]],
             )
         )
     b.append(
@@ -382,6 +432,14 @@ def _features_blocks(report: BalanceReport, images: dict[str, str]) -> list[Bloc
                 )
             )
     return b
+
+
+def _border_name(x: Any) -> str:
+    """A border feature by place, or by its edge in reports made before places had names."""
+    place: str = x.get("place") or (
+        f"({x['x']}, {x['y']}) {x['side']} {x['kind']} {x['neighbour'] or ''}".rstrip()
+    )
+    return place
 
 
 def _chips_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
@@ -418,7 +476,17 @@ def _rules_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
             b.append(("table", [f"{rules_fig['rule_set']}: per game", "mean"], rows))
         by_rule = rules_fig.get("by_rule", [])
         if by_rule:
-            head = ["rule (per game)", "offered", "taken", "declined", "ran", "points", "chips"]
+            head = [
+                "rule (per game)",
+                "offered",
+                "taken",
+                "declined",
+                "ran",
+                "points",
+                "chips",
+                "extra turns (played)",
+                "turns missed",
+            ]
             cells = [
                 [
                     r["title"],
@@ -426,10 +494,23 @@ def _rules_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
                     _num(r["fired"]),
                     _num(r["points"]),
                     _num(r["chips"]),
+                    f"{_num(r.get('extra_turns', 0))} ({_num(r.get('extra_turns_played', 0))})",
+                    _num(r.get("turns_skipped", 0)),
                 ]
                 for r in by_rule
             ]
             b.append(("table", head, cells))
+        held = rules_fig.get("resources", [])
+        if held:
+            rows = [
+                [
+                    f"![{r['icon']}]({icon_file(r)}) {r['name']}",
+                    _num(r["held_at_end"]),
+                    str(r["most_held"]),
+                ]
+                for r in held
+            ]
+            b.append(("table", ["resource", "held at the end (mean)", "most held"], rows))
         for name, fig in rules_fig.get("figures", {}).items():
             if isinstance(fig, dict) and fig.get("n") == 0:
                 b.append(("p", f"{name.replace('_', ' ')}: no data."))
@@ -630,6 +711,7 @@ def _bots_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]:
 
 
 SECTIONS: tuple[Callable[[BalanceReport, dict[str, str]], list[Block]], ...] = (
+    _verdict_blocks,
     _warnings_blocks,
     _scores_blocks,
     _bots_blocks,
@@ -673,9 +755,19 @@ def to_markdown(blocks: Sequence[Block]) -> str:
     return "\n".join(lines)
 
 
+_ICON = re.compile(r"!\[([a-z]+)\]\((icon-[a-z][a-z0-9_]*\.svg)\)")
+"""A resource's icon in a cell: ``![fish](icon-herring.svg)`` (the names the page writes)."""
+
+
+def icon_file(resource: Mapping[str, Any]) -> str:
+    """The file name of a resource's icon beside the report (its id is a plain name)."""
+    return f"icon-{resource['id']}.svg"
+
+
 def _inline(text: str) -> str:
-    """Markdown code spans and bold to HTML (the only inline marks the page uses)."""
-    out = html.escape(text)
+    """Markdown code spans, bold and the resources' icons to HTML (the only inline marks the
+    page uses)."""
+    out = _ICON.sub(r'<img src="\2" alt="\1" width="16" height="16">', html.escape(text))
     parts = out.split("`")
     out = "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
     parts = out.split("**")
@@ -714,8 +806,11 @@ def to_html(blocks: Sequence[Block], *, title: str) -> str:
 # -- charts ----------------------------------------------------------------------------------------
 
 
-def draw_charts(report: BalanceReport, out_dir: Path, *, dpi: int = 72) -> dict[str, Path]:
-    """Draw the PNG charts (matplotlib, Agg backend); returns them by name."""
+def draw_charts(
+    report: BalanceReport, out_dir: Path, m: MapDef, *, dpi: int = 72
+) -> dict[str, Path]:
+    """Draw the PNG charts of the report of map ``m`` (matplotlib, Agg backend); returns them
+    by name."""
     # the optional report extra (may be absent)
     import matplotlib
 
@@ -727,7 +822,7 @@ def draw_charts(report: BalanceReport, out_dir: Path, *, dpi: int = 72) -> dict[
     with plt.rc_context({"font.size": 8, "axes.titlesize": 9}):
         for name, draw in (
             ("overview", _chart_overview),
-            ("heatmap", _chart_heatmap),
+            ("heatmap", lambda plt, report: _chart_heatmap(plt, report, m)),
             ("features", _chart_features),
         ):
             fig = draw(plt, report)
@@ -820,41 +915,33 @@ def _chart_overview(plt: Any, report: BalanceReport) -> Any:
     return fig
 
 
-def _grid(rows: list[list[float | None]]) -> Any:
-    return [[math.nan if v is None else v for v in row] for row in rows]
-
-
-def _chart_heatmap(plt: Any, report: BalanceReport) -> Any:
+def _chart_heatmap(plt: Any, report: BalanceReport, m: MapDef) -> Any:
+    """How often and how early each square is built, drawn on the map."""
     fill = report["fill"]
-    w, h = report["map"]["width"], report["map"]["height"]
-    aspect = h / max(1, w)
-    fig, axes = plt.subplots(1, 2, figsize=(9, max(2.5, 4.3 * aspect)), layout="constrained")
-    for ax, key, title, cmap in (
-        (axes[0], "built_rate", "Share of games each square is built", "viridis"),
-        (axes[1], "mean_placement", "Mean placement when built (low = early)", "magma_r"),
-    ):
+    placement = grid_values(fill["mean_placement"])
+    never = frozenset((x, y) for x, y in fill["never_reached"])
+    layers = [
         # the share is drawn on a fixed 0..1 scale so maps and runs compare at a glance
-        limits = {"vmin": 0.0, "vmax": 1.0} if key == "built_rate" else {}
-        grid = fill["built_rate"] if key == "built_rate" else fill["mean_placement"]
-        im = ax.imshow(_grid(grid), cmap=cmap, interpolation="nearest", **limits)
-        ax.set_title(title)
-        ax.set_xticks(range(0, w, 5))
-        ax.set_yticks(range(0, h, 5))
-        ax.tick_params(labelsize=6, length=2)
-        never = fill["never_reached"]
-        if never and key == "built_rate":
-            ax.scatter(
-                [x for x, _ in never],
-                [y for _, y in never],
-                marker="x",
-                s=12,
-                c="r",
-                linewidths=0.8,
-                label="never built",
-            )
-            ax.legend(loc="lower left", fontsize=7)
-        fig.colorbar(im, ax=ax, shrink=0.8)
-    return fig
+        MapLayer(
+            "Share of games each square is built",
+            grid_values(fill["built_rate"]),
+            "viridis",
+            0.0,
+            1.0,
+            "share of games",
+            crossed=never,
+        ),
+        MapLayer(
+            "When each square is built (mean placement; low = early)",
+            placement,
+            "magma_r",
+            min(placement.values(), default=0.0),
+            max(placement.values(), default=1.0),
+            "mean placement",
+            crossed=never,
+        ),
+    ]
+    return map_figure(plt, m, layers)
 
 
 def _chart_features(plt: Any, report: BalanceReport) -> Any:
@@ -862,7 +949,7 @@ def _chart_features(plt: Any, report: BalanceReport) -> Any:
     items: list[tuple[str, Rate, float | None]] = [
         (c["name"], c["completed"], c["connected"]["rate"]) for c in feat["large_cities"]
     ]
-    items += [(f"ferry {f['id']}", f["used"], None) for f in feat["ferries"]]
+    items += [(f.get("place", f"ferry {f['id']}"), f["used"], None) for f in feat["ferries"]]
     borders = feat["borders"]
     if not items and not borders:
         return None
@@ -890,9 +977,7 @@ def _chart_features(plt: Any, report: BalanceReport) -> Any:
     ax.set_title("Large cities completed, ferries used (95% CI)")
     ax = axes[1]
     if borders:
-        names = [
-            f"{b['neighbour'] or '?'} ({b['x']},{b['y']}{b['side']}) {b['kind']}" for b in borders
-        ]
+        names = [_border_name(b) for b in borders]
         ax.barh(names, [b["connected"]["rate"] for b in borders], color="#4c72b0")
         ax.invert_yaxis()
         ax.set_xlim(0, 1)
@@ -900,4 +985,12 @@ def _chart_features(plt: Any, report: BalanceReport) -> Any:
     return fig
 
 
-__all__ = ["draw_charts", "has_matplotlib", "report_blocks", "report_json", "write_report"]
+__all__ = [
+    "draw_charts",
+    "has_matplotlib",
+    "map_argument",
+    "report_blocks",
+    "report_json",
+    "rerun_command",
+    "write_report",
+]

@@ -53,6 +53,13 @@ class ChoiceSeatRate(Rate):
     p_value: float
 
 
+class RuleLeader(Rate):
+    """How often the player who scored most from the rule set's own points won."""
+
+    fair: float
+    p_value: float
+
+
 class MapInfo(TypedDict):
     id: str
     name: str
@@ -114,6 +121,8 @@ class StartChoice(TypedDict):
 class Region(TypedDict):
     size: int
     squares: list[list[int]]
+    place: NotRequired[str]
+    """Where the squares lie, in words ("near Kassel"; :mod:`engine.geo.naming`)."""
 
 
 class SetAside(TypedDict):
@@ -151,12 +160,16 @@ class BorderFigure(TypedDict):
     side: str
     kind: str
     neighbour: str | None
+    place: NotRequired[str]
+    """The feature named by place ("the road from Kassel into the Netherlands")."""
     coats_of_arms: int
     connected: Rate
 
 
 class FerryFigure(TypedDict):
     id: str
+    place: NotRequired[str]
+    """The ferry by its ends ("the ferry from Genova to Porto Torres")."""
     used: Rate
 
 
@@ -194,6 +207,8 @@ class RuleFigures(TypedDict):
     figures: NotRequired[dict[str, Any]]
     by_rule: NotRequired[list[dict[str, Any]]]
     """Per rule of the rule language (:func:`engine.analysis.balance.rule_usage_figures`)."""
+    resources: NotRequired[list[dict[str, Any]]]
+    """Per resource of the rule language (:func:`engine.analysis.balance.resource_figures`)."""
 
 
 LengthFigures = dict[str, Any]
@@ -251,6 +266,8 @@ class BalanceReport(TypedDict):
     """``simulate --styles``: :func:`engine.analysis.plans.style_figures`."""
     skill_trace: NotRequired[dict[str, Any]]
     """``simulate --skill-trace``: :func:`engine.analysis.plans.skill_trace`."""
+    rule_leader: NotRequired[RuleLeader]
+    """Only when a rule set was played: :func:`engine.analysis.balance.rule_leader_figure`."""
     warnings: list[ReportWarning]
     bots: NotRequired[list[BotFigure]]
     """Only for mixed tables (``SimConfig.seats``)."""
@@ -261,6 +278,7 @@ __all__ = [
     "BotFigure",
     "ChipFigures",
     "Describe",
+    "RuleLeader",
     "FeatureFigures",
     "FillFigures",
     "LengthFigures",

@@ -3,8 +3,10 @@
 Per rule id: ``offered`` (times the player to move could take it: ``taken`` + ``declined``),
 ``taken``, ``declined`` (the player passed while a way to take it was legal), ``fired`` (times it ran, compulsory or taken), ``chips`` (the change in
 chips held over the steps where it ran; shared by the rules that ran in the same step) and
-``seat_fired`` (runs per seat, to see whether its heaviest user won). The balance report sums
-these per rule (:func:`engine.analysis.balance.rule_usage_figures`).
+``seat_fired`` (runs per seat, to see whether its heaviest user won), and the turns it moved:
+``extra_turns`` (granted), ``extra_turns_played`` and ``turns_skipped`` (turns players missed
+by it). The balance report sums these per rule
+(:func:`engine.analysis.balance.rule_usage_figures`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from engine.game import Game
 from engine.moves import Action, Pass
 
 KEYS = ("offered", "taken", "declined", "fired", "chips")
+TURN_KEYS = ("extra_turns", "extra_turns_played", "turns_skipped")
+"""The turns a rule moved, in the order of ``LangState.turns``."""
 
 
 def _lang(game: Game) -> tuple[Any, Any] | None:
@@ -45,6 +49,7 @@ class RuleWatch:
         self.seat_fired: dict[str, list[int]] = {}
         self._fired: dict[str, tuple[int, ...]] = {}
         self._chips = 0
+        self._turns: dict[str, tuple[int, int, int]] = {}
         self._players = len(game.players)
         self._index = _rule_ids(game)
         for rid in self._index if found is not None else ():
@@ -84,6 +89,7 @@ class RuleWatch:
             for rid, now in lang.fired.items()
             if now != self._fired.get(rid)
         ]
+        self._turns = dict(lang.turns)
         chips = sum(len(h) for h in state.held) - self._chips
         for rid, per_seat in ran:
             facts = self._rule(rid)
@@ -92,6 +98,20 @@ class RuleWatch:
             for p, n in enumerate(per_seat[: self._players]):
                 self.seat_fired[rid][p] += n
 
+    def held(self, game: Game) -> dict[str, list[int]]:
+        """What each player holds of each of the designer's resources (at the game's end)."""
+        found = _lang(game) if self.active else None
+        if found is None:
+            return {}
+        return {rid: list(held) for rid, held in sorted(found[1].res.items())}
+
     def facts(self) -> dict[str, Any]:
-        """Per rule id: :data:`KEYS` and ``seat_fired``."""
-        return {rid: {**f, "seat_fired": self.seat_fired[rid]} for rid, f in self.rules.items()}
+        """Per rule id: :data:`KEYS`, :data:`TURN_KEYS` and ``seat_fired``."""
+        return {
+            rid: {
+                **f,
+                **dict(zip(TURN_KEYS, self._turns.get(rid, (0, 0, 0)), strict=True)),
+                "seat_fired": self.seat_fired[rid],
+            }
+            for rid, f in self.rules.items()
+        }

@@ -251,7 +251,7 @@ def play_one(m: MapDef, config: SimConfig, index: int, rule_set: str) -> dict[st
     watch = RuleWatch(game)
     guard = 0
     while not game.is_over():
-        action = bots[game.to_move].choose(game)
+        action = bots[game.decider].choose(game)
         watch.before(game, action)
         # bots return legal actions; apply() skips the re-check that play() would repeat
         game.apply(action)
@@ -265,6 +265,7 @@ def play_one(m: MapDef, config: SimConfig, index: int, rule_set: str) -> dict[st
         facts["deal"] = deal
     if watch.active:
         facts["rule_usage"] = watch.facts()
+        facts["resources_held"] = watch.held(game)
     return facts
 
 

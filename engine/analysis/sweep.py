@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.analysis.balance import wilson
 from engine.analysis.compare import evenness_p, p_text, runs_pair
 from engine.analysis.paired import mcnemar_p, paired_difference
 from engine.analysis.report import save_chart, write_pages
@@ -115,8 +116,6 @@ def point_row(m: MapDef, point: dict[str, Any], result: SimResult) -> dict[str, 
     """The figures of one grid point's run."""
     games = result.games
     n = len(games)
-    players = max(g["players"] for g in games)
-    wins = Counter(s for g in games for s in g["winners"])
     squares = max(1, len(m.placeable_squares()))
     events: Counter[str] = Counter()
     for g in games:
@@ -126,8 +125,7 @@ def point_row(m: MapDef, point: dict[str, Any], result: SimResult) -> dict[str, 
         "point": {k: list(v) if isinstance(v, tuple) else v for k, v in point.items()},
         "games": n,
         "rule_set_played": result.rule_set,
-        "seat_win_rates": [round(wins[s] / n, 4) for s in range(players)],
-        "evenness_p": round(evenness_p([wins[s] for s in range(players)]), 6),
+        "seats": seat_shares(games),
         "mean_score": round(statistics.fmean(s for g in games for s in g["scores"]), 3),
         "mean_winning_score": round(statistics.fmean(max(g["scores"]) for g in games), 3),
         "mean_fill": round(statistics.fmean(len(g["placed"]) / squares for g in games), 4),
@@ -135,6 +133,39 @@ def point_row(m: MapDef, point: dict[str, Any], result: SimResult) -> dict[str, 
         "mean_set_aside": round(statistics.fmean(len(g["set_aside"]) for g in games), 3),
         "rule_events_per_game": {k: round(v / n, 3) for k, v in sorted(events.items())},
     }
+
+
+def _shares(wins: Counter[int], games: int, players: int) -> dict[str, Any]:
+    """Win share per seat of ``games`` with ``players`` players, with Wilson intervals."""
+    seats = []
+    for s in range(players):
+        lo, hi = wilson(wins[s], games)
+        seats.append(
+            {
+                "seat": s,
+                "wins": wins[s],
+                "rate": round(wins[s] / games, 4) if games else 0.0,
+                "ci": [round(lo, 4), round(hi, 4)],
+            }
+        )
+    return {
+        "games": games,
+        "fair": round(1 / players, 4),
+        "evenness_p": round(evenness_p([wins[s] for s in range(players)]), 6),
+        "seats": seats,
+    }
+
+
+def seat_shares(games: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per player count (never mixed: seat 3 of a 3-player game is not seat 3 of a 4-player
+    one): games, the fair share, the chi-square p of evenness and each seat's wins, share and
+    95 % interval."""
+    out = {}
+    for players in sorted({g["players"] for g in games}):
+        these = [g for g in games if g["players"] == players]
+        wins = Counter(s for g in these for s in g["winners"])
+        out[str(players)] = _shares(wins, len(these), players)
+    return out
 
 
 def paired_row(first: Sequence[dict[str, Any]], games: Sequence[dict[str, Any]]) -> Any:
@@ -206,27 +237,48 @@ def _label(v: Any) -> str:
 
 
 def marginals(report: dict[str, Any], name: str) -> list[dict[str, Any]]:
-    """The rows' figures averaged per value of parameter ``name`` (over the other axes; a
-    seat's win share over the rows that have that seat)."""
+    """The rows' figures per value of parameter ``name``, over the other axes: the seats' wins
+    pooled per player count (with intervals), scores and fill averaged."""
     out = []
     for value in report["axes"][name]:
         rows = [r for r in report["rows"] if r["point"][name] == value]
-        width = max(len(r["seat_win_rates"]) for r in rows)
+        seats: dict[str, Any] = {}
+        for p in sorted({p for r in rows for p in r["seats"]}, key=int):
+            blocks = [r["seats"][p] for r in rows if p in r["seats"]]
+            wins: Counter[int] = Counter()
+            for blk in blocks:
+                for seat in blk["seats"]:
+                    wins[seat["seat"]] += seat["wins"]
+            seats[p] = _shares(wins, sum(blk["games"] for blk in blocks), int(p))
         out.append(
             {
                 "value": value,
-                "seat_win_rates": [
-                    statistics.fmean(
-                        r["seat_win_rates"][s] for r in rows if s < len(r["seat_win_rates"])
-                    )
-                    for s in range(width)
-                ],
+                "seats": seats,
                 "mean_score": statistics.fmean(r["mean_score"] for r in rows),
                 "mean_winning_score": statistics.fmean(r["mean_winning_score"] for r in rows),
                 "mean_fill": statistics.fmean(r["mean_fill"] for r in rows),
             }
         )
     return out
+
+
+def seats_text(seats: dict[str, Any]) -> str:
+    """``2p: 51% (41-61%) / 49% (39-59%)``; without the player count when there is one."""
+    parts = []
+    for p, blk in seats.items():
+        shares = " / ".join(
+            f"{s['rate'] * 100:.0f}% ({s['ci'][0] * 100:.0f}-{s['ci'][1] * 100:.0f}%)"
+            for s in blk["seats"]
+        )
+        parts.append(shares if len(seats) == 1 else f"{p}p: {shares}")
+    return "; ".join(parts)
+
+
+def evenness_text(seats: dict[str, Any]) -> str:
+    return "; ".join(
+        p_text(blk["evenness_p"]) if len(seats) == 1 else f"{p}p: {p_text(blk['evenness_p'])}"
+        for p, blk in seats.items()
+    )
 
 
 def sweep_blocks(report: dict[str, Any], images: dict[str, str]) -> list[tuple[Any, ...]]:
@@ -244,14 +296,13 @@ def sweep_blocks(report: dict[str, Any], images: dict[str, str]) -> list[tuple[A
     ]
     rows = []
     for r in report["rows"]:
-        rates = " / ".join(f"{x * 100:.0f}%" for x in r["seat_win_rates"])
         events = ", ".join(f"{k} {v:g}" for k, v in r["rule_events_per_game"].items()) or "-"
         rows.append(
             [
                 *(_label(r["point"][n]) for n in names),
                 str(r["games"]),
-                rates,
-                p_text(r["evenness_p"]),
+                seats_text(r["seats"]),
+                evenness_text(r["seats"]),
                 f"{r['mean_score']:.1f}",
                 f"{r['mean_winning_score']:.1f}",
                 f"{r['mean_fill'] * 100:.0f}%",
@@ -266,7 +317,7 @@ def sweep_blocks(report: dict[str, Any], images: dict[str, str]) -> list[tuple[A
             [
                 *names,
                 "games",
-                "wins per seat",
+                "wins per seat (95% interval)",
                 "seats even?",
                 "mean score",
                 "winning score",
@@ -282,7 +333,8 @@ def sweep_blocks(report: dict[str, Any], images: dict[str, str]) -> list[tuple[A
         (
             "p",
             '"Seats even?" is the chi-square test of the seats\' wins against equal shares: a '
-            "small p says the seats are not equally likely to win at that point.",
+            "small p says the seats are not equally likely to win at that point. Seats are "
+            "counted per number of players (2p, 3p, ...), never mixed.",
         )
     )
     paired = [r for r in report["rows"] if r.get("vs_first")]
@@ -327,11 +379,11 @@ def sweep_blocks(report: dict[str, Any], images: dict[str, str]) -> list[tuple[A
         out.append(
             (
                 "table",
-                [name, "wins per seat", "mean score", "winning score", "fill"],
+                [name, "wins per seat (95% interval)", "mean score", "winning score", "fill"],
                 [
                     [
                         _label(mg["value"]),
-                        " / ".join(f"{x * 100:.0f}%" for x in mg["seat_win_rates"]),
+                        seats_text(mg["seats"]),
                         f"{mg['mean_score']:.1f}",
                         f"{mg['mean_winning_score']:.1f}",
                         f"{mg['mean_fill'] * 100:.0f}%",
@@ -359,18 +411,31 @@ def draw_sweep_charts(report: dict[str, Any], out_dir: Path, *, dpi: int = 72) -
             labels = [_label(mg["value"]) for mg in margs]
             xs = list(range(len(labels)))
             fig, axes = plt.subplots(1, 3, figsize=(9, 2.6))
-            width = max(len(mg["seat_win_rates"]) for mg in margs)
-            for s in range(width):
-                axes[0].plot(
-                    xs,
-                    [
-                        mg["seat_win_rates"][s] if s < len(mg["seat_win_rates"]) else float("nan")
-                        for mg in margs
+            counts = sorted({p for mg in margs for p in mg["seats"]}, key=int)
+            lines = [(p, s) for p in counts for s in range(int(p))]
+            for k, (p, s) in enumerate(lines):
+                # seats of each player count apart; a small offset keeps the bars readable
+                dx = (k - (len(lines) - 1) / 2) * 0.06
+                pts = [
+                    (x, mg["seats"][p]["seats"][s])
+                    for x, mg in zip(xs, margs, strict=True)
+                    if p in mg["seats"]
+                ]
+                axes[0].errorbar(
+                    [x + dx for x, _ in pts],
+                    [f["rate"] for _, f in pts],
+                    yerr=[
+                        [f["rate"] - f["ci"][0] for _, f in pts],
+                        [f["ci"][1] - f["rate"] for _, f in pts],
                     ],
                     marker="o",
-                    label=f"seat {s + 1}",
+                    ms=3,
+                    capsize=2,
+                    label=f"seat {s + 1}" if len(counts) == 1 else f"{p}p seat {s + 1}",
                 )
-            axes[0].set_title("win share per seat")
+            for p in counts:
+                axes[0].axhline(1 / int(p), color="k", lw=0.6, ls="--")
+            axes[0].set_title("win share per seat (95% interval; dashed: fair)")
             axes[0].legend(fontsize=6)
             axes[1].plot(xs, [mg["mean_score"] for mg in margs], marker="o", label="mean")
             axes[1].plot(xs, [mg["mean_winning_score"] for mg in margs], marker="o", label="winner")
@@ -405,4 +470,4 @@ def write_sweep(
     )
 
 
-__all__ = ["PARAMETERS", "config_at", "parse_sweep", "sweep", "write_sweep"]
+__all__ = ["PARAMETERS", "config_at", "parse_sweep", "seat_shares", "sweep", "write_sweep"]

@@ -11,13 +11,13 @@ from engine.board.tiletables import free_locations
 from engine.board.vocab import (
     DELTAS,
     FREE,
-    H_BORDER,
-    H_CITY,
-    H_FERRY,
     H_NORMAL,
     LETTER_NAME,
     PARTNER,
     SIDE_NAMES,
+    BorderSide,
+    CitySide,
+    FerrySide,
 )
 from engine.geometry import Square
 
@@ -171,12 +171,13 @@ class MoveCounting(Previews):
         hs = self.layout.handlers.get(square) if self.layout else None
         if hs:
             h = hs[s]
-            if h[0] == H_BORDER:
-                return f"printed border {LETTER_NAME[h[1]]}" + (f" into {h[4]}" if h[4] else "")
-            if h[0] == H_CITY:
-                return f"large city {self.layout.city_names[h[1]]}"  # type: ignore[union-attr]
-            if h[0] == H_FERRY:
-                return f"ferry route {h[1]}"
+            if isinstance(h, BorderSide):
+                into = f" into {h.neighbour}" if h.neighbour else ""
+                return f"printed border {LETTER_NAME[h.letter]}{into}"
+            if isinstance(h, CitySide):
+                return f"large city {self.layout.city_names[h.city]}"  # type: ignore[union-attr]
+            if isinstance(h, FerrySide):
+                return f"ferry route {h.ferry}"
         return "a neighbour"
 
     def contact_pattern(self, square: Square) -> tuple[int, ...] | None:
@@ -381,7 +382,7 @@ class MoveCounting(Previews):
         nodes = [-1] * 12
         hs = self.layout.handlers.get(square) if self.layout is not None else None
         for s, h in enumerate(hs or ()):
-            if h[0] == H_FERRY or (h[0] == H_CITY and h[2] != "F"):
+            if isinstance(h, FerrySide) or (isinstance(h, CitySide) and h.letter != "F"):
                 nodes[s] = self._printed_node(square, s, h)
         return tuple(nodes)
 

@@ -7,15 +7,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.board.vocab import (
+    CLOSED_SIDE,
     DELTAS,
     FREE,
     H_BORDER,
     H_CITY,
-    H_CLOSED,
     H_FERRY,
     H_NORMAL,
     LETTER,
+    NORMAL_SIDE,
     SIDE_ENUM,
+    BorderSide,
+    CitySide,
+    FerrySide,
+    SideHandler,
 )
 from engine.geometry import Edge, Square
 from engine.mapcache import derived
@@ -56,14 +61,15 @@ class MapLayout:
         for f in m.ferries.values():
             ferry_end[f.a] = (f.id, f.b.square)
             ferry_end[f.b] = (f.id, f.a.square)
-        self.handlers: dict[Square, tuple[Any, ...]] = {}
+        self.handlers: dict[Square, tuple[SideHandler, ...]] = {}
+        """Per square with anything but placeable squares around it: what lies across each side."""
         self.static_req: dict[Square, str] = {}
         self.contacts = {}
         # squares next to a large city, per city: opened when the city connects
         self.city_neighbours: dict[str, list[Square]] = {cid: [] for cid in m.large_cities}
         for sq in sorted(self.placeable):
             x, y = sq
-            hs: list[tuple[Any, ...]] = []
+            hs: list[SideHandler] = []
             req = ["?"] * 4
             for s in range(4):
                 side = SIDE_ENUM[s]
@@ -73,25 +79,24 @@ class MapLayout:
                 bf = m.border_features.get(edge)
                 if bf is not None and outer not in m.land and bf.kind is not EdgeKind.FIELD:
                     letter = LETTER[bf.kind]
-                    hs.append(
-                        (H_BORDER, letter, bf.coats_of_arms, ("border", x, y, s), bf.neighbour)
-                    )
+                    key = ("border", x, y, s)
+                    hs.append(BorderSide(H_BORDER, letter, bf.coats_of_arms, key, bf.neighbour))
                     req[s] = letter
                 elif edge in ferry_end:
                     fid, other = ferry_end[edge]
-                    hs.append((H_FERRY, fid, other))
+                    hs.append(FerrySide(H_FERRY, fid, other))
                     req[s] = "R"
                 elif outer in self.city_of:
                     cid = self.city_of[outer]
                     letter = LETTER[m.large_cities[cid].edge_kind(edge.mirror())]
-                    hs.append((H_CITY, cid, letter))
+                    hs.append(CitySide(H_CITY, cid, letter))
                     req[s] = letter
                     if sq not in self.city_neighbours[cid]:
                         self.city_neighbours[cid].append(sq)
                 elif outer in self.placeable:
-                    hs.append((H_NORMAL,))
+                    hs.append(NORMAL_SIDE)
                 else:
-                    hs.append((H_CLOSED,))
+                    hs.append(CLOSED_SIDE)
             if any(h[0] != H_NORMAL for h in hs):
                 self.handlers[sq] = tuple(hs)
             pattern = "".join(req)

@@ -8,8 +8,6 @@ from typing import Any, NamedTuple
 from engine.board.state import BoardState
 from engine.board.vocab import (
     DELTAS,
-    H_BORDER,
-    H_CITY,
     H_CLOSED,
     H_NORMAL,
     NO_NODES,
@@ -22,6 +20,8 @@ from engine.board.vocab import (
     SIDE_OPEN,
     SIDE_OPEN_T,
     SIDE_TILE,
+    BorderSide,
+    CitySide,
 )
 from engine.features import FIELD, MONASTERY
 from engine.geometry import Square
@@ -158,9 +158,9 @@ class Previews(BoardState):
             kind_h = h[0]
             if kind_h == H_CLOSED:
                 out.append(SIDE_CLOSED_T)
-            elif kind_h == H_BORDER:
-                out.append((SIDE_BORDER, h[2], h[3]))
-            elif kind_h == H_CITY and h[2] == "F":
+            elif isinstance(h, BorderSide):
+                out.append((SIDE_BORDER, h.coats_of_arms, h.key))
+            elif isinstance(h, CitySide) and h.letter == "F":
                 fields_touch = layout.options.fields_touch_large_city  # type: ignore[union-attr]
                 out.append(SIDE_FIELD_CITY_T if fields_touch else SIDE_OPEN_T)
             else:

@@ -10,13 +10,14 @@ from engine.board.tiletables import OrientedTile, compiled
 from engine.board.vocab import (
     DELTAS,
     FREE,
-    H_CITY,
-    H_FERRY,
     LOG_CITY,
     LOG_DONE,
     LOG_FERRY,
     LOG_MON,
     LOG_REQ,
+    CitySide,
+    FerrySide,
+    SideHandler,
 )
 from engine.errors import EngineError
 from engine.features import CITY, LOG_ROOT, ROAD, FeatureStore
@@ -127,7 +128,7 @@ class BoardState:
             open_city = 0
             for sq in layout.city_neighbours[cid]:
                 for h in layout.handlers[sq]:
-                    if h[0] == H_CITY and h[1] == cid and h[2] == "C":
+                    if isinstance(h, CitySide) and h.city == cid and h.letter == "C":
                         open_city += 1
             self.city_node[cid] = f.new(
                 CITY, open_city, frozenset(city.squares), city.coats_of_arms, layout.city_names[cid]
@@ -136,7 +137,7 @@ class BoardState:
                 f.done.add(self.city_node[cid])
             for sq in layout.city_neighbours[cid]:
                 for s, h in enumerate(layout.handlers[sq]):
-                    if h[0] == H_CITY and h[1] == cid and h[2] == "R":
+                    if isinstance(h, CitySide) and h.city == cid and h.letter == "R":
                         dx, dy = DELTAS[s]
                         csq = (sq[0] + dx, sq[1] + dy)
                         tiles = (
@@ -324,14 +325,15 @@ class BoardState:
             and (placeable is None or (x + dx, y + dy) in placeable)
         )
 
-    def _printed_node(self, square: Square, s: int, h: tuple[Any, ...]) -> int:
-        if h[0] == H_CITY:
-            if h[2] == "C":
-                return self.city_node[h[1]]
-            if h[2] == "R":
-                return self.stub_node[(h[1], square, s)]
-        elif h[0] == H_FERRY:
-            return self.ferry_node[h[1]]
+    def _printed_node(self, square: Square, s: int, h: SideHandler) -> int:
+        """The feature node printed across side ``s`` of ``square`` (-1: none to join)."""
+        if isinstance(h, CitySide):
+            if h.letter == "C":
+                return self.city_node[h.city]
+            if h.letter == "R":
+                return self.stub_node[(h.city, square, s)]
+        elif isinstance(h, FerrySide):
+            return self.ferry_node[h.ferry]
         return -1
 
     def root_of(self, square: Square, segment: int) -> int:

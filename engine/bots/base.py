@@ -50,5 +50,5 @@ def play_game(game: Game, bots: Sequence[Bot], *, max_actions: int = 100_000) ->
     for _ in range(max_actions):
         if game.is_over():
             return game
-        game.play(bots[game.to_move].choose(game))
+        game.play(bots[game.decider].choose(game))
     raise EngineError(f"game not over after {max_actions} actions")

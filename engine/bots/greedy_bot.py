@@ -649,7 +649,7 @@ class GreedyBot:
         moves = game.legal_moves().list()
         if len(moves) == 1:
             return moves[0]
-        me = game.to_move
+        me = game.decider  # a rule may ask another player to choose inside the turn
         if game.phase is Phase.PLACE:
             # judge placements on a copy whose hidden information (face-down chip values) is
             # re-dealt, so the bot does not peek at what a covered chip is worth

@@ -246,13 +246,13 @@ class MCTSBot:
         0 for the best, less by how many points the greedy evaluation loses (on the scale of
         :meth:`_rewards`). Rule-set choices keep their order, all priors 0, but where a
         styled bot moves, the style's bonuses join the evaluation of every choice."""
-        sig = (sim.phase, sim.current_tile, sim.to_move)
+        sig = (sim.phase, sim.current_tile, sim.decider)
         got = node.orders.get(sig)
         if got is not None:
             return got
         moves = sim.legal_moves().list()
         priors = [0.0] * len(moves)
-        styled = self.style is not None and sim.to_move == self._me and len(moves) > 1
+        styled = self.style is not None and sim.decider == self._me and len(moves) > 1
         if (sim.phase is Phase.PLACE or styled) and len(moves) > 1:
             if sim.phase is Phase.PLACE:
                 # a style's price of a meeple kept (thrifty: a point) replaces the greedy one
@@ -286,7 +286,7 @@ class MCTSBot:
         n0 = self.prior_visits
         # priors are relative to how the mover fares here so far: an absolute prior (say 0.5)
         # would make the least visited child look best whenever the mover is losing
-        base = node.mean(sim.to_move)
+        base = node.mean(sim.decider)
         for rank, (key, action, prior) in enumerate(ordered):
             child = children.get(key)
             if child is None:
@@ -319,7 +319,7 @@ class MCTSBot:
         node = root
         path = [root]
         while not sim.is_over():
-            mover = sim.to_move
+            mover = sim.decider  # who chooses here: the player to move, or a rule's chooser
             if first is not None:
                 key, action, prior = first
                 new = key not in node.children
@@ -366,7 +366,7 @@ class MCTSBot:
         n0 = self.prior_visits
         sums = dict.fromkeys((key for key, _a, _q in cands), 0.0)
         tries = 0
-        me = game.to_move
+        me = game.decider
         alive = list(cands)
         spent = 0
         for phase in range(phases):
@@ -473,7 +473,7 @@ class MCTSBot:
         if self.blunder and self.rng.random() < self.blunder:
             self._root = None
             return self.rng.choice(moves)
-        self._me = game.to_move
+        self._me = game.decider
         root = self._reused_root(game)
         if self.halving and self.iterations is not None:
             chosen = self._halving(root, game)
@@ -493,7 +493,7 @@ class MCTSBot:
         self.last_iterations = done
         legal = {_key(game, a): a for a in moves}
         n0 = self.prior_visits
-        base = root.mean(game.to_move)
+        base = root.mean(game.decider)
 
         def value(k: Hashable) -> tuple[float, int]:
             c = root.children[k]

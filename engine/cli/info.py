@@ -1,7 +1,9 @@
 """``python -m engine info MAP``: a summary of a map (square counts, elements) and an ASCII drawing.
 
 ``python -m engine info`` without a map says which build of the engine is running (pure Python
-or the compiled build, see :mod:`engine.build`).
+or the compiled build, see :mod:`engine.build`); ``python -m engine info --map-schema`` prints the
+map file schema with the registry's rule-set names filled in
+(:func:`engine.rules.registry.map_schema`).
 
 Exit codes: 0 printed, 2 unreadable or not a map (one line on stderr).
 """
@@ -9,6 +11,7 @@ Exit codes: 0 printed, 2 unreadable or not a map (one line on stderr).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
@@ -17,6 +20,7 @@ from engine.build import build_summary
 from engine.errors import MapFormatError
 from engine.mapdef import MapDef
 from engine.mapio import load_map
+from engine.rules.registry import map_schema
 from engine.validation import coastline_length, land_parts
 
 
@@ -29,6 +33,11 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "map", metavar="MAP", nargs="?", help="map file (.json); without it: the engine's build"
+    )
+    p.add_argument(
+        "--map-schema",
+        action="store_true",
+        help="print the map file schema, its rule-set names those of this engine's registry",
     )
     p.set_defaults(func=run)
 
@@ -103,6 +112,9 @@ def details(m: MapDef) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.map_schema:
+        print(json.dumps(map_schema(), indent=2))
+        return 0
     if args.map is None:
         print(build_summary())
         return 0

@@ -6,7 +6,8 @@ land with one square of margin. Without ``--columns``/``--km`` the square size i
 ``--squares`` land squares (default: 1.6 x the middle of a 110-120 tile pool). Prints the grid,
 the land parts with their sizes, the biggest city candidates, the neighbours along the border and
 every note (islands kept or too small, cities left out or moved, city names in the local
-language or why not: ``--geonames-names`` keeps GeoNames' main names). ``--draft`` writes a playable
+language or why not). The map, its neighbours and its cities are named in the country's language
+(Sverige, Norge, Göteborg); ``--geonames-names`` keeps the data's English names. ``--draft`` writes a playable
 first draft (:mod:`engine.geo.draft`). The neighbour names are kept in the map's editor settings, as
 the editor's dialog does. Exit codes: 0 written, 2 bad input (unknown country, bad GeoJSON,
 missing geo extra, bad sizes, unwritable output).
@@ -73,8 +74,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--geonames-names",
         action="store_true",
-        help="keep GeoNames' main city names (often English: Rome) instead of the local ones "
-        "(Roma)",
+        help="English names for the map, its neighbours and its cities (GeoNames' main names: "
+        "Sweden, Norway, Gothenburg) instead of the country's own (Sverige, Norge, Göteborg)",
     )
     p.add_argument("--id", dest="map_id", help="map id (default: from the name)")
     p.add_argument("--name", help="map name (default: the country's name)")

@@ -219,6 +219,13 @@ def _load(name: str) -> Any:
     return load_map(find_map(name))
 
 
+def _map_file(name: str) -> Path | None:
+    """The map file the user named (for the report's re-run command); ``None`` for a shipped
+    map named by its name, which works from anywhere."""
+    path = Path(name)
+    return path if find_map(name) == path else None
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         if args.compare and (args.map or args.sweep):
@@ -276,7 +283,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nerror: {args.map}: {exc}", file=sys.stderr)
         return 2
     try:
-        files = write_report(report, args.out, charts=not args.no_charts)
+        files = write_report(
+            report, args.out, m, charts=not args.no_charts, map_file=_map_file(args.map)
+        )
     except OSError as exc:
         print(f"error: cannot write the report to {args.out}: {exc}", file=sys.stderr)
         return 2
@@ -395,9 +404,16 @@ def _compare(args: argparse.Namespace, config: Any) -> int:
         for side, name, m in zip("AB", (name_a, name_b), maps, strict=True)
     ]
     labels = (_label(name_a), _label(name_b))
-    cmp = compare_runs(maps[0], results[0], maps[1], results[1], labels=labels)
+    cmp = compare_runs(
+        maps[0], results[0], maps[1], results[1], labels=labels, files=(name_a, name_b)
+    )
     files = write_comparison(
-        cmp, results[0].games, results[1].games, args.out, charts=not args.no_charts
+        cmp,
+        results[0].games,
+        results[1].games,
+        args.out,
+        (maps[0], maps[1]),
+        charts=not args.no_charts,
     )
     print(f"verdict: {cmp['headline']}")
     print(f"comparison: {files['markdown']}  {files['html']}  {files['json']}")

@@ -46,6 +46,13 @@ def regional_names(geonameid: int | str) -> list[str]:
     return [str(n) for n in _table()["regional"].get(str(geonameid), [])]
 
 
+def script_of(country: str) -> str | None:
+    """The script a country's local city names are written in when it is not Latin
+    (``"Japanese"`` for ``"JP"``), else ``None``."""
+    found = _table()["other_script"].get(country.upper())
+    return str(found) if found else None
+
+
 def names_notes(cities: Sequence[tuple[str, str, str, int]], *, limit: int = 8) -> list[str]:
     """What an import says about its city names, given ``(main name, name used, ISO alpha-2
     country, GeoNames id)`` of the listed cities."""
@@ -67,7 +74,7 @@ def names_notes(cities: Sequence[tuple[str, str, str, int]], *, limit: int = 8) 
                 f"{main}: named by region ({', '.join(alternatives)}); kept GeoNames' name"
             )
     for cc in countries:
-        script = table["other_script"].get(cc)
+        script = script_of(cc)
         if script:
             notes.append(
                 f"local city names of {cc} are in {script} script; kept GeoNames' romanised "

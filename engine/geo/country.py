@@ -49,6 +49,7 @@ from shapely.geometry.base import BaseGeometry
 from engine import boundedio
 from engine.errors import EngineError
 from engine.geo.citynames import local_name, names_notes
+from engine.geo.countrynames import country_name_in, map_language
 from engine.geometry import Edge, Side, Square
 from engine.mapdef import MAX_GRID, MapDef
 
@@ -63,13 +64,17 @@ __all__ = [
     "Projection",
     "Raster",
     "city_candidates",
+    "city_core_km",
     "countries_in_grid",
     "country_names",
     "drop_far_parts",
     "geo_available",
     "grid_point",
     "import_country",
+    "known_country",
+    "is_district_of",
     "load_geojson",
+    "local_country_names",
     "natural_earth_outline",
     "neighbours_along_border",
     "neighbours_to_editor",
@@ -403,6 +408,21 @@ def _find_country(name: str) -> _Country:
     raise GeoDataError(f"unknown country {name!r}{hint}")
 
 
+def known_country(name: str) -> str | None:
+    """The Natural Earth name of a country given by any name or code :func:`import_country`
+    takes (Sverige, Česko, UK, ``SE``), ``None`` when there is none (or no geo extra).
+
+    >>> known_country("Sverige") if geo_available() else "Sweden"
+    'Sweden'
+    """
+    if not name.strip():
+        return None
+    try:
+        return _find_country(name).name
+    except GeoDataError:
+        return None
+
+
 def natural_earth_outline(
     names: str | Sequence[str],
     *,
@@ -598,13 +618,24 @@ SMALL_PART_SHARE = 0.25
 
 
 def keep_parts(raster: Raster, outline: BaseGeometry, share: float = SMALL_PART_SHARE) -> list[str]:
-    """Give every outline part that got no land square, and covers at least ``share`` of a
-    square, the square it covers most (added to ``raster.land``). Returns one note per part kept
-    or still left out (too small), so none vanishes silently."""
+    """Give every outline part that got no land square of its own, and covers at least ``share``
+    of a square, the free square it covers most (added to ``raster.land``). A part has a square
+    of its own when it is most of some land square's land: Öland, along Sweden's coast, only
+    adds to the mainland's squares, so it gets one. Returns one note per part kept or still left
+    out (too small), so none vanishes silently."""
+    return [
+        text if sq is None else f"{text} {sq}" for text, sq in _kept_parts(raster, outline, share)
+    ]
+
+
+def _kept_parts(
+    raster: Raster, outline: BaseGeometry, share: float
+) -> list[tuple[str, Square | None]]:
+    """:func:`keep_parts`'s notes, each with the square it kept (named once the grid is cropped)."""
     outline = _unwrap(_as_polygonal(outline, "outline"))
     proj = raster.projection
     size = proj.km
-    notes: list[str] = []
+    notes: list[tuple[str, Square | None]] = []
     for poly in shapely.get_parts(outline):
         part = _project_split(proj, poly)
         if part.is_empty:
@@ -621,8 +652,12 @@ def keep_parts(raster: Raster, outline: BaseGeometry, share: float = SMALL_PART_
             continue
         boxes = proj.square_boxes(squares)
         areas = shapely.area(shapely.intersection(boxes, part)) / (size * size)
-        covered = [sq for sq, a in zip(squares, areas, strict=True) if a > 0.05]
-        if any(sq in raster.land for sq in covered):
+        # An island is on the map when it makes up most of some land square's land; one lying
+        # along the coast (Öland) only adds a little to the mainland's squares.
+        if any(
+            sq in raster.land and a > 0.05 and a >= 0.5 * raster.shares.get(sq, 1.0)
+            for sq, a in zip(squares, areas, strict=True)
+        ):
             continue
         c = poly.representative_point()
         where = (
@@ -631,11 +666,19 @@ def keep_parts(raster: Raster, outline: BaseGeometry, share: float = SMALL_PART_
         total = float(part.area) / (size * size)
         if total < share:
             if total >= 0.05:
-                notes.append(f"island at {where} ({total:.2f} square) is too small; left out")
+                notes.append(
+                    (f"island at {where} ({total:.2f} square) is too small; left out", None)
+                )
             continue
-        best = squares[int(np.argmax(areas))]
+        free = [(a, sq) for sq, a in zip(squares, areas, strict=True) if sq not in raster.land]
+        if not free or max(free)[0] < 0.05:
+            notes.append(
+                (f"island at {where} ({total:.2f} square) lies in bigger land's squares", None)
+            )
+            continue
+        best = max(free)[1]
         raster.land.add(best)
-        notes.append(f"island at {where} ({total:.2f} square) kept as square {best}")
+        notes.append((f"island at {where} ({total:.2f} square) kept as square", best))
     return notes
 
 
@@ -732,9 +775,39 @@ def world_cities() -> tuple[np.ndarray, list[City]]:
 
 _DISTRICT_WORDS = ("kreis ", "district", "bezirk", "arrondissement", "stadtteil", "borough")
 DISTRICT_KM = 12.0
-"""A city this close to a bigger candidate, and much smaller, is one of its districts."""
-SUBURB_KM = 30.0
-"""A city this close to a candidate more than ten times bigger is its suburb (Ostia for Rome)."""
+"""Cities abroad this close together count once when border features are drafted."""
+CITY_RADIUS_KM_PER_SQRT = 0.014
+"""A city's built-up area reaches ``0.014 × √population`` km from its centre: Praha 15 km,
+Stockholm 17 km, Roma 21 km, Ostrava 7 km (about their municipal areas taken as discs, a little
+more)."""
+DISTRICT_MIN_RATIO = 3
+"""A place inside a bigger city's core is one of its districts when that city has at least this
+many times its people (two neighbouring towns of a size stay two towns)."""
+
+
+def city_core_km(population: int) -> float:
+    """How far a city of ``population`` people reaches from its centre, in km.
+
+    >>> round(city_core_km(1_165_581), 1)  # Praha
+    15.1
+    """
+    return CITY_RADIUS_KM_PER_SQRT * math.sqrt(max(population, 0))
+
+
+def is_district_of(distance_km: float, population: int, bigger_population: int) -> bool:
+    """Whether a place ``distance_km`` from a city of ``bigger_population`` is one of its
+    districts: inside that city's core (:func:`city_core_km`) and at most a third its size.
+
+    Kladno (70,000 people) lies 24 km from Praha's centre, outside its 15 km core: a town of
+    its own. Žižkov, 3 km out, is a district. GeoNames' city list has no feature code telling
+    districts apart, so the distance to a bigger city's core decides.
+
+    >>> is_district_of(25.0, 69_664, 1_165_581), is_district_of(3.0, 58_267, 1_165_581)
+    (False, True)
+    """
+    return bigger_population >= DISTRICT_MIN_RATIO * population and distance_km < city_core_km(
+        bigger_population
+    )
 
 
 def is_district(name: str) -> bool:
@@ -781,7 +854,7 @@ def city_candidates(
     notes = notes if notes is not None else []
     out: list[CityCandidate] = []
     taken: dict[Square, str] = {}
-    kept_km: list[tuple[float, float, int]] = []
+    kept_km: list[tuple[float, float, int, str]] = []
     for k in inside:  # already sorted by population, biggest first
         city = info[k]
         name = city.shown(local_names)
@@ -790,15 +863,22 @@ def city_candidates(
             notes.append(f"{name}: a city of {city.country}, left out")
             continue
         px, py = proj.project(clon, clat)
-        dist = [(math.hypot(float(px) - x, float(py) - y), p) for x, y, p in kept_km]
-        near = [p for d, p in dist if d < DISTRICT_KM]
-        suburb = [p for d, p in dist if d < SUBURB_KM]
-        if (
-            is_district(city.name)
-            or (near and max(near) > 3 * city.population)
-            or (suburb and max(suburb) > 10 * city.population)
-        ):
+        if is_district(city.name):
             notes.append(f"{name}: a district of a bigger city, left out")
+            continue
+        core = next(
+            (
+                (other, d)
+                for x, y, p, other in kept_km
+                if is_district_of(d := math.hypot(float(px) - x, float(py) - y), city.population, p)
+            ),
+            None,
+        )
+        if core is not None:
+            notes.append(
+                f"{name}: within {core[0]}'s built-up area ({core[1]:.0f} km from its centre), "
+                "left out"
+            )
             continue
         fx, fy = proj.grid_point(clon, clat)
         point = shapely.Point(
@@ -820,7 +900,7 @@ def city_candidates(
             notes.append(f"{name}: square {sq} is {taken[sq]}'s, moved to {moved}")
             sq = moved
         taken[sq] = name
-        kept_km.append((float(px), float(py), city.population))
+        kept_km.append((float(px), float(py), city.population, name))
         out.append(
             CityCandidate(
                 name,
@@ -1094,6 +1174,9 @@ class CountryImport:
     """The edges of ``neighbours`` that face a real land border (the rest face the sea)."""
     countries: list[str] = field(default_factory=list)
     """ISO alpha-2 codes of the countries asked for by name (empty for GeoJSON)."""
+    language: str | None = None
+    """The language (CLDR code) the map, neighbour and city names are in; ``None``: English
+    (see :mod:`engine.geo.countrynames`)."""
     notes: list[str] = field(default_factory=list)
     """What the import left out, kept or moved (small islands, districts, shared squares...)."""
 
@@ -1139,9 +1222,11 @@ def import_country(
     ``squares`` (instead of ``columns``/``km``) picks the square size giving about that many land
     squares (:func:`km_for_squares`). ``keep_small_parts`` gives every island of at least a quarter square the square it covers
     most, instead of letting it vanish under ``min_land`` (Bornholm); ``notes`` says so.
-    Cities are named in their country's language (Roma, München) unless ``local_names`` is false
-    (GeoNames' main names, often English); ``notes`` says which were renamed and where no local
-    name is known.
+    Cities are named in their country's language (Roma, München), and so are the map and its
+    neighbours (Sverige, beside Norge and Finland; :mod:`engine.geo.countrynames`), unless
+    ``local_names`` is false (GeoNames' and Natural Earth's names, mostly English); ``notes``
+    says which cities were renamed and where no local name is known. The map's id stays
+    English (``sweden``).
 
     City candidates and neighbours need the geo extra; for a GeoJSON or geometry source they are
     simply left empty without it. A country asked by name without the extra raises
@@ -1158,27 +1243,35 @@ def import_country(
     else:
         names = [source] if isinstance(source, str) else [str(s) for s in source]
         outline = natural_earth_outline(names)
-        label = name or " + ".join(_find_country(n).name for n in names)
+        label = name or ""
+    english = label
     if bbox is not None:
         outline = _polygonal(shapely.clip_by_rect(outline, *bbox), "outline within bbox")
+    countries = [c for c in (_find_country(n).iso2 for n in names) if c]
+    language = map_language(countries) if local_names else None
+    if names:
+        english = name or " + ".join(_find_country(n).name for n in names)
+        label = name or " + ".join(_local_country_name(n, language) for n in names)
     if squares is not None and columns is None and km is None:
         km = km_for_squares(outline, squares, min_land=min_land)
     raster = rasterise(outline, columns=columns, km=km, min_land=min_land)
-    if keep_small_parts:
-        notes += keep_parts(raster, outline)
+    kept = _kept_parts(raster, outline, SMALL_PART_SHARE) if keep_small_parts else []
     if not raster.land:
         raise GeoDataError(
             f"no square has at least {min_land:.0%} land; use smaller squares or a lower share"
         )
+    dx = dy = 0
     if crop is not None:
+        dx, dy = min(x for x, _ in raster.land) - crop, min(y for _, y in raster.land) - crop
         raster = crop_raster(raster, crop)
+    notes += [text if sq is None else f"{text} {(sq[0] - dx, sq[1] - dy)}" for text, sq in kept]
     description = (
         f"{label}: outline rasterised at {raster.projection.km:.1f} km per square, "
         f"minimum land share {min_land:g}."
         + (" Natural Earth outline (public domain)." if names else "")
     )
     m = MapDef(
-        id=map_id or _slug(label),
+        id=map_id or _slug(english),
         name=label,
         width=raster.width,
         height=raster.height,
@@ -1186,7 +1279,8 @@ def import_country(
         land=set(raster.land),
     )
     result = CountryImport(map=m, raster=raster, outline=outline, notes=notes)
-    result.countries = [c for c in (_find_country(n).iso2 for n in names) if c]
+    result.countries = countries
+    result.language = language
     have_geo = bool(names) or geo_available()
     if have_geo and cities > 0:
         result.cities = city_candidates(
@@ -1205,7 +1299,36 @@ def import_country(
         result.outside = neighbours_along_border(raster, outline, exclude=names)
         result.neighbours = border_edges(raster.land, result.outside)
         result.land_borders = land_border_edges(raster, outline, result.neighbours)
+        if language:  # looked up by their Natural Earth names until here
+            result.outside = {
+                sq: _local_country_name(n, language) if n else n for sq, n in result.outside.items()
+            }
+            result.neighbours = {
+                e: _local_country_name(n, language) for e, n in result.neighbours.items()
+            }
     return result
+
+
+def _local_country_name(name: str, language: str | None) -> str:
+    """A Natural Earth country's name in ``language`` (its own name when unknown)."""
+    country = _find_country(name)
+    return country_name_in(country.iso2, language) or country.name
+
+
+def local_country_names(names: Iterable[str], language: str | None) -> dict[str, str]:
+    """Natural Earth country names (as :func:`countries_in_grid` gives them) in ``language``;
+    names the data cannot translate keep theirs.
+
+    >>> local_country_names(["Germany", "Poland"], "cs")
+    {'Germany': 'Německo', 'Poland': 'Polsko'}
+    """
+    out: dict[str, str] = {}
+    for n in names:
+        try:
+            out[n] = _local_country_name(n, language)
+        except GeoDataError:
+            out[n] = n
+    return out
 
 
 def countries_in_grid(proj: Projection, width: int, height: int) -> list[tuple[str, BaseGeometry]]:

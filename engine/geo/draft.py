@@ -34,6 +34,7 @@ from engine.geo.country import (
     neighbours_to_editor,
     world_cities,
 )
+from engine.geo.countrynames import LANGUAGE_KEY
 from engine.geo.places import set_projection
 from engine.geometry import Edge, Side, Square, all_neighbours, orthogonal_neighbours
 from engine.gridshape import default_tile_pool
@@ -55,6 +56,8 @@ BORDER_CITY_POPULATION = 500_000
 """A city abroad this big gets a border city rather than a border road."""
 BORDER_REACH_KM = 80.0
 """Neighbouring cities farther than this from the border get no border feature."""
+START_GAP = 4.0
+"""Start squares given to cities beside a bigger large city stay this many squares apart."""
 
 
 @dataclass
@@ -81,43 +84,56 @@ def default_roles(
     starts: int = 3,
     towns: int | None = None,
 ) -> list[str]:
-    """A role (see :data:`ROLES`) for each candidate, in order.
+    """A role (see :data:`ROLES`) for each candidate, in order (biggest city first).
 
     ``large`` defaults to one per 35 squares (2..6), ``towns`` to one per 8 squares (at most 25).
-    Large cities are never next to one another (diagonals included) and need at least two land
-    squares beside them; start squares are picked among the biggest remaining candidates on the
-    biggest part, the set whose closest two are farthest apart.
+    Roles follow population: the biggest cities become large cities, in order, unless one would
+    touch a bigger large city (diagonals included). Such a city, bigger than the large cities
+    after it, becomes a start square rather than a town (Den Haag beside Rotterdam); the other
+    start squares are picked among the biggest remaining candidates on the biggest part, the set
+    whose closest two are farthest apart. A large city needs one land square beside it (Malmö on
+    its cape), a start square two.
     """
     n = len(m.land)
     large = max(2, min(6, round(n / 35))) if large is None else large
     towns = min(25, max(3, round(n / 8))) if towns is None else towns
     roles = ["ignore"] * len(cities)
-    chosen: set[Square] = set()
-    for i, c in enumerate(cities):
-        if sum(r == "large city" for r in roles) >= large:
-            break
-        if (
-            c.square in m.land
-            and _open_sides(m, c.square) >= 2
-            and not any(nb in chosen for nb in all_neighbours(c.square))
-        ):
-            roles[i] = "large city"
-            chosen.add(c.square)
     parts = land_parts(m)
     main = parts[0] if parts else set()
+
+    def can_start(i: int) -> bool:
+        return cities[i].square in main and _open_sides(m, cities[i].square) >= 2
+
+    chosen: set[Square] = set()
+    forced: list[int] = []  # start squares for cities kept from being large by a bigger one
+    for i, c in enumerate(cities):
+        if len(chosen) >= large:
+            break
+        if c.square not in m.land or _open_sides(m, c.square) < 1:
+            continue
+        if not any(nb in chosen for nb in all_neighbours(c.square)):
+            roles[i] = "large city"
+            chosen.add(c.square)
+        elif (
+            can_start(i)
+            and len(forced) < starts
+            and all(math.dist(c.square, cities[f].square) >= START_GAP for f in forced)
+        ):
+            forced.append(i)
+        elif len(chosen) >= 2:
+            break  # no smaller city becomes large while this one would be a town
     pool = [
-        i
-        for i, c in enumerate(cities)
-        if roles[i] == "ignore" and c.square in main and _open_sides(m, c.square) >= 2
+        i for i in range(len(cities)) if roles[i] == "ignore" and i not in forced and can_start(i)
     ][: max(starts, 12)]
-    if len(pool) >= starts > 0:
+    wanted = starts - len(forced)
+    if len(pool) >= wanted and starts > 0:
 
         def spread(combo: tuple[int, ...]) -> tuple[float, int]:
-            pts = [cities[i].square for i in combo]
-            closest = min(math.dist(a, b) for a, b in itertools.combinations(pts, 2))
-            return (closest if starts > 1 else 0.0, -sum(combo))
+            pts = [cities[i].square for i in (*forced, *combo)]
+            closest = min((math.dist(a, b) for a, b in itertools.combinations(pts, 2)), default=0.0)
+            return (closest, -sum(combo))
 
-        for i in max(itertools.combinations(pool, starts), key=spread):
+        for i in (*forced, *max(itertools.combinations(pool, wanted), key=spread)):
             roles[i] = "start square"
     left = towns
     for i in range(len(cities)):
@@ -211,9 +227,11 @@ def border_crossings(
 
 
 def keep_import_settings(m: MapDef, imp: CountryImport) -> None:
-    """What an import leaves on its map: land borders where neighbours are, their names and the
-    projection (editor settings, for the place helpers of :mod:`engine.geo.places`)."""
+    """What an import leaves on its map: land borders where neighbours are, their names, the
+    language of its names (for the print's neighbour labels) and the projection (editor settings, for the place helpers of :mod:`engine.geo.places`)."""
     m.land_borders = set(imp.land_borders)
+    if imp.language:
+        m.editor[LANGUAGE_KEY] = imp.language
     if imp.neighbours:
         m.editor["neighbours"] = neighbours_to_editor(imp.neighbours)
     set_projection(m, imp.projection)

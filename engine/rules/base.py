@@ -12,7 +12,8 @@ Every hook receives a :class:`~engine.rules.context.RuleContext` (``ctx``), a na
 the game: it reads the map, board, pile, whose turn, ``ctx.round`` / ``ctx.turn`` and the rule
 state, and acts only through the context's mutators (``ctx.award``, ``ctx.set_current_tile``,
 ``ctx.grant_extra_turn``, ``ctx.return_meeple``, ``ctx.set_meeple_strength``,
-``ctx.take_meeple_from_supply``, ``ctx.give_meeple_to_supply``). The game itself offers
+``ctx.take_meeple_from_supply``, ``ctx.give_meeple_to_supply``, ``ctx.skip_turn``). The game
+itself offers
 players only the player API.
 
 Per-game state lives in ``ctx.rule_state[rules.name]`` (never on the module object, which may be
@@ -31,6 +32,9 @@ Order of a turn, and the hooks called:
 3. Phase ``ACTION`` while any module offers ``actions(ctx, "action")``: the player takes those
    actions (``apply(ctx, action)``) or a :class:`~engine.moves.Pass` (not while a module's
    ``pass_allowed(ctx, phase)`` is ``False``: an action is compulsory, e.g. placing a treat).
+   While a module's ``decider(ctx, phase)`` names another player (a choice a rule gives them
+   inside the turn), only that module's actions are offered, to them (``Game.decider``), and
+   their pass goes to its ``decline(ctx, phase)``.
 4. Completed features are scored. Majorities use ``meeple_strength(ctx, meeple_id)`` (the first
    module that answers an int wins; default 1). Every event goes through
    ``on_score(ctx, event) -> event`` (a module may return an adjusted copy), is added, then
@@ -178,6 +182,17 @@ class Rules:
         """Whether the player may :class:`~engine.moves.Pass` now (``False`` makes this module's
         offered actions mandatory, e.g. placing a collected treat)."""
         return True
+
+    def decider(self, ctx: RuleContext, phase: str) -> int | None:
+        """A player other than the player to move who must choose now in ``phase``
+        (``"action"`` / ``"after"``): a rule gave them a decision inside the turn. While one
+        does, only this module's :meth:`actions` are offered, to them, and a
+        :class:`~engine.moves.Pass` is theirs (:meth:`decline`). ``None``: the player to move
+        acts."""
+        return None
+
+    def decline(self, ctx: RuleContext, phase: str) -> None:
+        """The deciding player (:meth:`decider`) passes: their pending choices are declined."""
 
     def apply(self, ctx: RuleContext, action: Action) -> None:
         """Carry out one of this module's actions (already known to be legal)."""

@@ -68,6 +68,12 @@ class RuleContext:
         return self._game.to_move
 
     @property
+    def decider(self) -> int:
+        """The player who acts now (``Game.decider``): the player to move, or another player
+        a rule asks for a choice inside the turn."""
+        return self._game.decider
+
+    @property
     def turn(self) -> int:
         """Turns played (extra turns included)."""
         return self._game.turn
@@ -147,6 +153,18 @@ class RuleContext:
         """Let the current player take one more turn after this one. Grants add up: a Great
         Britain double turn bought in a turn that covered a town (variant a) gives two."""
         self._game._extra_turns += 1  # noqa: SLF001
+
+    def skip_turn(self, player: int) -> None:
+        """Let ``player`` miss their next turn (one more: skips add up)."""
+        g = self._game
+        skips = list(g._skips or (0,) * len(g.players))  # noqa: SLF001
+        skips[player] += 1
+        g._skips = tuple(skips)  # noqa: SLF001
+
+    def turns_to_skip(self, player: int) -> int:
+        """How many turns ``player`` will still miss."""
+        skips = self._game._skips  # noqa: SLF001
+        return skips[player] if skips else 0
 
     def return_meeple(self, meeple_id: int) -> None:
         """Take a meeple off the board back to its owner's supply."""

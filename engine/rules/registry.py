@@ -9,14 +9,17 @@ that fails to import, so an unknown name says why (:func:`import_errors`).
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 import traceback
 from functools import lru_cache
+from typing import Any
 
 import engine.rules as rules_package
 from engine.chips import RULE_CODES
 from engine.errors import EngineError
 from engine.mapdef import MapDef, UnreadableRuleSet
+from engine.resources import schema_path
 from engine.rules.base import Rules, registered
 from engine.rules.chips_common import ChipRules
 from engine.rules.data.rules import (
@@ -80,20 +83,34 @@ def map_rule_set_names() -> list[str]:
     return ["none", *presets, *sorted(chips - set(presets))]
 
 
+def map_schema() -> dict[str, Any]:
+    """The map file schema (``schemas/map.schema.json``) with the registry's names filled in:
+    a ``rule_set`` given as a name is one of :func:`map_rule_set_names`. The bundled file gives
+    only the names' pattern, because the map reader sits below the rule sets; this is the schema
+    to hand to other tools (``python -m engine info --map-schema``).
+
+    >>> names = map_schema()["properties"]["rule_set"]["anyOf"][0]["enum"]
+    >>> names[:3], "towns" in names
+    (['none', 'france', 'benelux'], False)
+    """
+    schema: dict[str, Any] = json.loads(schema_path("map").read_text(encoding="utf-8"))
+    schema["properties"]["rule_set"]["anyOf"][0]["enum"] = map_rule_set_names()
+    return schema
+
+
 def rule_set_classes() -> list[type[Rules]]:
     """Every registered rule set class, by name."""
     classes = registered()
     return [classes[name] for name in available_rules()]
 
 
-def _unknown(name: str) -> EngineError:
+def _unknown(name: str, known: list[str]) -> EngineError:
     broken = import_errors()
     why = "".join(
         f"; rule module engine.rules.{module} failed to import: {error}"
         for module, error in sorted(broken.items())
     )
-    known = ", ".join(available_rules()) or "none"
-    return EngineError(f"unknown rule set {name[:60]!r}; known: {known}{why}")
+    return EngineError(f"unknown rule set {name[:60]!r}; known: {', '.join(known) or 'none'}{why}")
 
 
 def get_rules(name: str) -> type[Rules]:
@@ -117,7 +134,7 @@ def get_rules(name: str) -> type[Rules]:
         _load_modules()
         cls = registered().get(name)
     if cls is None:
-        raise _unknown(name)
+        raise _unknown(name, available_rules())
     return cls
 
 
@@ -203,6 +220,9 @@ def rules_for(name: str | None, m: MapDef | None) -> type[Rules] | None:
             raise EngineError(f"the map's rule set cannot be read: {ref.error}")
         if ref.spec is not None:
             return class_for_spec(ref.spec)
+        known = map_rule_set_names()
+        if name not in known:  # a map names a Map-Chips rule set, not any registered class
+            raise _unknown(name, known)
     return get_rules(name)
 
 
@@ -215,6 +235,7 @@ __all__ = [
     "import_errors",
     "map_chip_layout",
     "map_rule_set_names",
+    "map_schema",
     "map_rules",
     "rule_set_classes",
     "rules_for",

@@ -8,9 +8,10 @@ dictionaries, static files are a fixed list read at start-up):
 * ``GET /static/{name}``: the page's script and style sheet.
 * ``GET /g/{game}/map.png`` and ``GET /tiles/{tile}.png``: the art (:mod:`mapeditor.online.art`).
 * ``GET /ws/{game}``: the websocket. The first message is ``join`` with a seat's or the
-  spectator token; then ``play``, ``chat`` and ``sync`` (``schemas/online-message.schema.json``).
-  The host answers with ``welcome``, ``state`` (after every change, to everyone at the table)
-  and ``error`` (one per refused message: the table is unchanged).
+  spectator token; then ``play``, ``chat``, ``sync`` and ``record``
+  (``schemas/online-message.schema.json``). The host answers with ``welcome``, ``state`` (after
+  every change, to everyone at the table), ``record`` (the actions a client that keeps its own
+  copy of the game lacks) and ``error`` (one per refused message: the table is unchanged).
 
 Each connection is throttled (a token bucket: :class:`Throttle`); a client that keeps flooding
 is disconnected. Bots think in a worker process; a bot's choice is played through
@@ -285,6 +286,8 @@ class Host:
             return
         if kind == "sync":
             await self.send_state(table, client)
+        elif kind == "record":
+            await self._send(client, view.history(table, msg["since"]))
         elif kind == "chat":
             if client.seat < 0:
                 await self._error(client, "spectators only watch")
@@ -354,7 +357,7 @@ class Host:
         mover_moves: str | None = None
         for c in clients:
             moves = "null"
-            if c.seat == g.to_move and not g.is_over():
+            if c.seat == g.decider and not g.is_over():
                 if mover_moves is None:
                     mine = table.bot_turn(time.time()) is None
                     mover_moves = json.dumps(view.choices(table)) if mine else "null"

@@ -172,7 +172,7 @@ def table_from_record(
     table = Table(game_id, game, seats, spectator_token, options)
     for i, action in enumerate(record.actions, start=1):
         try:
-            table.apply(game.to_move, action)
+            table.apply(game.decider, action)
         except TableError as exc:
             raise StoreError(f"{source}: action {i}: {exc}") from None
     return table

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import EngineError, Game, GameRecord
-from engine.moves import action_from_dict
+from engine.moves import Move, action_from_dict
 from mapeditor.online.seats import TAKEOVER_BOT, SeatState
 
 MAX_LOG = 400
@@ -122,9 +122,10 @@ class Table:
             self.version += 1
 
     def start_turn(self, now: float) -> None:
-        """Start the mover's clock (after every action that passes the turn, and at start)."""
+        """Start the clock of the seat that acts (after every action that passes the turn or
+        asks another player for a choice inside it, and at start)."""
         for i, s in enumerate(self.seats):
-            if i != self.game.to_move:
+            if i != self.game.decider:
                 s.turn_started = None
             elif s.turn_started is None:
                 s.turn_started = now
@@ -137,7 +138,7 @@ class Table:
         g = self.game
         if g.is_over():
             return None
-        p = g.to_move
+        p = g.decider  # the player to move, or a player a rule asks for a choice
         seat = self.seats[p]
         if seat.is_bot:
             return BotTurn(p, len(g.history), seat.kind, seat.strength, stand_in=False)
@@ -147,7 +148,7 @@ class Table:
 
     def clock_expired(self, now: float) -> bool:
         clock = self.options.move_clock
-        started = self.seats[self.game.to_move].turn_started
+        started = self.seats[self.game.decider].turn_started
         return clock is not None and started is not None and now - started >= clock
 
     def clock_left(self, seat: int, now: float) -> float | None:
@@ -175,7 +176,9 @@ class Table:
                 f"that answers an older position (action {seen}; the game is at action "
                 f"{len(g.history)})"
             )
-        if seat != g.to_move:
+        if seat != g.decider:
+            if g.decider != g.to_move:
+                raise TableError(f"{g.players[g.decider]} is choosing now, not {g.players[seat]}")
             raise TableError(f"it is {g.players[g.to_move]}'s turn, not {g.players[seat]}'s")
         if not by_bot and self.bot_turn(now) is not None:
             raise TableError(f"a bot is playing for {g.players[seat]} now")
@@ -183,7 +186,7 @@ class Table:
         self.start_turn(now)
 
     def apply(self, seat: int, data: Any, *, stand_in: bool = False) -> None:
-        """Play ``data`` for the player to move (``seat``) and log it: the engine checks it.
+        """Play ``data`` for the player who acts (``seat``) and log it: the engine checks it.
 
         :raises TableError: the engine's reason; the game is unchanged.
         """
@@ -192,7 +195,9 @@ class Table:
         g = self.game
         try:
             action = action_from_dict(data, g.rules)
-            tile, turn = g.current_tile, g.turn
+            if not isinstance(action, Move):  # the offered one carries the words players read
+                action = next((a for a in g.legal_moves() if a == action), action)
+            tile, turn, mover = g.current_tile, g.turn, g.to_move
             events = g.play(action)
         except EngineError as exc:  # IllegalMoveError and RecordError are EngineErrors
             raise TableError(str(exc)) from None
@@ -200,14 +205,14 @@ class Table:
         if text:
             self.log.append(text + (" (a bot standing in)" if stand_in else ""))
         self.log.extend(f"★ {e.text}" for e in events)
-        if g.turn > turn and not g.is_over() and g.to_move == seat:
-            self.log.append(f"{g.players[seat]} takes another turn")
+        if g.turn > turn and not g.is_over() and g.to_move == mover:
+            self.log.append(f"{g.players[mover]} takes another turn")
         if g.is_over():
             out = g.outcome()
             if out is not None:
                 won = " and ".join(g.players[w] for w in out.winners)
                 self.log.append(f"Game over: {won} won")
-        if g.to_move != seat or g.turn > turn:
+        if g.decider != seat or g.turn > turn:
             self.seats[seat].turn_started = None
         self.version += 1
 

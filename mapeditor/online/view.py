@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 from engine import Draw, Game, Move, Pass, Phase
+from engine.record import record_of
 from mapeditor.online import art
 from mapeditor.online.table import Table
 
@@ -53,7 +54,7 @@ def board(table: Table) -> dict[str, Any]:
     held = rule_view.chips_held_by_all(g)
     players = []
     for i, (name, seat) in enumerate(zip(g.players, table.seats, strict=True)):
-        clock = table.clock_left(i, now) if i == g.to_move else None
+        clock = table.clock_left(i, now) if i == g.decider else None
         players.append(
             {
                 "name": name,
@@ -77,6 +78,7 @@ def board(table: Table) -> dict[str, Any]:
         "phase": g.phase.value,
         "phase_words": _PHASE_WORDS.get(g.phase, ""),
         "to_move": g.to_move,
+        "decider": g.decider,
         "tile": g.current_tile,
         "tiles_left": g.tiles_left(),
         "over": g.is_over(),
@@ -96,6 +98,8 @@ def _label(g: Game, action: Any) -> str:
     from mapeditor.playtest.describe import describe_action
 
     if isinstance(action, Pass):
+        if g.decider != g.to_move:
+            return "Decline"  # a rule asked this player for a choice inside another's turn
         return "End turn" if g.phase is Phase.AFTER else "No action (score and go on)"
     if isinstance(action, Draw):
         return "Draw a tile face down"
@@ -130,3 +134,23 @@ def choices(table: Table) -> dict[str, Any]:
         "placements": [[x, y, r, spots] for (x, y, r), spots in placements.items()],
         "actions": actions,
     }
+
+
+def history(table: Table, since: int) -> dict[str, Any]:
+    """The game's actions from action ``since`` on, for a client that replays them on its own
+    copy of the game (the Studio's playtest window, :mod:`mapeditor.online.remote`). From 0 it
+    also carries the record's head (map, options, seed, players): everything a replay needs.
+    The record holds nothing a state does not show: the seed is in the first log line."""
+    g = table.game
+    since = min(since, len(g.history))
+    out: dict[str, Any] = {
+        "type": "record",
+        "since": since,
+        "actions": [a.to_dict() for a in g.history[since:]],
+    }
+    if since == 0:
+        # embedded: a client never reads a path of the host's
+        head = record_of(g, embed_map=True).to_dict()
+        head["actions"] = []
+        out["record"] = head
+    return out

@@ -322,6 +322,10 @@ class Overlay:
     """Centres of the labelled targets around the pending tile, by location."""
     targets: dict[Square, str] = field(default_factory=dict)
     """Squares a rule action can be played on (clickable), with the action's label."""
+    highlight: frozenset[Square] = frozenset()
+    """The squares of a feature picked out (a scoring line or a player's row under the mouse)."""
+    unfillable: frozenset[Square] = frozenset()
+    """Open squares no tile left can fill (marked while the tiles-left panel is open)."""
 
     def looks(self) -> tuple[Any, ...]:
         """What the drawing depends on: equal looks, no repaint needed."""
@@ -335,12 +339,18 @@ class Overlay:
             tuple(sorted(self.spot_labels.items())),
             self.spot_hover,
             tuple(sorted(self.targets)),
+            self.highlight,
+            self.unfillable,
         )
 
 
 LEGAL_FILL = QColor(20, 170, 70, 120)
 LEGAL_EDGE = QColor("#0a6b2c")
 """Squares where the tile fits as turned now: green fill, dark green edge inside a white one."""
+HIGHLIGHT_FILL = QColor(255, 214, 0, 110)
+HIGHLIGHT_EDGE = QColor("#ff9800")
+"""A feature picked out from the log or the score board: amber."""
+UNFILLABLE = QColor("#c62828")
 
 
 class _OverlayItem(QGraphicsItem):
@@ -379,6 +389,20 @@ class _OverlayItem(QGraphicsItem):
                     painter.setPen(QPen(LEGAL_EDGE, 2.5, Qt.PenStyle.DashLine))
                     painter.setBrush(QColor(255, 255, 255, 70))
                     painter.drawRoundedRect(r, 6, 6)
+        for sq in ov.unfillable:
+            # no tile left fits here: a red cross on a pale square
+            r = square_rect(sq).adjusted(10, 10, -10, -10)
+            painter.setPen(QPen(QColor(255, 255, 255, 200), 7))
+            painter.drawLine(r.topLeft(), r.bottomRight())
+            painter.drawLine(r.topRight(), r.bottomLeft())
+            painter.setPen(QPen(UNFILLABLE, 3.5))
+            painter.drawLine(r.topLeft(), r.bottomRight())
+            painter.drawLine(r.topRight(), r.bottomLeft())
+        if ov.highlight:
+            painter.setPen(QPen(HIGHLIGHT_EDGE, 4))
+            painter.setBrush(HIGHLIGHT_FILL)
+            for sq in ov.highlight:
+                painter.drawRect(square_rect(sq).adjusted(2, 2, -2, -2))
         for sq, _label in ov.targets.items():
             r = square_rect(sq).adjusted(6, 6, -6, -6)
             painter.setPen(QPen(QColor("#00b3b3"), 3, Qt.PenStyle.DashLine))

@@ -75,8 +75,8 @@ class _Session:
         seed: int,
     ) -> dict[str, Any]:
         game = self._sync(game_id, actions)
-        if game.to_move != player:
-            raise RuntimeError(f"player {player} is not to move (player {game.to_move} is)")
+        if game.decider != player:
+            raise RuntimeError(f"player {player} is not to act (player {game.decider} is)")
         # one bot per seat and game: the same seed then plays the same game again
         key = (game_id, player, kind, strength, seed)
         bot = self.bots.get(key)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.features import KIND_NAMES
 from engine.game import Game
+from engine.geo.naming import PlaceNames
 from engine.moves import Action, Draw, Move, Pass
 
 _ROLE = {
@@ -42,7 +43,13 @@ def describe_move(game: Game, player: int, action: Action, tile: str | None) -> 
     name = game.players[player]
     if isinstance(action, Move):
         x, y = action.square
-        text = f"{name} placed {tile} at ({x}, {y}), turned {action.rotation}°"
+        # the square for the board's coordinates, the place for the designer ("near Kassel")
+        where = f" {PlaceNames(game.map).square(action.square)}" if game.map is not None else ""
+        if where == f" ({x}, {y})":
+            where = ""  # no name near: the coordinates say it already
+        elif where.startswith(" at "):
+            where = " in " + where[4:]
+        text = f"{name} placed {tile} at ({x}, {y}){where}, turned {action.rotation}°"
         if action.meeple:
             text += f", {_meeple_words(game, action)}"
         return text

@@ -106,14 +106,17 @@ def resources(game: Game) -> list[ResourceView]:
     return [r for view in _views(game) for r in view.resources]
 
 
-def resource_lines(game: Game, before: list[ResourceView]) -> list[tuple[int, str]]:
+def resource_lines(
+    game: Game, before: list[ResourceView]
+) -> list[tuple[int, str, tuple[str, str]]]:
     """What changed in the players' resources since ``before`` (:func:`resources` then), in
-    the designer's names: ``(player, "   Anna: +1 Herring (3)")``."""
+    the designer's names and icons: ``(player, "   Anna: +1 Herring (3)", ("fish", colour))``."""
     old = {r.id: r.held for r in before}
     out = []
     for r in resources(game):
         was = old.get(r.id, (0,) * len(r.held))
         for p, (a, b) in enumerate(zip(was, r.held, strict=False)):
             if a != b:
-                out.append((p, f"   {game.players[p]}: {b - a:+d} {r.name} ({b})"))
+                line = f"   {game.players[p]}: {b - a:+d} {r.name} ({b})"
+                out.append((p, line, (r.icon, r.colour)))
     return out

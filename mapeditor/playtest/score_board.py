@@ -1,10 +1,14 @@
 """The score board: one row per player with score, meeples left, chips held, wines (by the
-rule set's name for them) and each of the designer's resources (their names and colours)."""
+rule set's name for them) and each of the designer's resources (their names and colours).
+
+With projected scores on, the Score column also shows what each player would have if the game
+ended now; the mouse over a player's row names that player (:attr:`ScoreBoard.player_hovered`),
+and the board picks out the features their meeples hold."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPixmap
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -14,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.game import Game
+from mapeditor.designer_icons import icon
 from mapeditor.playtest import rule_view
 
 COLUMNS = ("Player", "Score", "Meeples", "Chips", "Wines")
@@ -40,8 +45,15 @@ def _meeples_text(game: Game, player: int) -> str:
 class ScoreBoard(QTableWidget):
     """Read-only table; ``show_game`` refreshes it and marks whose turn it is."""
 
+    player_hovered = Signal(object)
+    """The player whose row is under the mouse, or ``None``."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(COLUMNS), parent)
+        self.setMouseTracking(True)
+        self._hovered: int | None = None
+        self.cellEntered.connect(lambda row, _col: self._hover(row))
+        self.viewport().installEventFilter(self)
         self.setHorizontalHeaderLabels(COLUMNS)
         self.verticalHeader().setVisible(False)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -58,6 +70,16 @@ class ScoreBoard(QTableWidget):
         for c in range(len(COLUMNS)):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COLUMNS.index("Chips"), QHeaderView.ResizeMode.Stretch)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Leave:
+            self._hover(None)
+        return False
+
+    def _hover(self, row: int | None) -> None:
+        if row != self._hovered:
+            self._hovered = row
+            self.player_hovered.emit(row)
 
     def _show_headers(self, game: Game) -> list[rule_view.ResourceView]:
         """The rule set's names as headers: its wines' name, one column per resource."""
@@ -83,26 +105,32 @@ class ScoreBoard(QTableWidget):
             title.setText(name)
             if c >= len(COLUMNS):
                 r = resources[c - len(COLUMNS)]
-                swatch = QPixmap(10, 10)
-                swatch.fill(QColor(r.colour))
-                title.setIcon(QIcon(swatch))
-                title.setToolTip(f"{r.name} ({r.icon}) each player holds")
+                title.setIcon(icon(r.icon, r.colour))
+                title.setToolTip(f"{r.name}: what each player holds")
             self.setHorizontalHeaderItem(c, title)
         # a rule set without wines has no Wines column (its resources need the room)
         self.setColumnHidden(COLUMNS.index("Wines"), not rule_view.has_wines(game))
         return resources
 
-    def show_game(self, game: Game, colours: list[QColor], labels: list[str]) -> None:
+    def show_game(
+        self,
+        game: Game,
+        colours: list[QColor],
+        labels: list[str],
+        projected: list[int] | None = None,
+    ) -> None:
+        """Show ``game``; ``projected``: each player's score if the game ended now, shown as
+        "score → projected"."""
         n = len(game.players)
         self.setRowCount(n)
         resources = self._show_headers(game)
         for p in range(n):
-            mine = p == game.to_move and not game.is_over()
+            mine = p == game.decider and not game.is_over()
             chips = rule_view.chips_held(game, p)
             wines = rule_view.wines(game, p)
             cells = (
                 f"{'▶ ' if mine else ''}{game.players[p]}",
-                str(game.scores[p]),
+                str(game.scores[p]) if projected is None else f"{game.scores[p]} → {projected[p]}",
                 _meeples_text(game, p),
                 _chip_text(chips) or "-",
                 " ".join(_short(w) for w in wines) or "-",

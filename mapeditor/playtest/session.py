@@ -23,8 +23,32 @@ from engine.replaying import new_game
 from engine.scoring import KINDS, ScoreEvent
 from mapeditor.playtest import rule_view
 from mapeditor.playtest.bot_worker import BotWorker, TileWarmer, next_token
-from mapeditor.playtest.describe import describe_move
+from mapeditor.playtest.describe import describe_action, describe_move
 from mapeditor.playtest.setup import DEFAULT_COLOURS, PlaytestSetup, Seat, default_setup
+
+Chance = tuple[int, int, str | None, int]
+"""What a draw changes (:func:`_chance`)."""
+
+
+def _chance(g: Game) -> Chance:
+    """What a draw changes: the pile's size, the random generator's state, the tile in hand and
+    the chips lying face down on the board."""
+    face_down = sum(1 for c in rule_view.pieces(g).chips if c.value is None)
+    return len(g.pile), hash(g.rng.getstate()), g.current_tile, face_down
+
+
+def _revealed(before: Chance, g: Game) -> bool:
+    """Whether the action just played on ``g`` showed something hidden (a tile from the pile or
+    a stack, a face-down chip, anything random): it may not be taken back, or the same thing
+    would be drawn again, and a player could look before choosing."""
+    pile, rng, tile, face_down = before
+    now = _chance(g)
+    return (
+        now[0] != pile
+        or now[1] != rng
+        or (now[2] is not None and now[2] != tile)
+        or now[3] < face_down
+    )
 
 
 @dataclass(frozen=True)
@@ -34,6 +58,8 @@ class LogEntry:
     text: str
     player: int | None = None
     event: ScoreEvent | None = None
+    icon: tuple[str, str] | None = None
+    """The designer's icon of what the line is about: its name and colour."""
 
 
 class PlaytestSession(QObject):
@@ -67,6 +93,8 @@ class PlaytestSession(QObject):
         self.game: Game = self.setup.make_game(m)
         self.actors: list[tuple[int, int]] = []
         """``(player, turn)`` of every action in ``game.history`` (for undo)."""
+        self.revealed: list[bool] = []
+        """Whether each action in ``game.history`` showed a draw (see :meth:`can_take_back`)."""
         self.pace_ms = pace_ms
         """Pause before each bot action."""
         self.skip = False
@@ -95,10 +123,12 @@ class PlaytestSession(QObject):
         log: list[LogEntry] | None,
         *,
         fit: bool = True,
+        revealed: list[bool] | None = None,
     ) -> None:
         self.cancel_bot()
         self.game = game
         self.actors = actors
+        self.revealed = revealed if revealed is not None else [False] * len(actors)
         self._saved_actions = len(actors)
         self.skip = False
         self.warmer.warm(game)
@@ -132,7 +162,9 @@ class PlaytestSession(QObject):
     # -- playing ----------------------------------------------------------------------------------
 
     def current_seat(self) -> Seat:
-        return self.seats[self.game.to_move]
+        """The seat that acts now: the player to move's, or that of a player a rule asks for
+        a choice inside the turn (``Game.decider``)."""
+        return self.seats[self.game.decider]
 
     def human_to_move(self) -> bool:
         return not self.game.is_over() and not self.current_seat().is_bot
@@ -143,21 +175,23 @@ class PlaytestSession(QObject):
         :raises IllegalMoveError: the state is unchanged.
         """
         g = self.game
-        player, turn, tile = g.to_move, g.turn, g.current_tile
+        player, mover, turn, tile = g.decider, g.to_move, g.turn, g.current_tile
         held = rule_view.resources(g)
+        chance = _chance(g)
         events = g.play(action)
         self.actors.append((player, turn))
+        self.revealed.append(_revealed(chance, g))
         self.logged.emit(LogEntry(describe_move(g, player, action, tile), player))
-        for who, line in rule_view.resource_lines(g, held):
-            self.logged.emit(LogEntry(line, who))
+        for who, line, drawn in rule_view.resource_lines(g, held):
+            self.logged.emit(LogEntry(line, who, icon=drawn))
         final_shown = False
         for e in events:
             if e.final and not final_shown:
                 self.logged.emit(LogEntry("Final scoring:"))
                 final_shown = True
             self.logged.emit(LogEntry(f"   ★ {e.text}", event=e))
-        if g.turn > turn and not g.is_over() and g.to_move == player:
-            self.logged.emit(LogEntry(f"{g.players[player]} takes another turn"))
+        if g.turn > turn and not g.is_over() and g.to_move == mover:
+            self.logged.emit(LogEntry(f"{g.players[mover]} takes another turn"))
         self.changed.emit()
         if g.is_over():
             self.finished.emit()
@@ -187,8 +221,9 @@ class PlaytestSession(QObject):
         token = next_token()
         self._waiting = token
         seat = self.current_seat()
-        self.thinking.emit(g.to_move)
-        self.worker.request(token, g, g.to_move, seat.kind, seat.strength, g.seed * 31 + g.to_move)
+        who = g.decider
+        self.thinking.emit(who)
+        self.worker.request(token, g, who, seat.kind, seat.strength, g.seed * 31 + who)
 
     def cancel_bot(self) -> None:
         self._bot_timer.stop()
@@ -248,29 +283,65 @@ class PlaytestSession(QObject):
         target = self.undo_target()
         if target is None:
             return False
-        self.rebuild(self.game.record(), target, fit=False)
+        self._cut(target)
         self.logged.emit(LogEntry("(undone to the start of your last turn)"))
         return True
+
+    def can_take_back(self) -> bool:
+        """Whether the last action can be taken back within the turn: a human played it in the
+        turn still going on, and it showed nothing drawn (JCloisterZone's undo: never after
+        another player's move or a draw)."""
+        g = self.game
+        return (
+            bool(self.actors)
+            and not g.is_over()
+            and self.actors[-1] == (g.to_move, g.turn)
+            and not self.current_seat().is_bot
+            and not self.revealed[-1]
+        )
+
+    def take_back(self) -> bool:
+        """Take back the last action of this turn (see :meth:`can_take_back`) by replaying the
+        record without it. Returns whether something was taken back."""
+        if not self.can_take_back():
+            return False
+        last = describe_action(self.game.history[-1])
+        self._cut(len(self.actors) - 1)
+        self.logged.emit(LogEntry(f"(taken back: {last})"))
+        return True
+
+    def _cut(self, upto: int) -> None:
+        """Go back to the position after the record's first ``upto`` actions. Play not saved
+        stays not saved: a game taken back is still one to ask about before it is closed."""
+        saved = self._saved_actions
+        self.rebuild(self.game.record(), upto, fit=False)
+        self._saved_actions = min(saved, upto)
 
     def rebuild(self, record: GameRecord, upto: int | None = None, *, fit: bool = True) -> None:
         """Replay ``record`` (its first ``upto`` actions) into a fresh game and show it."""
         game = new_game(record)
         actors: list[tuple[int, int]] = []
+        revealed: list[bool] = []
         log: list[LogEntry] = []
         actions = record.actions if upto is None else record.actions[:upto]
         for i, data in enumerate(actions, start=1):
             action = action_from_dict(data, game.rules)
-            player, turn, tile = game.to_move, game.turn, game.current_tile
+            player, turn, tile = game.decider, game.turn, game.current_tile
             held = rule_view.resources(game)
+            chance = _chance(game)
             try:
                 events = game.play(action)
             except IllegalMoveError as exc:
                 raise EngineError(f"action {i}: {exc}") from None
             actors.append((player, turn))
+            revealed.append(_revealed(chance, game))
             log.append(LogEntry(describe_move(game, player, action, tile), player))
-            log.extend(LogEntry(t, who) for who, t in rule_view.resource_lines(game, held))
+            log.extend(
+                LogEntry(t, who, icon=drawn)
+                for who, t, drawn in rule_view.resource_lines(game, held)
+            )
             log.extend(LogEntry(f"   ★ {e.text}", event=e) for e in events)
-        self._start(game, actors, log, fit=fit)
+        self._start(game, actors, log, fit=fit, revealed=revealed)
 
     def has_unsaved_play(self) -> bool:
         """A game in progress, with a human seat, played on since it was started, saved or loaded.

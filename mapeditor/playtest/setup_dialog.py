@@ -38,6 +38,7 @@ from mapeditor.playtest.setup import (
     rule_set_available,
     rule_set_title,
 )
+from mapeditor.remembered import Field, remember_fields
 
 STRENGTH_TIP = (
     "Monte-Carlo bot strength: 1-3 play loosely, like a beginner; 4-7 search more and more; "
@@ -224,6 +225,22 @@ class SetupDialog(QDialog):
         layout.addWidget(self.problems)
         buttons, _ = ok_cancel(self, "Play")
         layout.addWidget(buttons)
+        # The players and the game as last played (start squares, tile count and the Map-Chips
+        # box belong to the map).
+        fields: dict[str, Field] = {
+            "players": self.player_count,
+            "tile_pool": self.pool,
+            "meeples": self.meeples,
+            "farmers": self.farmers,
+            "town_a": self.town_a,
+            "town_b": self.town_b,
+            "town_c": self.town_c,
+            "seed": self.seed,
+        }
+        for i, row in enumerate(self.rows):
+            fields |= {f"seat{i}_name": row.name, f"seat{i}_kind": row.kind}
+            fields[f"seat{i}_strength"] = row.strength
+        self.remembered = remember_fields(self, "playtest_setup", fields)
         self._base_options = opts
 
     def _count_changed(self) -> None:

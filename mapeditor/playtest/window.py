@@ -13,7 +13,9 @@ from pathlib import Path
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QColor, QKeySequence
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
+    QDockWidget,
     QFileDialog,
     QGroupBox,
     QHBoxLayout,
@@ -32,10 +34,13 @@ from PySide6.QtWidgets import (
 
 from engine.errors import EngineError
 from engine.game import Game, Phase
+from engine.geometry import Square
 from engine.mapdef import MapDef
 from engine.moves import Action, Draw, Move, Pass, Placement
 from engine.scoring import ScoreEvent
+from mapeditor.folders import remember_dir, start_dir
 from mapeditor.painting import SQUARE, square_rect
+from mapeditor.playtest import aids
 from mapeditor.playtest.board_scene import (
     BoardScene,
     callout_positions,
@@ -51,6 +56,7 @@ from mapeditor.playtest.session import LogEntry, PlaytestSession
 from mapeditor.playtest.setup import PlaytestSetup, Seat
 from mapeditor.playtest.setup_dialog import SetupDialog
 from mapeditor.playtest.tile_preview import TilePreview
+from mapeditor.playtest.tiles_left_panel import TilesLeftPanel
 
 _PHASE_WORDS = {
     Phase.DRAW: "draw a tile or take another action",
@@ -60,7 +66,18 @@ _PHASE_WORDS = {
 }
 
 
-def _pass_label(phase: Phase) -> str:
+def _take_back_label(action: Action) -> str:
+    if isinstance(action, Move):
+        x, y = action.square
+        meeple = " and its meeple" if action.meeple else ""
+        return f"Take back the tile at ({x}, {y}){meeple}"
+    return f"Take back: {describe_action(action)}"
+
+
+def _pass_label(phase: Phase, other: bool = False) -> str:
+    """The pass button's words (``other``: a player other than the one to move decides)."""
+    if other:
+        return "Decline"
     return "End turn" if phase is Phase.AFTER else "No action (score and go on)"
 
 
@@ -82,9 +99,14 @@ class PlaytestWindow(QMainWindow):
         parent: QWidget | None = None,
         *,
         pace_ms: int = 700,
+        session: PlaytestSession | None = None,
     ) -> None:
         super().__init__(parent)
-        self.session = PlaytestSession(m, setup, self, pace_ms=pace_ms)
+        if session is None:
+            session = PlaytestSession(m, setup, self, pace_ms=pace_ms)
+        else:
+            session.setParent(self)  # a session made elsewhere (an online game's seat)
+        self.session = session
         self.rotation = 0
         self.pending: Placement | None = None
         self.summary: QDialog | None = None
@@ -153,7 +175,7 @@ class PlaytestWindow(QMainWindow):
         side = QWidget()
         side.setMinimumWidth(330)
         side.setMaximumWidth(430)
-        col = QVBoxLayout(side)
+        col = self.side_layout = QVBoxLayout(side)
         self.turn_label = QLabel()
         self.turn_label.setObjectName("turn_label")
         self.turn_label.setWordWrap(True)
@@ -193,10 +215,21 @@ class PlaytestWindow(QMainWindow):
         self.actions_layout = QVBoxLayout(self.actions_box)
         col.addWidget(self.actions_box)
 
+        self.projected_box = QCheckBox("Projected scores (if the game ended now)")
+        self.projected_box.setObjectName("projected")
+        self.projected_box.setToolTip(
+            "Show beside each score what the final scoring would add now "
+            "(roads, cities, monasteries and fields still open); the mouse over a row picks "
+            "out that player's features"
+        )
+        self.projected_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.projected_box.toggled.connect(lambda _on: self._refresh())
+        col.addWidget(self.projected_box)
         self.score_board = ScoreBoard()
+        self.score_board.player_hovered.connect(self._player_hovered)
         col.addWidget(self.score_board)
 
-        bots = QGroupBox("Bots")
+        bots = self.bots_box = QGroupBox("Bots")
         brow = QHBoxLayout(bots)
         brow.addWidget(QLabel("Pace"))
         self.pace = QSlider(Qt.Orientation.Horizontal)
@@ -221,7 +254,16 @@ class PlaytestWindow(QMainWindow):
         col.addWidget(bots)
 
         self.log = GameLog()
+        self.log.event_hovered.connect(lambda e: self._pick_out(e.squares if e is not None else ()))
         col.addWidget(self.log, 1)
+
+        self.tiles_panel = TilesLeftPanel()
+        self.tiles_dock = QDockWidget("Tiles left", self)
+        self.tiles_dock.setObjectName("tiles_left_dock")
+        self.tiles_dock.setWidget(self.tiles_panel)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.tiles_dock)
+        self.tiles_dock.hide()
+        self.tiles_dock.visibilityChanged.connect(lambda _v: self._refresh())
 
         split = QSplitter()
         split.addWidget(self.view)
@@ -240,15 +282,35 @@ class PlaytestWindow(QMainWindow):
         menu.addSeparator()
         self.undo_action = self._action(menu, "&Undo my last turn", QKeySequence.StandardKey.Undo)
         self.undo_action.triggered.connect(self.undo)
+        self.take_back_action = self._action(
+            menu, "&Take back (within this turn)", QKeySequence(Qt.Key.Key_Backspace)
+        )
+        self.take_back_action.setToolTip(
+            "Take back your last action of this turn, until the turn ends or a draw is seen"
+        )
+        self.take_back_action.triggered.connect(self.take_back_action_within_turn)
         menu.addSeparator()
         close = self._action(menu, "&Close", QKeySequence.StandardKey.Close)
         close.triggered.connect(self.close)
         view_menu = self.menuBar().addMenu("&View")
         fit = self._action(view_menu, "&Whole board", QKeySequence("0"))
         fit.triggered.connect(self.view.fit)
+        self.tiles_left_action = self._action(view_menu, "&Tiles left", QKeySequence("T"))
+        self.tiles_left_action.setCheckable(True)
+        self.tiles_left_action.setToolTip(
+            "The tiles still in the pile, and the open squares no tile left can fill (T)"
+        )
+        self.tiles_left_action.toggled.connect(self.tiles_dock.setVisible)
+        self.tiles_dock.visibilityChanged.connect(self.tiles_left_action.setChecked)
         tb = self.addToolBar("Game")
         tb.setObjectName("game_toolbar")
-        for a in (self.new_action, self.save_action, self.load_action, self.undo_action):
+        for a in (
+            self.new_action,
+            self.save_action,
+            self.load_action,
+            self.undo_action,
+            self.take_back_action,
+        ):
             tb.addAction(a)
 
     def _action(
@@ -301,7 +363,7 @@ class PlaytestWindow(QMainWindow):
         if entry.event is not None:
             self.log.add_event(entry.event)
         elif entry.player is not None:
-            self.log.add_line(entry.text, self.scene.colour(entry.player))
+            self.log.add_line(entry.text, self.scene.colour(entry.player), entry.icon)
         elif entry.text.startswith("Bot error:"):
             self.log.add_line(entry.text, QColor("#b00020"))
         else:
@@ -521,6 +583,11 @@ class PlaytestWindow(QMainWindow):
             for p in g.legal_placements():
                 ov.fits.setdefault(p.square, set()).add(p.rotation)
         ov.targets = {sq: describe_action(a) for sq, a in self.square_actions().items()}
+        ov.unfillable = (
+            frozenset(aids.unfillable_squares(g))
+            if self.tiles_dock.isVisibleTo(self) and not g.is_over()
+            else frozenset()
+        )
         # the overlay covers the whole board: repaint it only when it changed
         self.scene.refresh(overlay=ov.looks() != before)
         self.preview.show_tile(
@@ -528,12 +595,14 @@ class PlaytestWindow(QMainWindow):
             ov.rotation if human else 0,
         )
         self.tiles_label.setText(f"Tiles left: {g.tiles_left()}")
-        name = g.players[g.to_move]
+        name = g.players[g.decider]
         if g.is_over():
             out = g.outcome()
             assert out is not None
             winners = " and ".join(g.players[w] for w in out.winners)
             self.turn_label.setText(f"Game over — {winners} won")
+        elif human and g.decider != g.to_move:  # a rule asks this player inside another's turn
+            self.turn_label.setText(f"{name}, your choice in {g.players[g.to_move]}'s turn")
         elif human:
             step = "place a meeple or not" if self.pending else _PHASE_WORDS.get(g.phase, "")
             self.turn_label.setText(f"{name}, your turn: {step}")
@@ -546,11 +615,19 @@ class PlaytestWindow(QMainWindow):
                 if fits_now
                 else "The tile fits nowhere at this rotation: turn it (R, wheel, right-click)"
             )
-        elif not human:
-            self.hint.clear()
-        self.score_board.show_game(g, self._colours(), [s.label() for s in self.seats])
+        elif not human or g.phase is not Phase.PLACE:
+            self.hint.clear()  # the placing hint is over once the tile is down
+        projected = g.projected_scores() if self.projected_box.isChecked() else None
+        self.score_board.show_game(g, self._colours(), [s.label() for s in self.seats], projected)
+        if self.tiles_dock.isVisibleTo(self):
+            self.tiles_panel.show_game(g, len(ov.unfillable))
         self._rebuild_actions()
         self.undo_action.setEnabled(self.session.undo_target() is not None)
+        can = self.pending is None and self.session.can_take_back()
+        self.take_back_action.setEnabled(can)
+        self.take_back_action.setText(
+            _take_back_label(g.history[-1]) if can else "Take back (this turn)"
+        )
         self.save_action.setEnabled(True)
 
     def _rebuild_actions(self) -> None:
@@ -587,7 +664,7 @@ class PlaytestWindow(QMainWindow):
                     if many and action in on_board.values():
                         continue  # too many for buttons: clicked on the board
                     label = (
-                        _pass_label(g.phase)
+                        _pass_label(g.phase, g.decider != g.to_move)
                         if isinstance(action, Pass)
                         else "Draw a tile face down"
                         if isinstance(action, Draw)
@@ -638,7 +715,28 @@ class PlaytestWindow(QMainWindow):
             return
         self.play(action)
 
+    # -- aids ------------------------------------------------------------------------------------
+
+    def _pick_out(self, squares: tuple[Square, ...] | set[Square]) -> None:
+        """Pick out ``squares`` on the board (a feature under the mouse in the log or the
+        score board); nothing when empty."""
+        ov = self.scene.overlay
+        new = frozenset(squares)
+        if new != ov.highlight:
+            ov.highlight = new
+            self.scene.update_overlay()
+
+    def _player_hovered(self, player: int | None) -> None:
+        self._pick_out(aids.held_squares(self.game, player) if player is not None else ())
+
     # -- undo, save, load ------------------------------------------------------------------------
+
+    def take_back_action_within_turn(self) -> bool:
+        """Take back the last action of this turn (the tile and its meeple, a chip...), never
+        after another player's move or a draw (see :meth:`PlaytestSession.can_take_back`)."""
+        if self.pending is not None:
+            return False  # Esc picks the tile up first
+        return self.session.take_back()
 
     def undo(self) -> bool:
         """Take back the last human turn (and every bot action after it); the view keeps its
@@ -658,10 +756,14 @@ class PlaytestWindow(QMainWindow):
 
     def _save_dialog(self) -> bool:
         path, _ = QFileDialog.getSaveFileName(
-            self, "Save game", f"{self.map.id}-game.json", "Game records (*.json)"
+            self,
+            "Save game",
+            str(start_dir() / f"{self.map.id}-game.json"),
+            "Game records (*.json)",
         )
         if not path:
             return False
+        remember_dir(Path(path))
         try:
             self.save_to(path)
         except OSError as exc:
@@ -672,8 +774,11 @@ class PlaytestWindow(QMainWindow):
     def _load_dialog(self) -> None:
         if not self.keep_or_discard("load another game"):
             return
-        path, _ = QFileDialog.getOpenFileName(self, "Load game", "", "Game records (*.json)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Load game", str(start_dir()), "Game records (*.json)"
+        )
         if path:
+            remember_dir(Path(path))
             try:
                 self.load_from(path)
             except EngineError as exc:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.geo.neighbours import neighbour_of
 from engine.mapdef import BorderFeature, EdgeKind
 from mapeditor.commands import change_entries
 from mapeditor.document import ABSENT
-from mapeditor.neighbours import neighbour_of
 from mapeditor.tools.base import Tool, ToolEvent
 
 

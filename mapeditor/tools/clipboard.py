@@ -71,6 +71,26 @@ def _free_id(taken: set[str], wanted: str) -> str:
     return f"{stem}-{n}"
 
 
+def _free_name(taken: set[str], wanted: str) -> str:
+    """``wanted``, or "Kassel 2", "Kassel 3"... when a place of the map has that name already
+    (``taken`` holds the names casefolded; the new one is added)."""
+    name = wanted
+    if wanted and wanted.casefold() in taken:
+        stem, _, number = wanted.rpartition(" ")
+        stem = stem if number.isdigit() and stem else wanted
+        n = 2
+        while f"{stem} {n}".casefold() in taken:
+            n += 1
+        name = f"{stem} {n}"
+    taken.add(name.casefold())
+    return name
+
+
+def _place_names(m: MapDef) -> set[str]:
+    names = [t.name for t in m.towns.values()] + [s.name for s in m.start_squares.values()]
+    return {n.casefold() for n in names + [c.name for c in m.large_cities.values()] if n}
+
+
 def pasted_map(m: MapDef, fragment: Fragment, at: Square) -> tuple[MapDef, set[Square]]:
     """A copy of ``m`` with ``fragment`` pasted with its corner on ``at``, and the squares it took."""
     ax, ay = at
@@ -79,8 +99,17 @@ def pasted_map(m: MapDef, fragment: Fragment, at: Square) -> tuple[MapDef, set[S
     out = cleared_map(m, target)
     piece = moved_map(fragment.map, set(fragment.map.land), ax, ay)
     out.land |= piece.land & target
-    for attr in ("start_squares", "towns", "chip_squares"):
-        getattr(out, attr).update({k: v for k, v in getattr(piece, attr).items() if k in target})
+    # A pasted place gets a name of its own ("Kassel 2"): two places are never called alike.
+    taken = _place_names(out)
+    for attr in ("start_squares", "towns"):
+        getattr(out, attr).update(
+            {
+                k: dataclasses.replace(v, name=_free_name(taken, v.name))
+                for k, v in getattr(piece, attr).items()
+                if k in target
+            }
+        )
+    out.chip_squares.update({k: v for k, v in piece.chip_squares.items() if k in target})
     out.waves |= piece.waves & target
     out.border_features.update(
         {e: f for e, f in piece.border_features.items() if e.square in target}
@@ -88,7 +117,8 @@ def pasted_map(m: MapDef, fragment: Fragment, at: Square) -> tuple[MapDef, set[S
     for city in piece.large_cities.values():
         if city.squares <= target:
             new_id = _free_id(set(out.large_cities), city.id)
-            out.large_cities[new_id] = dataclasses.replace(city, id=new_id)
+            name = _free_name(taken, city.name)
+            out.large_cities[new_id] = dataclasses.replace(city, id=new_id, name=name)
     for island in piece.islands.values():
         squares = {s: v for s, v in island.squares.items() if s in target}
         if squares:

@@ -17,8 +17,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
+from PySide6.QtCore import QObject, QPointF, QRectF, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -47,7 +47,14 @@ from engine.analysis.compare import (
     draw_comparison_charts,
     write_comparison,
 )
-from engine.analysis.report import draw_charts, has_matplotlib, report_blocks, to_html, write_report
+from engine.analysis.report import (
+    draw_charts,
+    has_matplotlib,
+    icon_file,
+    report_blocks,
+    to_html,
+    write_report,
+)
 from engine.analysis.report_types import BalanceReport
 from engine.analysis.simulate import BOTS, Cancelled, SimConfig, default_workers, simulate
 from engine.analysis.sweep import (
@@ -59,8 +66,13 @@ from engine.analysis.sweep import (
     write_sweep,
 )
 from engine.errors import EngineError
+from engine.geo.naming import PlaceNames
 from engine.mapdef import MapDef, UnreadableRuleSet
-from mapeditor.painting import SQUARE, PaintOptions, map_rect, paint_map
+from mapeditor.designer_icons import icon_pixmap
+from mapeditor.folders import remember_dir, start_dir
+from mapeditor.painting import SQUARE, map_rect
+from mapeditor.print_painting import PrintLook, paint_print, print_look
+from mapeditor.remembered import remember_fields
 
 RUN_KINDS = {
     "report": "Report on this map",
@@ -89,10 +101,18 @@ def _heat_colour(t: float, alpha: int = 150) -> QColor:
     return QColor(255, int(255 - 200 * u), int(40 - 20 * u), alpha)
 
 
-def paint_heat(painter: QPainter, m: MapDef, report: BalanceReport, mode: str = "often") -> None:
-    """Draw the map and, over it, a translucent square per placeable square: how often it was
-    built (``often``: share of games) or how early (``early``: mean placement, early = red)."""
-    paint_map(painter, m, PaintOptions(labels=True))
+def paint_heat(
+    painter: QPainter,
+    m: MapDef,
+    report: BalanceReport,
+    mode: str = "often",
+    look: PrintLook | None = None,
+) -> None:
+    """Draw the map as it prints (sea, neighbouring land, coast, names: ``look``, made from
+    ``m`` when not given) and, over it, a translucent square per placeable square: how often
+    it was built (``often``: share of games) or how early (``early``: mean placement, early =
+    red)."""
+    paint_print(painter, m, look if look is not None else print_look(m))
     fill = report["fill"]
     grid = fill["built_rate"] if mode == "often" else fill["mean_placement"]
     values = [v for row in grid for v in row if v is not None]
@@ -143,6 +163,8 @@ class HeatMapView(QWidget):
     def __init__(self, m: MapDef, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.map = m
+        self.names = PlaceNames(m)
+        self._look: PrintLook | None = None
         self.report: BalanceReport | None = None
         self.mode = "often"
         self.setMinimumSize(QSize(240, 200))
@@ -175,12 +197,14 @@ class HeatMapView(QWidget):
             return ""
         x, y = square
         fill = self.report["fill"]
+        # by place first ("near Kassel"), the square after it for the canvas
+        where = f"{self.names.square(square)} ({x}, {y})"
         rate = fill["built_rate"][y][x]
         if rate is None:
-            return f"({x}, {y}): no tile can go here"
+            return f"{where}: no tile can go here"
         early = fill["mean_placement"][y][x]
         when = f", on average as tile {early:.0f} of the game" if early is not None else ""
-        return f"({x}, {y}): built in {rate:.0%} of games{when}"
+        return f"{where}: built in {rate:.0%} of games{when}"
 
     def mouseMoveEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         square = self.square_at(event.position())
@@ -197,7 +221,9 @@ class HeatMapView(QWidget):
             scale, dx, dy = self._transform()
             painter.translate(dx, dy)
             painter.scale(scale, scale)
-            paint_heat(painter, self.map, self.report, self.mode)
+            if self._look is None:  # the print's geography, worked out once per map
+                self._look = print_look(self.map)
+            paint_heat(painter, self.map, self.report, self.mode, self._look)
         finally:
             painter.end()
 
@@ -217,10 +243,16 @@ class BalanceDialog(QDialog):
     run_ended = Signal(str)
     """``"done"``, ``"cancelled"`` or ``"failed"``."""
 
-    def __init__(self, m: MapDef, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, m: MapDef, parent: QWidget | None = None, *, map_path: Path | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Balance report: {m.name or m.id}")
         self.map = m
+        self.map_path = map_path
+        """The open map's file (``None`` when unsaved): named by comparisons and re-run
+        commands."""
+        self.map_b_path: Path | None = None
         self.report: BalanceReport | None = None
         self.progress: QProgressDialog | None = None
         self._cancel = threading.Event()
@@ -327,6 +359,21 @@ class BalanceDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(900, 760)
         self.kind.currentIndexChanged.connect(self._kind_changed)
+        # The last run's settings (Map-Chips rules and map B belong to the map); kept at Run.
+        self.remembered = remember_fields(
+            self,
+            "balance",
+            {
+                "kind": self.kind,
+                "sweep": self.sweep_text,
+                "games": self.games,
+                "players": self.players,
+                "bot": self.bot,
+                "seats": self.seats,
+                "workers": self.workers,
+                "seed": self.seed,
+            },
+        )
         self._kind_changed()
         self.comparison: dict[str, Any] | None = None
         self.sweep_report: dict[str, Any] | None = None
@@ -356,8 +403,9 @@ class BalanceDialog(QDialog):
         self.sweep_text.setEnabled(kind == "sweep")
 
     def _choose_map_b(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Map B", "", "Maps (*.json)")
+        path, _ = QFileDialog.getOpenFileName(self, "Map B", str(start_dir()), "Maps (*.json)")
         if path:
+            remember_dir(Path(path))
             self.set_map_b(path)
 
     def set_map_b(self, path: str | Path) -> bool:
@@ -369,6 +417,7 @@ class BalanceDialog(QDialog):
         except (EngineError, OSError) as exc:
             QMessageBox.warning(self, "Balance report", f"Cannot use {path} as map B:\n{exc}")
             return False
+        self.map_b_path = Path(path)
         self.map_b_button.setText(f"{Path(path).name} ({self.map_b.name or self.map_b.id})")
         return True
 
@@ -426,6 +475,7 @@ class BalanceDialog(QDialog):
         except EngineError as exc:
             QMessageBox.warning(self, "Balance report", str(exc))
             return
+        self.remembered.save()
         self._cancel = threading.Event()
         self.progress = QProgressDialog("Playing games…", "Cancel", 0, total, self)
         self.progress.setWindowTitle("Balance report")
@@ -543,7 +593,11 @@ class BalanceDialog(QDialog):
         self._shown = ("report", report)
         self.save_button.setEnabled(True)
         self.heat.set_report(report, self.heat_mode.currentData())
-        images = self._show_charts(lambda out: draw_charts(report, out))
+        images = self._show_charts(lambda out: draw_charts(report, out, self.map))
+        page = self.summary.document()
+        for r in report["rules"].get("resources", []):  # the designer's icons in the tables
+            image = icon_pixmap(r["icon"], r["colour"], 16).toImage()
+            page.addResource(QTextDocument.ResourceType.ImageResource, QUrl(icon_file(r)), image)
         self.summary.setHtml(to_html(report_blocks(report, images), title="Balance report"))
 
     def show_comparison(self, a: Any, b: Any) -> None:
@@ -551,13 +605,20 @@ class BalanceDialog(QDialog):
         the Figures page, its charts, and this map's heat map."""
         assert self.map_b is not None
         labels = ("this map", self.map_b.name or self.map_b.id)
-        cmp = compare_runs(self.map, a, self.map_b, b, labels=labels)
+        files = (
+            str(self.map_path) if self.map_path is not None else "this map (unsaved)",
+            str(self.map_b_path) if self.map_b_path is not None else labels[1],
+        )
+        cmp = compare_runs(self.map, a, self.map_b, b, labels=labels, files=files)
+        maps = (self.map, self.map_b)
         self.comparison = cmp
-        self._shown = ("compare", (cmp, a.games, b.games))
+        self._shown = ("compare", (cmp, a.games, b.games, maps))
         self.report = balance_report(self.map, a)
         self.heat.set_report(self.report, self.heat_mode.currentData())
         self.save_button.setEnabled(True)
-        images = self._show_charts(lambda out: draw_comparison_charts(cmp, a.games, b.games, out))
+        images = self._show_charts(
+            lambda out: draw_comparison_charts(cmp, a.games, b.games, out, maps)
+        )
         self.summary.setHtml(to_html(comparison_blocks(cmp, images), title="Balance comparison"))
         self.tabs.setCurrentIndex(2)
 
@@ -574,9 +635,12 @@ class BalanceDialog(QDialog):
     def _save(self) -> None:
         if self._shown is None:
             return
-        folder = QFileDialog.getExistingDirectory(self, "Save the balance report in")
+        folder = QFileDialog.getExistingDirectory(
+            self, "Save the balance report in", str(start_dir())
+        )
         if not folder:
             return
+        remember_dir(Path(folder) / "report")
         try:
             files = self.save_to(folder)
         except OSError as exc:
@@ -589,11 +653,11 @@ class BalanceDialog(QDialog):
         assert self._shown is not None
         kind, data = self._shown
         if kind == "compare":
-            cmp, a, b = data
-            return write_comparison(cmp, a, b, folder)
+            cmp, a, b, maps = data
+            return write_comparison(cmp, a, b, folder, maps)
         if kind == "sweep":
             return write_sweep(data, folder)
-        return write_report(data, folder)
+        return write_report(data, folder, self.map, map_file=self.map_path)
 
     def done(self, result: int) -> None:  # noqa: D401 - Qt override
         """Closing the dialog stops a run still going."""
@@ -602,9 +666,12 @@ class BalanceDialog(QDialog):
         super().done(result)
 
 
-def open_balance_dialog(m: MapDef, parent: QWidget | None = None) -> BalanceDialog:
-    """Show the balance report dialog for ``m`` (non-modal) and return it."""
-    dialog = BalanceDialog(m, parent)
+def open_balance_dialog(
+    m: MapDef, parent: QWidget | None = None, *, map_path: Path | None = None
+) -> BalanceDialog:
+    """Show the balance report dialog for ``m`` (non-modal; ``map_path``: its file, if saved)
+    and return it."""
+    dialog = BalanceDialog(m, parent, map_path=map_path)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
     dialog.show()
     return dialog
@@ -615,7 +682,9 @@ def add_balance_report_action(window: Any, menu: Any) -> Any:
     of the window's map (``window.document.snapshot()``), so a run never sees later edits."""
 
     def show() -> None:
-        window._balance_dialog = open_balance_dialog(window.document.snapshot(), window)
+        window._balance_dialog = open_balance_dialog(
+            window.document.snapshot(), window, map_path=window.document.path
+        )
 
     action = menu.addAction("&Balance report…")
     action.setStatusTip("Play many bot games of this map and report on its balance")

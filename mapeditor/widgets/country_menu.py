@@ -8,25 +8,25 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
-    QFormLayout,
     QInputDialog,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMenu,
     QMessageBox,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from engine.errors import EngineError
-from engine.gridshape import ANCHORS, MAX_GRID, Reshape
+from engine.geometry import Square
+from engine.gridshape import Reshape
+from engine.islands import land_parts
 from engine.mapdef import EdgeKind, Ferry, MapDef
 from mapeditor import country_actions as actions
 from mapeditor.dialog_buttons import ok_cancel
+from mapeditor.widgets.grid_dialog import GridDialog
 
 if TYPE_CHECKING:
     from mapeditor.widgets.main_window import MainWindow
@@ -49,44 +49,6 @@ def confirm_losses(parent: QWidget | None, title: str, losses: list[str]) -> boo
     return box.exec() == QMessageBox.StandardButton.Ok
 
 
-class GridDialog(QDialog):
-    """Width, height and anchor (resize) or a shift in squares (shift)."""
-
-    def __init__(self, window: MainWindow, *, shift: bool) -> None:
-        super().__init__(window)
-        m = window.document.map
-        self.shift = shift
-        self.setWindowTitle("Shift grid" if shift else "Resize grid")
-        form = QFormLayout(self)
-        self.a, self.b = QSpinBox(), QSpinBox()
-        if shift:
-            self.a.setRange(-MAX_GRID, MAX_GRID)
-            self.b.setRange(-MAX_GRID, MAX_GRID)
-            form.addRow("East (squares)", self.a)
-            form.addRow("South (squares)", self.b)
-        else:
-            self.a.setRange(1, MAX_GRID)
-            self.b.setRange(1, MAX_GRID)
-            self.a.setValue(m.width)
-            self.b.setValue(m.height)
-            form.addRow("Width", self.a)
-            form.addRow("Height", self.b)
-            self.anchor = QComboBox()
-            self.anchor.addItems(ANCHORS)
-            self.anchor.setCurrentText("c")
-            form.addRow("Keep in place", self.anchor)
-        buttons, _ = ok_cancel(self)
-        form.addRow(buttons)
-
-    def arguments(self, window: MainWindow) -> Reshape:
-        m = window.document.map
-        if self.shift:
-            return m.width, m.height, self.a.value(), self.b.value()
-        return actions.resize_arguments(
-            window.document, self.a.value(), self.b.value(), self.anchor.currentText()
-        )
-
-
 class FerriesDialog(QDialog):
     """The suggested ferries, each with a check box: accept one by one or all together."""
 
@@ -102,7 +64,7 @@ class FerriesDialog(QDialog):
         )
         self.list = QListWidget()
         for f in ferries:
-            a, b = (_near(m, e.square) if m is not None else "" for e in (f.a, f.b))
+            a, b = ferry_ends(m, f) if m is not None else ("", "")
             item = QListWidgetItem(f"{a}{f.a}  →  {b}{f.b}")
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked)
@@ -119,17 +81,38 @@ class FerriesDialog(QDialog):
         ]
 
 
-def _near(m: MapDef, square: tuple[int, int]) -> str:
-    """The name of the nearest town, start square or large city within two squares, + " "."""
+def ferry_ends(m: MapDef, ferry: Ferry) -> tuple[str, str]:
+    """Labels for a ferry's two ends, each + " ": the nearest town, start square or large city
+    within two squares *on that end's land* ("Kalmar", "Borgholm"); an end with none near is
+    named by its land ("island of 3 squares"). Never the same place at both ends (a ferry from
+    Kalmar to the island off Kalmar is not "Kalmar → Kalmar")."""
+    parts = land_parts(m)
+    part_of = {sq: i for i, part in enumerate(parts) for sq in part}
     named = [(sq, t.name) for sq, t in m.towns.items()]
     named += [(sq, s.name) for sq, s in m.start_squares.items()]
     named += [(sq, c.name) for c in m.large_cities.values() for sq in c.squares]
-    close = [
-        (abs(sq[0] - square[0]) + abs(sq[1] - square[1]), name)
-        for sq, name in named
-        if abs(sq[0] - square[0]) <= 2 and abs(sq[1] - square[1]) <= 2
-    ]
-    return f"{min(close)[1]} " if close else ""
+
+    def label(square: Square) -> str:
+        part = part_of.get(square)
+        close = [
+            (abs(sq[0] - square[0]) + abs(sq[1] - square[1]), name)
+            for sq, name in named
+            if abs(sq[0] - square[0]) <= 2
+            and abs(sq[1] - square[1]) <= 2
+            and part_of.get(sq) == part
+            and name
+        ]
+        if close:
+            return min(close)[1]
+        if part is not None and part > 0:  # not the main land
+            size = len(parts[part])
+            return f"island of {size} square{'s' if size != 1 else ''}"
+        return ""
+
+    a, b = label(ferry.a.square), label(ferry.b.square)
+    if a == b:
+        b = ""
+    return (f"{a} " if a else "", f"{b} " if b else "")
 
 
 def _reshape(window: MainWindow, args: Reshape, text: str) -> bool:
@@ -151,7 +134,7 @@ def grid_dialog(window: MainWindow, *, shift: bool) -> bool:
     dialog = GridDialog(window, shift=shift)
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return False
-    return _reshape(window, dialog.arguments(window), "Shift grid" if shift else "Resize grid")
+    return _reshape(window, dialog.arguments(), "Shift grid" if shift else "Resize grid")
 
 
 def ferries_dialog(window: MainWindow) -> int:

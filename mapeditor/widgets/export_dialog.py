@@ -19,6 +19,7 @@ from mapeditor.export import (
     layout_for,
     size_summary,
 )
+from mapeditor.folders import editor_settings, remember_dir, start_dir
 from mapeditor.print_size import PAPERS, board_size_mm
 
 if TYPE_CHECKING:
@@ -28,36 +29,46 @@ if TYPE_CHECKING:
 def export_dialog(window: MainWindow, suffix: str) -> Path | None:
     """Ask for a file (and the paper for a PDF, the DPI for a PNG), then export the map."""
     doc = window.document
-    start = (
-        doc.path.with_suffix(f".{suffix}") if doc.path else Path.home() / f"{doc.map.id}.{suffix}"
-    )
+    start = start_dir(doc.path) / f"{doc.path.stem if doc.path else doc.map.id}.{suffix}"
     path, _ = QFileDialog.getSaveFileName(
         window, "Export map", str(start), f"{suffix.upper()} (*.{suffix})"
     )
     if not path:
         return None
+    remember_dir(Path(path))
     options: dict[str, Any] = {}
+    settings = editor_settings()  # the last export's paper and resolution are offered first
     if suffix == "pdf":
         m = doc.snapshot()
         choices = pdf_choices(m)
+        papers = list(choices.values())
+        last = str(settings.value(PAPER_KEY, ""))
         label, ok = QInputDialog.getItem(
             window,
             "Export PDF",
             f"Board: {size_summary(m, ())}\nWhat to print (true scale):",
             list(choices),
-            0,
+            papers.index(last) if last in papers else 0,
             False,
         )
         if not ok:
             return None
         options["paper"] = choices[label]
+        settings.setValue(PAPER_KEY, choices[label])
     elif suffix == "png":
+        last_dpi = str(settings.value(DPI_KEY, ""))
         dpi, ok = QInputDialog.getInt(
-            window, "Export PNG", "Resolution at true scale (dots per inch):", 100, 10, 1200
+            window,
+            "Export PNG",
+            "Resolution at true scale (dots per inch):",
+            int(last_dpi) if last_dpi.isdigit() else 100,
+            10,
+            1200,
         )
         if not ok:
             return None
         options["dpi"] = float(dpi)
+        settings.setValue(DPI_KEY, dpi)
     try:
         return export_to(doc.snapshot(), Path(path), **options)
     except (ExportError, ChipSheetError, EngineError, OSError) as exc:
@@ -67,6 +78,8 @@ def export_dialog(window: MainWindow, suffix: str) -> Path | None:
 
 PRINT_SHOP = "print-shop"
 CHIPS = "chips"
+PAPER_KEY = "export/paper"
+DPI_KEY = "export/dpi"
 
 
 def pdf_choices(m: MapDef) -> dict[str, str]:

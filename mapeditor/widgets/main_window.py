@@ -9,7 +9,7 @@ from pathlib import Path
 
 import shiboken6
 from PySide6.QtCore import (
-    QSettings,
+    QByteArray,
     Qt,
     QTimer,
 )
@@ -19,6 +19,7 @@ from PySide6.QtGui import (
     QCloseEvent,
     QGuiApplication,
     QKeySequence,
+    QResizeEvent,
     QShowEvent,
     QUndoGroup,
 )
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QSpinBox,
     QStackedWidget,
+    QStyle,
     QToolBar,
     QUndoView,
     QWidget,
@@ -46,7 +48,9 @@ from mapeditor.commands import ReplaceMap
 from mapeditor.dialog_buttons import ok_cancel
 from mapeditor.document import MapDocument
 from mapeditor.files import ChangedOnDisk, EditorFiles, blank_map
+from mapeditor.folders import editor_settings
 from mapeditor.online.host_dialog import add_host_action
+from mapeditor.online.joined_window import add_join_action
 from mapeditor.painting import LAYERS, square_rect
 from mapeditor.playtest.launch import confirm_errors, open_playtest
 from mapeditor.tools import ALL_TOOLS, Tool
@@ -75,6 +79,10 @@ from mapeditor.widgets.validation_panel import ValidationPanel
 
 AUTOSAVE_MS = 2 * 60 * 1000
 MAP_FILTER = "Carcassonne maps (*.json);;All files (*)"
+GEOMETRY_KEY = "window/geometry"
+STATE_KEY = "window/state"
+LAYOUT_VERSION = 1
+"""Raise when docks or tool bars change so much that an older saved layout no longer fits."""
 
 
 class NewMapDialog(QDialog):
@@ -100,7 +108,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, document: MapDocument | None = None) -> None:
         super().__init__()
-        self.settings = QSettings("CarcassonneMapsStudio", "editor")
+        self.settings = editor_settings()
         self.files = EditorFiles(self.settings, self)
         self.files.status.connect(self._status_message)
         self.document = document or MapDocument(blank_map(16, 20))
@@ -150,6 +158,7 @@ class MainWindow(QMainWindow):
         self.resize(1280, 860)
         self._install_parts()
         install_country_menu(self)
+        self._restore_layout()
         self._show_start_page(document is None)
 
     # -- construction ------------------------------------------------------------------------------
@@ -293,12 +302,34 @@ class MainWindow(QMainWindow):
         assert isinstance(mark_tool, DesignerMarkTool)
         self.marks_bar = MarksBar(mark_tool, lambda: self.set_tool(DesignerMarkTool), self)
         self.marks_bar.set_document(self.document)
-        self.addToolBarBreak()  # a row of its own: the tools' row is full
+        self.addToolBarBreak()  # apart from the options while both do not fit: _arrange_bars
         self.addToolBar(self.marks_bar)
-        edit_bar = self.addToolBar("Edit")
-        edit_bar.setObjectName("toolbar-edit")
+        self.edit_bar = self.addToolBar("Edit")
+        self.edit_bar.setObjectName("toolbar-edit")
         for action in (self.undo_action, self.redo_action, self.fit_action, self.playtest_action):
-            edit_bar.addAction(action)
+            self.edit_bar.addAction(action)
+        self._bars_timer = QTimer(self)
+        self._bars_timer.setSingleShot(True)
+        self._bars_timer.setInterval(0)  # once the bars' fields are shown or hidden
+        self._bars_timer.timeout.connect(self._arrange_bars)
+
+    def _arrange_bars(self) -> None:
+        """The tool options and the designer marks (with the edit bar) share one row when they
+        fit in the window's width, each its own row when they do not."""
+        bars = (self.tool_options, self.marks_bar, self.edit_bar)
+        need = sum(bar.sizeHint().width() for bar in bars) + 4 * self.style().pixelMetric(
+            QStyle.PixelMetric.PM_ToolBarHandleExtent
+        )
+        fits = need <= self.width()
+        apart = self.toolBarBreak(self.marks_bar)
+        if fits == apart:
+            if fits:
+                self.removeToolBarBreak(self.marks_bar)
+            else:
+                self.insertToolBarBreak(self.marks_bar)
+            layout = self.layout()
+            if layout is not None:
+                layout.activate()  # the view's new size now, not between two mouse moves
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -334,6 +365,7 @@ class MainWindow(QMainWindow):
         map_menu.addAction(self.validate_action)
         map_menu.addAction(self.playtest_action)
         self.host_action = add_host_action(self, map_menu)
+        self.join_action = add_join_action(self, map_menu)
         add_balance_report_action(self, map_menu)
         rule_set = map_menu.addAction("Map-Chips &rule set…")
         rule_set.setToolTip("The map's Map-Chips rules: a module, or a mini-expansion of its own")
@@ -490,6 +522,8 @@ class MainWindow(QMainWindow):
     def _bind_document(self) -> None:
         doc = self.document
         doc.fileChanged.connect(self._update_title)
+        doc.ruleSetChanged.connect(self._bars_timer.start)  # marks come and go
+        self._bars_timer.start()
         doc.selectionChanged.connect(self.scene.overlay.update)
         doc.undo_stack.indexChanged.connect(self._drop_chip_layout)
         self._update_title()
@@ -542,6 +576,7 @@ class MainWindow(QMainWindow):
             self.scene.tool.cancel()
         self.scene.tool = tool
         self.tool_options.show_for(tool)
+        self._bars_timer.start()
         self.scene.show_hover_edge = tool_cls.__name__ in (
             "BorderFeatureTool",
             "FerryTool",
@@ -689,7 +724,8 @@ class MainWindow(QMainWindow):
     def open_dialog(self) -> None:
         if not self.maybe_save():
             return
-        path, _ = QFileDialog.getOpenFileName(self, "Open map", str(self._last_dir()), MAP_FILTER)
+        start = self.document.path.parent if self.document.path else self._last_dir()
+        path, _ = QFileDialog.getOpenFileName(self, "Open map", str(start), MAP_FILTER)
         if path:
             self.open_path(Path(path), ask_save=False)
 
@@ -834,19 +870,40 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Recovered {entry.name}: save it to keep it", 8000)
         return True
 
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._bars_timer.start()  # the tool bars' rows follow the width
+
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
         # A message shown before the window was (opening a file from the command line) could
         # not hide the tool hint, which is hidden only while visible: show it again so it does
         # (cleared first: QStatusBar ignores the message it already shows).
         super().showEvent(event)
+        self._arrange_bars()  # before the first paint: the rows never jump once shown
         bar = self.statusBar()
         message = bar.currentMessage()
         if message:
             bar.clearMessage()
             bar.showMessage(message, 8000)
 
+    def _restore_layout(self) -> None:
+        """The size, position, docks and tool bars the last window closed with."""
+        geometry = self.settings.value(GEOMETRY_KEY)
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        state = self.settings.value(STATE_KEY)
+        if isinstance(state, QByteArray):
+            self.restoreState(state, LAYOUT_VERSION)
+
+    def save_layout(self) -> None:
+        """Remember this window's size, position, docks and tool bars for the next one."""
+        self.settings.setValue(GEOMETRY_KEY, self.saveGeometry())
+        if self.pages.currentWidget() is not self.start_page:  # it hides the docks and bars
+            self.settings.setValue(STATE_KEY, self.saveState(LAYOUT_VERSION))
+
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         if self.maybe_save():
+            self.save_layout()
             self.files.discard_recovery(self.document)
             self.files.close()
             event.accept()

@@ -6,22 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QColor, QIcon, QPixmap
+from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QComboBox, QLabel, QSpinBox, QToolBar, QWidget
 
 from engine.mapdef import Colour
+from mapeditor.designer_icons import icon
 from mapeditor.document import MapDocument
 from mapeditor.tools.marks import DesignerMarkTool
 
 MAX_VALUE = 9
 """The largest value the bar offers to print on a marked square."""
-
-
-def swatch(colour: str) -> QIcon:
-    """A small square of ``colour`` (a mark's own colour) as a tool's icon."""
-    pixmap = QPixmap(14, 14)
-    pixmap.fill(QColor(colour))
-    return QIcon(pixmap)
 
 
 class MarksBar(QToolBar):
@@ -74,7 +68,7 @@ class MarksBar(QToolBar):
         for fixed in (self.separator, *self.options):
             fixed.setVisible(bool(kinds))
         for kind in kinds:
-            action = QAction(swatch(kind.colour), kind.name, self)
+            action = QAction(icon(kind.icon, kind.colour), kind.name, self)
             action.setCheckable(True)
             action.setToolTip(f"Print {kind.name} ({kind.id}) on squares: click or drag")
             action.triggered.connect(lambda _c=False, mid=kind.id: self.choose(mid))

@@ -6,8 +6,8 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
+from engine.geo.neighbours import label_runs, neighbour_names
 from mapeditor.document import MapDocument
-from mapeditor.neighbours import label_runs, neighbour_names
 from mapeditor.painting import SQUARE, edge_line, edge_midpoint, map_rect
 
 

@@ -9,7 +9,7 @@ the new :class:`~engine.mapdef.MapDef` the main window opens as an unsaved docum
 
 Neighbour names are *names only* (the designer adds the border roads and cities): they are kept in
 ``MapDef.editor["neighbours"]`` as ``[{"x", "y", "side", "name"}, ...]`` so a border feature drawn
-on such an edge can be given its neighbour's name (see :mod:`mapeditor.neighbours`).
+on such an edge can be given its neighbour's name (see :mod:`engine.geo.neighbours`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QLineF, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
+from PySide6.QtCore import QLineF, QObject, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QRadioButton,
+    QSizePolicy,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -44,7 +45,10 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import EngineError
+from engine.geo.country import known_country
+from engine.geo.countrynames import LANGUAGE_KEY
 from engine.geo.draft import default_roles, make_draft
+from engine.geo.neighbours import NEIGHBOURS_KEY, neighbour_names, neighbours_to_editor
 from engine.geo.places import set_projection
 from engine.geometry import Side
 from engine.gridshape import default_tile_pool, size_advice, target_squares
@@ -53,7 +57,8 @@ from engine.mapdef import EdgeKind, LargeCity, MapDef, StartSquare, Town
 from mapeditor import offload
 from mapeditor.dialog_buttons import ok_cancel
 from mapeditor.export import size_summary
-from mapeditor.neighbours import NEIGHBOURS_KEY, neighbour_names, neighbours_to_editor
+from mapeditor.folders import remember_dir, start_dir
+from mapeditor.remembered import remember_fields
 
 __all__ = ["NEIGHBOURS_KEY", "ROLES", "NewFromCountryDialog", "default_role", "neighbour_names"]
 
@@ -80,6 +85,43 @@ def default_role(rank: int) -> str:
 
 class _ImportSignals(QObject):
     done = Signal(int, object)
+
+
+class _ScaledPreview(QLabel):
+    """The raster preview, scaled to whatever room the dialog gives it: it never pushes the
+    summary below it out of its space, at any window size."""
+
+    DRAWN = QSize(600, 600)
+    """The box the preview is drawn in before scaling."""
+
+    def __init__(self) -> None:
+        super().__init__("…")
+        self._full: QPixmap | None = None
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self.setMinimumSize(220, 180)
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+
+    def set_image(self, pixmap: QPixmap) -> None:
+        self._full = pixmap
+        self._fit()
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        self._full = None
+        super().setText(text)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        if self._full is not None:
+            self.setPixmap(
+                self._full.scaled(
+                    self.size(),
+                    Qt.AspectRatioMode.KeepAspectRatio,
+                    Qt.TransformationMode.SmoothTransformation,
+                )
+            )
 
 
 class NewFromCountryDialog(QDialog):
@@ -148,17 +190,17 @@ class NewFromCountryDialog(QDialog):
             "to every island and a tile pool that fits; the map validates and plays (see the "
             "notes)."
         )
-        self.local_names = QCheckBox("City names in the local language (Roma, not Rome)")
+        self.local_names = QCheckBox("Names in the country's language (Sverige, Norge, Göteborg)")
         self.local_names.setChecked(True)
         self.local_names.setToolTip(
-            "Name cities as their country does where the data knows it; off: GeoNames' main "
-            "names (often English). The notes list what was renamed."
+            "Name the map, its neighbours and its cities as the country does where the data "
+            "knows it; off: English (GeoNames' and Natural Earth's names). The notes list the "
+            "cities renamed."
         )
-        self.preview = QLabel("…")
-        self.preview.setMinimumSize(340, 300)
-        self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.preview = _ScaledPreview()
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
+        self.summary.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels(["City", "Population", "Square", "Role"])
         self.table.verticalHeader().setVisible(False)
@@ -229,6 +271,24 @@ class NewFromCountryDialog(QDialog):
             self.local_names.toggled,
         ):
             signal.connect(self._schedule)
+        # The last country and grid (the dialog used to start at Germany every time).
+        self.remembered = remember_fields(
+            self,
+            "new_from_country",
+            {
+                "country": self.country,
+                "by_squares": self.by_squares,
+                "by_columns": self.by_columns,
+                "by_km": self.by_km,
+                "squares": self.squares,
+                "columns": self.columns,
+                "km": self.km,
+                "min_land": self.min_land,
+                "name_neighbours": self.name_neighbours,
+                "draft": self.draft,
+                "local_names": self.local_names,
+            },
+        )
         self._schedule()
 
     # -- inputs --------------------------------------------------------------------------------
@@ -242,9 +302,10 @@ class NewFromCountryDialog(QDialog):
 
     def _pick_geojson(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Country outline", str(Path.home()), "GeoJSON (*.json *.geojson)"
+            self, "Country outline", str(start_dir()), "GeoJSON (*.json *.geojson)"
         )
         if path:
+            remember_dir(Path(path))
             self.set_geojson(Path(path))
 
     def set_geojson(self, path: Path) -> None:
@@ -264,9 +325,15 @@ class NewFromCountryDialog(QDialog):
         if not self.live:
             return
         source = self._current_source()
-        if isinstance(source, str) and source not in self._names and not Path(source).is_file():
+        if isinstance(source, str) and not self._known(source) and not Path(source).is_file():
             return  # a half-typed name: wait for a real one (or "Preview now")
         self._timer.start()
+
+    def _known(self, text: str) -> bool:
+        """Whether ``text`` names a country: listed, or a native or common name (Sverige)."""
+        if text in self._names:
+            return True
+        return bool(self._names) and known_country(text) is not None
 
     def import_options(self) -> dict[str, Any]:
         """The keyword arguments for :func:`engine.geo.country.import_country`."""
@@ -358,7 +425,7 @@ class NewFromCountryDialog(QDialog):
         if self.result_ is None:
             return
         m = self.result_.map
-        box = self.preview.minimumSize()
+        box = _ScaledPreview.DRAWN
         scale = max(2, min(box.width() // max(1, m.width), box.height() // max(1, m.height)))
         image = QImage(m.width * scale, m.height * scale, QImage.Format.Format_RGB32)
         image.fill(_SEA)
@@ -393,7 +460,7 @@ class NewFromCountryDialog(QDialog):
                 int(2 * r),
             )
         painter.end()
-        self.preview.setPixmap(QPixmap.fromImage(image))
+        self.preview.set_image(QPixmap.fromImage(image))
         self.preview.setToolTip(f"{len(m.land)} map squares on a {m.width}×{m.height} grid")
 
     def roles(self) -> dict[int, str]:
@@ -441,6 +508,8 @@ class NewFromCountryDialog(QDialog):
             elif role == "town":
                 m.towns[sq] = Town(city.name)
         set_projection(m, self.result_.projection)
+        if self.result_.language:
+            m.editor[LANGUAGE_KEY] = self.result_.language
         lo, hi = default_tile_pool(len(m.placeable_squares()))
         m.setup.tile_pool_min, m.setup.tile_pool_max = lo, hi
         if self.name_neighbours.isChecked() and self.result_.neighbours:

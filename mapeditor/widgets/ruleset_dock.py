@@ -11,9 +11,7 @@ mistake are marked red with the reason, as the issues list reports them.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -29,13 +27,10 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QListView,
     QMenu,
     QMessageBox,
     QPushButton,
-    QScrollArea,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -45,44 +40,38 @@ from engine.rules.data import (
     MECHANIC_KINDS,
     PRINT_NAMES,
     RuleSetError,
-    RuleSetProblem,
     preset_names,
     preset_spec,
-)
-from engine.rules.data.lang import (
-    ICONS,
-    LIMIT_PER,
-    MAX_MARKS,
-    MAX_RESOURCES,
-    MAX_RULES,
-    TRIGGERS,
 )
 from engine.rules.registry import map_rule_set_names
 from engine.validation import Issue
 from mapeditor import ruleset_edits as edits
 from mapeditor.document import MapDocument
+from mapeditor.folders import start_dir
 from mapeditor.ruleset_data import (
     FILE_SUFFIX,
     SHEET_SETUP,
-    TERM_TABLES,
     Path_,
-    bounds,
     content_of,
     description,
-    entry_summary,
     get,
-    id_choices,
     kind_params,
     mechanic_summary,
-    path_text,
     problems_of,
 )
 from mapeditor.ruleset_files import write_atomically
 from mapeditor.widgets.field_guard import guard_fields
+from mapeditor.widgets.rule_forms import LANG_WORDS, LanguageForms
+from mapeditor.widgets.ruleset_fields import (
+    INVALID,
+    PROBLEM_LINES,
+    Field,
+    compact,
+    form_layout,
+    label_of,
+)
 
 RULE_SET_FILTER = f"Rule sets (*{FILE_SUFFIX});;JSON files (*.json);;All files (*)"
-INVALID = QColor(255, 196, 196)
-"""The background of a field with a mistake (a palette colour: a style sheet would resize it)."""
 MODULE_TITLES = {
     "none": "No Map-Chips rules",
     "france": "France (module)",
@@ -97,77 +86,25 @@ DATA = "data"
 """The source combo's entry for the map's own data rule set."""
 
 
-WORDS = {
-    "border_coa": "border road/city with coat of arms",
-    "town_colour": "town of the paid colour",
-    "gated_coa_islands": "gated islands with coats of arms",
-    "border_road_needs_coa": "a border road needs a coat of arms",
-    "when_nothing_parked": "also when nothing is parked",
-    "park_meeple": "parks a meeple (Isle of Man)",
-    "in_extra_turns": "offered in extra turns too",
-}
-"""Words for the names of fields and choices, where replacing ``_`` is not enough."""
-LANG_WORDS = {"resources": "resource", "marks": "mark", "rules": "rule"}
-LANG_MAX = {"resources": MAX_RESOURCES, "marks": MAX_MARKS, "rules": MAX_RULES}
-TERM_WORDS = {"if": "condition", "cost": "cost", "then": "effect"}
-PROBLEM_LINES = 3
-"""Lines kept for the checker's words under a form (and at the top), shown or not."""
+_NOT_BUILT = object()
+"""The form's shape before it is built for the current document."""
 PLACES = {"border_coa": "at the border", "town_colour": "at a town", "anywhere": "anywhere"}
 
 
-def _label(text: str) -> str:
-    return WORDS.get(text, text.replace("_", " "))
-
-
-def _compact(combo: QComboBox) -> QComboBox:
-    """A combo box that fits a narrow dock (long labels are cut, shown whole in the popup)."""
-    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-    combo.setMinimumContentsLength(12)
-    return combo
-
-
-def _form(box: QWidget) -> QFormLayout:
-    """A form whose long rows put the label above the field in a narrow dock."""
-    form = QFormLayout(box)
-    form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-    return form
-
-
-_NOT_BUILT = object()
-"""The form's shape before it is built for the current document."""
-
-
-@dataclass
-class _Field:
-    """One editor widget bound to a field of the rule-set dict."""
-
-    path: Path_
-    widget: QWidget
-    show: Callable[[Any], None]
-    """Put a value from the dict into the widget (signals are blocked meanwhile)."""
-    default: Any = None
-
-
-class RuleSetDock(QScrollArea):
+class RuleSetDock(LanguageForms):
     """The map's rule set; a data rule set's fields as forms (see the module docstring)."""
 
     status = Signal(str)
     """A message for the status bar (what a file action did)."""
 
     def __init__(self, document: MapDocument, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(document, parent)
         self.setWidgetResizable(True)
-        self.document = document
-        self.fields: list[_Field] = []
-        self.problems: list[RuleSetProblem] = []
         self.mechanic_index = 0
         self._shape: object = None
         self.mechanics_model = QStandardItemModel(self)
         self.lang_models: dict[str, QStandardItemModel] = {}
         self.lang_index: dict[str, int] = {}
-        self.problem_lines: list[tuple[str, QLabel]] = []
-        self.text_errors: dict[str, RuleSetProblem] = {}
-        """Fields whose text is not JSON: the reason, by field (the document is unchanged)."""
         self.problem_label = QLabel(self)  # replaced by the form's own (a child: never leaks)
         self.problem_label.hide()
         self._fit_timer = QTimer(self)
@@ -205,15 +142,12 @@ class RuleSetDock(QScrollArea):
         self.text_errors = {}
         self.refresh()
 
-    def content(self) -> dict[str, Any] | None:
-        return edits.content(self.document)
-
     # -- the source: module, preset, file ---------------------------------------------------------
 
     def _build_source(self) -> None:
         box = QGroupBox("Map-Chips rules")
         layout = QVBoxLayout(box)
-        self.source = _compact(QComboBox())
+        self.source = compact(QComboBox())
         self.source.setObjectName("ruleset_source")
         self.source.setToolTip(
             "A Map-Chips module, no rules, or the map's own data rule set (edited below)"
@@ -301,7 +235,7 @@ class RuleSetDock(QScrollArea):
         edits.use_preset(self.document, name)
 
     def load_dialog(self) -> None:
-        start = str(self.document.path.parent) if self.document.path else ""
+        start = str(start_dir(self.document.path))
         path, _ = QFileDialog.getOpenFileName(self, "Load rule set", start, RULE_SET_FILTER)
         if path:
             self.load(Path(path))
@@ -374,18 +308,11 @@ class RuleSetDock(QScrollArea):
             repr(get(content, ("collect", "kind"))),
             tuple(get(x, ("id",)) for x in mechanics),
             get(content, ("sheet_setup",)) is not None,
-            tuple(sorted(self.lang_index.items())),
-            tuple(tuple(id_choices(content, key)) for key in LANG_WORDS),
-            self._rule_shape(content),
+            self.lang_shape(content),
         )
 
-    def _rule_shape(self, content: dict[str, Any]) -> object:
-        """What the selected rule's form is made of: its terms' kinds and its limits."""
-        rule = get(content, ("rules", self.lang_index.get("rules", 0)))
-        return tuple(
-            tuple(repr(get(t, ("kind",))) for t in get(rule, (group,), []) or [])
-            for group in ("if", "cost", "then", "limits")
-        )
+    def _reshape(self) -> None:
+        self._shape = None
 
     def refresh(self) -> None:
         """Show the document's rule set: rebuild the form when its shape changed, else only put
@@ -462,8 +389,7 @@ class RuleSetDock(QScrollArea):
         for key, model in self.lang_models.items():
             entries = self._entries(key)
             for row in range(model.rowCount()):
-                text = entry_summary(key, entries[row]) if row < len(entries) else ""
-                model.item(row).setText(text)
+                self.show_entry(key, entries[row] if row < len(entries) else None, model.item(row))
         self._mark_problems()
 
     # -- marking mistakes ------------------------------------------------------------------------
@@ -512,42 +438,6 @@ class RuleSetDock(QScrollArea):
         self.problem_label.setStyleSheet("color: #b00020;" if lines else "color: #2e6b30;")
         self.problem_label.setToolTip("\n".join(str(p) for p in problems))
 
-    def _fields_of(self, problem_path: str) -> list[int]:
-        """The fields a problem at ``problem_path`` is about: the field itself, those inside it,
-        or else the nearest field that holds it."""
-        texts = [path_text(f.path) for f in self.fields]
-        exact = [i for i, t in enumerate(texts) if t == problem_path]
-        if exact:
-            return exact
-        inside = [
-            i
-            for i, t in enumerate(texts)
-            if problem_path
-            and (t.startswith(problem_path + ".") or t.startswith(problem_path + "["))
-        ]
-        if inside:
-            return inside
-        holders = [
-            (len(t), i)
-            for i, t in enumerate(texts)
-            if problem_path.startswith(t + ".") or problem_path.startswith(t + "[")
-        ]
-        return [max(holders)[1]] if holders else []
-
-    def field_widget(self, path: Path_) -> QWidget | None:
-        """The widget editing ``path`` (tests, and focusing a problem)."""
-        return next((f.widget for f in self.fields if f.path == path), None)
-
-    def spin_box(self, path: Path_) -> QSpinBox:
-        """The spin box editing the number at ``path``.
-
-        :raises KeyError: no spin box edits it (the form shows another mechanic, or no data).
-        """
-        widget = self.field_widget(path)
-        if not isinstance(widget, QSpinBox):
-            raise KeyError(path_text(path))
-        return widget
-
     def show_problem(self, issue: Issue) -> QWidget | None:
         """Bring the field an issue of the rule set is about into view and focus it."""
         for p in self.problems:
@@ -565,94 +455,6 @@ class RuleSetDock(QScrollArea):
                     return widget
         return None
 
-    # -- form parts ------------------------------------------------------------------------------
-
-    def _bind(
-        self, path: Path_, widget: QWidget, show: Callable[[Any], None], default: Any = None
-    ) -> QWidget:
-        widget.setObjectName("rs:" + path_text(path))
-        self.fields.append(_Field(path, widget, show, default))
-        return widget
-
-    def _commit(self, path: Path_) -> Callable[[Any], None]:
-        def commit(value: Any) -> None:
-            edits.set_field(self.document, path, value)
-
-        return commit
-
-    def _line(self, path: Path_) -> QWidget:
-        edit = QLineEdit()
-        edit.editingFinished.connect(lambda: self._commit(path)(edit.text()))
-
-        def show(v: Any) -> None:
-            text = v if isinstance(v, str) else ""
-            if edit.text() != text:
-                edit.setText(text)
-                edit.setCursorPosition(0)  # a long description shows its beginning
-
-        return self._bind(path, edit, show, "")
-
-    def _spin(
-        self, path: Path_, *, special: str = "", commit: Callable[[int], object] | None = None
-    ) -> QSpinBox:
-        """A spin box bounded by the schema; ``commit`` replaces the plain field edit."""
-        spin = QSpinBox()
-        lo, hi = bounds(path)
-        if special:  # the lowest value stands for null (``layout.count``: the map's setup)
-            spin.setRange(lo - 1, hi)
-            spin.setSpecialValueText(special)
-            spin.valueChanged.connect(lambda v: self._commit(path)(None if v < lo else v))
-        else:
-            spin.setRange(lo, hi)
-            spin.valueChanged.connect(commit or self._commit(path))
-        spin.setKeyboardTracking(False)
-
-        def show(v: Any) -> None:
-            number = isinstance(v, int) and not isinstance(v, bool)
-            spin.setValue(int(v) if number else spin.minimum())
-
-        self._bind(path, spin, show)
-        return spin
-
-    def _check(self, path: Path_, text: str, default: bool = False) -> QCheckBox:
-        box = QCheckBox(text)
-        box.toggled.connect(self._commit(path))
-        self._bind(path, box, lambda v: box.setChecked(bool(v)), default)
-        return box
-
-    def _choice(
-        self,
-        path: Path_,
-        items: list[tuple[str, Any]],
-        commit: Callable[[Any], object] | None = None,
-    ) -> QComboBox:
-        combo = _compact(QComboBox())
-        for label, value in items:
-            combo.addItem(label, value)
-        done = commit or self._commit(path)
-        combo.activated.connect(lambda i: done(combo.itemData(i)))
-
-        def show(v: Any) -> None:
-            i = next((k for k in range(combo.count()) if combo.itemData(k) == v), -1)
-            if i < 0:
-                combo.addItem(f"{v!r} (unknown)", v)
-                i = combo.count() - 1
-            combo.setCurrentIndex(i)
-
-        self._bind(path, combo, show)
-        return combo
-
-    @staticmethod
-    def _shows_member(
-        check: QCheckBox, member: str, members: Callable[[], list[str]]
-    ) -> Callable[[Any], None]:
-        """A list field shown as one check box per member."""
-
-        def show(_value: Any) -> None:
-            check.setChecked(member in members())
-
-        return show
-
     def _kind_setter(self, index: int, group: str) -> Callable[[Any], None]:
         def commit(kind: Any) -> None:
             edits.set_kind(self.document, index, group, str(kind))
@@ -664,7 +466,7 @@ class RuleSetDock(QScrollArea):
 
     def _general_box(self) -> QGroupBox:
         box = QGroupBox("Rule set")
-        form = _form(box)
+        form = form_layout(box)
         form.addRow("Name", self._line(("name",)))
         form.addRow("Title", self._line(("title",)))
         form.addRow("Description", self._line(("description",)))
@@ -672,10 +474,10 @@ class RuleSetDock(QScrollArea):
 
     def _chips_box(self) -> QGroupBox:
         box = QGroupBox("Chips")
-        form = _form(box)
+        form = form_layout(box)
         colours = QHBoxLayout()
         for colour in ("purple", "light_blue", "orange"):
-            check = QCheckBox(_label(colour))
+            check = QCheckBox(label_of(colour))
             check.toggled.connect(lambda on, c=colour: self._set_colour(c, on))
             self._bind(
                 ("supply", "colours", colour),
@@ -721,7 +523,7 @@ class RuleSetDock(QScrollArea):
             squares = kind_params("collect", "treat")["treat_squares"]["choices"]
             form.addRow(
                 "Treat squares",
-                self._choice(("collect", "treat_squares"), [(_label(c), c) for c in squares]),
+                self._choice(("collect", "treat_squares"), [(label_of(c), c) for c in squares]),
             )
         return box
 
@@ -787,7 +589,7 @@ class RuleSetDock(QScrollArea):
 
     def select_mechanic(self, index: int) -> None:
         self.mechanic_index = index
-        self._shape = None
+        self._reshape()
         self.refresh()
 
     def add_mechanic(self, reward: str) -> None:
@@ -801,7 +603,7 @@ class RuleSetDock(QScrollArea):
 
     def _mechanic_form(self, index: int, m: Any) -> QWidget:
         box = QGroupBox(f"Mechanic {index + 1}")
-        form = _form(box)
+        form = form_layout(box)
         at: Path_ = ("mechanics", index)
         form.addRow("Id", self._line((*at, "id")))
         form.addRow("Title", self._line((*at, "title")))
@@ -824,14 +626,16 @@ class RuleSetDock(QScrollArea):
 
     def _param_rows(self, form: QFormLayout, at: Path_, name: str, info: dict[str, Any]) -> None:
         path = (*at, name)
-        text = _label(name).capitalize()
+        text = label_of(name).capitalize()
         kind = info["type"]
         if kind == "int":
             form.addRow(f"  {text}", self._spin(path))
         elif kind == "bool":
-            form.addRow("", self._check(path, _label(name), bool(info["default"])))
+            form.addRow("", self._check(path, label_of(name), bool(info["default"])))
         elif kind == "choice":
-            form.addRow(f"  {text}", self._choice(path, [(_label(c), c) for c in info["choices"]]))
+            form.addRow(
+                f"  {text}", self._choice(path, [(label_of(c), c) for c in info["choices"]])
+            )
         elif kind == "mechanic":
             mechanics = get(self.content(), ("mechanics",), [])
             ids = [x.get("id") for x in mechanics if isinstance(x, dict)]
@@ -840,7 +644,7 @@ class RuleSetDock(QScrollArea):
         elif kind == "list":  # a points reward's places
             row = QVBoxLayout()
             for choice in info["choices"]:
-                check = QCheckBox(_label(choice))
+                check = QCheckBox(label_of(choice))
                 check.toggled.connect(lambda on, c=choice: self._set_where(at, c, on))
                 self._bind(
                     (*path, choice),
@@ -868,12 +672,12 @@ class RuleSetDock(QScrollArea):
 
     def _scoring_box(self) -> QGroupBox:
         box = QGroupBox("Scoring and map prints")
-        form = _form(box)
+        form = form_layout(box)
         form.addRow("Island coat of arms points", self._spin(("island_coat_points",)))
         form.addRow("Held chips at the end, per value", self._spin(("end", "held_chip_points")))
         prints = QGridLayout()
         for i, name in enumerate(PRINT_NAMES):  # one column: the dock stays narrow
-            check = QCheckBox(_label(name))
+            check = QCheckBox(label_of(name))
             check.toggled.connect(lambda on, n=name: self._set_print(n, on))
             self._bind(
                 ("prints", name),
@@ -897,12 +701,12 @@ class RuleSetDock(QScrollArea):
 
     def _setup_box(self) -> QGroupBox:
         box = QGroupBox("Designed for")
-        form = _form(box)
+        form = form_layout(box)
         given = QCheckBox("A setup of the sheet (a map that differs gets a warning)")
         given.setObjectName("rs:sheet_setup")
         given.toggled.connect(self._set_setup)
         self.fields.append(
-            _Field(("sheet_setup",), given, lambda v: given.setChecked(v is not None))
+            Field(("sheet_setup",), given, lambda v: given.setChecked(v is not None))
         )
         form.addRow(given)  # its numbers are fields of the Chips box
         return box
@@ -912,254 +716,3 @@ class RuleSetDock(QScrollArea):
             edits.set_field(self.document, ("sheet_setup",), dict(SHEET_SETUP))
         else:
             edits.clear_field(self.document, ("sheet_setup",))
-
-    # -- the rule language: resources, marks, rules -----------------------------------------------
-
-    def _entries(self, key: str) -> list[Any]:
-        got = get(self.content(), (key,), [])
-        return got if isinstance(got, list) else []
-
-    def _lang_box(self, key: str, title: str, form: Callable[[int, Any], QWidget]) -> QGroupBox:
-        """A list of the rule set's resources, marks or rules, buttons to add and remove one,
-        and the form of the one selected."""
-        box = QGroupBox(title)
-        layout = QVBoxLayout(box)
-        entries = self._entries(key)
-        model = QStandardItemModel(box)
-        for entry in entries:
-            item = QStandardItem(entry_summary(key, entry))
-            item.setEditable(False)
-            model.appendRow(item)
-        self.lang_models[key] = model
-        view = QListView()
-        view.setObjectName(f"ruleset_{key}")
-        view.setModel(model)
-        view.setMaximumHeight(80)
-        view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        view.setTextElideMode(Qt.TextElideMode.ElideRight)
-        index = self.lang_index.get(key, 0)
-        if entries:
-            view.setCurrentIndex(model.index(index, 0))
-        view.clicked.connect(lambda i: self.select_entry(key, i.row()))
-        layout.addWidget(view)
-        row = QHBoxLayout()
-        add = QPushButton(f"Add {LANG_WORDS[key]}")
-        add.setObjectName(f"ruleset_add_{key}")
-        add.setEnabled(len(entries) < LANG_MAX[key])
-        add.clicked.connect(lambda: self.add_entry(key))
-        remove = QPushButton("Remove")
-        remove.setObjectName(f"ruleset_remove_{key}")
-        remove.setEnabled(bool(entries))
-        remove.clicked.connect(lambda: self.remove_entry(key))
-        row.addWidget(add)
-        row.addWidget(remove)
-        row.addStretch(1)
-        layout.addLayout(row)
-        if 0 <= index < len(entries):
-            layout.addWidget(form(index, entries[index]))
-            layout.addWidget(self._problem_line((key, index)))
-        return box
-
-    def _problem_line(self, at: Path_) -> QLabel:
-        """The checker's lines about ``at`` (an entry's form), in a space kept for them: the
-        form does not move when a mistake appears or goes."""
-        label = QLabel()
-        label.setObjectName("rs-problems:" + path_text(at))
-        label.setWordWrap(True)
-        label.setMinimumWidth(120)
-        label.setStyleSheet("color: #b00020;")
-        label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        label.setFixedHeight(label.fontMetrics().lineSpacing() * PROBLEM_LINES + 4)
-        self.problem_lines.append((path_text(at), label))
-        return label
-
-    def select_entry(self, key: str, index: int) -> None:
-        self.lang_index[key] = index
-        self._shape = None
-        self.refresh()
-
-    def add_entry(self, key: str) -> None:
-        index = edits.add_entry(self.document, key)
-        if index is not None:
-            self.select_entry(key, index)
-
-    def remove_entry(self, key: str) -> None:
-        index = self.lang_index.get(key, 0)
-        if edits.remove_item(self.document, (key, index)):
-            self.select_entry(key, max(0, index - 1))
-
-    def _named_form(self, at: Path_) -> tuple[QWidget, QFormLayout]:
-        """The form of a resource or a mark, with the rows both have: id, name, colour, icon."""
-        box = QWidget()
-        form = _form(box)
-        form.setContentsMargins(0, 0, 0, 0)
-        form.addRow("Id", self._line((*at, "id")))
-        form.addRow("Name", self._line((*at, "name")))
-        form.addRow("Colour", self._line((*at, "colour")))
-        form.addRow("Icon", self._choice((*at, "icon"), [(i, i) for i in ICONS]))
-        return box, form
-
-    def _resource_form(self, index: int, _entry: Any) -> QWidget:
-        at: Path_ = ("resources", index)
-        box, form = self._named_form(at)
-        form.addRow("Each player starts with", self._spin((*at, "start")))
-        form.addRow("Supply", self._spin((*at, "supply"), special="as many as needed"))
-        return box
-
-    def _mark_form(self, index: int, _entry: Any) -> QWidget:
-        at: Path_ = ("marks", index)
-        box, form = self._named_form(at)
-        form.addRow("", self._check((*at, "takes_tile"), "a tile may be placed on it", True))
-        form.addRow("", self._check((*at, "closes"), "closes the features facing it", True))
-        opens = [("never", "never"), ("when reached", "when_reached")]
-        form.addRow("Opens", self._choice((*at, "opens"), opens))
-        form.addRow("Chips at setup", self._spin((*at, "chips", "count")))
-        face = [("face down", "down"), ("face up", "up")]
-        form.addRow("  lying", self._choice((*at, "chips", "face"), face))
-        return box
-
-    def _rule_form(self, index: int, rule: Any) -> QWidget:
-        box = QWidget()
-        form = _form(box)
-        form.setContentsMargins(0, 0, 0, 0)
-        at: Path_ = ("rules", index)
-        form.addRow("Id", self._line((*at, "id")))
-        form.addRow("Title", self._line((*at, "title")))
-        triggers = [(t.label, k) for k, t in TRIGGERS.items()]
-        form.addRow("When", self._choice((*at, "when"), triggers))
-        for group, title in (("if", "If"), ("cost", "Cost"), ("then", "Then")):
-            form.addRow(QLabel(f"<b>{title}</b>"))
-            terms = get(rule, (group,), [])
-            for j, term in enumerate(terms if isinstance(terms, list) else []):
-                self._term_rows(form, (*at, group, j), group, term)
-            add = _compact(QComboBox())
-            add.setObjectName(f"ruleset_add_{group}")
-            add.addItem(f"Add {TERM_WORDS[group]}…", None)
-            for kind, info in TERM_TABLES[group].items():
-                add.addItem(info.label, kind)
-            add.activated.connect(lambda i, c=add, g=group: self._add_term(index, g, c.itemData(i)))
-            form.addRow(add)
-        choices = [("compulsory: it happens", "compulsory"), ("optional: an offer", "optional")]
-        form.addRow("Choice", self._choice((*at, "choice"), choices))
-        form.addRow("Chooser", self._choice((*at, "chooser"), [("the player to move", "current")]))
-        limits = get(rule, ("limits",), [])
-        for j, _limit in enumerate(limits if isinstance(limits, list) else []):
-            row = QHBoxLayout()
-            row.addWidget(QLabel("at most"))
-            row.addWidget(self._spin((*at, "limits", j, "times")))
-            row.addWidget(QLabel("per"))
-            row.addWidget(self._choice((*at, "limits", j, "per"), [(p, p) for p in LIMIT_PER]))
-            row.addWidget(self._remove_button((*at, "limits", j)))
-            form.addRow("Limit", row)
-        add_limit = QPushButton("Add limit")
-        add_limit.setObjectName("ruleset_add_limit")
-        add_limit.clicked.connect(lambda: edits.add_limit(self.document, index))
-        form.addRow(add_limit)
-        return box
-
-    def _add_term(self, rule: int, group: str, kind: Any) -> None:
-        if kind is not None:  # not the combo's title
-            edits.add_term(self.document, rule, group, str(kind))
-
-    def _remove_button(self, path: Path_) -> QPushButton:
-        button = QPushButton("✕")
-        button.setObjectName("rs-remove:" + path_text(path))
-        button.setToolTip(f"Remove {path_text(path)}")
-        button.setFixedWidth(button.fontMetrics().horizontalAdvance("✕") + 16)
-        button.clicked.connect(lambda: edits.remove_item(self.document, path))
-        return button
-
-    def _term_rows(self, form: QFormLayout, path: Path_, group: str, term: Any) -> None:
-        """A condition, cost or effect: its kind, then a field per parameter."""
-        table = TERM_TABLES[group]
-        row = QHBoxLayout()
-        row.addWidget(
-            self._choice(
-                (*path, "kind"),
-                [(info.label, kind) for kind, info in table.items()],
-                lambda kind: edits.set_term_kind(self.document, path, group, str(kind)),
-            ),
-            1,
-        )
-        row.addWidget(self._remove_button(path))
-        form.addRow(row)
-        kind = table.get(str(get(term, ("kind",))))
-        for name, info in (kind.params if kind is not None else {}).items():
-            required = name in kind.required if kind is not None else True
-            form.addRow(f"  {_label(name)}", self._param((*path, name), name, info, required))
-
-    def _param(self, path: Path_, name: str, info: dict[str, Any], required: bool) -> QWidget:
-        """A field for a term's parameter, from its schema fragment: a choice, a number, a
-        check box, or JSON (a quantity, a table, nested conditions)."""
-        content = self.content()
-        optional = [] if required else [("(default)", None)]
-        commit = self._commit_or_clear(path)
-        if "enum" in info:
-            items = optional + [(_label(v), v) for v in info["enum"]]
-            return self._choice(path, items, commit)
-        if info.get("type") == "integer":
-            spin = QSpinBox()
-            lo, hi = int(info.get("minimum", 0)), int(info.get("maximum", 99))
-            spin.setRange(lo if required else lo - 1, hi)
-            if not required:
-                spin.setSpecialValueText("(default)")
-            spin.setKeyboardTracking(False)
-            spin.valueChanged.connect(lambda v: commit(None if v < lo else v))
-
-            def show(v: Any) -> None:
-                spin.setValue(
-                    v if isinstance(v, int) and not isinstance(v, bool) else spin.minimum()
-                )
-
-            return self._bind(path, spin, show)
-        if info.get("type") == "boolean":
-            return self._check(path, _label(name))
-        if info.get("type") == "string":
-            key = "marks" if name == "mark" else "resources"
-            ids = id_choices(content, key)
-            extra = {"what": ["points", "chips"], "of": ["chips"]}.get(name, [])
-            if name == "resource" and "chips" in str(info.get("description", "")):
-                extra = ["chips"]
-            items = optional + [(i, i) for i in ids + extra]
-            return self._choice(path, items, commit)
-        return self._json(path, commit)
-
-    def _commit_or_clear(self, path: Path_) -> Callable[[Any], None]:
-        def commit(value: Any) -> None:
-            if value is None:
-                edits.clear_field(self.document, path)
-            else:
-                edits.set_field(self.document, path, value)
-
-        return commit
-
-    def _json(self, path: Path_, commit: Callable[[Any], None]) -> QWidget:
-        """A parameter written as JSON (``2``, ``{"count": "held", "resource": "salt"}``); text
-        that is not JSON is refused with the reason, the document unchanged."""
-        edit = QLineEdit()
-
-        def done() -> None:
-            key = path_text(path)
-            try:
-                value = json.loads(edit.text()) if edit.text().strip() else None
-            except ValueError as exc:
-                self.text_errors[key] = RuleSetProblem(
-                    key, f"not JSON ({exc}); nothing was changed"
-                )
-                self._mark_problems()
-                return
-            self.text_errors.pop(key, None)
-            commit(value)
-            self._mark_problems()
-
-        edit.editingFinished.connect(done)
-
-        def show(v: Any) -> None:
-            if path_text(path) in self.text_errors:
-                return  # the designer's text with a mistake stays until they fix it
-            text = "" if v is None else json.dumps(v)
-            if edit.text() != text:
-                edit.setText(text)
-                edit.setCursorPosition(0)
-
-        return self._bind(path, edit, show)

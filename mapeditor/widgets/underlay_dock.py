@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from mapeditor.commands import change_entries
 from mapeditor.document import ABSENT
+from mapeditor.folders import start_dir
 from mapeditor.painting import SQUARE
 from mapeditor.underlay import (
     EDITOR_KEY,
@@ -106,7 +107,7 @@ class UnderlayDock(QWidget):
         path, _ = QFileDialog.getOpenFileName(
             self,
             "Underlay image",
-            str(Path.home()),
+            str(start_dir(self.window_.document.path)),
             "Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff)",
         )
         if path:

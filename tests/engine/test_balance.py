@@ -216,6 +216,7 @@ def test_features_by_hand(small) -> None:
     assert feat["ferries"] == [
         {
             "id": "ferry-east",
+            "place": "ferry-east",  # one end far from any name: the designer's id
             "used": {
                 "count": 1,
                 "games": 4,

@@ -108,7 +108,10 @@ def test_cli_compare_writes_one_report(tmp_path: Path, small, capsys) -> None:
     assert cmp["a"]["label"] == "example-small" and cmp["b"]["label"] == "two-starts"
     assert cmp["start_spread"]["a"]["choices"] > 1 and cmp["start_spread"]["b"]["choices"] == 1
     md = (out / "comparison.md").read_text()
-    assert md.startswith("# Balance comparison: example-small (A) and two-starts (B)")
+    # both files named as they were given; what differs between them listed
+    assert md.startswith(f"# Balance comparison: example-small (A) and {b_path} (B)")
+    assert cmp["a"]["file"] == "example-small" and cmp["b"]["file"] == str(b_path)
+    assert "- start square Southtown removed" in md
     assert "## Seat fairness" in md and "## Rule figures" in md
     assert "<table>" in (out / "comparison.html").read_text()
 
@@ -179,7 +182,11 @@ def test_sweep_plays_every_point(small) -> None:
         ((3,), 2),
         ((3,), 3),
     ]
-    assert [len(r["seat_win_rates"]) for r in rep["rows"]] == [2, 2, 3, 3]
+    assert [list(r["seats"]) for r in rep["rows"]] == [["2"], ["2"], ["3"], ["3"]]
+    assert [
+        len(r["seats"][str(c.players[0])]["seats"])
+        for r, c in zip(rep["rows"], played, strict=True)
+    ] == [2, 2, 3, 3]
     # three start squares used: every game starts from all three
     three = simulate(small, played[1], workers=1)
     assert all(len(g["start"]) == 3 for g in three.games)

@@ -245,7 +245,7 @@ def test_germany_at_20_columns() -> None:
 
 
 def test_germany_neighbours_along_the_border() -> None:
-    result = import_country("Germany", km=40.0)
+    result = import_country("Germany", km=40.0, local_names=False)  # English names
     named = set(result.neighbours.values())
     assert {"Denmark", "Poland", "Czechia", "Austria", "Switzerland", "France"} <= named
     assert {"Netherlands", "Belgium", "Luxembourg"} <= named
@@ -259,6 +259,11 @@ def test_germany_neighbours_along_the_border() -> None:
     assert min(east) > max(west)
     # The North Sea and Baltic coast are sea: outside squares with no country.
     assert SEA in result.outside.values()
+    # By default the map and its neighbours are named in German, as its cities are.
+    local = import_country("Germany", km=40.0, cities=3)
+    assert local.map.name == "Deutschland" and local.map.id == "germany"
+    assert {"Polen", "Frankreich", "Dänemark", "Tschechien"} <= set(local.neighbours.values())
+    assert local.language == "de" and local.cities[1].name == "Hamburg"
 
 
 def test_geojson_outline_gets_real_neighbours(tmp_path: Path) -> None:

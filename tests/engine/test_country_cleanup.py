@@ -10,10 +10,13 @@ from engine.geo.country import (
     _find_country,
     import_country,
     is_district,
+    is_district_of,
     km_for_squares,
     natural_earth_outline,
     snap_to_land,
 )
+from engine.geo.draft import default_roles
+from engine.geometry import orthogonal_neighbours
 from engine.islands import land_parts
 
 
@@ -117,12 +120,75 @@ def test_land_borders_only_where_the_countries_meet() -> None:
     it = import_country("Italy", km=40.4, crop=1, cities=0)
     sea = {e for e in it.neighbours if e not in it.land_borders}
     # Sardinia's edge facing Corsica names France but faces the sea; the Alps are land borders.
-    assert [it.neighbours[e] for e in sea] == ["France"]
+    assert [it.neighbours[e] for e in sea] == ["Francia"]  # named in the map's language
     assert {it.neighbours[e] for e in it.land_borders} == {
-        "France",
-        "Switzerland",
+        "Francia",
+        "Svizzera",
         "Austria",
         "Slovenia",
     }
     dk = import_country("Denmark", km=15.0, crop=1, cities=0)
-    assert {dk.neighbours[e] for e in dk.land_borders} == {"Germany"}  # Sweden is over the sea
+    assert {dk.neighbours[e] for e in dk.land_borders} == {"Tyskland"}  # Sweden is over the sea
+
+
+@pytest.fixture(scope="module")
+def sweden():
+    return import_country("Sverige", squares=184, crop=1, keep_small_parts=True)
+
+
+@pytest.fixture(scope="module")
+def czechia():
+    return import_country("Czechia", squares=184, crop=1, keep_small_parts=True, cities=60)
+
+
+def test_separate_towns_near_a_big_city_are_kept_and_districts_are_not(czechia, sweden) -> None:
+    cz = {c.name for c in czechia.cities}
+    se = {c.name for c in sweden.cities}
+    # Towns of their own, 7-30 km from a bigger city (issue #27): no longer "districts".
+    assert {"Kladno", "Orlová"} <= cz and "Södertälje" in se
+    for imp in (czechia, sweden):
+        assert not any(
+            n.startswith(("Kladno", "Orlová", "Södertälje")) and "left out" in n for n in imp.notes
+        )
+    # Districts inside the bigger city's area still go, and the note says whose and how far.
+    assert not {"Žižkov", "Smíchov"} & cz and not {"Södermalm", "Solna"} & se
+    note = next(n for n in czechia.notes if n.startswith("Žižkov:"))
+    assert "within Praha's built-up area" in note and "km from its centre" in note
+
+
+def test_is_district_of_uses_the_bigger_citys_size() -> None:
+    assert is_district_of(3.0, 58_000, 1_165_000)  # Žižkov, Praha
+    assert not is_district_of(24.0, 70_000, 1_165_000)  # Kladno
+    assert not is_district_of(3.0, 500_000, 1_165_000)  # a big neighbour stays a city
+    assert not is_district_of(7.0, 27_500, 82_768)  # Orlová beside Havířov (a 4 km core)
+
+
+def test_an_island_along_the_coast_gets_a_square_of_its_own(sweden) -> None:
+    # Öland (137 km long) only added a little land to the mainland's squares and vanished.
+    note = next(n for n in sweden.notes if n.startswith("island at 56.") and "16." in n)
+    assert "kept as square" in note
+    sq = tuple(int(v) for v in note.rsplit("(", 1)[1].rstrip(")").split(", "))
+    assert sq in sweden.map.land
+    west, north = sweden.projection.lonlat(sq[0], sq[1])
+    east, south = sweden.projection.lonlat(sq[0] + 1, sq[1] + 1)
+    # Over Öland (16.4-17.1°E, 56.2-57.4°N) and east of the mainland's coast (16.4°E at Kalmar).
+    assert 16.3 < west < 17.1 and south < 57.3 and north > 56.3
+
+
+@pytest.mark.parametrize("name", ["Sverige", "Nederland", "Japan", "Norge"])
+def test_roles_follow_population(name: str) -> None:
+    imp = import_country(name, squares=184, crop=1, keep_small_parts=True)
+    roles = default_roles(imp.map, imp.cities)
+    large = [c.population for c, r in zip(imp.cities, roles, strict=True) if r == "large city"]
+    towns = [
+        c
+        for c, r in zip(imp.cities, roles, strict=True)
+        if r == "town" and any(n in imp.map.land for n in orthogonal_neighbours(c.square))
+    ]
+    assert len(large) >= 2
+    # No town is bigger than a large city (Malmö, Sweden's third city, was a town).
+    assert all(t.population < min(large) for t in towns), [t.name for t in towns][:3]
+    if name == "Sverige":
+        assert roles[[c.name for c in imp.cities].index("Malmö")] == "large city"
+    if name == "Nederland":  # beside Rotterdam's large city: a start square, not a town
+        assert roles[[c.name for c in imp.cities].index("Den Haag")] == "start square"

@@ -4,6 +4,7 @@ import inside a function says why it is there (lint-imports checks the layers th
 from __future__ import annotations
 
 import ast
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -179,6 +180,28 @@ def engine_modules() -> dict[str, Module]:
 def test_no_import_cycle_among_engine_modules(engine_modules: dict[str, Module]) -> None:
     assert len(engine_modules) > 80
     assert cycles(engine_modules) == []
+
+
+def test_the_layers_contract_ignores_only_imports_for_annotations(
+    engine_modules: dict[str, Module],
+) -> None:
+    """The engine-layers contract counts type-checking imports too; the few it ignores
+    (``ignore_imports``: a type from a higher layer, for annotations) never run."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert config["tool"]["importlinter"]["exclude_type_checking_imports"] is False
+    contract = next(
+        c for c in config["tool"]["importlinter"]["contracts"] if c.get("id") == "engine-layers"
+    )
+    ignored = [tuple(p.strip() for p in line.split("->")) for line in contract["ignore_imports"]]
+    assert ignored
+    at_run_time = [
+        f"{source} -> {target}"
+        for source, target in ignored
+        if any(i == target or i.startswith(f"{target}.") for i in engine_modules[source].imports)
+    ]
+    assert at_run_time == []
+    documented = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    assert [f"{s} -> {t}" for s, t in ignored if f"`{s} -> {t}`" not in documented] == []
 
 
 @pytest.mark.parametrize("package", PACKAGES)

@@ -33,8 +33,8 @@ def test_border_road_at_a_named_crossing_faces_that_neighbour(italy: MapDef) -> 
     edge, feature = border_feature_at(italy, "Innsbruck")
     assert feature.neighbour == "Austria" and feature.kind is EdgeKind.ROAD
     assert edge in italy.land_borders
-    edge2, city = border_feature_at(italy, (7.0, 45.9), kind=EdgeKind.CITY, neighbour="France")
-    assert city.neighbour == "France" and city.kind is EdgeKind.CITY and edge2 != edge
+    edge2, city = border_feature_at(italy, (7.0, 45.9), kind=EdgeKind.CITY, neighbour="Francia")
+    assert city.neighbour == "Francia" and city.kind is EdgeKind.CITY and edge2 != edge
 
 
 def test_snap_place_to_land(italy: MapDef) -> None:

@@ -61,9 +61,58 @@ def test_the_report_counts_each_rule_by_its_title_and_warns_about_one_that_never
     from engine.analysis.report import report_blocks, to_markdown
 
     page = to_markdown(report_blocks(report, {}, charts_wanted=False))
-    assert "| rule (per game) | offered | taken | declined | ran | points | chips |" in page
-    assert "| Sell salt |" in page and "| Salt hoard | 0 | 0 | 0 | 0 | 0 | 0 |" in page
+    head = "| rule (per game) | offered | taken | declined | ran | points | chips |"
+    assert head + " extra turns (played) | turns missed |" in page
+    assert "| Sell salt |" in page and "| Salt hoard | 0 | 0 | 0 | 0 | 0 | 0 | 0 (0) | 0 |" in page
     assert "rule Salt hoard never ran in 4 games" in page
+
+
+def test_the_report_gives_the_turns_each_rule_moved() -> None:
+    rules = [
+        {
+            "id": "rush",
+            "title": "Pilgrims' rush",
+            "when": "tile_placed",
+            "if": [{"kind": "tile_shows", "feature": "monastery"}],
+            "then": [{"kind": "extra_turn"}],
+            "limits": [{"per": "turn"}],
+        },
+        {
+            "id": "nap",
+            "title": "Siesta",
+            "when": "tile_placed",
+            "if": [{"kind": "round", "at_least": 1}, {"kind": "tile_shows", "feature": "city"}],
+            "then": [{"kind": "points", "amount": 2}, {"kind": "skip_turn"}],
+            "chooser": "left",
+            "choice": "optional",
+            "limits": [{"per": "player"}],
+        },
+    ]
+    d = preset_dict("deutschland")
+    d.update(name="turns", mechanics=[], layout={"kind": "none"}, rules=rules)
+    spec = RuleSetSpec.from_dict(d)
+    m = load_map(bundled_map("example-small"))
+    m.rule_set = EmbeddedRuleSet(spec)
+    result = simulate(m, SimConfig(games=4, bot="random", seed=3), workers=1)
+    games = result.games
+    report = balance_report(m, result)
+    rows = {r["id"]: r for r in report["rules"]["by_rule"]}
+    rush, nap = rows["rush"], rows["nap"]
+    # every run of the rush grants one extra turn; all but one at the very end are played
+    assert rush["extra_turns"] == rush["fired"] > 0
+    assert rush["extra_turns"] - 1 <= rush["extra_turns_played"] <= rush["extra_turns"]
+    assert rush["turns_skipped"] == 0 and nap["extra_turns"] == 0
+    # a siesta taken is a turn missed, unless the game ended first
+    assert 0 < nap["turns_skipped"] <= nap["taken"] == nap["fired"]
+    per_game = [g["rule_usage"]["nap"]["turns_skipped"] for g in games]
+    assert nap["turns_skipped"] == sum(per_game) / len(games)
+    from engine.analysis.report import report_blocks, to_html, to_markdown
+
+    blocks = report_blocks(report, {}, charts_wanted=False)
+    page, html = to_markdown(blocks), to_html(blocks, title="turns")
+    row = next(line for line in page.splitlines() if line.startswith("| Siesta |"))
+    assert row.endswith(f"| 0 (0) | {nap['turns_skipped']:g} |")
+    assert "Pilgrims&#x27; rush" in html and "turns missed" in html
 
 
 def test_the_docs_herring_rule_set_is_valid() -> None:
@@ -74,3 +123,32 @@ def test_the_docs_herring_rule_set_is_valid() -> None:
 
     path = Path(__file__).resolve().parents[2] / "docs" / "rule-language" / "herring.ruleset.json"
     assert check_ruleset_dict(json.loads(path.read_text(encoding="utf-8"))) == []
+
+
+def test_the_report_shows_each_resource_by_its_name_and_icon(tmp_path) -> None:
+    from engine.analysis.report import write_report
+
+    d = preset_dict("deutschland")
+    d.update(name="salt", mechanics=[], layout={"kind": "none"}, resources=[SALT], rules=RULES)
+    spec = RuleSetSpec.from_dict(d)
+    m = load_map(bundled_map("example-small"))
+    m.rule_set = EmbeddedRuleSet(spec)
+    result = simulate(m, SimConfig(games=2, bot="random", seed=5), workers=1)
+    ends = [n for g in result.games for n in g["resources_held"]["salt"]]
+    report = balance_report(m, result)
+    (row,) = report["rules"]["resources"]
+    assert (row["name"], row["icon"], row["colour"]) == ("Salt", "salt", "#d8d8d0")
+    assert row["held_at_end"] == round(sum(ends) / len(ends), 4) and row["most_held"] == max(ends)
+    files = write_report(report, tmp_path, m, charts=False)
+    svg = files["icon:icon-salt.svg"].read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and 'fill="#d8d8d0"' in svg
+    assert "| ![salt](icon-salt.svg) Salt |" in files["markdown"].read_text(encoding="utf-8")
+    page = files["html"].read_text(encoding="utf-8")
+    assert '<td><img src="icon-salt.svg" alt="salt" width="16" height="16"> Salt</td>' in page
+
+
+def test_every_icon_of_the_language_has_its_picture() -> None:
+    from engine.rules.data.icons import ICON_SHAPES
+    from engine.rules.data.lang import ICONS
+
+    assert tuple(ICON_SHAPES) == ICONS

@@ -267,7 +267,7 @@ def test_report_without_matplotlib_has_tables_and_says_so(small, tmp_path, monke
     result = simulate(small, SimConfig(games=2, bot="random"), workers=1)
     report = balance_report(small, result)
     monkeypatch.setattr(rep, "has_matplotlib", lambda: False)
-    files = write_report(report, tmp_path)
+    files = write_report(report, tmp_path, small)
     assert not list(tmp_path.glob("*.png"))
     md = files["markdown"].read_text()
     assert "Charts need matplotlib" in md and "[report]" in md
@@ -278,7 +278,7 @@ def test_report_charts_when_matplotlib_is_there(small, tmp_path) -> None:
     import engine.analysis.report as rep
 
     result = simulate(small, SimConfig(games=4, bot="random"), workers=1)
-    files = write_report(balance_report(small, result), tmp_path)
+    files = write_report(balance_report(small, result), tmp_path, small)
     if rep.has_matplotlib():
         charts = sorted(p.name for p in tmp_path.glob("*.png"))
         assert charts == ["features.png", "heatmap.png", "overview.png"]

@@ -1,20 +1,31 @@
-"""Generated rule sets, valid and hostile, and the verdict on each: what the checker accepts, the
-program runs.
+"""The one generator of rule sets, valid and hostile, and the verdict on each: what the checker
+accepts, the program runs. It serves the fuzzer and the rule language alike:
 
-Used by the bounded suite (``tests/fuzz/test_fuzz_rulegen.py``, CI) and the long run
-(``benchmarks/fuzz_long.py --rulesets N``).
+* the fuzzer (``tests/fuzz/test_fuzz_rulegen.py`` in CI, ``benchmarks/fuzz_long.py --rulesets N``
+  for long runs) draws :func:`ruleset`: the 2019 parts from ``MECHANIC_KINDS``, a share of them
+  with the rule language's parts (:data:`LANG`), a share given one hostile change
+  (:data:`HOSTILE`: a reserved name, a lone surrogate, a combination that cannot work, deep
+  nesting, a field left out or of a wrong type, a language entry of an unknown kind or nested too
+  deep);
+* the rule language (``tests/engine/rules/test_rule_language.py`` in CI, ``python
+  tests/fuzz/rulegen.py 300 [FIRST_SEED [OTHERS]]`` for long runs, ``OTHERS`` the share of rules
+  given a drawn chooser, 0.5 by default) draws :func:`lang_ruleset`: a preset
+  plus random resources, marks and rules, whose refused rules :func:`prune` drops, and plays the
+  rest on the preset's map with the marks printed (:func:`run`).
 
-:func:`ruleset` makes a rule-set dict from the parts :data:`MECHANIC_KINDS` lists, most of them
-shaped the way the checker wants and some not (a hostile case: a reserved name, a lone surrogate,
-a combination that cannot work, deep nesting, a field left out or of a wrong type). The verdict
-(:func:`check_ruleset`) on one dict is
+The language's parts come from its vocabulary tables (``engine.rules.data.lang``: every trigger,
+condition, quantity, cost, effect and chooser, parameters drawn from their schema), so a new
+kind is generated without changing this file. Both play bot games through :func:`play_checked`:
+every action a bot chooses is offered, every offered rule-set action plays on a copy, one action
+not offered is refused each move without a change of state, the chip and meeple invariants hold.
+
+The verdict (:func:`check_ruleset`) on one dict is
 
 * ``refused``: the checker lists problems, each one line naming its field;
 * ``unfit``: accepted, but none of the shipped maps has the prints it needs (the validator says
   so: a clean verdict);
 * ``valid``: accepted, written and read back unchanged (file, map embedding it, record of a game
-  on it), and bot games on a map with its prints end without a crash, every offered action
-  accepted by ``play()``, a refused action changing nothing;
+  on it), and bot games on a map with its prints end without a crash (:func:`play_checked`);
 * ``defect``: anything else.
 """
 
@@ -23,6 +34,9 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
+import sys
+from collections import Counter
 from functools import cache
 from typing import Any
 
@@ -31,18 +45,38 @@ from fuzzlib import Hang, Verdict, _crash, time_limit
 from engine.bots import make_bot
 from engine.errors import EngineError, IllegalMoveError
 from engine.game import Game, GameOptions
-from engine.mapdef import EmbeddedRuleSet, MapDef
+from engine.mapdef import EmbeddedRuleSet, MapDef, MarkSquare
 from engine.mapio import dumps_map, load_map, loads_map
-from engine.moves import Action
+from engine.moves import Action, Draw, Move, Pass
 from engine.record import dumps_record, loads_record, record_of
 from engine.replaying import replay
-from engine.resources import shipped_maps
-from engine.rules.data import MECHANIC_KINDS, RuleSetSpec, check_ruleset_dict
-from engine.rules.data.ruleset import COLOUR_ORDER
+from engine.resources import bundled_map, shipped_maps
+from engine.rules.chips_common import invariant_violations
+from engine.rules.data import (
+    MECHANIC_KINDS,
+    RuleSetSpec,
+    check_ruleset_dict,
+    preset_dict,
+    preset_names,
+)
+from engine.rules.data.interpret import RuleAction
+from engine.rules.data.lang import (
+    CHOOSERS,
+    CONDITIONS,
+    COSTS,
+    EFFECTS,
+    ICONS,
+    QUANTITIES,
+    TRIGGERS,
+    Kind,
+)
+from engine.rules.data.ruleset import COLOUR_ORDER, PRESET_MAPS
 from engine.validation import Severity, validate_map
 
 HOSTILE = 0.3
 """Share of generated rule sets given one hostile change."""
+LANG = 0.3
+"""Share of the fuzzer's rule sets given the rule language's parts too."""
 
 
 def _param(spec: dict[str, Any], rng: random.Random) -> Any:
@@ -146,6 +180,150 @@ def _plain(rng: random.Random) -> dict[str, Any]:
     return d
 
 
+# -- the rule language's parts -------------------------------------------------------------
+
+
+def _value(
+    rng: random.Random,
+    name: str,
+    schema: dict[str, Any],
+    ids: dict[str, list[str]],
+    fills: frozenset[str],
+) -> Any:
+    if "enum" in schema:
+        return rng.choice(schema["enum"])
+    if schema.get("type") == "integer":
+        lo, hi = schema["minimum"], schema["maximum"]
+        return rng.randint(lo, min(hi, lo + 6))
+    if schema.get("type") == "boolean":
+        return rng.random() < 0.5
+    if schema.get("$ref") == "#/$defs/quantity":
+        return _quantity(rng, ids, fills)
+    if name in ("resource", "what", "of"):
+        pool = ids["resources"] + ["chips"] + (["points"] if name == "what" else [])
+        return rng.choice(pool)
+    if name == "mark":
+        return rng.choice(ids["marks"] or ["nomark"])
+    if name == "values":
+        return {k: rng.randint(0, 3) for k in ("city", "road", "field")}
+    if name == "points":
+        return [rng.randint(-3, 8) for _ in range(rng.randint(1, 4))]
+    return rng.choice(ids["resources"] or ["none"])
+
+
+def _fits(kind: Kind, fills: frozenset[str]) -> bool:
+    return kind.needs <= fills
+
+
+def _quantity(rng: random.Random, ids: dict[str, list[str]], fills: frozenset[str]) -> Any:
+    if rng.random() < 0.5:
+        return rng.randint(-3, 5)
+    name = rng.choice([k for k, v in QUANTITIES.items() if _fits(v, fills)])
+    out: dict[str, Any] = {"count": name, "times": rng.randint(-2, 3)}
+    if rng.random() < 0.3:
+        out["max"] = rng.randint(0, 10)
+    for p, s in QUANTITIES[name].params.items():
+        out[p] = _value(rng, p, s, ids, fills)
+    return out
+
+
+def _term(
+    rng: random.Random,
+    table: dict[str, Kind],
+    ids: dict[str, list[str]],
+    fills: frozenset[str],
+    depth: int = 1,
+) -> dict[str, Any]:
+    names = [k for k, v in table.items() if _fits(v, fills)]
+    if depth >= 3:
+        names = [n for n in names if n not in ("all", "any", "not")]
+    kind = rng.choice(names)
+    out: dict[str, Any] = {"kind": kind}
+    if kind in ("all", "any"):
+        out["of"] = [_term(rng, table, ids, fills, depth + 1) for _ in range(rng.randint(1, 2))]
+        return out
+    if kind == "not":
+        out["of"] = _term(rng, table, ids, fills, depth + 1)
+        return out
+    for p, s in table[kind].params.items():
+        if p in table[kind].required or rng.random() < 0.5:
+            out[p] = _value(rng, p, s, ids, fills)
+    return out
+
+
+def lang_ruleset(rng: random.Random, others: float = 0.5) -> dict[str, Any]:
+    """A random rule-set dict: a preset's 2019 parts plus random resources, marks and rules
+    (valid or not: the checker decides)."""
+    base = rng.choice(preset_names())
+    d = preset_dict(base)
+    d["name"], d["based_on"] = "gen", base
+    language(d, rng, others)
+    return d
+
+
+def language(d: dict[str, Any], rng: random.Random, others: float = 0.5) -> None:
+    """Add random resources, marks and 1-5 rules to the rule-set dict ``d``, every kind drawn
+    from the vocabulary tables (a layout for chips on marks or beside the map when needed); a
+    share ``others`` of the rules is given a chooser drawn from all of them, mostly players other
+    than the one the trigger concerns)."""
+    ids: dict[str, list[str]] = {"resources": [], "marks": []}
+    d["resources"] = []
+    for i in range(rng.randint(0, 3)):
+        rid = f"res{i}"
+        ids["resources"].append(rid)
+        d["resources"].append(
+            {
+                "id": rid,
+                "name": f"Token {i}",
+                "icon": rng.choice(ICONS),
+                "start": rng.randint(0, 2),
+                "supply": rng.choice([None, 5, 20]),
+            }
+        )
+    d["marks"] = []
+    for i in range(rng.randint(0, 2)):
+        mid = f"mark{i}"
+        ids["marks"].append(mid)
+        takes = rng.random() < 0.5
+        d["marks"].append(
+            {
+                "id": mid,
+                "name": f"Mark {i}",
+                "takes_tile": takes,
+                "closes": True,
+                "opens": "never" if takes else rng.choice(["never", "when_reached"]),
+                "chips": {"count": rng.choice([0, 0, 1, 2]), "face": rng.choice(["up", "down"])},
+            }
+        )
+    if any(m["chips"]["count"] for m in d["marks"]):
+        d["layout"] = {"kind": "marks", "count": None, "exclude": []}
+    elif rng.random() < 0.3:
+        d["layout"] = {"kind": "supply", "count": None, "exclude": []}
+    d["rules"] = []
+    for i in range(rng.randint(1, 5)):
+        when = rng.choice(list(TRIGGERS))
+        trig = TRIGGERS[when]
+        fills = trig.fills
+        optional = trig.phase is not None and (
+            when in ("action_phase", "after_phase") or rng.random() < 0.5
+        )
+        rule: dict[str, Any] = {
+            "id": f"r{i}",
+            "when": when,
+            "if": [_term(rng, CONDITIONS, ids, fills) for _ in range(rng.randint(0, 2))],
+            "cost": [_term(rng, COSTS, ids, fills) for _ in range(rng.randint(0, 2))],
+            "then": [_term(rng, EFFECTS, ids, fills) for _ in range(rng.randint(1, 3))],
+            "choice": "optional" if optional else "compulsory",
+        }
+        if rng.random() < others:
+            rule["chooser"] = rng.choice(list(CHOOSERS))
+        if rng.random() < 0.5:
+            rule["limits"] = [
+                {"per": rng.choice(["game", "player", "turn", "round"]), "times": rng.randint(1, 3)}
+            ]
+        d["rules"].append(rule)
+
+
 def _deep(depth: int) -> Any:
     value: Any = 1
     for _ in range(depth):
@@ -154,7 +332,7 @@ def _deep(depth: int) -> Any:
 
 
 def _hostile(d: dict[str, Any], rng: random.Random) -> None:
-    which = rng.randrange(9)
+    which = rng.randrange(10)
     if which == 0:
         d["name"] = rng.choice(["towns", "none", "invalid"])
     elif which == 1:
@@ -178,13 +356,43 @@ def _hostile(d: dict[str, Any], rng: random.Random) -> None:
         m.pop(rng.choice(["pay", "reward", "when", "id", "action"]))
     elif which == 7:
         d["supply"]["per_colour"] = rng.choice([0, 31, -1, 10**30])
+    elif which == 9:
+        _hostile_rule(d, rng)
     else:
         d["unknown"] = {"deep": _deep(rng.randint(1, 30))}
 
 
+def _hostile_rule(d: dict[str, Any], rng: random.Random) -> None:
+    """A rule the checker must refuse: an unknown kind, conditions nested too deep, a chooser
+    with no phase to decide in, an effect needing a fact its trigger does not give."""
+    nested: dict[str, Any] = {"kind": "is_current"}
+    for _ in range(rng.randint(4, 12)):
+        nested = {"kind": rng.choice(["all", "any"]), "of": [nested]}
+    rule = rng.choice(
+        [
+            {"id": "h", "when": "tile_placed", "then": [{"kind": "teleport"}]},
+            {"id": "h", "when": "tile_placed", "if": [nested], "then": [{"kind": "reveal_chips"}]},
+            {"id": "h", "when": "end_of_turn", "chooser": "left", "then": [{"kind": "skip_turn"}]},
+            {
+                "id": "h",
+                "when": "end_of_game",
+                "then": [{"kind": "place_meeple", "feature": "road"}],
+            },
+            {"id": "h", "when": "nightfall", "then": [{"kind": "points", "amount": 1}]},
+        ]
+    )
+    d.setdefault("rules", []).append(rule)
+
+
 def ruleset(rng: random.Random) -> dict[str, Any]:
-    """A generated rule-set dict (hostile with probability :data:`HOSTILE`)."""
+    """A generated rule-set dict (with the rule language's parts with probability :data:`LANG`,
+    hostile with probability :data:`HOSTILE`)."""
     d = _plain(rng)
+    if rng.random() < LANG:
+        language(d, rng)
+        if not prune(d, Figures()):  # the refusals are the hostile changes' to make
+            for key in ("resources", "marks", "rules"):
+                d.pop(key, None)
     if rng.random() < HOSTILE:
         _hostile(d, rng)
     return d
@@ -209,28 +417,40 @@ def fitting_map(spec: RuleSetSpec) -> MapDef | None:
 
 
 def _refused_changes_nothing(g: Game, offered: list[Action]) -> str | None:
-    """Play an action that is not offered: it must be refused with the state unchanged."""
-    from engine.moves import Pass
-
-    extra = [a for a in g.legal_moves().list() if not isinstance(a, Pass)]
+    """Play actions that are not offered (a pass, or the last offer's kind; a rule action no
+    rule offers): each must be refused with the state unchanged."""
+    extra = [a for a in offered if not isinstance(a, Pass)]
     probe: Action = Pass() if Pass() not in offered else (extra[-1] if extra else Pass())
-    if probe in offered:
-        return None
-    before = g.state_summary()
-    try:
-        g.play(probe)
-    except IllegalMoveError:
-        if g.state_summary() != before:
-            return f"a refused {probe} changed the state"
-        return None
-    return f"{probe} was accepted although not offered"
+    for p in (probe, RuleAction("r0", 99, 0)):
+        if p in offered:
+            continue
+        before = g.state_summary()
+        try:
+            g.play(p)
+        except IllegalMoveError:
+            if g.state_summary() != before:
+                return f"a refused {p} changed the state"
+            continue
+        return f"{p} was accepted although not offered"
+    return None
 
 
-def play_checked(m: MapDef, seed: int, bots: tuple[str, str], turns: int) -> Game:
-    """A game on ``m`` played by ``bots`` through ``play()`` for ``turns`` turns: every action a
-    bot chooses must be offered, and one action not offered is refused each turn without a
-    change of state; raises :class:`AssertionError` otherwise."""
-    g = Game(m, players=2, seed=seed, options=GameOptions(end_after_turns=turns))
+def play_checked(
+    m: MapDef,
+    seed: int,
+    bots: tuple[str, ...],
+    turns: int,
+    tally: Counter[str] | None = None,
+) -> Game:
+    """A game on ``m`` played by ``bots`` (one a seat) through ``play()`` for ``turns`` turns: every action a
+    bot chooses must be offered, every offered rule-set action must play on a copy, one action
+    not offered is refused each move without a change of state (the game's own probe and a rule
+    action no rule offers), and the chip and meeple invariants hold after every move; raises
+    :class:`AssertionError` otherwise. Returns the game; ``tally`` counts the ``moves``, the
+    offered actions ``checked`` on copies and the choices made by ``others`` than the player to
+    move."""
+    tally = Counter() if tally is None else tally
+    g = Game(m, players=len(bots), seed=seed, options=GameOptions(end_after_turns=turns))
     players = [make_bot(b, seed=seed + i) for i, b in enumerate(bots)]
     for _ in range(20 * turns + 200):
         if g.is_over():
@@ -238,7 +458,15 @@ def play_checked(m: MapDef, seed: int, bots: tuple[str, str], turns: int) -> Gam
         offered = g.legal_moves().list()
         if not offered:
             raise AssertionError(f"turn {g.turn + 1}: nothing offered in phase {g.phase.value}")
-        action = players[g.to_move].choose(g)
+        for a in offered:
+            if not isinstance(a, (Move, Draw, Pass)):
+                tally["checked"] += 1
+                try:
+                    g.copy().play(a)
+                except EngineError as exc:
+                    raise AssertionError(f"offered {a} refused: {exc}") from None
+        tally["others"] += g.decider != g.to_move
+        action = players[g.decider].choose(g)
         if action not in offered:
             raise AssertionError(f"the bot chose {action}, which is not offered")
         problem = _refused_changes_nothing(g, offered)
@@ -248,6 +476,10 @@ def play_checked(m: MapDef, seed: int, bots: tuple[str, str], turns: int) -> Gam
             g.play(action)
         except IllegalMoveError as exc:
             raise AssertionError(f"an offered action was refused: {exc}") from None
+        tally["moves"] += 1
+        broken = invariant_violations(g)
+        if broken:
+            raise AssertionError(broken[0])
     else:
         raise AssertionError(f"the game did not end within {20 * turns + 200} actions")
     return g
@@ -344,3 +576,89 @@ def embedding_record_corpus(size: int = 12, seed: int = 0) -> tuple[str, ...]:
             g.play(rng.choice(g.legal_moves().list()))
         texts.append(dumps_record(record_of(g, embed_map=True)))
     return tuple(texts)
+
+
+# -- the rule language's run ----------------------------------------------------------------
+
+
+def marked_map(spec: RuleSetSpec, base: str, rng: random.Random) -> MapDef:
+    """The preset's shipped map with the spec's marks printed on a few free squares."""
+    m = load_map(bundled_map(base))
+    m.rule_set = EmbeddedRuleSet(spec)
+    if spec.marks:
+        free = sorted(m.placeable_squares() - set(m.start_squares) - set(m.towns))
+        for sq in rng.sample(free, min(12, len(free))):
+            m.marks[sq] = MarkSquare(rng.choice(spec.marks).id)
+    return m
+
+
+class Figures:
+    """What a run of the rule language's generator did."""
+
+    def __init__(self) -> None:
+        self.accepted = self.refused = self.games = 0
+        self.tally: Counter[str] = Counter()
+        self.defects: list[str] = []
+
+    def __str__(self) -> str:
+        t = self.tally
+        return (
+            f"rule sets accepted {self.accepted}, rules or sets refused {self.refused}; games "
+            f"{self.games}, moves {t['moves']}, offered actions checked {t['checked']}, "
+            f"choices by other players {t['others']}; defects {len(self.defects)}"
+        )
+
+
+def prune(d: dict[str, Any], figures: Figures) -> bool:
+    """Drop the rules the checker refuses (each refusal counted); whether the rest is valid."""
+    for _ in range(4):
+        problems = check_ruleset_dict(d)
+        if any("\n" in str(p) or len(str(p)) > 400 for p in problems):
+            figures.defects.append(f"{d['name']}: a problem of several lines")
+        if not problems:
+            return bool(d["rules"])
+        bad = {int(x) for p in problems for x in re.findall(r"^rules\[(\d+)\]", p.path)}
+        figures.refused += len(bad) or 1
+        if not bad:
+            return False
+        d["rules"] = [r for i, r in enumerate(d["rules"]) if i not in bad]
+    return False
+
+
+def run(
+    n: int, start: int = 0, turns: int = 40, progress: bool = False, others: float = 0.5
+) -> Figures:
+    """Generate and play ``n`` rule sets from seed ``start`` (``others``: the share of rules
+    given a drawn chooser, see :func:`language`)."""
+    figures = Figures()
+    for seed in range(start, start + n):
+        if progress and seed > start and (seed - start) % 25 == 0:
+            print(f"after {seed - start} seeds: {figures}", flush=True)
+        rng = random.Random(seed)
+        d = lang_ruleset(rng, others)
+        if not prune(d, figures):
+            continue
+        figures.accepted += 1
+        spec = RuleSetSpec.from_dict(d)
+        base = PRESET_MAPS.get(spec.based_on or "", "deutschland")
+        m = marked_map(spec, base, rng)
+        bot = rng.choice(["random", "greedy"])
+        seats = rng.choice([2, 2, 3])  # three: 'each_other' asks two players in turn
+        figures.games += 1
+        try:
+            play_checked(m, seed, (bot,) * seats, turns, figures.tally)
+        except AssertionError as exc:
+            figures.defects.append(f"seed {seed}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - a crash is a defect to report, with its seed
+            figures.defects.append(f"seed {seed}: {type(exc).__name__}: {exc}")
+    return figures
+
+
+if __name__ == "__main__":
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    first = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    share = float(sys.argv[3]) if len(sys.argv) > 3 else 0.5  # rules with a drawn chooser
+    result = run(count, first, progress=True, others=share)
+    print(result)
+    for line in result.defects[:20]:
+        print(line)

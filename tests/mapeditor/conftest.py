@@ -5,16 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from PySide6.QtCore import QStandardPaths
+from PySide6.QtCore import QSettings, QStandardPaths
 
 from engine.mapdef import MapDef
 from mapeditor.document import MapDocument
 
 
 @pytest.fixture(autouse=True)
-def _isolated_settings() -> Iterator[None]:
-    # Recent files, autosaves and settings go to Qt's test locations, never the user's.
+def _isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    # Recent files, autosaves and settings go to Qt's test locations, never the user's; and
+    # each test starts with no settings at all (a dialog remembers its fields, the window its
+    # docks: one test's choices must not reach the next).
     QStandardPaths.setTestModeEnabled(True)
+    folder = tmp_path_factory.mktemp("settings")
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(folder))
     yield
 
 
@@ -47,3 +52,28 @@ def make_editor(qtbot) -> Iterator[Callable[..., object]]:
         return window
 
     yield factory
+
+
+@pytest.fixture
+def gift_map() -> MapDef:
+    """``example-small`` with a rule that asks the player on the left of whoever places a road
+    tile whether to take 2 points: a choice made inside another player's turn."""
+    from engine.mapdef import EmbeddedRuleSet
+    from engine.mapio import load_map
+    from engine.resources import bundled_map
+    from engine.rules.data import RuleSetSpec, preset_dict
+
+    gift = {
+        "id": "gift",
+        "title": "Road gift",
+        "when": "tile_placed",
+        "if": [{"kind": "tile_shows", "feature": "road"}],
+        "then": [{"kind": "points", "amount": 2}],
+        "choice": "optional",
+        "chooser": "left",
+    }
+    d = preset_dict("deutschland")
+    d.update(name="gift", mechanics=[], layout={"kind": "none"}, rules=[gift])
+    m = load_map(bundled_map("example-small"))
+    m.rule_set = EmbeddedRuleSet(RuleSetSpec.from_dict(d))
+    return m

@@ -3,6 +3,8 @@ stops the run and its workers."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QPushButton
@@ -48,7 +50,9 @@ def test_run_shows_heat_map_charts_and_figures(qtbot, small) -> None:
     centre = QPointF(dx + 4.5 * 64 * scale, dy + 2.5 * 64 * scale)
     assert dialog.heat.square_at(centre) == (4, 2)
     rate = report["fill"]["built_rate"][2][4]
-    assert dialog.heat.describe_square((4, 2)).startswith(f"(4, 2): built in {rate:.0%} of games")
+    assert dialog.heat.describe_square((4, 2)).startswith(
+        f"near Northtown (4, 2): built in {rate:.0%} of games"
+    )
     assert "no tile" in dialog.heat.describe_square((0, 0))  # outside the map
     assert dialog.heat.square_at(QPointF(-5, -5)) is None
     dialog.heat_mode.setCurrentIndex(1)
@@ -81,6 +85,8 @@ def test_map_menu_action_opens_the_dialog_on_a_copy(qtbot, small) -> None:
     from mapeditor.widgets.balance_dialog import add_balance_report_action
 
     class Document:
+        path = Path("maps/example-small.json")
+
         def snapshot(self):
             return small.copy()
 
@@ -94,6 +100,7 @@ def test_map_menu_action_opens_the_dialog_on_a_copy(qtbot, small) -> None:
     dialog = window._balance_dialog
     assert isinstance(dialog, BalanceDialog) and dialog.isVisible()
     assert dialog.map is not small and dialog.map.id == small.id
+    assert dialog.map_path == Path("maps/example-small.json")  # named by its re-run command
     dialog.close()
 
 
@@ -150,6 +157,11 @@ def test_compare_with_another_map_shows_a_verdict_and_saves(
     assert dialog.heat.report is dialog.report  # this map's heat map
     files = dialog.save_to(tmp_path / "saved")
     assert files["json"].name == "comparison.json" and files["html"].exists()
+    # the page names B's file as chosen, this map as unsaved, and what differs between them
+    md = files["markdown"].read_text()
+    assert md.startswith(f"# Balance comparison: this map (unsaved) (A) and {b_path} (B)")
+    assert "- start square Southtown removed" in md
+    assert "chart:difference" in files  # the difference map, drawn on map B
 
 
 def test_sweep_and_mixed_table(qtbot, small, tmp_path) -> None:

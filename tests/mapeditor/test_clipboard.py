@@ -8,6 +8,7 @@ from PySide6.QtTest import QTest
 
 from engine.geometry import Edge, Side
 from engine.mapdef import BorderFeature, EdgeKind, LargeCity, MapDef, Town
+from engine.validation import validate_map
 from mapeditor.tools import SelectTool
 from mapeditor.tools.clipboard import MIME_TYPE, copy_fragment, pasted_map
 from tests.mapeditor._editor_input import drag, square_point
@@ -44,13 +45,21 @@ def test_copy_and_paste_within_a_map_with_real_input(make_editor, qtbot) -> None
     _keys(window, Qt.Key.Key_V)
     m = window.document.map
     assert {(x, y) for x in range(6, 9) for y in range(3, 6)} <= m.land
-    assert m.towns[(6, 3)].name == "Ashby"
-    copies = [c for c in m.large_cities.values() if c.name == "York"]
-    assert len(copies) == 2 and {(7, 4), (8, 4)} in [c.squares for c in copies]
+    # The pasted places get names of their own (issue #27): no two places are called alike.
+    assert m.towns[(6, 3)].name == "Ashby 2" and m.towns[(1, 1)].name == "Ashby"
+    copies = [c for c in m.large_cities.values() if c.name.startswith("York")]
+    assert sorted(c.name for c in copies) == ["York", "York 2"]
+    assert {(7, 4), (8, 4)} in [c.squares for c in copies]
     assert len({c.id for c in copies}) == 2  # the copy got a free id
+    assert not [i for i in validate_map(m) if i.code == "duplicate-name"]
     assert m.border_features[Edge(6, 5, Side.W)].kind is EdgeKind.ROAD
     assert window.document.selection == {(x, y) for x in range(6, 9) for y in range(3, 6)}
     assert window.document.undo_stack.count() == 1
+    QTest.mouseMove(window.view.viewport(), square_point(window, (6, 0)))
+    QTest.mouseMove(window.view.viewport(), square_point(window, (5, 0)))
+    _keys(window, Qt.Key.Key_V)  # again: the next free number
+    assert window.document.map.towns[(5, 0)].name == "Ashby 3"
+    _keys(window, Qt.Key.Key_Z)
     _keys(window, Qt.Key.Key_Z)
     assert window.document.map == source_map()
 

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from engine.geometry import Edge, Side
-from engine.mapdef import EdgeKind, LargeCity, MapDef, StartSquare, Town
+from engine.mapdef import EdgeKind, Ferry, LargeCity, MapDef, StartSquare, Town
 from mapeditor import country_actions as actions
 from mapeditor.document import MapDocument
 from mapeditor.widgets import country_menu
@@ -102,7 +102,7 @@ def test_places_on_an_imported_map(qapp) -> None:
     keep_import_settings(m, imp)
     doc = MapDocument(m)
     edge, feature = actions.place_border_feature(doc, "Lugano", EdgeKind.ROAD)
-    assert feature.neighbour == "Switzerland" and doc.map.border_features[edge] == feature
+    assert feature.neighbour == "Svizzera" and doc.map.border_features[edge] == feature
     square, _ = actions.place_town(doc, (12.33, 45.44), "Venezia")
     assert doc.map.towns[square].name == "Venezia" and square in doc.map.placeable_squares()
     assert country_menu._parse_place("9.03, 45.84") == (9.03, 45.84)
@@ -156,6 +156,23 @@ def test_suggested_ferries_are_labelled_with_nearby_places(qapp) -> None:
     dialog = country_menu.FerriesDialog(ferries, None, m)
     labels = [dialog.list.item(i).text() for i in range(dialog.list.count())]
     assert any(text.count("T ") == 1 for text in labels)  # the island town T
+
+
+def test_a_ferry_to_an_island_off_a_town_is_not_named_after_the_town_twice(qapp) -> None:
+    # Kalmar on the coast, Öland one square of sea away with no town of its own: the island end
+    # is not "Kalmar" too (issue #27).
+    m = MapDef(id="k", name="K", width=8, height=6)
+    m.land = {(1, y) for y in range(1, 5)} | {(2, y) for y in range(1, 5)} | {(4, 2), (4, 3)}
+    m.towns[(2, 2)] = Town("Kalmar")
+    ferry = Ferry("f", Edge(2, 2, Side.E), Edge(4, 2, Side.W))
+    assert country_menu.ferry_ends(m, ferry) == ("Kalmar ", "island of 2 squares ")
+    m.towns[(4, 3)] = Town("Borgholm")
+    assert country_menu.ferry_ends(m, ferry) == ("Kalmar ", "Borgholm ")
+    dialog = country_menu.FerriesDialog([ferry], None, m)
+    assert dialog.list.item(0).text().startswith("Kalmar (2, 2) E  →  Borgholm (4, 2) W")
+    # Two ends on one land (a ferry across a bay) near one town: named once.
+    bay = Ferry("g", Edge(2, 1, Side.N), Edge(2, 4, Side.S))
+    assert country_menu.ferry_ends(m, bay) == ("Kalmar ", "")
 
 
 def test_land_border_tool_drags_clouds_and_the_ferry_tool_keeps_to_the_sea(make_editor) -> None:

@@ -50,8 +50,8 @@ def test_new_map_from_a_geojson_outline(make_editor, qtbot, tmp_path: Path) -> N
 
 
 def test_imported_neighbour_names_are_shown_beside_the_border(make_editor, tmp_path: Path) -> None:
+    from engine.geo.neighbours import NEIGHBOURS_KEY, neighbours_to_editor
     from engine.geometry import Edge, Side
-    from mapeditor.neighbours import NEIGHBOURS_KEY, neighbours_to_editor
 
     window = make_editor(small_map())
     m = MapDef("n", "N", 5, 3)

@@ -244,7 +244,7 @@ def test_select_all_with_ctrl_a_and_the_shortcut_sheet_lists_print(make_editor, 
     assert "=====" not in about
 
 
-def test_a_pasted_town_that_keeps_its_name_is_flagged() -> None:
+def test_a_pasted_town_gets_a_name_of_its_own_and_a_typed_twin_is_flagged() -> None:
     from engine.mapdef import Town
     from mapeditor.tools.clipboard import copy_fragment, pasted_map
 
@@ -253,6 +253,9 @@ def test_a_pasted_town_that_keeps_its_name_is_flagged() -> None:
     m.towns[(0, 0)] = Town("Ashby")
     assert not [i for i in validate_map(m) if i.code == "duplicate-name"]
     out, _ = pasted_map(m, copy_fragment(m, {(0, 0)}), (3, 2))
+    assert out.towns[(3, 2)].name == "Ashby 2"
+    assert not [i for i in validate_map(out) if i.code == "duplicate-name"]
+    out.towns[(3, 2)] = Town("ashby")  # typed again: one message naming both squares
     (issue,) = [i for i in validate_map(out) if i.code == "duplicate-name"]
     assert "'Ashby'" in issue.message and "(0, 0)" in issue.message and "(3, 2)" in issue.message
 

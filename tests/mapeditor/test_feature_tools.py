@@ -57,7 +57,7 @@ def test_drag_a_ferry_between_two_coastal_edges(make_editor) -> None:
 
 
 def test_a_new_border_feature_takes_the_imported_neighbour_name(make_editor) -> None:
-    from mapeditor.neighbours import neighbours_to_editor
+    from engine.geo.neighbours import neighbours_to_editor
 
     m = blank()
     m.land = {(x, y) for x in range(2, 6) for y in range(2, 6)}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.geometry import Edge, Side
-from engine.mapdef import Colour, EmbeddedRuleSet, MapDef
+from engine.mapdef import Colour, EmbeddedRuleSet, MapDef, MarkSquare
 from mapeditor.document import MapDocument
 from mapeditor.tools import (
     ChipSquareTool,
@@ -172,3 +172,45 @@ def test_a_tool_per_mark_paints_colour_and_value_on_many_squares_in_one_drag(mak
     assert list(bar.mark_actions) == ["chumak"]
     ruleset_edits.use_module(window.document, "none")
     assert bar.mark_actions == {} and bar.note.isVisible()
+
+
+def test_the_options_and_the_marks_share_a_row_while_they_fit(make_editor, qtbot) -> None:
+    """The tool options bar (often empty) and the designer marks bar sit on one row; marks too
+    many for the window's width move to a row of their own, and back when they go."""
+    from engine.rules.data import preset_spec
+    from mapeditor import ruleset_edits
+    from mapeditor.cartography import legend_entries
+    from mapeditor.ruleset_data import get
+
+    m = blank(land=True)
+    spec = preset_spec("nordics")
+    m.rule_set = EmbeddedRuleSet(spec)
+    window = make_editor(m)
+    bars = (window.tool_options, window.marks_bar)
+
+    def shared() -> bool:
+        return bars[0].y() == bars[1].y() and not window.toolBarBreak(window.marks_bar)
+
+    def apart() -> bool:
+        return bars[1].y() > bars[0].y() and window.toolBarBreak(window.marks_bar)
+
+    qtbot.waitUntil(shared)  # arranged once the bars' fields are shown
+    action = window.marks_bar.mark_actions["highlight"]
+    assert not action.icon().isNull()  # the mark's icon, not a swatch
+    content = ruleset_edits.content(window.document)
+    marks = get(content, ("marks",))
+    wide = [
+        {**marks[0], "id": f"mark_{k}", "name": f"A mark with a very long name number {k}"}
+        for k in range(8)
+    ]
+    ruleset_edits.set_field(window.document, ("marks",), wide)
+    assert window.document.map.rule_set.spec is not None
+    assert window.marks_bar.sizeHint().width() > window.width()
+    qtbot.waitUntil(apart)
+    window.document.undo_stack.undo()
+    qtbot.waitUntil(shared)
+
+    window.document.map.marks[(2, 2)] = MarkSquare("highlight")
+    (entry,) = [e for e in legend_entries(window.document.map) if e.key == "mark"]
+    kind = spec.marks[[k.id for k in spec.marks].index("highlight")]
+    assert (entry.text, entry.drawn) == (kind.name, (kind.icon, kind.colour))

@@ -170,9 +170,49 @@ def test_neighbour_names_skip_unreadable_entries() -> None:
 
 
 def test_label_runs_split_separate_stretches_of_one_neighbour() -> None:
-    from mapeditor.neighbours import label_runs
+    from engine.geo.neighbours import label_runs
 
     names = {Edge(0, y, Side.W): "Westland" for y in (0, 1, 2, 6, 7)}
     names[Edge(5, 0, Side.N)] = "Northland"
     runs = label_runs(names)
     assert [(n, len(r)) for n, r in runs] == [("Westland", 3), ("Westland", 2), ("Northland", 1)]
+
+
+def test_a_native_name_typed_starts_the_preview_and_is_remembered(qtbot) -> None:
+    from PySide6.QtCore import Qt
+
+    dialog = _dialog(qtbot)
+    dialog.show()
+    line = dialog.country.lineEdit()
+    line.selectAll()
+    qtbot.keyClick(line, Qt.Key.Key_Delete)
+    with qtbot.waitSignal(dialog._signals.done, timeout=60000):
+        qtbot.keyClicks(line, "Sverige")  # not in the list of English names; no button press
+    assert dialog.result_ is not None and dialog.result_.map.name == "Sverige"
+    assert "Norge" in dialog.summary.text()  # the neighbours in the map's language too
+    dialog.squares.setValue(150)
+    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    assert dialog.result() == dialog.DialogCode.Accepted
+    again = _dialog(qtbot, live=False)  # the next one starts where this one ended
+    assert again.country.currentText() == "Sverige" and again.squares.value() == 150
+    cancelled = _dialog(qtbot, live=False)
+    cancelled.country.setEditText("Polska")
+    cancelled.reject()
+    assert _dialog(qtbot, live=False).country.currentText() == "Sverige"  # only OK keeps
+
+
+def test_the_summary_never_overlaps_the_preview(qtbot) -> None:
+    dialog = _dialog(qtbot)
+    dialog.country.setEditText("Sverige")
+    dialog.show()
+    with qtbot.waitSignal(dialog._signals.done, timeout=60000):
+        dialog.run_preview()
+    for size in ((500, 380), (900, 700), (1600, 1100)):
+        dialog.resize(*size)
+        qtbot.wait(50)
+        preview, summary = dialog.preview.geometry(), dialog.summary.geometry()
+        assert preview.bottom() < summary.top(), size
+        pixmap = dialog.preview.pixmap()
+        assert pixmap.width() <= preview.width() and pixmap.height() <= preview.height()
+        # the summary has the height its wrapped text needs
+        assert summary.height() >= dialog.summary.heightForWidth(summary.width()), size

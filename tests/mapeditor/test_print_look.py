@@ -8,11 +8,12 @@ import pytest
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QImage
 
+from engine.geo.backdrop import backdrop_of, cloud_squares
 from engine.geo.country import import_country
+from engine.geo.countrynames import LANGUAGE_KEY
 from engine.geo.places import set_projection
 from engine.geometry import Edge, Side
 from engine.mapdef import BorderFeature, EdgeKind, Ferry, MapDef, Town
-from mapeditor.backdrop import backdrop_of, cloud_squares
 from mapeditor.cartography import legend_entries, place_furniture
 from mapeditor.export import export_png, layout_for, overview_frame, render_page
 from mapeditor.painting import MIN_TEXT, SQUARE, _font, fitted_size
@@ -90,6 +91,9 @@ def test_a_map_from_a_country_prints_the_real_neighbours_and_coast() -> None:
     assert b.source == "geography"
     names = {lab.name for lab in b.labels}
     assert {"Germany", "Poland", "Austria"} <= names
+    m.editor[LANGUAGE_KEY] = imp.language  # as the import leaves it: named in Czech
+    assert {"Německo", "Polsko", "Rakousko"} <= {lab.name for lab in backdrop_of(m).labels}
+    del m.editor[LANGUAGE_KEY]
     assert all((int(lab.x), int(lab.y)) not in m.land for lab in b.labels)
     # Landlocked: no water anywhere on the grid.
     assert b.land.area == pytest.approx(m.width * m.height, rel=0.01)

@@ -3,9 +3,10 @@ the sheet's setup; every change one undo step, the checker's lines beside the fi
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QApplication,
@@ -54,6 +55,22 @@ def _type(dock: Any, edit: QWidget, text: str) -> None:
     QTest.keyClick(edit, Qt.Key.Key_Return)
 
 
+def _menu_pick(dock: Any, name: str, data: Any) -> None:
+    """Open the menu of button ``name`` with a click and choose the action holding ``data``
+    with the keys (the menu runs its own loop: the keys are sent once it is open)."""
+    button = _find(dock, QPushButton, name)
+    menu = button.menu()
+    action = next(a for a in menu.actions() if a.data() == data)
+
+    def choose() -> None:
+        menu.setActiveAction(action)
+        QTest.keyClick(menu, Qt.Key.Key_Return)
+
+    QTimer.singleShot(0, choose)
+    _click(dock, button)
+    QApplication.processEvents()  # the press queued the menu's popup: it opens and is chosen
+
+
 def _pick(dock: Any, combo: QComboBox, data: Any) -> None:
     """Choose the item holding ``data`` with the keyboard (Down until it is current)."""
     _click(dock, combo)
@@ -79,14 +96,14 @@ def test_a_rule_is_built_from_the_dock_with_mouse_and_keys(make_editor, qtbot) -
     _click(dock, _find(dock, QPushButton, "ruleset_add_rules"))
     _type(dock, _find(dock, QLineEdit, "rs:rules[0].title"), "Fishing")
     _pick(dock, _find(dock, QComboBox, "rs:rules[0].when"), "tile_placed")
-    _pick(dock, _find(dock, QComboBox, "ruleset_add_if"), "on")
+    _menu_pick(dock, "ruleset_add_if", "on")
     _pick(dock, _find(dock, QComboBox, "rs:rules[0].if[0].print"), "sea")
     _pick(dock, _find(dock, QComboBox, "rs:rules[0].then[0].kind"), "gain")
     rule = _content(window)["rules"][0]
     assert rule["title"] == "Fishing"
     assert rule["if"] == [{"kind": "on", "print": "sea"}]
     assert rule["then"] == [{"kind": "gain", "resource": "herring", "amount": 1}]
-    _type(dock, _find(dock, QLineEdit, "rs:rules[0].then[0].amount"), "2")
+    _type(dock, _find(dock, QSpinBox, "rs:rules[0].then[0].amount"), "2")
     assert _content(window)["rules"][0]["then"][0]["amount"] == 2
     _click(dock, _find(dock, QPushButton, "ruleset_add_limit"))
     assert _content(window)["rules"][0]["limits"] == [{"per": "game", "times": 1}]
@@ -143,15 +160,15 @@ def test_a_mistake_is_shown_beside_its_form_and_nothing_moves(make_editor, qtbot
     assert below() == where
 
     _pick(dock, _find(dock, QComboBox, "rs:rules[0].then[0].kind"), "points")
+    assert line() == ""
+    _click(dock, _find(dock, QCheckBox, "ruleset_advanced"))  # the rule as JSON text
     before = _content(window)
-    amount = _find(dock, QLineEdit, "rs:rules[0].then[0].amount")
-    _type(dock, amount, '{"count": ')
+    text = _find(dock, QLineEdit, "rs:rules[0]")
+    _type(dock, text, '{"id": ')
     assert _content(window) == before  # text that is not JSON changes nothing
-    assert "rules[0].then[0].amount: not JSON" in line()
-    assert amount.palette().color(amount.backgroundRole()).red() == 255
-    _type(dock, amount, '{"count": "held", "resource": "chips"}')
-    assert _content(window)["rules"][0]["then"][0]["amount"] == {
-        "count": "held",
-        "resource": "chips",
-    }
+    assert "rules[0]: not JSON" in line()
+    assert text.palette().color(text.backgroundRole()).red() == 255
+    rule = {"id": "pasted", "when": "tile_placed", "then": [{"kind": "points", "amount": 2}]}
+    _type(dock, _find(dock, QLineEdit, "rs:rules[0]"), json.dumps(rule))
+    assert _content(window)["rules"][0] == {**rule, "choice": "compulsory", "chooser": "current"}
     assert line() == ""

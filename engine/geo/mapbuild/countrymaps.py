@@ -811,7 +811,12 @@ def import_raster(spec: CountrySpec) -> Raster:
     """Stage 1 for one country: the editor's "New map from country" import (needs the geo extra)."""
     s = spec.settings
     imp = import_country(
-        list(s.countries), km=s.km, min_land=s.min_land_share, bbox=s.bbox, cities=0
+        list(s.countries),
+        km=s.km,
+        min_land=s.min_land_share,
+        bbox=s.bbox,
+        cities=0,
+        local_names=False,  # the design files name the neighbours in English
     )
     return Raster(
         width=imp.raster.width,

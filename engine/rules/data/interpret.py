@@ -59,7 +59,8 @@ class Ev(NamedTuple):
 
 
 class Offer(NamedTuple):
-    """An optional rule offered to the player to move in ``phase``."""
+    """A rule offered in ``phase`` to ``ev.player``: the player to move (an optional rule), or
+    another player deciding inside the turn (a rule whose chooser is not ``current``)."""
 
     rule: int
     phase: str
@@ -116,6 +117,9 @@ class LangState:
         "last_round",
         "marks",
         "fired",
+        "turns",
+        "extra_owed",
+        "skips_owed",
     )
 
     def __init__(self, players: int) -> None:
@@ -139,6 +143,13 @@ class LangState:
         """Marked squares -> mark id (static)."""
         self.fired: dict[str, tuple[int, ...]] = {}
         """Rule id -> how often it ran for each player."""
+        self.turns: dict[str, tuple[int, int, int]] = {}
+        """Rule id -> the turns it moved: extra turns granted, extra turns played, turns
+        missed (only rules that moved some)."""
+        self.extra_owed: tuple[str, ...] = ()
+        """The rules whose extra turns are still to be played, in order."""
+        self.skips_owed: tuple[tuple[int, str], ...] = ()
+        """(player, rule id) of the turns still to be missed, in order."""
         _ = players
 
     def copy(self) -> LangState:
@@ -154,6 +165,9 @@ class LangState:
         new.last_round = self.last_round
         new.marks = self.marks
         new.fired = self.fired.copy()
+        new.turns = self.turns.copy()
+        new.extra_owed = self.extra_owed
+        new.skips_owed = self.skips_owed
         return new
 
     def chips(self) -> list[int]:
@@ -161,6 +175,21 @@ class LangState:
         return [*self.supply, *(c for cs in self.on_marks.values() for c in cs)]
 
     def summary(self) -> dict[str, Any]:
+        out = self._summary()
+        if self.turns or self.extra_owed or self.skips_owed:
+            # only then: the summaries of games with no such rule stay as they were
+            out["turns"] = {k: list(v) for k, v in sorted(self.turns.items())}
+            out["extra_owed"] = list(self.extra_owed)
+            out["skips_owed"] = [list(x) for x in self.skips_owed]
+        return out
+
+    def moved(self, rule: str, what: int) -> None:
+        """Count a turn ``rule`` moved (0: extra turn granted, 1: played, 2: missed)."""
+        got = list(self.turns.get(rule, (0, 0, 0)))
+        got[what] += 1
+        self.turns[rule] = (got[0], got[1], got[2])
+
+    def _summary(self) -> dict[str, Any]:
         return {
             "resources": {k: list(v) for k, v in sorted(self.res.items())},
             "resource_supply": dict(sorted(self.res_supply.items())),
@@ -197,12 +226,14 @@ class Interpreter:
         self.opening = frozenset(m.id for m in spec.marks if m.opens == "when_reached")
         self.mark_chips = {m.id: m.chips for m in spec.marks}
         self.mark_face = {m.id: m.chips_face for m in spec.marks}
+        self.others = any(r.chooser != "current" for r in self.rules)
+        """Some rule is taken by players other than the one its trigger concerns."""
 
     def phases(self) -> frozenset[str]:
         """The phases in which this spec may offer something."""
         out = set()
         for r in self.rules:
-            if r.choice == "optional":
+            if r.choice == "optional" or r.chooser != "current":
                 phase = TRIGGERS[r.when].phase
                 if phase is not None:
                     out.add(phase)
@@ -236,7 +267,7 @@ class Interpreter:
         """A bot's copy: the chips it cannot see (the supply, face-down chips on marks and in
         other players' hands) re-dealt among their places."""
         st: LangState = state.lang  # type: ignore[assignment]
-        me = ctx.to_move
+        me = ctx.decider  # the player whose bot copies the game
         down = st.face_down
         slots: list[tuple[Any, ...]] = [("supply", i) for i in range(len(st.supply))]
         for sq, cs in sorted(st.on_marks.items()):
@@ -280,6 +311,9 @@ class Interpreter:
         for i in rules:
             rule = self.rules[i]
             for ev in evs:
+                if rule.chooser != "current":
+                    self._others_choose(ctx, state, i, ev, phase)
+                    continue
                 if not self.allowed(ctx, state, rule, ev):
                     continue
                 if rule.choice == "optional":
@@ -290,11 +324,85 @@ class Interpreter:
                 if ways:
                     self.run(ctx, state, rule, ev, ways[0])
 
+    def _others_choose(
+        self, ctx: RuleContext, state: DataState, i: int, ev: Ev, phase: str | None
+    ) -> None:
+        """Rule ``i`` for each of its choosers other than ``ev.player``: an offer they decide in
+        ``phase``, or, compulsory with one way to take it (or at the final scoring), run."""
+        st: LangState = state.lang  # type: ignore[assignment]
+        rule = self.rules[i]
+        for q in self.choosers(ctx, rule, ev):
+            theirs = ev._replace(player=q)
+            if not self.allowed(ctx, state, rule, theirs):
+                continue
+            if rule.choice == "optional":
+                if phase is not None and not ev_final(ev):
+                    st.offers = (*st.offers, Offer(i, phase, theirs))
+                continue
+            ways = self.ways(ctx, state, rule, theirs)
+            if len(ways) == 1 or (ways and (phase is None or ev_final(ev))):
+                self.run(ctx, state, rule, theirs, ways[0])
+            elif ways:
+                st.offers = (*st.offers, Offer(i, phase, theirs))  # type: ignore[arg-type]
+
+    def choosers(self, ctx: RuleContext, rule: Rule, ev: Ev) -> list[int]:
+        """The players other than ``ev.player`` who take ``rule`` (its ``chooser``), in turn
+        order from ``ev.player``'s left."""
+        n = len(ctx.players)
+        p = ev.player
+        chooser = rule.chooser
+        if n < 2:
+            return []
+        if chooser == "left":
+            return [(p + 1) % n]
+        if chooser == "right":
+            return [(p - 1) % n]
+        order = [(p + k) % n for k in range(1, n)]
+        if chooser == "each_other":
+            return order
+        owners = self._owners(ctx, ev)
+        return [q for q in order if q in owners]
+
+    @staticmethod
+    def _owners(ctx: RuleContext, ev: Ev) -> set[int]:
+        """The players with a meeple on a feature of the tile on ``ev.square``."""
+        board = ctx.board
+        sq = ev.square
+        o = board.tiles.get(sq) if sq is not None else None
+        if sq is None or o is None:
+            return set()
+        meeples = ctx.meeples
+        out = {m[0] for m in meeples.values() if m[1] == sq}
+        f = board.features
+        nodes = board.nodes[sq]
+        for _loc, seg in o.locations:
+            node = nodes[seg]
+            if node >= 0:
+                out.update(meeples[mid][0] for mid in f.meeples.get(f.find(node), ()))
+        return out
+
     def start_of_turn(self, ctx: RuleContext, state: DataState) -> None:
         st: LangState = state.lang  # type: ignore[assignment]
+        if st.extra_owed and ctx.extra_turn:
+            st.moved(st.extra_owed[0], 1)
+            st.extra_owed = st.extra_owed[1:]
+        if st.skips_owed:
+            self._count_skipped(ctx, st)
         if ctx.round != st.last_round:
             st.last_round = ctx.round
             self.fire(ctx, state, "end_of_round", [Ev(p) for p in range(len(ctx.players))])
+
+    @staticmethod
+    def _count_skipped(ctx: RuleContext, st: LangState) -> None:
+        """The turns missed since the last turn began, each counted for the rule owed it."""
+        left: list[tuple[int, str]] = []
+        for p in range(len(ctx.players)):
+            owed = [x for x in st.skips_owed if x[0] == p]
+            missed = len(owed) - ctx.turns_to_skip(p)
+            for _p, rule in owed[:missed]:
+                st.moved(rule, 2)
+            left.extend(owed[missed:])
+        st.skips_owed = tuple(left)
 
     def tile_placed(
         self, ctx: RuleContext, state: DataState, square: Square, tile: str, rot: int
@@ -338,15 +446,53 @@ class Interpreter:
 
     # -- offers ----------------------------------------------------------------------------------
 
+    def decider(self, ctx: RuleContext, state: DataState, phase: str) -> int | None:
+        """The player other than the player to move whose choice is pending in ``phase`` (the
+        first offer made to another player that can still be taken), ``None``: none is."""
+        if not self.others:
+            return None
+        st: LangState = state.lang  # type: ignore[assignment]
+        me = ctx.to_move
+        for o in st.offers:
+            q = o.ev.player
+            if o.phase == phase and q != me:
+                rule = self.rules[o.rule]
+                if self.limits_allow(ctx, st, rule, q) and self.ways(ctx, state, rule, o.ev):
+                    return q
+        return None
+
+    def decline(self, ctx: RuleContext, state: DataState, phase: str) -> bool:
+        """The deciding player other than the player to move passes: their offers of ``phase``
+        are declined. ``False``: no such player decides now."""
+        who = self.decider(ctx, state, phase)
+        if who is None:
+            return False
+        st: LangState = state.lang  # type: ignore[assignment]
+        st.offers = tuple(o for o in st.offers if o.phase != phase or o.ev.player != who)
+        return True
+
+    def must_choose(self, ctx: RuleContext, state: DataState, phase: str) -> bool:
+        """Whether the deciding player may not pass: a compulsory rule waits for their choice
+        of a way."""
+        return self.others and any(
+            rule.choice == "compulsory" and self.ways(ctx, state, rule, ev)
+            for _k, rule, ev in self._open(ctx, state, phase)
+        )
+
     def _open(self, ctx: RuleContext, state: DataState, phase: str) -> list[tuple[int, Rule, Ev]]:
-        """(offer index, rule, context) of what may be offered now (before ways)."""
+        """(offer index, rule, context) of what may be offered now (before ways): the offers of
+        the deciding player (:meth:`decider`, else the player to move)."""
         st: LangState = state.lang  # type: ignore[assignment]
         out = []
+        other = self.decider(ctx, state, phase)
+        who = ctx.to_move if other is None else other
         for k, o in enumerate(st.offers):
-            if o.phase == phase:
+            if o.phase == phase and o.ev.player == who:
                 rule = self.rules[o.rule]
-                if self.limits_allow(ctx, st, rule, o.ev.player):
+                if self.limits_allow(ctx, st, rule, who):
                     out.append((k, rule, o.ev))
+        if other is not None:
+            return out  # the player to move's phase rules wait for the other players
         trig = "action_phase" if phase == "action" else "after_phase"
         for i in self.by_trigger[trig]:
             rule = self.rules[i]
@@ -698,6 +844,12 @@ class Interpreter:
         elif k == "extra_turn":
             if p == ctx.to_move and ctx.pile:
                 ctx.grant_extra_turn()
+                st.moved(rule.id, 0)
+                st.extra_owed = (*st.extra_owed, rule.id)
+        elif k == "skip_turn":
+            if ctx.pile:
+                ctx.skip_turn(p)  # counted when missed (start_of_turn)
+                st.skips_owed = (*st.skips_owed, (p, rule.id))
         elif k == "table":
             self._table(ctx, state, rule, e, ev, what)
         return 0
@@ -708,6 +860,8 @@ class Interpreter:
             return [(p + 1) % n] if n > 1 else []
         if to == "right":
             return [(p - 1) % n] if n > 1 else []
+        if to == "current":
+            return [ctx.to_move] if ctx.to_move != p else []
         others = [q for q in range(n) if q != p]
         if to == "leader":
             if not others:

@@ -227,7 +227,7 @@ QUANTITIES: dict[str, Kind] = {
 number)."""
 
 _Q = {"$ref": "#/$defs/quantity"}
-_TO = enum_schema(("left", "right", "leader", "each_other"), "who receives")
+_TO = enum_schema(("left", "right", "leader", "each_other", "current"), "who receives")
 
 EFFECTS: dict[str, Kind] = {
     "points": _k("Points to the player (negative: lost)", {"amount": _Q}, ("amount",)),
@@ -272,6 +272,7 @@ EFFECTS: dict[str, Kind] = {
         ("square", "tile"),
     ),
     "extra_turn": _k("The player takes one more turn"),
+    "skip_turn": _k("The player misses their next turn"),
     "table": _k(
         "Points from a table: by count held, by sets of all resources, or by rank in a majority",
         {
@@ -312,6 +313,27 @@ COSTS: dict[str, Kind] = {
 """Every cost kind: a rule fires (or is offered) only when its costs can be paid."""
 
 LIMIT_PER = ("game", "player", "turn", "round")
+
+
+class Chooser(NamedTuple):
+    label: str
+    needs: frozenset[str] = frozenset()
+
+
+CHOOSERS: dict[str, Chooser] = {
+    "current": Chooser(
+        "The player the trigger concerns (an offer: only when it is the player to move)"
+    ),
+    "left": Chooser("The next player in turn order after the player the trigger concerns"),
+    "right": Chooser("The player before the player the trigger concerns in turn order"),
+    "each_other": Chooser("Each other player, in turn order from the left"),
+    "owners": Chooser(
+        "Each other player with a meeple on a feature of the tile on the square, in turn order",
+        frozenset({"square"}),
+    ),
+}
+"""Who takes a rule: the player it concerns, or other players, who then decide inside the
+turn (the rule is played as theirs: they pay its costs, its effects are theirs)."""
 
 
 # -- the checked form ---------------------------------------------------------------------------

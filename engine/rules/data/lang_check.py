@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.rules.data.lang import (
+    CHOOSERS,
     CONDITIONS,
     COSTS,
     EFFECTS,
@@ -192,7 +193,9 @@ def schema_defs() -> dict[str, Any]:
                 ("compulsory", "optional"), "compulsory: it happens; optional: an offer"
             ),
             "chooser": enum_schema(
-                ("current",), "who chooses an optional offer: the player to move"
+                tuple(CHOOSERS),
+                "who takes the rule: current (the player it concerns) or other players, who "
+                "decide inside the turn",
             ),
             "limits": {
                 "type": "array",
@@ -311,6 +314,8 @@ def lang_problems(d: dict[str, Any]) -> list[tuple[str, str]]:
             out.append((f"{at}.when", "no mark opens when reached"))
         if trig.players == "each" and any(e["kind"] == "extra_turn" for e in r["then"]):
             out.append((f"{at}.then", f"an extra turn at {when!r} has no turn to follow"))
+        if when == "end_of_game" and any(e["kind"] == "skip_turn" for e in r["then"]):
+            out.append((f"{at}.then", "no turn follows 'end_of_game' to be missed"))
         kinds = [e["kind"] for e in r["then"]]
         if kinds.count("place_meeple") + kinds.count("upgrade_meeple") > 1:
             out.append((f"{at}.then", "one rule places or upgrades one meeple, not more"))
@@ -322,6 +327,9 @@ def lang_problems(d: dict[str, Any]) -> list[tuple[str, str]]:
                     "optional (offered after the meeple) or use 'meeple_placed'",
                 )
             )
+        chooser = r.get("chooser", "current")
+        if chooser != "current":
+            out.extend(_other_chooser(r, at, chooser, trig))
         pers = [lim["per"] for lim in r.get("limits", ())]
         for j, per in enumerate(pers):
             if per in pers[:j]:
@@ -345,6 +353,39 @@ def lang_problems(d: dict[str, Any]) -> list[tuple[str, str]]:
                         "no chip is ever held face down (take_chips face 'down')",
                     )
                 )
+    return out
+
+
+def _other_chooser(r: dict[str, Any], at: str, chooser: str, trig: Any) -> list[tuple[str, str]]:
+    """What a rule taken by players other than the one the trigger concerns cannot do."""
+    out = []
+    when = r["when"]
+    if when in OFFER_ONLY:
+        out.append(
+            (f"{at}.chooser", f"{when!r} is the player to move's phase: its chooser is 'current'")
+        )
+    elif trig.phase is None:
+        out.append(
+            (
+                f"{at}.chooser",
+                f"{chooser!r} decides in the phase after the trigger: no phase follows {when!r}",
+            )
+        )
+    for fact in sorted(CHOOSERS[chooser].needs - trig.fills):
+        out.append((f"{at}.chooser", f"{chooser!r} needs a {fact}; trigger {when!r} gives none"))
+    kinds = [e["kind"] for e in r["then"]]
+    if "extra_turn" in kinds:
+        out.append(
+            (f"{at}.then", f"an extra turn goes to the player to move, and {chooser!r} is another")
+        )
+    if "upgrade_meeple" in kinds and when == "meeple_placed":
+        out.append(
+            (
+                f"{at}.then",
+                f"'meeple_placed' upgrades the meeple just placed, the player to move's, and "
+                f"{chooser!r} is another player",
+            )
+        )
     return out
 
 

@@ -640,6 +640,8 @@ class DataRules(ChipRules):
         # only for this class's own hooks: a subclass that redefines one decides for itself
         cls = type(self)
         quiet = set()
+        if cls.decider is DataRules.decider and (self.lang is None or not self.lang.others):
+            quiet.add("decider")  # no rule gives another player a choice
         if self.lang is None:
             # only the rule language acts at these
             if cls.start_of_turn is DataRules.start_of_turn:
@@ -684,6 +686,9 @@ class DataRules(ChipRules):
             return [cls(key) for key in sorted(state.set_choices)]  # type: ignore[call-arg]
         if state.pending is not None:
             return [PlaceTreat(sq) for sq in self.treat_squares(ctx, state, state.pending)]
+        if phase != "draw" and self.decider(ctx, phase) is not None:
+            assert self.lang is not None
+            return self.lang.offers(ctx, state, phase)  # another player's choice: only theirs
         out = self._phase_offers(ctx, phase) if self.phases.get(phase) else []
         if self.lang is not None and phase != "draw":
             out.extend(self.lang.offers(ctx, state, phase))
@@ -728,7 +733,23 @@ class DataRules(ChipRules):
         state: DataState = ctx.rule_state[self.name]
         if phase == "action" and state.set_choices:
             return False
-        return state.pending is None or phase not in ("action", "after")
+        if state.pending is not None and phase in ("action", "after"):
+            return False
+        lang = self.lang
+        return lang is None or not lang.others or not lang.must_choose(ctx, state, phase)
+
+    def decider(self, ctx: RuleContext, phase: str) -> int | None:
+        lang = self.lang
+        if lang is None or not lang.others:
+            return None
+        state: DataState = ctx.rule_state[self.name]
+        if (phase == "action" and state.set_choices) or state.pending is not None:
+            return None  # the player to move's own compulsory choice comes first
+        return lang.decider(ctx, state, phase)
+
+    def decline(self, ctx: RuleContext, phase: str) -> None:
+        if self.lang is not None:
+            self.lang.decline(ctx, ctx.rule_state[self.name], phase)
 
     def _pays(
         self, state: DataState, mech: Mechanic, player: int, colours: list[Colour] | None = None

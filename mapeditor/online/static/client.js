@@ -214,13 +214,17 @@ function renderBoard() {
 
 function renderPanel() {
   const me = state.you;
-  const p = state.players[state.to_move];
+  // a rule may ask another player for a choice inside the turn: name the one who acts
+  const p = state.players[state.decider ?? state.to_move];
   const turn = $("turn");
   if (state.over) {
     turn.textContent = "Game over — " + state.winners.map((w) => state.players[w].name).join(" and ") + " won";
     turn.className = "";
   } else if (mine()) {
-    turn.textContent = `${p.name}, your turn: ` + (pending ? "place a meeple or not" : state.phase_words);
+    turn.textContent =
+      state.decider !== undefined && state.decider !== state.to_move
+        ? `${p.name}, your choice in ${state.players[state.to_move].name}'s turn`
+        : `${p.name}, your turn: ` + (pending ? "place a meeple or not" : state.phase_words);
     turn.className = "mine";
   } else {
     turn.textContent = `${p.name} to play` + (p.stand_in ? " (a bot stands in)" : "");
@@ -264,7 +268,8 @@ function renderPanel() {
   const body = $("scores").tBodies[0];
   body.replaceChildren();
   state.players.forEach((pl, i) => {
-    const tr = html("tr", null, body, i === state.to_move && !state.over ? "to-move" : "");
+    const acting = state.decider ?? state.to_move;
+    const tr = html("tr", null, body, i === acting && !state.over ? "to-move" : "");
     const name = html("td", null, tr);
     const sw = html("span", null, name, "swatch");
     sw.style.background = pl.colour;

@@ -1,14 +1,21 @@
 """``module_or_preset``: run a rules test twice, against the country modules and against their
 presets played as data (a sheet test module opts in with
-``pytestmark = pytest.mark.usefixtures("module_or_preset")``)."""
+``pytestmark = pytest.mark.usefixtures("module_or_preset")``). Puts ``tests/fuzz`` on the
+import path: its rule-set generator (``rulegen``) serves the rule language's tests too."""
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import pytest
 
 import engine.rules.registry as rules_registry
 from engine.rules.base import Rules
 from engine.rules.data import data_rules_class, preset_names, preset_spec
+
+# the one rule-set generator (tests/fuzz/rulegen.py) serves the rule language's tests too
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fuzz"))
 
 
 @pytest.fixture(params=["module", "preset"])

@@ -71,8 +71,9 @@ def test_quiet_hooks_are_those_a_rule_set_never_acts_on() -> None:
         quiet[name] = rule.quiet_hooks()
         assert all(rule not in getattr(g._hooks, h) for h in quiet[name])
     # Deutschland offers nothing after the scoring either: no mechanic, no treat to place
-    # start_of_turn and meeple_placed serve only the rule language (rules, marks, a supply)
-    lang = {"start_of_turn", "meeple_placed"}
+    # start_of_turn and meeple_placed serve only the rule language (rules, marks, a supply),
+    # decider only its rules that ask other players than the one to move
+    lang = {"start_of_turn", "meeple_placed", "decider"}
     assert quiet["deutschland"] == {"draw_actions", "end_of_turn", "offers_after", *lang}
     assert quiet["france"] == {"draw_actions", *lang}  # wine markets reset at each turn's end
     assert quiet["benelux"] == {"offers_after", *lang}  # island tiles are drawn, not the pile's

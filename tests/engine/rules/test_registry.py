@@ -14,9 +14,10 @@ import engine.rules as rules_package
 import engine.rules.registry as registry
 from engine.errors import EngineError
 from engine.game import Game
+from engine.gameoptions import GameOptions
 from engine.mapdef import EmbeddedRuleSet
 from engine.mapio import load_map, loads_map, map_to_dict
-from engine.resources import bundled_map
+from engine.resources import bundled_map, schema_path
 from engine.rules.data import data_rules_class, preset_dict, preset_names, preset_spec
 from engine.rules.data.ruleset import RuleSetSpec
 from engine.rules.registry import (
@@ -24,6 +25,7 @@ from engine.rules.registry import (
     get_rules,
     import_errors,
     map_rule_set_names,
+    map_schema,
     rules_for,
 )
 from engine.validation import validate_map
@@ -97,13 +99,43 @@ def test_a_rule_module_that_fails_to_import_says_why(broken_module: str) -> None
     assert get_rules("france").name == "france"  # the others are still found
 
 
-def test_a_map_naming_a_rule_set_nobody_registered_loads_and_is_invalid() -> None:
+@pytest.mark.parametrize("name", ["atlantis", "towns"])
+def test_a_map_naming_a_rule_set_it_cannot_play_loads_and_is_invalid(name: str) -> None:
+    """Any unknown name, and a registered rule set that is not a Map-Chips one (the towns
+    variant): one message listing the names a map may give."""
     d = map_to_dict(load_map(bundled_map("france")))
-    d["rule_set"] = "atlantis"
+    d["rule_set"] = name
     m = loads_map(json.dumps(d), source="t.json")
-    assert m.rule_set.name == "atlantis"
+    assert m.rule_set.name == name
     found = [i for i in validate_map(m) if i.code == "ruleset-invalid"]
-    assert len(found) == 1 and "unknown rule set 'atlantis'; known:" in found[0].message
+    known = ", ".join(map_rule_set_names())
+    assert [i.message for i in found] == [f"rule_set: unknown rule set {name!r}; known: {known}"]
+    with pytest.raises(EngineError, match=f"unknown rule set '{name}'; known: none, france"):
+        Game(m, players=2, seed=1)
+    assert [r.name for r in Game(m, players=2, options=GameOptions(rule_set="none")).rules] == []
+
+
+def test_the_map_schema_takes_the_registrys_names() -> None:
+    import jsonschema
+    import sample_rule_set  # noqa: F401 - registers sample_atlantis
+
+    schema = map_schema()
+    assert schema["properties"]["rule_set"]["anyOf"][0]["enum"] == map_rule_set_names()
+    d = map_to_dict(load_map(bundled_map("france")))
+    for name in ("france", "sample_atlantis", "none"):
+        jsonschema.validate({**d, "rule_set": name}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**d, "rule_set": "towns"}, schema)
+    bundled = json.loads(schema_path("map").read_text(encoding="utf-8"))
+    jsonschema.validate({**d, "rule_set": "towns"}, bundled)  # the reader's: the pattern only
+    assert map_schema()["properties"]["grid"] == bundled["properties"]["grid"]
+
+
+def test_the_command_line_prints_the_map_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.cli import main
+
+    assert main(["info", "--map-schema"]) == 0
+    assert json.loads(capsys.readouterr().out) == map_schema()
 
 
 def test_a_sixth_rule_set_is_named_by_a_map_file_without_changing_the_core() -> None:

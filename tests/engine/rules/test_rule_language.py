@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from langgen import run
+from rulegen import run
 
 from engine.errors import IllegalMoveError
 from engine.game import Game, GameOptions
@@ -213,7 +213,7 @@ def test_end_of_game_tables_by_majority() -> None:
 
 
 def test_random_rule_sets_play_in_bot_games_without_defects() -> None:
-    # bounded here; a long run: python tests/engine/rules/langgen.py 300 (docs/rule-language.md)
+    # bounded here; a long run: python tests/fuzz/rulegen.py 300 (docs/rule-language.md)
     figures = run(6, turns=16)
     assert figures.accepted >= 3
     assert figures.defects == []

@@ -33,6 +33,7 @@ def _corpus(table, state) -> list[dict]:  # noqa: ANN001
         {"type": "play", "seen": state["actions"], "action": {"type": "pass"}},
         {"type": "chat", "text": "hello"},
         {"type": "sync"},
+        {"type": "record", "since": 0},
     ]
 
 
@@ -87,7 +88,9 @@ def test_mutated_messages_get_one_answer_and_change_nothing_they_should_not(tmp_
                     assert len(table.chat) == chat
                 else:
                     counts["accepted"] += 1
-                    assert reply["type"] in ("state", "welcome")
+                    assert reply["type"] in ("state", "welcome", "record")
+                    if reply["type"] == "record":  # a read: the game is unchanged
+                        assert table.game.state_summary() == before
                     if len(table.game.history) != actions:
                         # a mutant that is still a legal action of the player to move
                         assert len(table.game.history) == actions + 1
@@ -141,7 +144,7 @@ def test_specific_malformed_messages_are_named(tmp_path):
     cases = {
         "not json": "not JSON: Expecting value: line 1 column 1 (char 0)",
         "[1, 2]": "(message): [1, 2] is not of type 'object'",
-        '{"type": "fly"}': "type: 'fly' is not one of ['join', 'play', 'chat', 'sync']",
+        '{"type": "fly"}': "type: 'fly' is not one of ['join', 'play', 'chat', 'sync', 'record']",
         '{"type": "play", "seen": 0.0, "action": {"type": "pass"}}': "seen: 0.0 is not of type 'integer'",
         '{"type": "play", "seen": 0, "action": {"type": "pass"}, "file": "/etc/passwd"}': (
             "(message): Additional properties are not allowed ('file' was unexpected)"
@@ -152,6 +155,11 @@ def test_specific_malformed_messages_are_named(tmp_path):
         '{"type": "play", "seen": 0, "action": {"type": "fly"}}': "unknown action type 'fly'",
         '{"type": "sync", "n": NaN}': "not JSON: NaN is not JSON",
         '{"type": "join", "token": "short"}': "token: 'short' does not match '^[A-Za-z0-9_-]{16,64}$'",
+        '{"type": "record"}': "(message): 'since' is a required property",
+        '{"type": "record", "since": -1}': "since: -1 is less than the minimum of 0",
+        '{"type": "record", "since": 0, "path": "x"}': (
+            "(message): Additional properties are not allowed ('path' was unexpected)"
+        ),
     }
 
     async def go():

@@ -70,6 +70,35 @@ def test_a_move_is_refereed_saved_and_sent_to_everyone(tmp_path):
     assert replay(saved).state_summary() == table.game.state_summary()
 
 
+def test_the_record_reply_rebuilds_the_game_and_its_later_actions(tmp_path):
+    """A client that keeps its own copy of the game (the Studio's window) asks for the actions
+    it lacks; from 0 the reply carries the record's head with the map embedded."""
+    from engine.record import GameRecord
+
+    table = make_table(("human", "greedy"))
+
+    async def go():
+        async with serving(Host(settings(tmp_path), [table])) as client:
+            [ann] = await Browser.seats(client, table, 0)
+            await ann.play(first_choice(ann.state))
+            await ann.my_turn()  # the bot answered
+            n = len(table.game.history)
+            await ann.send({"type": "record", "since": 0})
+            head = await ann.until(lambda m: m["type"] == "record")
+            record = GameRecord.from_dict({**head["record"], "actions": head["actions"]})
+            assert record.map_data is not None and record.map_path is None
+            assert replay(record).state_summary() == table.game.state_summary()
+            await ann.send({"type": "record", "since": 1})
+            tail = await ann.until(lambda m: m["type"] == "record")
+            assert "record" not in tail and tail["since"] == 1
+            assert tail["actions"] == head["actions"][1:] and len(head["actions"]) == n
+            await ann.send({"type": "record", "since": 20000})  # past the end: nothing more
+            past = await ann.until(lambda m: m["type"] == "record")
+            assert (past["since"], past["actions"]) == (n, [])
+
+    run(go())
+
+
 def test_out_of_turn_and_replayed_messages_change_nothing(tmp_path):
     table = make_table()
 

@@ -69,7 +69,23 @@ def test_the_log_says_what_a_rule_gave_in_the_designer_s_names(qtbot) -> None:
     )
     session = PlaytestSession(m, setup, pace_ms=0)
     session.begin()
-    lines: list[tuple[str, int | None]] = []
-    session.logged.connect(lambda entry: lines.append((entry.text, entry.player)))
+    lines: list[tuple[str, int | None, tuple[str, str] | None]] = []
+    session.logged.connect(lambda entry: lines.append((entry.text, entry.player, entry.icon)))
     session.play(Move((1, 0), 0, None))  # a road tile: the Salting rule gives Anna salt
-    assert ("   Anna: +1 Salt (3)", 0) in lines
+    assert ("   Anna: +1 Salt (3)", 0, ("salt", "#d8d8d0")) in lines  # words and icon
+
+
+def test_the_log_says_where_a_tile_went_by_place() -> None:
+    from engine.game import Game
+    from engine.moves import Move
+    from mapeditor.playtest.describe import describe_move
+
+    game = Game(load_map(bundled_map("example-small")), players=["Ann", "Bob"], seed=1)
+    near = describe_move(game, 0, Move((4, 2), 90, None), "A")
+    assert near == "Ann placed A at (4, 2) near Northtown, turned 90°"
+    on_town = describe_move(game, 1, Move((5, 1), 0, None), "B")
+    assert on_town == "Bob placed B at (5, 1) in Vineby, turned 0°"
+    nameless = Game(None, players=["Ann", "Bob"], seed=1)
+    assert describe_move(nameless, 0, Move((4, 2), 0, None), "A").startswith(
+        "Ann placed A at (4, 2), turned"
+    )

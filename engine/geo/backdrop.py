@@ -14,7 +14,9 @@ there is:
   land border) is surrounded by land, never printed as an island.
 
 Neighbour names are placed outside the map's squares, on the neighbour's land. Pure Python and
-shapely (no Qt), so it is tested without a display.
+shapely (no Qt), so it is tested without a display; the editor's print
+(``mapeditor.print_painting``) and the reports' maps (:mod:`engine.analysis.mapfigure`) both draw
+it, in the colours here.
 """
 
 from __future__ import annotations
@@ -26,12 +28,19 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
-from engine.geo.country import GeoDataError, countries_in_grid
+from engine.geo.country import GeoDataError, countries_in_grid, local_country_names
+from engine.geo.countrynames import LANGUAGE_KEY
+from engine.geo.neighbours import label_runs, neighbour_names
 from engine.geo.places import projection_of
 from engine.geometry import Edge, Side, Square
 from engine.mapdef import MapDef
-from mapeditor.neighbours import label_runs, neighbour_names
 
+SEA_COLOUR = "#a9cde0"
+"""The sea, as the print and the reports' maps draw it."""
+NEIGHBOUR_LAND_COLOUR = "#dcd8c4"
+"""Neighbouring land, muted: the neighbours are scenery, not play."""
+COAST_COLOUR = "#3f6f96"
+"""The coastline under the grid."""
 _SMOOTH = 0.3
 """Squares-mode neighbouring land is rounded by this much (grid units)."""
 MIN_LABEL_AREA = 0.6
@@ -151,12 +160,16 @@ def _geography(m: MapDef) -> Backdrop | None:
         neighbour_squares = frozenset()
     keep_clear = own_squares.union(_squares_geometry(cloud_squares(m))).buffer(0.1)
     labels = []
+    language = m.editor.get(LANGUAGE_KEY)
+    shown = local_country_names(
+        [n for n, _ in countries], language if isinstance(language, str) else None
+    )
     for name, geom in countries:
         if any(geom is o for o in own):
             continue
         point = _label_point(geom.difference(keep_clear))
         if point is not None:
-            labels.append(NeighbourLabel(name, *point))
+            labels.append(NeighbourLabel(shown[name], *point))
     coast = shapely.intersection(land.boundary, _grid_box(m).buffer(-1e-6))
     return Backdrop("geography", land, coast, neighbour_squares, tuple(labels))
 
