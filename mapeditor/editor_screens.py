@@ -6,7 +6,8 @@ dock's pictures (``ruleset-dock.png``, ``ruleset-issues.png``, ``ruleset-missing
 with ``--rule-language``, a designer's own rule set (``docs/rule-language/herring.ruleset.json``)
 in the dock (``ruleset-dock-rules.png``, ``ruleset-dock-form.png``,
 ``ruleset-dock-resources.png``), its balance report (``report-herring.png``) and a playtest
-(``playtest-herring.png``); with ``--resize``, the Resize dialog on Italia (``resize.png``).
+(``playtest-herring.png``); with ``--resize``, the Resize dialog on Italia (``resize.png``);
+with ``--heat-map``, the balance dialog's Heat map tab on Deutschland (``balance-heatmap.png``).
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     if names == ["--resize"]:
         resize_screen(app, out)
         return 0
+    if names == ["--heat-map"]:
+        heat_map_screen(app, out)
+        return 0
     start = open_editor()
     start.settings.setValue("recent", [str(Path.home() / "maps" / "my-island.json")])
     start._refresh_recent()
@@ -100,6 +104,38 @@ def resize_screen(app: QCoreApplication, out: Path) -> None:
     dialog.close()
     window.document.undo_stack.setClean()
     window.close()
+
+
+def heat_map_screen(app: QCoreApplication, out: Path) -> None:
+    """The balance dialog on Deutschland after a short greedy run, at its Heat map tab: how
+    often each square is built, painted over the print look (neighbours, names, start squares)."""
+    from engine.mapio import load_map
+
+    path = bundled_map("deutschland")
+    dialog = _shown_report(app, load_map(path), seed=1, size=(1000, 980), map_path=path)
+    dialog.tabs.setCurrentIndex(0)
+    _settle(app, 0.5)
+    dialog.grab().save(str(out / "balance-heatmap.png"))
+    print(out / "balance-heatmap.png")
+    dialog.close()
+
+
+def _shown_report(
+    app: QCoreApplication, m: Any, *, seed: int, size: tuple[int, int], map_path: Path | None = None
+) -> Any:
+    """The balance dialog on ``m`` showing a report of ``REPORT_GAMES`` greedy games."""
+    from engine.analysis.balance import balance_report
+    from engine.analysis.simulate import simulate
+    from mapeditor.widgets.balance_dialog import BalanceDialog
+
+    dialog = BalanceDialog(m, map_path=map_path)
+    dialog.games.setValue(REPORT_GAMES)
+    dialog.seed.setValue(seed)
+    result = simulate(m, dialog.config(), workers=1)  # what Run does, without its thread
+    dialog.resize(*size)
+    dialog.show()
+    dialog.show_report(balance_report(m, result))
+    return dialog
 
 
 def rule_set_screens(app: QCoreApplication, out: Path) -> None:
@@ -232,17 +268,7 @@ def rule_language_screens(app: QCoreApplication, out: Path) -> None:
 def report_screen(app: QCoreApplication, m: Any, out: Path) -> None:
     """The balance report of ``m``'s rule set (greedy bots) in the editor's balance dialog, at
     its rule section: the rules by their titles, the resources by their names and icons."""
-    from engine.analysis.balance import balance_report
-    from engine.analysis.simulate import simulate
-    from mapeditor.widgets.balance_dialog import BalanceDialog
-
-    dialog = BalanceDialog(m)
-    dialog.games.setValue(REPORT_GAMES)
-    dialog.seed.setValue(11)
-    result = simulate(m, dialog.config(), workers=1)  # what Run does, without its thread
-    dialog.resize(900, 860)
-    dialog.show()
-    dialog.show_report(balance_report(m, result))
+    dialog = _shown_report(app, m, seed=11, size=(900, 860))
     dialog.tabs.setCurrentIndex(2)
     _settle(app, 0.5)
     summary = dialog.summary
