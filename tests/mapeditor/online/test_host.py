@@ -237,6 +237,9 @@ def test_the_page_and_art_are_served_and_nothing_else(tmp_path):
             assert tile.status == 200 and (await tile.read()).startswith(b"\x89PNG")
             board = await client.get("/g/deutschland/map.png")
             assert board.status == 200
+            icons = await client.get("/static/icons.svg")
+            assert icons.content_type == "image/svg+xml"
+            assert '<symbol id="icon-fish"' in await icons.text()
             for path in (
                 "/play/nowhere",
                 "/static/server.py",
