@@ -46,7 +46,8 @@ STATIC = {
     "index.html": "text/html",
     "icons.svg": "image/svg+xml",
 }
-"""The page's files, served from ``mapeditor/online/static`` (a fixed list)."""
+"""The page's files, served from ``mapeditor/online/static`` (a fixed list), and the icons'
+sprite, built at start from :mod:`engine.rules.data.icons`."""
 MAX_FRAME_BYTES = 64 * 1024
 """aiohttp closes a connection whose frame is larger (a message over
 :data:`~mapeditor.online.protocol.MAX_MESSAGE_BYTES` but under this gets an error reply)."""

@@ -35,10 +35,11 @@ def _chip_hex(colour: str | None) -> str:
     return str(chip_colour(colour).name())
 
 
-def designer(g: Game) -> dict[str, Any]:
-    """The designer's marks on the map (``[x, y, mark id]``) and the kinds of marks and
-    resources, each as ``{"name", "colour", "icon"}`` by id: icons by name only (the page draws
-    them from ``/static/icons.svg``). Bounded by the map's squares and the rule set's entries."""
+def designer(g: Game, resources: list[rule_view.ResourceView]) -> dict[str, Any]:
+    """The designer's marks on the map (``[x, y, mark id]``) and the kinds of marks and of
+    ``resources`` (:func:`~mapeditor.playtest.rule_view.resources`), each as
+    ``{"name", "colour", "icon"}`` by id: icons by name only (the page draws them from
+    ``/static/icons.svg``). Bounded by the map's squares and the rule set's entries."""
     spec = g.map.rule_set.spec if g.map is not None else None
     marks = sorted(g.map.marks.items()) if g.map is not None else []
     kinds = spec.marks if spec is not None else ()
@@ -46,8 +47,7 @@ def designer(g: Game) -> dict[str, Any]:
         "marks": [[x, y, mk.mark] for (x, y), mk in marks],
         "mark_kinds": {k.id: {"name": k.name, "colour": k.colour, "icon": k.icon} for k in kinds},
         "resource_kinds": {
-            r.id: {"name": r.name, "colour": r.colour, "icon": r.icon}
-            for r in rule_view.resources(g)
+            r.id: {"name": r.name, "colour": r.colour, "icon": r.icon} for r in resources
         },
     }
 
@@ -107,7 +107,7 @@ def board(table: Table) -> dict[str, Any]:
         "meeples": meeples,
         "chips": [[c.square[0], c.square[1], _chip_hex(c.colour), c.value] for c in views.chips],
         "stacks": [[s.square[0], s.square[1], s.count] for s in views.stacks],
-        **designer(g),
+        **designer(g, resources),
         "log": list(table.log)[-LOG_SENT:],
         "chat": list(table.chat),
     }
