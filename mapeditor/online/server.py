@@ -5,7 +5,7 @@ dictionaries, static files are a fixed list read at start-up):
 
 * ``GET /play/{game}``: the page; the join token travels in the link's fragment (``#t=...``),
   which browsers never send to a server, and reaches the host only inside the websocket.
-* ``GET /static/{name}``: the page's script and style sheet.
+* ``GET /static/{name}``: the page's script and style sheet, and the icons' sprite.
 * ``GET /g/{game}/map.png`` and ``GET /tiles/{tile}.png``: the art (:mod:`mapeditor.online.art`).
 * ``GET /ws/{game}``: the websocket. The first message is ``join`` with a seat's or the
   spectator token; then ``play``, ``chat``, ``sync`` and ``record``
@@ -34,6 +34,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from engine.rules.data.icons import icon_sprite
 from mapeditor.online import art, protocol, store, view
 from mapeditor.online.table import BotTurn, Table, TableError
 
@@ -43,8 +44,10 @@ STATIC = {
     "client.js": "application/javascript",
     "style.css": "text/css",
     "index.html": "text/html",
+    "icons.svg": "image/svg+xml",
 }
-"""The page's files, served from ``mapeditor/online/static`` (a fixed list)."""
+"""The page's files, served from ``mapeditor/online/static`` (a fixed list), and the icons'
+sprite, built at start from :mod:`engine.rules.data.icons`."""
 MAX_FRAME_BYTES = 64 * 1024
 """aiohttp closes a connection whose frame is larger (a message over
 :data:`~mapeditor.online.protocol.MAX_MESSAGE_BYTES` but under this gets an error reply)."""
@@ -127,7 +130,10 @@ class Host:
         self._static = {
             name: (resources.files("mapeditor.online") / "static" / name).read_bytes()
             for name in STATIC
+            if name != "icons.svg"
         }
+        # the rule language's icons, from their one definition (the page draws them by name)
+        self._static["icons.svg"] = icon_sprite().encode("utf-8")
         self._ticker: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[None] | None = None
         self._save_locks: dict[str, asyncio.Lock] = {}

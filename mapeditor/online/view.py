@@ -15,6 +15,7 @@ from engine import Draw, Game, Move, Pass, Phase
 from engine.record import record_of
 from mapeditor.online import art
 from mapeditor.online.table import Table
+from mapeditor.playtest import rule_view
 
 LOG_SENT = 80
 """Log lines in each state (the host keeps more; a reconnecting page gets these)."""
@@ -34,10 +35,25 @@ def _chip_hex(colour: str | None) -> str:
     return str(chip_colour(colour).name())
 
 
+def designer(g: Game, resources: list[rule_view.ResourceView]) -> dict[str, Any]:
+    """The designer's marks on the map (``[x, y, mark id]``) and the kinds of marks and of
+    ``resources`` (:func:`~mapeditor.playtest.rule_view.resources`), each as
+    ``{"name", "colour", "icon"}`` by id: icons by name only (the page draws them from
+    ``/static/icons.svg``). Bounded by the map's squares and the rule set's entries."""
+    spec = g.map.rule_set.spec if g.map is not None else None
+    marks = sorted(g.map.marks.items()) if g.map is not None else []
+    kinds = spec.marks if spec is not None else ()
+    return {
+        "marks": [[x, y, mk.mark] for (x, y), mk in marks],
+        "mark_kinds": {k.id: {"name": k.name, "colour": k.colour, "icon": k.icon} for k in kinds},
+        "resource_kinds": {
+            r.id: {"name": r.name, "colour": r.colour, "icon": r.icon} for r in resources
+        },
+    }
+
+
 def board(table: Table) -> dict[str, Any]:
     """The part of the state every recipient shares."""
-    from mapeditor.playtest import rule_view
-
     g = table.game
     now = time.time()
     views = rule_view.pieces(g)
@@ -52,6 +68,7 @@ def board(table: Table) -> dict[str, Any]:
     out = g.outcome() if g.is_over() else None
     bot = table.bot_turn(now)
     held = rule_view.chips_held_by_all(g)
+    resources = rule_view.resources(g)
     players = []
     for i, (name, seat) in enumerate(zip(g.players, table.seats, strict=True)):
         clock = table.clock_left(i, now) if i == g.decider else None
@@ -67,6 +84,7 @@ def board(table: Table) -> dict[str, Any]:
                 "clock": None if clock is None else round(clock),
                 "held": [[c, v] for c, v in held[i]],
                 "isle": views.isle_meeples.get(i, 0),
+                "resources": [[r.id, r.held[i] if i < len(r.held) else 0] for r in resources],
             }
         )
     last = g.last_placement
@@ -89,6 +107,7 @@ def board(table: Table) -> dict[str, Any]:
         "meeples": meeples,
         "chips": [[c.square[0], c.square[1], _chip_hex(c.colour), c.value] for c in views.chips],
         "stacks": [[s.square[0], s.square[1], s.count] for s in views.stacks],
+        **designer(g, resources),
         "log": list(table.log)[-LOG_SENT:],
         "chat": list(table.chat),
     }

@@ -115,3 +115,19 @@ def icon_svg(name: str, colour: str, size: int = 24) -> str:
         f'viewBox="0 0 24 24"><g stroke="{INK}" stroke-width="1.2" stroke-linejoin="round" '
         f'stroke-linecap="round">{shapes}</g></svg>'
     )
+
+
+def icon_sprite() -> str:
+    """Every icon as a ``<symbol id="icon-NAME">`` of one SVG document, filled with
+    ``currentColor`` (a page's ``<use href="…#icon-fish" color="#3070b0">`` sets the colour).
+
+    >>> '<symbol id="icon-fish"' in icon_sprite()
+    True
+    """
+    symbols = "".join(
+        f'<symbol id="icon-{name}" viewBox="0 0 24 24"><g stroke="{INK}" stroke-width="1.2" '
+        f'stroke-linejoin="round" stroke-linecap="round">{shapes.replace(_FILL, "currentColor")}'
+        "</g></symbol>"
+        for name, shapes in ICON_SHAPES.items()
+    )
+    return f'<svg xmlns="http://www.w3.org/2000/svg">{symbols}</svg>'

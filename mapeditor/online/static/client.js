@@ -142,6 +142,26 @@ function meeple(g, x, y, colour, upgraded) {
   el("circle", { cx: 0.5, cy: 0.19, r: 0.17 }, m);
 }
 
+function icon(parent, kind, x, y, size) {
+  // the rule language's icons, by name, from the host's sprite (engine/rules/data/icons.py)
+  const u = el("use", { href: `/static/icons.svg#icon-${kind.icon}`, x, y, width: size, height: size, color: kind.colour }, parent);
+  el("title", {}, u).textContent = kind.name;
+  return u;
+}
+
+function drawMarks(svg) {
+  const taken = new Set(state.tiles.map((t) => `${t[0]},${t[1]}`));
+  const g = el("g", { id: "marks" }, svg);
+  for (const [x, y, id] of state.marks) {
+    const kind = state.mark_kinds[id] || { name: id, colour: "#9a9a9a", icon: "chip" };
+    const m = el("g", { "data-mark": `${x},${y}`, "data-mark-id": id }, g);
+    el("rect", { x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.08, fill: kind.colour, "fill-opacity": taken.has(`${x},${y}`) ? 0 : 0.35, stroke: kind.colour, "stroke-width": 0.05 }, m);
+    // under a tile the icon moves to the corner, so the tile stays readable
+    if (taken.has(`${x},${y}`)) icon(m, kind, x + 0.04, y + 0.04, 0.34);
+    else icon(m, kind, x + 0.25, y + 0.25, 0.5);
+  }
+}
+
 function render() {
   if (!state || !welcome) return;
   renderBoard();
@@ -165,6 +185,7 @@ function renderBoard() {
   for (const [x, y, id, r] of state.tiles) {
     el("image", { href: welcome.tiles + id + ".png", x, y, width: 1, height: 1, transform: `rotate(${r} ${x + 0.5} ${y + 0.5})` }, tiles);
   }
+  drawMarks(svg);
   if (state.last) el("rect", { class: "last", x: state.last[0] + 0.03, y: state.last[1] + 0.03, width: 0.94, height: 0.94 }, svg);
   for (const [x, y, colour, value] of state.chips) {
     const c = el("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.2, fill: colour, stroke: "#1e1e1e", "stroke-width": 0.03 }, svg);
@@ -278,6 +299,17 @@ function renderPanel() {
     else if (!pl.here) html("span", " away", name, "away");
     if (pl.stand_in) html("span", " (bot stands in)", name, "away");
     if (pl.held.length) html("div", "chips: " + pl.held.map(([c, v]) => `${c} ${v}`).join(", "), name, "held");
+    if (pl.resources.length) {
+      const res = html("div", null, name, "held resources");
+      for (const [id, count] of pl.resources) {
+        const kind = state.resource_kinds[id];
+        const r = html("span", null, res, "resource");
+        r.dataset.resource = id;
+        const pic = el("svg", { viewBox: "0 0 1 1", width: 16, height: 16 }, r);
+        icon(pic, kind, 0, 0, 1);
+        r.append(` ${kind.name} ${count}`);
+      }
+    }
     if (pl.clock !== null) html("div", null, name, "held clock").dataset.until = receivedAt + pl.clock * 1000;
     html("td", `${pl.score}`, tr).className = "score";
     html("td", `${pl.meeples} meeples`, tr);

@@ -3,7 +3,9 @@ through the page's own controls against a real host process."""
 
 from __future__ import annotations
 
+import json
 import time
+from pathlib import Path
 
 import pytest
 from _browser import (
@@ -21,6 +23,7 @@ from playwright.sync_api import expect, sync_playwright
 from engine import load_record, replay
 
 SEATS = "Ann=human,Bob=human,greedy"
+HERRING = Path(__file__).resolve().parents[3] / "docs" / "rule-language" / "herring.ruleset.json"
 
 
 @pytest.fixture
@@ -126,4 +129,45 @@ def test_a_killed_host_restarts_and_the_game_resumes(host_factory):
             assert actions_count(ann) > played
         finally:
             again.stop()
+        browser.close()
+
+
+def herring_map(folder: Path) -> tuple[Path, dict[tuple[int, int], str]]:
+    """France with the docs' Herring rule set (resources Herring and Salt) and fish markets."""
+    from engine.mapdef import MarkSquare
+    from engine.mapio import load_map, save_map
+    from engine.resources import bundled_map
+    from mapeditor.ruleset_data import data_state
+
+    m = load_map(bundled_map("france"))
+    m.rule_set = data_state(json.loads(HERRING.read_text(encoding="utf-8")))
+    coast = sorted(sq for sq in m.land if sq not in m.towns)[::23][:4]
+    m.marks = {sq: MarkSquare("fish_market") for sq in coast}
+    path = folder / "herring.json"
+    save_map(m, path)
+    return path, {sq: "fish_market" for sq in coast}
+
+
+def test_the_board_draws_the_designers_marks_and_the_score_board_their_resources(
+    host_factory, tmp_path
+):
+    path, marks = herring_map(tmp_path)
+    host = host_factory([str(path), "--players", "Ann=human,greedy", "--seed", "3"])
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        ann = open_page(browser, host.links["Ann"])
+        drawn = ann.locator("[data-mark]")
+        expect(drawn).to_have_count(len(marks))
+        for (x, y), mark in marks.items():
+            here = ann.locator(f'[data-mark="{x},{y}"]')
+            assert here.get_attribute("data-mark-id") == mark
+            assert here.locator("use").get_attribute("href") == "/static/icons.svg#icon-ship"
+            assert here.locator("use").get_attribute("color") == "#c0392b"  # the designer's
+            assert here.locator("title").text_content() == "Fish market"
+        rows = ann.locator("#scores tbody tr")
+        expect(rows.first.locator("[data-resource]")).to_have_count(2)
+        expect(rows.first).to_contain_text("Herring 0")
+        expect(rows.first).to_contain_text("Salt 1")
+        fish = rows.first.locator('[data-resource="herring"] use')
+        assert fish.get_attribute("href") == "/static/icons.svg#icon-fish"
         browser.close()

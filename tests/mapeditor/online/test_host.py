@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
 from _online_helpers import Browser, first_choice, make_table, serving, settings
 
 from engine import load_record, replay
@@ -237,6 +238,9 @@ def test_the_page_and_art_are_served_and_nothing_else(tmp_path):
             assert tile.status == 200 and (await tile.read()).startswith(b"\x89PNG")
             board = await client.get("/g/deutschland/map.png")
             assert board.status == 200
+            icons = await client.get("/static/icons.svg")
+            assert icons.content_type == "image/svg+xml"
+            assert '<symbol id="icon-fish"' in await icons.text()
             for path in (
                 "/play/nowhere",
                 "/static/server.py",
@@ -248,3 +252,28 @@ def test_the_page_and_art_are_served_and_nothing_else(tmp_path):
                 assert (await client.get(path)).status == 404, path
 
     run(go())
+
+
+def test_the_state_carries_the_designers_marks_and_kinds_within_their_schema():
+    import jsonschema
+
+    from engine.resources import schema_path
+    from mapeditor.online import view
+
+    table = make_table(map_name="nordics", game_id="nordics")
+    state = view.board(table)
+    schema = json.loads(schema_path("online-designer").read_text(encoding="utf-8"))
+    jsonschema.validate(state, schema)
+    m = table.game.map
+    assert {(x, y): mark for x, y, mark in state["marks"]} == {
+        sq: mk.mark for sq, mk in m.marks.items()
+    }
+    assert state["mark_kinds"]["highlight"] == {
+        "name": "Highlight",
+        "colour": "#2e8b57",
+        "icon": "star",
+    }
+    assert state["resource_kinds"] == {}  # Nordics' chips are no designer's resources
+    bad = dict(state, mark_kinds={"highlight": {"name": "x", "colour": "red", "icon": "star"}})
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema)
