@@ -67,10 +67,13 @@ class Side:
     proc: subprocess.Popen[str]
 
     @classmethod
-    def start(cls, name: str, tree: Path, import_from: Path) -> Side:
+    def start(
+        cls, name: str, tree: Path, import_from: Path, script: str = "versus_worker.py"
+    ) -> Side:
+        """``script`` (in benchmarks/) run in ``tree`` with ``import_from`` on the path."""
         env = dict(os.environ, PYTHONPATH=str(import_from), OPENBLAS_NUM_THREADS="1")
         proc = subprocess.Popen(
-            [sys.executable, "-P", str(HERE / "versus_worker.py")],
+            [sys.executable, "-P", str(HERE / script)],
             cwd=tree,
             env=env,
             stdin=subprocess.PIPE,
@@ -161,7 +164,10 @@ def _worker(job: tuple[list[tuple[int, int]], dict[str, Any]]) -> list[dict[str,
     return out
 
 
-def summary(games: list[dict[str, Any]], label: str) -> str:
+def summary(
+    games: list[dict[str, Any]], label: str, names: tuple[str, str] = ("new", "base")
+) -> str:
+    """Win rate of the first side (``names[0]``) with intervals, margin and CPU per move."""
     n = len(games)
     wins = sum(g["result"] == 1.0 for g in games)
     ties = sum(g["result"] == 0.5 for g in games)
@@ -182,12 +188,12 @@ def summary(games: list[dict[str, Any]], label: str) -> str:
         for s in (0, 1)
     ]
     return (
-        f"{label}: new won {wins}/{n} = {100 * wins / max(n, 1):.1f} % "
+        f"{label}: {names[0]} won {wins}/{n} = {100 * wins / max(n, 1):.1f} % "
         f"(95 % interval {100 * lo:.1f}-{100 * hi:.1f} % by games, "
         f"{100 * paired['ci'][0]:.1f}-{100 * paired['ci'][1]:.1f} % over {paired['deals']} deals), "
         f"{ties} ties, won in seat 1 and seat 2: {by_seat[0]} and {by_seat[1]}; "
         f"margin {m:+.1f} ({mlo:+.1f} to {mhi:+.1f} over deals); "
-        f"CPU per searched move: new {cpu[0]:.3f} s, base {cpu[1]:.3f} s"
+        f"CPU per searched move: {names[0]} {cpu[0]:.3f} s, {names[1]} {cpu[1]:.3f} s"
     )
 
 

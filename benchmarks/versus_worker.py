@@ -8,8 +8,12 @@ Requests::
     {"apply": {...record form...}} -> {}
 
 Every answer carries ``state``, a summary of the game both engines must agree on after every
-action (turn, phase, seat to move, tile in hand, scores, meeples in supply, tiles left). The
-code runs on older checkouts too (the baseline of issue 31 is a1cce19): it uses only the
+action (turn, phase, seat to move, tile in hand, scores, meeples in supply, tiles left). A
+request with ``"look": true`` also gets ``look``: the tiles on the board, the meeples on them
+and the tiles still to come in drawing order (``benchmarks/bench_cross.py`` compares them with
+another engine's).
+
+The code runs on older checkouts too (the baseline of issue 31 is a1cce19): it uses only the
 record form of actions and the public ``Game`` API.
 """
 
@@ -53,6 +57,17 @@ def state(game: Game) -> list[Any]:
     ]
 
 
+def look(game: Game) -> dict[str, Any]:
+    """The board, its meeples and the tiles to come, in hand first (public ``Game`` state)."""
+    return {
+        "tiles": [[sq[0], sq[1], o.tile_id, o.rotation] for sq, o in game.board.tiles.items()],
+        "meeples": [
+            [m.square[0], m.square[1], m.location, m.player] for m in game.meeples.values()
+        ],
+        "order": ([game.current_tile] if game.current_tile else []) + game.pile[::-1],
+    }
+
+
 def main() -> None:
     game: Game | None = None
     bot: Any = None
@@ -75,6 +90,8 @@ def main() -> None:
             assert game is not None
             game.play(action_from_dict(req["apply"], game.rules))
         out["state"] = state(game) if game is not None else None
+        if req.get("look") and game is not None:
+            out["look"] = look(game)
         sys.stdout.write(json.dumps(out) + "\n")
         sys.stdout.flush()
 
