@@ -13,7 +13,8 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.bench_cross import differences  # noqa: E402
+from benchmarks.bench_cross import differences, play  # noqa: E402
+from benchmarks.bench_versus import OutOfStep  # noqa: E402
 from benchmarks.cross_notation import Notation, NotationError, our_parts, peer_tiles  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.tiles import default_tileset  # noqa: E402
@@ -176,3 +177,56 @@ def test_the_states_are_compared_square_by_square_and_meeple_by_meeple(
     assert differences(notation, ours, wrong_hand, placed) == [
         "tile in hand: this engine U, the peer 21"
     ]
+
+
+class _Scripted:
+    """A side that answers each kind of request with a fixed reply."""
+
+    def __init__(self, name: str, replies: dict[str, dict[str, Any]]) -> None:
+        self.name = name
+        self.replies = replies
+        self.asked: list[dict[str, Any]] = []
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.asked.append(request)
+        kind = next(k for k in ("new", "choose", "apply", "look") if k in request)
+        return self.replies[kind]
+
+
+def _one_move_game(peer_supply: list[int]) -> tuple[_Scripted, _Scripted]:
+    start = _ours([[0, 0, "D", 0]], [7, 7], [])
+    start["state"] = [0, "PLACE", 0, "U", [0, 0], [7, 7], 0, False]
+    start["look"]["order"] = ["U"]
+    end = _ours([[0, 0, "D", 0], [1, 0, "U", 0]], [7, 7], [])
+    end["state"] = [1, "OVER", 1, None, [3, 1], [7, 7], 1, True]
+    action = {"type": "place", "x": 1, "y": 0, "rotation": 0, "meeple": None}
+    ours = _Scripted(
+        "ours",
+        {"new": {}, "look": start, "choose": {**end, "action": action, "cpu": 0.2, "searched": 1}},
+    )
+    peer_start = {**_peer([[0, 0, 16, 0]], [7, 7], []), "to_move": 0, "tile": 22}
+    peer_end = {**_peer([[0, 0, 16, 0], [1, 0, 22, 0]], peer_supply, []), "over": True}
+    peer = _Scripted("peer", {"new": {"state": peer_start}, "apply": {"state": peer_end}})
+    return ours, peer
+
+
+def test_a_game_is_dealt_alike_played_across_and_refereed_here(notation: Notation) -> None:
+    ours, peer = _one_move_game([7, 7])
+    cfg = {"opts": {}, "peer": {"bot": "star25", "depth": 1, "iterations": 500}}
+    g = play((ours, peer), notation, 4, 0, cfg)  # type: ignore[arg-type]
+    assert peer.asked[0]["new"]["deck"] == [22]  # our deal, in the peer's numbers
+    assert peer.asked[1] == {"apply": [22, 1, 0, 0, None]}
+    assert (g["result"], g["margin"], g["scores"]) == (1.0, 2, [3, 1])
+    assert g["cpu"] == [0.2, 0.0] and g["searched"] == [1, 0]
+
+
+def test_engines_out_of_step_stop_the_game_naming_deal_turn_and_difference(
+    notation: Notation,
+) -> None:
+    ours, peer = _one_move_game([6, 7])
+    cfg = {"opts": {}, "peer": {"bot": "star25", "depth": 1, "iterations": 500}}
+    with pytest.raises(
+        OutOfStep,
+        match=r"deal 4, turn 1: meeples in supply: this engine \[7, 7\], the peer \[6, 7\]",
+    ):
+        play((ours, peer), notation, 4, 0, cfg)  # type: ignore[arg-type]
