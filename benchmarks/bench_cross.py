@@ -46,6 +46,8 @@ from benchmarks.bench_versus import (  # noqa: E402
     Stopped,
     _options,
     _stop,
+    deal_jobs,
+    run_jobs,
     summary,
 )
 from benchmarks.cross_notation import Notation  # noqa: E402
@@ -207,17 +209,7 @@ def main() -> int:
         "import": str(args.compiled.resolve() if args.compiled else REPO),
         "until": _dt.time.fromisoformat(args.until) if args.until else None,
     }
-    jobs = [
-        (
-            [
-                (d, s)
-                for d in range(args.first + j, args.first + args.deals, args.jobs)
-                for s in (0, 1)
-            ],
-            cfg,
-        )
-        for j in range(args.jobs)
-    ]
+    jobs = deal_jobs(args.first, args.deals, args.jobs, cfg)
     them = (
         f"Star2.5 (depth {args.depth})"
         if args.opponent == "star25"
@@ -232,13 +224,8 @@ def main() -> int:
     results: list[dict[str, Any]] = []
     signal.signal(signal.SIGTERM, _stop)
     try:
-        if args.jobs > 1:
-            import multiprocessing
-
-            with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-                results.extend(pool.imap_unordered(_worker, jobs))
-        else:
-            results.append(_worker(jobs[0]))
+        for got in run_jobs(_worker, jobs):
+            results.append(got)
     except Stopped:
         print("stopped (SIGTERM)", flush=True)
     played = [g for r in results for g in r["games"]]

@@ -35,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -164,6 +165,28 @@ def _worker(job: tuple[list[tuple[int, int]], dict[str, Any]]) -> list[dict[str,
     return out
 
 
+def deal_jobs(
+    first: int, deals: int, jobs: int, cfg: dict[str, Any]
+) -> list[tuple[list[tuple[int, int]], dict[str, Any]]]:
+    """Each pair of workers' games, (deal, seat of the side measured), both seats per deal."""
+    # each pair takes whole deals in turn, so a run cut short by --until leaves few half-played
+    return [
+        ([(d, s) for d in range(first + j, first + deals, jobs) for s in (0, 1)], cfg)
+        for j in range(jobs)
+    ]
+
+
+def run_jobs(worker: Callable[[Any], Any], jobs: list[Any]) -> Iterator[Any]:
+    """Each job's result as it finishes, in forked processes when there are several."""
+    if len(jobs) == 1:
+        yield worker(jobs[0])
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(len(jobs)) as pool:
+        yield from pool.imap_unordered(worker, jobs)
+
+
 def summary(
     games: list[dict[str, Any]], label: str, names: tuple[str, str] = ("new", "base")
 ) -> str:
@@ -240,19 +263,7 @@ def main() -> int:
         "new_import": str(new_import),
         "until": until,
     }
-    # each pair of workers takes whole deals in turn, so a run cut short by --until leaves
-    # few half-played deals
-    jobs = [
-        (
-            [
-                (d, s)
-                for d in range(args.first + j, args.first + args.deals, args.jobs)
-                for s in (0, 1)
-            ],
-            cfg,
-        )
-        for j in range(args.jobs)
-    ]
+    jobs = deal_jobs(args.first, args.deals, args.jobs, cfg)
     build = "compiled" if args.compiled else "pure Python"
     print(
         f"{args.table}: new (this checkout, {build}, {cfg['opts'][0] or 'default'}) against "
@@ -264,14 +275,8 @@ def main() -> int:
     # a background run is stopped by SIGTERM (SIGINT is ignored there): finish cleanly
     signal.signal(signal.SIGTERM, _stop)
     try:
-        if args.jobs > 1:
-            import multiprocessing
-
-            with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-                for got in pool.imap_unordered(_worker, jobs):
-                    played.extend(got)
-        else:
-            played = _worker(jobs[0])
+        for got in run_jobs(_worker, jobs):
+            played.extend(got)
     except Stopped:
         print("stopped (SIGTERM)", flush=True)
     except OutOfStep as exc:
