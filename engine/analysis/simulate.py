@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.analysis.candidate import candidate_map
 from engine.analysis.cluster import run_on_dask
 from engine.analysis.quality import game_quality
 from engine.analysis.rule_usage import RuleWatch
@@ -87,6 +88,10 @@ class SimConfig:
     """Start squares a game uses (the map's ``setup.start_squares_used`` when ``None``)."""
     rule_options: tuple[tuple[str, Any], ...] = ()
     """Options of the rule set (``GameOptions.rule_options``) as sorted ``(name, value)`` pairs."""
+    map_edits: tuple[tuple[str, Any], ...] = ()
+    """Values that change the map itself, as sorted ``(PARAM, value)`` pairs: numbers inside its
+    data rule set (``ruleset/PATH``) and start squares moved (``start.NAME``), see
+    :mod:`engine.analysis.candidate`. :func:`simulate` plays the changed copy."""
     paired: bool = True
     """Mixed tables (``seats``): play each deal (tile order, start squares, chip layout) once per
     seat rotation, so every bot meets the same tiles in every seat and the luck of the draw
@@ -153,6 +158,9 @@ class SimConfig:
         d["players"] = list(self.players)
         d["seats"] = list(self.seats)
         d["rule_options"] = dict(self.rule_options)
+        d["map_edits"] = dict(self.map_edits)
+        if not self.map_edits:  # reports of unchanged maps stay as they were
+            del d["map_edits"]
         return d
 
 
@@ -429,6 +437,7 @@ def simulate(
     extra): a scheduler address (``tcp://HOST:8786``), or ``"local"`` for a local cluster of
     ``workers`` processes; see :func:`engine.analysis.cluster.run_on_dask`.
     """
+    m = candidate_map(m, config.map_edits)
     rule_set, missing = rule_set_for(m, config.rules)
     k = default_workers() if workers is None else workers
     if k < 1:
