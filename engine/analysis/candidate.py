@@ -202,10 +202,11 @@ def candidate_map(m: MapDef, edits: Sequence[tuple[str, Any]], *, validate: bool
         kept = {sq: s for sq, s in m.start_squares.items() if sq not in moves}
         starts: dict[tuple[int, int], StartSquare] = {}
         for old, (param, new) in moves.items():
-            if new in kept or new in starts:
-                raise CandidateRefused(
-                    f"--tune {param}={new[0]},{new[1]}: another start square is there"
+            if new in kept or new in starts or new in m.towns:
+                there = (
+                    f"the town {m.towns[new].name!r}" if new in m.towns else "another start square"
                 )
+                raise CandidateRefused(f"--tune {param}={new[0]},{new[1]}: {there} is there")
             starts[new] = m.start_squares[old]
         out.start_squares = {**kept, **starts}
         if validate:
@@ -247,14 +248,19 @@ def write_answer(
     """Write the map values of ``values`` (the tuner's answer) as new files, never replacing
     one: the map as ``NAME.tuned.json`` beside ``map_file`` (in ``out_dir`` for a shipped map,
     ``map_file`` ``None``) and, when the map names a rule-set file, that file tuned as
-    ``NAME.tuned.ruleset.json`` beside the original (the new map names it). A name taken
-    already gets ``.tuned-2``, ``.tuned-3``... Returns the paths written, ``"map"`` and ``"ruleset"``;
+    ``NAME.tuned.ruleset.json`` beside the original (the new map names it). ``start_squares``
+    is written as the map's ``setup.start_squares_used``. A name taken already gets
+    ``.tuned-2``, ``.tuned-3``... Returns the paths written, ``"map"`` and ``"ruleset"``;
     nothing when ``values`` holds no map values.
     """
     edits = answer_edits(values)
-    if not edits:
+    used = values.get("start_squares")
+    if not edits and used is None:
         return {}
     out = candidate_map(m, edits)
+    if used is not None:  # how many start squares a game uses: the map's setup says it
+        out = out.copy() if out is m else out
+        out.setup.start_squares_used = used
     folder = map_file.parent if map_file is not None else out_dir
     folder.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}

@@ -40,6 +40,7 @@ import hashlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis.candidate import (
@@ -471,8 +472,9 @@ def _cell(f: dict[str, Any]) -> str:
     return f"{f['mean']:.3g} ({lo:.3g} to {hi:.3g}, {mark})"
 
 
-def tuning_blocks(result: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """The tuning page as report blocks (:mod:`engine.analysis.report`)."""
+def tuning_blocks(result: dict[str, Any], folder: Path | None = None) -> list[tuple[Any, ...]]:
+    """The tuning page as report blocks (:mod:`engine.analysis.report`); the answer's files
+    are named from ``folder`` (the page's) when they lie in it."""
     run = result["run"]
     targets = ", ".join(f"{t['figure']} = {t['value']:g} ± {t['tol']:g}" for t in result["targets"])
     space = ", ".join(
@@ -531,7 +533,7 @@ def tuning_blocks(result: dict[str, Any]) -> list[tuple[Any, ...]]:
         )
     written = result.get("written")
     if written:
-        files = " and ".join(f"`{path}`" for path in written.values())
+        files = " and ".join(f"`{_from(Path(path), folder)}`" for path in written.values())
         out.append(("p", f"The answer is written as new files: {files}."))
     out.append(("h2", "Every candidate"))
     names = [p["name"] for p in result["params"]]
@@ -567,6 +569,12 @@ def tuning_blocks(result: dict[str, Any]) -> list[tuple[Any, ...]]:
     return out
 
 
+def _from(path: Path, folder: Path | None) -> str:
+    if folder is not None and path.resolve().is_relative_to(folder.resolve()):
+        return path.resolve().relative_to(folder.resolve()).as_posix()
+    return str(path)
+
+
 def write_tuning(result: dict[str, Any], out_dir: Any) -> dict[str, Any]:
     """Write ``tuning.json``, ``tuning.md`` and ``tuning.html``."""
     return write_pages(
@@ -575,7 +583,7 @@ def write_tuning(result: dict[str, Any], out_dir: Any) -> dict[str, Any]:
         result,
         title=f"Tuning: {result['map']['name']}",
         draw=lambda out: {},
-        blocks=lambda images: tuning_blocks(result),
+        blocks=lambda images: tuning_blocks(result, Path(out_dir)),
         charts=False,
     )
 

@@ -102,6 +102,7 @@ def test_a_bad_path_or_value_is_refused_before_any_game(italia: Path) -> None:
             r"start.Bari=0,0: the map would have an error: start square 'Bari' at \(0, 0\) is not on a map square",
         ),
         ("start.Bari=21,17|13,4", r"start.Bari=13,4: another start square is there"),
+        ("start.Bari=21,17|18,16", r"start.Bari=18,16: the town 'Foggia' is there"),
     ):
         with pytest.raises(EngineError, match=why):
             check_space(m, base, parse_tune([item]))
@@ -147,6 +148,9 @@ def test_the_answer_is_written_as_new_files_beside_the_original(
     assert tuned.rule_set.spec == candidate_map(m, [(VINO, 12)]).rule_set.spec
     assert (19, 15) in tuned.start_squares and (21, 17) not in tuned.start_squares
     assert write_answer(m, {"tile_count": 90}, italia, tmp_path) == {}  # no map values, no file
+    used = write_answer(m, {"start_squares": 3, "tile_count": 90}, italia, tmp_path)
+    assert load_map(used["map"]).setup.start_squares_used == 3 and "ruleset" not in used
+    assert json.loads(used["map"].read_text())["rule_set"] == {"file": "italia.ruleset.json"}
     # an embedded rule set: one map; a shipped map named by name: written in the out folder
     ukraine = load_map(bundled_map("ukraine"))
     road = "ruleset/rules/chumak/then/0/count/values/road"
@@ -239,7 +243,11 @@ def test_the_command_line_tunes_a_rule_set_file_and_a_start_square(italia: Path,
         == best[VINO]
     )
     assert tuple(map(int, best["start.Bari"].split(","))) in tuned.start_squares
-    assert "The answer is written as new files" in (out / "tuning.md").read_text()
+    page = (out / "tuning.md").read_text()
+    assert (
+        f"The answer is written as new files: `{italia.parent / 'italia.tuned.ruleset.json'}`"
+        in page
+    )
     # a bad path: exit 2 with one line, before any game
     assert (
         main(
