@@ -197,7 +197,13 @@ def candidate_map(m: MapDef, edits: Sequence[tuple[str, Any]], *, validate: bool
         out.rule_set = (
             FileRuleSet(ref.file, spec) if isinstance(ref, FileRuleSet) else EmbeddedRuleSet(spec)
         )
-    moves = {start_square(m, p): (p, _square(v)) for p, v in edits if split_param(p)[0] == "start"}
+    moves: dict[tuple[int, int], tuple[str, tuple[int, int]]] = {}
+    for param, value in edits:
+        if split_param(param)[0] == "start":
+            sq = start_square(m, param)
+            if sq in moves:
+                raise EngineError(f"--tune {param}: {moves[sq][0]} names the same start square")
+            moves[sq] = (param, _square(value))
     if moves:
         kept = {sq: s for sq, s in m.start_squares.items() if sq not in moves}
         starts: dict[tuple[int, int], StartSquare] = {}

@@ -278,6 +278,10 @@ def check_space(m: MapDef, base: SimConfig, params: Sequence[TuneParam]) -> None
 
     :raises EngineError: one line, ``--tune PARAM=VALUE: why``.
     """
+    try:  # two parameters naming one start square
+        candidate_map(m, [(p.name, p.choices[0]) for p in params if p.choices])
+    except CandidateRefused:
+        pass  # first choices that clash: a combination, refused in the search if proposed
     for p in params:
         for value in _probed(p):
             config = config_for(base, {p.name: value})

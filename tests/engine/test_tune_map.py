@@ -106,6 +106,8 @@ def test_a_bad_path_or_value_is_refused_before_any_game(italia: Path) -> None:
     ):
         with pytest.raises(EngineError, match=why):
             check_space(m, base, parse_tune([item]))
+    with pytest.raises(EngineError, match="start.Bari names the same start square"):
+        check_space(m, base, parse_tune(["start.Bari=21,17|19,15", "start.21,17=21,17|19,17"]))
     # by its square too, and a range the checker accepts whole passes
     check_space(m, base, parse_tune(["start.21,17=21,17|19,15", f"{VINO}=6..12"]))
     france = load_map(bundled_map("france"))
