@@ -35,6 +35,7 @@ TuneParam(name='start.Bari', low=0, high=1, choices=('21,17', '19,15'))
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import math
@@ -278,17 +279,17 @@ def check_space(m: MapDef, base: SimConfig, params: Sequence[TuneParam]) -> None
 
     :raises EngineError: one line, ``--tune PARAM=VALUE: why``.
     """
-    try:  # two parameters naming one start square
+    # two parameters naming one start square; first choices that clash are a combination,
+    # refused in the search if proposed
+    with contextlib.suppress(CandidateRefused):
         candidate_map(m, [(p.name, p.choices[0]) for p in params if p.choices])
-    except CandidateRefused:
-        pass  # first choices that clash: a combination, refused in the search if proposed
     for p in params:
         for value in _probed(p):
             config = config_for(base, {p.name: value})
             try:
                 played = candidate_map(m, config.map_edits, validate=True)
                 rule_set, _missing = rule_set_for(played, base.rules)
-                new_game(played, base.players[0], 0, rule_set, config)
+                new_game(m, base.players[0], 0, rule_set, config)  # on the candidate's map
             except EngineError as exc:
                 said = str(exc)
                 raise EngineError(

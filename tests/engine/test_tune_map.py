@@ -18,7 +18,7 @@ from engine.analysis.candidate import (
     tuned_path,
     write_answer,
 )
-from engine.analysis.simulate import SimConfig, SimResult, simulate
+from engine.analysis.simulate import SimConfig, SimResult, new_game, simulate
 from engine.analysis.sweep import config_at
 from engine.analysis.tune import TuneParam, check_space, parse_target, parse_tune, tune
 from engine.cli import main
@@ -127,6 +127,12 @@ def test_games_play_the_candidates_map(italia: Path) -> None:
     for g in result.games:
         assert [19, 15] in g["start"] and [21, 17] not in g["start"]
     assert (21, 17) in m.start_squares  # the caller's map is unchanged
+    assert result.config == config  # the run says what was asked
+    # a game made for the config alone plays the candidate's map, and refuses a bad one
+    game = new_game(m, 3, 1, "italia", config)
+    assert sorted(sq for sq, _t, _r in game.start_tiles) == [(5, 7), (13, 4), (19, 15)]
+    with pytest.raises(CandidateRefused, match="the town 'Foggia' is there"):
+        new_game(m, 2, 1, "italia", config_at(config, {"start.Bari": "18,16"}))
 
 
 def test_the_answer_is_written_as_new_files_beside_the_original(
