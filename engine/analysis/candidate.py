@@ -254,7 +254,8 @@ def write_answer(
     """Write the map values of ``values`` (the tuner's answer) as new files, never replacing
     one: the map as ``NAME.tuned.json`` beside ``map_file`` (in ``out_dir`` for a shipped map,
     ``map_file`` ``None``) and, when the map names a rule-set file, that file tuned as
-    ``NAME.tuned.ruleset.json`` beside the original (the new map names it). ``start_squares``
+    ``NAME.tuned.ruleset.json`` beside the original (the new map names it; a shipped map's
+    untuned rule set is copied beside its map under its own name). ``start_squares``
     is written as the map's ``setup.start_squares_used``. A name taken already gets
     ``.tuned-2``, ``.tuned-3``... Returns the paths written, ``"map"`` and ``"ruleset"``;
     nothing when ``values`` holds no map values.
@@ -274,7 +275,10 @@ def write_answer(
     tuned_rules = any(split_param(p)[0] == "ruleset" for p, _v in edits)
     if isinstance(ref, FileRuleSet) and (tuned_rules or map_file is None):
         home = folder / Path(ref.file).parent if map_file is not None else folder
-        target = tuned_path(home, Path(ref.file).name)
+        name = Path(ref.file).name
+        # a shipped map's rule set goes with its copy, under its own name when nothing changed
+        untouched = home / name
+        target = untouched if not (tuned_rules or untouched.exists()) else tuned_path(home, name)
         save_ruleset(ref.spec, target)
         written["ruleset"] = target
         out.rule_set = FileRuleSet(target.relative_to(folder).as_posix(), ref.spec)

@@ -174,7 +174,12 @@ def test_the_answer_is_written_as_new_files_beside_the_original(
         ]
         == 7
     )
-    assert shipped["ruleset"].parent == tmp_path / "out"
+    assert shipped["ruleset"] == tmp_path / "out" / "italia.tuned.ruleset.json"
+    moved = write_answer(
+        load_map(bundled_map("italia")), {"start.Bari": "19,15"}, None, tmp_path / "out"
+    )
+    assert moved["ruleset"] == tmp_path / "out" / "italia.ruleset.json"  # untuned: its own name
+    assert load_map(moved["map"]).rule_set.spec == load_map(bundled_map("italia")).rule_set.spec
 
 
 def test_tuned_names_count_up_past_the_files_there(tmp_path: Path) -> None:
