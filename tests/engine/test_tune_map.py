@@ -241,7 +241,8 @@ def test_the_command_line_tunes_a_rule_set_file_and_a_start_square(italia: Path,
         "--workers",
         "1",
     ]
-    assert main([*args, *more, "--quiet", "--seed", "2", "--out", str(out)]) == 0
+    check = ["--tune-check", "2"]
+    assert main([*args, *more, *check, "--quiet", "--seed", "2", "--out", str(out)]) == 0
     said = capsys.readouterr().out
     assert (
         f"tuning: the answer's rule set: {italia.parent / 'italia.tuned.ruleset.json'} (new)"
@@ -250,6 +251,7 @@ def test_the_command_line_tunes_a_rule_set_file_and_a_start_square(italia: Path,
     assert f"tuning: the answer's map: {italia.parent / 'italia.tuned.json'} (new)" in said
     result = json.loads((out / "tuning.json").read_text())
     best = result["best"]["values"]
+    assert result["check"]["games"] == 2
     tuned = load_map(italia.parent / "italia.tuned.json")
     assert (
         tuned.rule_set.spec.to_dict()["mechanics"][0]["reward"]["points"]["town_colour"]
