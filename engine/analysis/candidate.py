@@ -203,7 +203,7 @@ def candidate_map(m: MapDef, edits: Sequence[tuple[str, Any]], *, validate: bool
             sq = start_square(m, param)
             if sq in moves:
                 raise EngineError(f"--tune {param}: {moves[sq][0]} names the same start square")
-            moves[sq] = (param, _square(value))
+            moves[sq] = (param, _square(parse_square(param, str(value))))
     if moves:
         kept = {sq: s for sq, s in m.start_squares.items() if sq not in moves}
         starts: dict[tuple[int, int], StartSquare] = {}

@@ -131,6 +131,8 @@ def test_games_play_the_candidates_map(italia: Path) -> None:
     # a game made for the config alone plays the candidate's map, and refuses a bad one
     game = new_game(m, 3, 1, "italia", config)
     assert sorted(sq for sq, _t, _r in game.start_tiles) == [(5, 7), (13, 4), (19, 15)]
+    with pytest.raises(EngineError, match="start.Bari: '1' is not a square x,y"):
+        new_game(m, 2, 1, "italia", config_at(config, {"start.Bari": 1}))  # a choice's index
     with pytest.raises(CandidateRefused, match="the town 'Foggia' is there"):
         new_game(m, 2, 1, "italia", config_at(config, {"start.Bari": "18,16"}))
 
