@@ -21,6 +21,9 @@ files.
   could still settle.
 * **Reproducible**: the same seed, values and settings give the same search and answer, with
   any number of workers or a Dask cluster (games run through ``run(config)``).
+* **Checked first**: :func:`check_space` refuses, before any game, a parameter naming nothing
+  on the map and every value the map, the rule-set checker or a game set-up refuses; values
+  refused only together make a *refused* candidate (no games, never the answer).
 
 Optuna is the ``tune`` extra: ``pip install 'carcassonne-maps-studio[tune]'``.
 
