@@ -173,7 +173,7 @@ def test_sweep_and_mixed_table(qtbot, small, tmp_path) -> None:
     dialog.games.setValue(2)
     dialog.bot.setCurrentText("random")
     dialog.workers.setValue(1)
-    dialog.seats.setText("greedy, random")
+    dialog.seats.set_specs(["greedy", "random"])
     dialog.sweep_text.setText("players=2,3; tile_count=30")
     with qtbot.waitSignal(dialog.run_ended, timeout=120_000) as blocker:
         dialog.start()
@@ -204,11 +204,11 @@ def test_bad_settings_are_told_before_anything_runs(qtbot, small, monkeypatch) -
     dialog.sweep_text.setText("colour=red")
     dialog.start()
     dialog.kind.setCurrentIndex(list(RUN_KINDS).index("report"))
-    dialog.seats.setText("greedy,clever")
-    dialog.start()
+    dialog.tune_page.targets.remove_row(0)  # a tuning with no target
+    dialog.start("tune")
     assert [t.split(":")[0].split(" (")[0] for t in told] == [
         "choose map B",
         "--sweep 'colour=red'",
-        "seats",
+        "--tune needs at least one --target FIGURE=VALUE±TOL",
     ]
     assert not dialog.is_running() and dialog.progress is None
