@@ -670,9 +670,10 @@ class BalanceDialog(QDialog):
 
     def _on_progress(self, done: int, total: int) -> None:
         if self.progress is not None and not self._cancel.is_set():
-            self.progress.setValue(done)
             what = "Tried" if self._unit == "candidates" else "Played"
             self.progress.setLabelText(f"{what} {done} of {total} {self._unit}…")
+            # last: a modal progress dialog's setValue runs queued events, the run's end too
+            self.progress.setValue(done)
 
     def _close_progress(self) -> None:
         if self.progress is not None:
