@@ -21,8 +21,8 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QPointF, QRectF, QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap, QTextDocument
+from PySide6.QtCore import QObject, Qt, QUrl, Signal
+from PySide6.QtGui import QPixmap, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -79,14 +79,19 @@ from engine.analysis.sweep import (
 )
 from engine.analysis.tune import check, config_for, tune, write_tuning
 from engine.errors import EngineError
-from engine.geo.naming import PlaceNames
 from engine.mapdef import MapDef, UnreadableRuleSet
 from mapeditor.designer_icons import icon_pixmap
 from mapeditor.folders import remember_dir, start_dir
-from mapeditor.painting import SQUARE, map_rect
-from mapeditor.print_painting import PrintLook, paint_print, print_look
 from mapeditor.remembered import remember_fields
 from mapeditor.tuning_edits import apply_tuning
+from mapeditor.widgets.heat_map import (
+    HEAT_LEGENDS,
+    HEAT_MODES,
+    HeatLegendBar,
+    HeatMapView,
+    paint_heat,
+    render_heat,
+)
 from mapeditor.widgets.seat_bots import BotChoice, SeatBots
 from mapeditor.widgets.tune_page import TunePage
 
@@ -97,16 +102,6 @@ RUN_KINDS = {
     "report": "Report on this map",
     "compare": "Compare with another map…",
     "sweep": "Sweep settings",
-}
-
-HEAT_MODES = {
-    "often": "How often each square is built",
-    "early": "How early each square is built",
-}
-HEAT_LEGENDS = {
-    "often": "Blue: built in few games, yellow: half, red: every game. Red cross: never built.",
-    "early": "Red: built among the first tiles, blue: among the last (mean placement). "
-    "Red cross: never built.",
 }
 
 
@@ -128,143 +123,6 @@ def seat_effect_text(styles: dict[str, Any] | None) -> str:
         f" Seat 1 wins {bot['rate']:.0%} under the greedy bot, {ref['rate']:.0%} under the random "
         f"bot: the bot adds {bot['vs_random'] * 100:+.0f} points (p = {bot['p_value']:.2g})."
     ).replace("%", " %")
-
-
-def _heat_colour(t: float, alpha: int = 150) -> QColor:
-    """Blue (0) through yellow to red (1)."""
-    t = max(0.0, min(1.0, t))
-    if t < 0.5:
-        u = t / 0.5
-        return QColor(int(40 + 215 * u), int(90 + 165 * u), int(220 - 180 * u), alpha)
-    u = (t - 0.5) / 0.5
-    return QColor(255, int(255 - 200 * u), int(40 - 20 * u), alpha)
-
-
-def paint_heat(
-    painter: QPainter,
-    m: MapDef,
-    report: BalanceReport,
-    mode: str = "often",
-    look: PrintLook | None = None,
-) -> None:
-    """Draw the map as it prints (sea, neighbouring land, coast, names: ``look``, made from
-    ``m`` when not given) and, over it, a translucent square per placeable square: how often
-    it was built (``often``: share of games) or how early (``early``: mean placement, early =
-    red)."""
-    paint_print(painter, m, look if look is not None else print_look(m))
-    fill = report["fill"]
-    grid = fill["built_rate"] if mode == "often" else fill["mean_placement"]
-    values = [v for row in grid for v in row if v is not None]
-    top = max(values, default=1.0) or 1.0
-    painter.save()
-    painter.setPen(Qt.PenStyle.NoPen)
-    for y, row in enumerate(grid):
-        for x, v in enumerate(row):
-            if v is None:
-                continue
-            # "early": a low mean placement is hot (red), a late one cold (blue)
-            t = v if mode == "often" else 1.0 - v / top
-            painter.setBrush(_heat_colour(t))
-            painter.drawRect(QRectF(x * SQUARE + 2, y * SQUARE + 2, SQUARE - 4, SQUARE - 4))
-    painter.setPen(QPen(QColor(200, 0, 0), 4.0))
-    for x, y in fill["never_reached"]:
-        a = QPointF(x * SQUARE + 14, y * SQUARE + 14)
-        b = QPointF((x + 1) * SQUARE - 14, (y + 1) * SQUARE - 14)
-        painter.drawLine(a, b)
-        painter.drawLine(QPointF(a.x(), b.y()), QPointF(b.x(), a.y()))
-    painter.restore()
-
-
-def render_heat(
-    m: MapDef, report: BalanceReport, mode: str = "often", scale: float = 0.5
-) -> QImage:
-    """The heat map as an image (``scale`` pixels per scene unit)."""
-    rect = map_rect(m)
-    img = QImage(
-        max(1, int(rect.width() * scale)),
-        max(1, int(rect.height() * scale)),
-        QImage.Format.Format_ARGB32,
-    )
-    img.fill(QColor("white"))
-    painter = QPainter(img)
-    try:
-        painter.scale(scale, scale)
-        painter.translate(-rect.topLeft())
-        paint_heat(painter, m, report, mode)
-    finally:
-        painter.end()
-    return img
-
-
-class HeatMapView(QWidget):
-    """The map with the heat overlay, scaled to fit the widget."""
-
-    def __init__(self, m: MapDef, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.map = m
-        self.names = PlaceNames(m)
-        self._look: PrintLook | None = None
-        self.report: BalanceReport | None = None
-        self.mode = "often"
-        self.setMinimumSize(QSize(240, 200))
-        self.setMouseTracking(True)  # tooltips with each square's figures
-
-    def set_report(self, report: BalanceReport | None, mode: str | None = None) -> None:
-        self.report = report
-        if mode is not None:
-            self.mode = mode
-        self.update()
-
-    def _transform(self) -> tuple[float, float, float]:
-        """``(scale, dx, dy)``: widget = scene * scale + (dx, dy) (the map fitted, centred)."""
-        rect = map_rect(self.map)
-        scale = min(self.width() / rect.width(), self.height() / rect.height())
-        dx = (self.width() - rect.width() * scale) / 2 - rect.left() * scale
-        dy = (self.height() - rect.height() * scale) / 2 - rect.top() * scale
-        return scale, dx, dy
-
-    def square_at(self, pos: QPointF) -> tuple[int, int] | None:
-        """The map square under a widget position, or ``None`` outside the grid."""
-        scale, dx, dy = self._transform()
-        x = int((pos.x() - dx) // (scale * SQUARE))
-        y = int((pos.y() - dy) // (scale * SQUARE))
-        return (x, y) if self.map.in_grid((x, y)) else None
-
-    def describe_square(self, square: tuple[int, int]) -> str:
-        """The heat-map figures of one square, in words (the tooltip)."""
-        if self.report is None:
-            return ""
-        x, y = square
-        fill = self.report["fill"]
-        # by place first ("near Kassel"), the square after it for the canvas
-        where = f"{self.names.square(square)} ({x}, {y})"
-        rate = fill["built_rate"][y][x]
-        if rate is None:
-            return f"{where}: no tile can go here"
-        early = fill["mean_placement"][y][x]
-        when = f", on average as tile {early:.0f} of the game" if early is not None else ""
-        return f"{where}: built in {rate:.0%} of games{when}"
-
-    def mouseMoveEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
-        square = self.square_at(event.position())
-        self.setToolTip(self.describe_square(square) if square is not None else "")
-        super().mouseMoveEvent(event)
-
-    def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
-        painter = QPainter(self)
-        try:
-            painter.fillRect(self.rect(), QColor("white"))
-            if self.report is None:
-                painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Run a simulation.")
-                return
-            scale, dx, dy = self._transform()
-            painter.translate(dx, dy)
-            painter.scale(scale, scale)
-            if self._look is None:  # the print's geography, worked out once per map
-                self._look = print_look(self.map)
-            paint_heat(painter, self.map, self.report, self.mode, self._look)
-        finally:
-            painter.end()
 
 
 class _Relay(QObject):
@@ -392,8 +250,10 @@ class BalanceDialog(QDialog):
         self.heat_mode.currentIndexChanged.connect(self._heat_mode_changed)
         self.heat = HeatMapView(m)
         self.heat_legend = QLabel(HEAT_LEGENDS["often"])
+        self.heat_bar = HeatLegendBar("often")
         heat_layout.addWidget(self.heat_mode)
         heat_layout.addWidget(self.heat, 1)
+        heat_layout.addWidget(self.heat_bar)
         heat_layout.addWidget(self.heat_legend)
         self.tabs.addTab(heat_page, "Heat map")
         self.charts = QWidget()
@@ -603,6 +463,7 @@ class BalanceDialog(QDialog):
     def _heat_mode_changed(self, _index: int) -> None:
         mode = self.heat_mode.currentData()
         self.heat_legend.setText(HEAT_LEGENDS[mode])
+        self.heat_bar.set_mode(mode)
         self.heat.set_report(self.report, mode)
 
     def is_running(self) -> bool:
