@@ -12,7 +12,6 @@ from typing import Any
 
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -47,7 +46,8 @@ def _rows_box(title: str, model: TuneRowsModel, name: str) -> tuple[QGroupBox, Q
     view.setColumnWidth(0, 150)
     view.setColumnWidth(1, 56)
     view.setColumnWidth(2, 72)
-    view.setMinimumHeight(110)
+    view.setMinimumHeight(90)
+    view.setMaximumHeight(150)  # a few rows; the answer below gets the room
     problem = QLabel("")
     problem.setObjectName(f"tune-{name}-problem")
     problem.setWordWrap(True)
@@ -120,15 +120,17 @@ class TunePage(QWidget):
         self.check_games = QSpinBox(minimum=0, maximum=MAX_GAMES, value=0)
         self.check_games.setSpecialValueText("no check")
         self.check_games.setToolTip("Play the answer again on this many fresh games")
-        games = QHBoxLayout()
-        games.addWidget(self.min_games)
-        games.addWidget(QLabel("to"))
-        games.addWidget(self.max_games)
-        games.addStretch(1)
-        form = QFormLayout()
-        form.addRow("Games per candidate", games)
-        form.addRow("Candidates", self.trials)
-        form.addRow("Check the answer on", self.check_games)
+        form = QHBoxLayout()
+        for label, widget in (
+            ("Games per candidate", self.min_games),
+            ("to", self.max_games),
+            ("Candidates", self.trials),
+            ("Check the answer on", self.check_games),
+        ):
+            form.addWidget(QLabel(label))
+            form.addWidget(widget)
+            form.addSpacing(8)
+        form.addStretch(1)
         self.tune_button = QPushButton("Tune")
         self.tune_button.setObjectName("tune-run")
         self.tune_button.setToolTip(
@@ -138,13 +140,10 @@ class TunePage(QWidget):
         self.apply_button.setObjectName("tune-apply")
         self.apply_button.setEnabled(False)
         self.apply_button.setToolTip("Set the answer's numbers in the open map (one undo step)")
-        side = QVBoxLayout()
-        side.addWidget(self.tune_button)
-        side.addWidget(self.apply_button)
-        side.addStretch(1)
         settings = QHBoxLayout()
         settings.addLayout(form, 1)
-        settings.addLayout(side)
+        settings.addWidget(self.tune_button)
+        settings.addWidget(self.apply_button)
 
         self.answer = QTextBrowser()
         self.answer.setObjectName("tune-answer")
