@@ -203,6 +203,7 @@ def _shown_report(
     from mapeditor.widgets.balance_dialog import BalanceDialog
 
     dialog = BalanceDialog(m, map_path=map_path)
+    dialog.styles_deals.setValue(0)  # the picture's report has no styles study
     dialog.games.setValue(REPORT_GAMES)
     dialog.seed.setValue(seed)
     result = simulate(m, dialog.config(), workers=1)  # what Run does, without its thread

@@ -49,7 +49,7 @@ HEAT_ENDS = {
 }
 """What the two ends of the legend's colour bar mean."""
 HEAT_LEGENDS = {
-    "often": "Purple: built in few games, teal: in half, yellow: in every game. "
+    "often": "Purple: built in few games, teal: in half, green: in most, yellow: in every game. "
     "Red cross: never built.",
     "early": "Pale yellow: built among the first tiles, orange and pink: midway, dark purple: "
     "among the last (mean placement). Red cross: never built.",

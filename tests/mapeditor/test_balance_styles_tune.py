@@ -196,3 +196,26 @@ def test_what_the_map_cannot_hold_is_named_not_dropped(small) -> None:
     assert left == [
         "rule.ones_per_colour = 3: a play option of the rule set: the map file has no field for it"
     ]
+
+
+def test_the_applied_map_plays_as_the_tuned_settings_did(qapp) -> None:
+    """Apply means the same game: the map with the answer's fields deals the tiles and lays
+    out the chips that the tuner's settings did."""
+    from engine.analysis.simulate import SimConfig, new_game, rule_set_for
+    from engine.analysis.tune import config_for
+    from mapeditor.tuning_edits import apply_tuning
+
+    m = load_map(bundled_map("deutschland"))
+    values = {"tile_count": 93, "rule.chip_count": 23, "start_squares": 3}
+    base = SimConfig(rules=True)
+    rule_set, _missing = rule_set_for(m, True)
+    tuned = new_game(m, 2, 5, rule_set, config_for(base, values))
+    doc = MapDocument(m.copy())
+    assert apply_tuning(doc, values) == []
+    applied = new_game(doc.map, 2, 5, rule_set, base)
+    assert applied.pile == tuned.pile and len(applied.pile) != len(
+        new_game(m, 2, 5, rule_set, base).pile
+    )
+    down = [len(g.rule_state["deutschland"].down) for g in (tuned, applied)]
+    assert down == [23, 23]
+    assert doc.map.setup.start_squares_used == 3
