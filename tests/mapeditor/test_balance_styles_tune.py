@@ -8,7 +8,8 @@ import copy
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit, QPushButton, QToolButton
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QLineEdit, QPushButton
 
 from engine.analysis.plans import style_games
 from engine.errors import EngineError
@@ -122,12 +123,14 @@ def test_tune_rows_are_checked_by_the_tuner_s_parser_as_they_are_typed(qtbot, sm
     assert params.items() == [params.item(0)] and params.rowCount() == 1
 
 
-def test_tune_runs_applies_to_the_map_and_undo_restores_it(qtbot, small) -> None:
-    doc = MapDocument(small.copy())
+def test_tune_runs_applies_to_the_map_and_undo_restores_it(qtbot, make_editor, small) -> None:
+    window = make_editor(small.copy())
+    doc = window.document
     before = copy.deepcopy(doc.map.setup)
-    dialog = BalanceDialog(doc.snapshot(), document=doc)
-    qtbot.addWidget(dialog)
-    dialog.show()
+    balance = next(a for a in window.findChildren(QAction) if a.text() == "&Balance report…")
+    balance.trigger()  # Map ▸ Balance report…: the dialog on a copy, applying to the document
+    dialog = window._balance_dialog
+    qtbot.waitExposed(dialog)
     dialog.bot.setCurrentText("random")
     dialog.workers.setValue(1)
     page = dialog.tune_page
@@ -152,7 +155,7 @@ def test_tune_runs_applies_to_the_map_and_undo_restores_it(qtbot, small) -> None
     answer = page.answer.toPlainText()
     assert "Met" in answer and "turns" in answer and "met)" in answer
     assert dialog.status.text().startswith("Tuning met: 1 candidates")
-    assert page.apply_button.isEnabled()
+    assert doc.map.setup == before  # nothing changes before Apply
     _click(qtbot, page.apply_button)
     setup = doc.map.setup
     assert setup.tile_pool_max == values["tile_count"]
@@ -160,13 +163,13 @@ def test_tune_runs_applies_to_the_map_and_undo_restores_it(qtbot, small) -> None
     assert doc.undo_stack.count() == 1 and doc.undo_stack.undoText() == "Apply tuning"
     assert page.applied.text().startswith("Applied to the map (one undo step): tile_count = ")
     assert not page.apply_button.isEnabled()  # applied once
-    undo = QToolButton()
-    qtbot.addWidget(undo)
-    undo.setDefaultAction(doc.undo_stack.createUndoAction(undo))
-    _click(qtbot, undo)
+    window.undo_action.trigger()  # Edit ▸ Undo
     assert doc.map.setup == before and doc.undo_stack.isClean()
+    window.redo_action.trigger()
+    assert doc.map.setup.tile_pool_max == values["tile_count"]
     saved = dialog.save_to(dialog._charts_dir.name + "/tuning")
     assert saved["json"].name == "tuning.json"
+    dialog.close()
 
 
 def test_cancelling_a_tuning_stops_its_workers(qtbot, small) -> None:
