@@ -20,9 +20,9 @@ __all__ = ["apply_tuning", "tuning_changes"]
 PLAY_OPTION = "a play option of the rule set: the map file has no field for it"
 
 
-def tuning_changes(m: MapDef, values: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def tuning_changes(m: MapDef, values: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     """The map fields that a tuner's ``values`` set (``{"setup.tile_pool_max": 92, ...}``), and
-    the values the map cannot hold, each in words.
+    the values the map cannot hold, by name, each with why.
 
     >>> from engine.mapdef import MapDef
     >>> m = MapDef(id="m", name="M", width=2, height=2)
@@ -32,10 +32,10 @@ def tuning_changes(m: MapDef, values: Mapping[str, Any]) -> tuple[dict[str, Any]
     >>> fields
     {'setup.tile_pool_max': 92, 'setup.tile_pool_min': 92, 'setup.start_squares_used': 3}
     >>> left
-    ['rule.ones_per_colour = 2: a play option of the rule set: the map file has no field for it']
+    {'rule.ones_per_colour': 'a play option of the rule set: the map file has no field for it'}
     """
     fields: dict[str, Any] = {}
-    left: list[str] = []
+    left: dict[str, str] = {}
     for name, value in values.items():
         if name == "tile_count":
             # a game plays the map's tile_pool_max tiles (engine.game: the recommendation's top)
@@ -47,13 +47,13 @@ def tuning_changes(m: MapDef, values: Mapping[str, Any]) -> tuple[dict[str, Any]
         elif name == "rule.chip_count":
             fields["setup.chip_count"] = value  # the option's default is the map's setup
         else:
-            left.append(f"{name} = {value:g}: {PLAY_OPTION}")
+            left[name] = PLAY_OPTION
     return fields, left
 
 
-def apply_tuning(document: MapDocument, values: Mapping[str, Any]) -> list[str]:
+def apply_tuning(document: MapDocument, values: Mapping[str, Any]) -> dict[str, str]:
     """Set the map fields of ``values`` as one undo step ("Apply tuning"); returns the values
-    not applied, each with its reason."""
+    not applied, by name, each with why."""
     fields, left = tuning_changes(document.map, values)
     if fields:
         change_attributes(document, fields, "Apply tuning")

@@ -310,8 +310,9 @@ class BalanceDialog(QDialog):
         self.comparison: dict[str, Any] | None = None
         self.sweep_report: dict[str, Any] | None = None
         self._shown: tuple[str, Any] | None = None
-        self._unit = "games"
         """What the pages show and Save writes: ``(kind, data)``."""
+        self._unit = "games"
+        """What the progress dialog counts: games, or a tuning's candidates."""
 
     # -- running ----------------------------------------------------------------------------------
 
@@ -666,14 +667,14 @@ class BalanceDialog(QDialog):
             return
         values = result["best"]["values"]
         left = apply_tuning(self.document, values)
-        done = [
-            f"{k} = {v:g}"
-            for k, v in values.items()
-            if not any(t.startswith(f"{k} =") for t in left)
-        ]
+        done = [f"{k} = {v:g}" for k, v in values.items() if k not in left]
         words = f"Applied to the map (one undo step): {', '.join(done)}." if done else ""
         if left:
-            words += " Not applied: " + "; ".join(left) + "."
+            words += (
+                " Not applied: "
+                + "; ".join(f"{k} = {values[k]:g}, {why}" for k, why in left.items())
+                + "."
+            )
         self.tune_page.applied.setText(words.strip())
         self.tune_page.apply_button.setEnabled(False)
 

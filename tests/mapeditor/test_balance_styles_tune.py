@@ -196,9 +196,9 @@ def test_cancelling_a_tuning_stops_its_workers(qtbot, small) -> None:
 def test_what_the_map_cannot_hold_is_named_not_dropped(small) -> None:
     fields, left = tuning_changes(small, {"rule.chip_count": 12, "rule.ones_per_colour": 3})
     assert fields == {"setup.chip_count": 12}
-    assert left == [
-        "rule.ones_per_colour = 3: a play option of the rule set: the map file has no field for it"
-    ]
+    assert left == {
+        "rule.ones_per_colour": "a play option of the rule set: the map file has no field for it"
+    }
 
 
 def test_the_applied_map_plays_as_the_tuned_settings_did(qapp) -> None:
@@ -214,7 +214,7 @@ def test_the_applied_map_plays_as_the_tuned_settings_did(qapp) -> None:
     rule_set, _missing = rule_set_for(m, True)
     tuned = new_game(m, 2, 5, rule_set, config_for(base, values))
     doc = MapDocument(m.copy())
-    assert apply_tuning(doc, values) == []
+    assert apply_tuning(doc, values) == {}
     applied = new_game(doc.map, 2, 5, rule_set, base)
     assert applied.pile == tuned.pile and len(applied.pile) != len(
         new_game(m, 2, 5, rule_set, base).pile
@@ -222,3 +222,41 @@ def test_the_applied_map_plays_as_the_tuned_settings_did(qapp) -> None:
     down = [len(g.rule_state["deutschland"].down) for g in (tuned, applied)]
     assert down == [23, 23]
     assert doc.map.setup.start_squares_used == 3
+
+
+def test_apply_names_what_the_map_cannot_hold(qtbot, small) -> None:
+    doc = MapDocument(small.copy())
+    dialog = BalanceDialog(doc.snapshot(), document=doc)
+    qtbot.addWidget(dialog)
+    figure = {"figure": "turns", "target": 40, "tol": 5, "mean": 41.0, "ci": [39.0, 43.0]}
+    judged = {"games": 10, "figures": [{**figure, "status": "met"}], "status": "met", "loss": 0}
+    best = {"trial": 0, "values": {"tile_count": 50, "rule.ones_per_colour": 3}, "rungs": [judged]}
+    result = {
+        "run": {"bot": "greedy", "players": [2], "seed": 1},
+        "params": [
+            {"name": "tile_count", "low": 40, "high": 60},
+            {"name": "rule.ones_per_colour", "low": 0, "high": 10},
+        ],
+        "targets": [{"figure": "turns", "value": 40, "tol": 5}],
+        "rungs": [10],
+        "trials": 1,
+        "max_trials": 5,
+        "games_played": 10,
+        "met": True,
+        "best": {**best, "status": "met"},
+        "tried": [{**best, "status": "met"}],
+        "map": {"id": small.id, "name": small.name},
+    }
+    dialog.show_tuning(result)
+    assert dialog.tabs.currentWidget() is dialog.tune_page
+    _click(qtbot, dialog.tune_page.apply_button)
+    assert doc.map.setup.tile_pool_max == 50
+    assert dialog.tune_page.applied.text() == (
+        "Applied to the map (one undo step): tile_count = 50. Not applied: "
+        "rule.ones_per_colour = 3, a play option of the rule set: the map file has no field for it."
+    )
+    # a dialog opened without a document only reports
+    alone = BalanceDialog(small)
+    qtbot.addWidget(alone)
+    alone.show_tuning(result)
+    assert not alone.tune_page.apply_button.isEnabled()
