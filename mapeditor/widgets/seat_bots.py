@@ -22,6 +22,14 @@ STYLE_NAMES = ["balanced", *sorted(s for s in STYLES if s != "balanced")]
 MAX_SEATS = 6
 
 
+def _choosable(text: str) -> BotSpec:
+    """``text`` parsed, or the parser's error; a level is refused, not dropped."""
+    spec = BotSpec.parse(text)
+    if spec.level is not None:
+        raise EngineError(f"bot {text!r}: the dialog chooses a bot and a style, not a level")
+    return spec
+
+
 class BotChoice(QWidget):
     """A bot combo box and a style combo box (the style is off for the random bot)."""
 
@@ -57,8 +65,8 @@ class BotChoice(QWidget):
         return bot if bot == "random" or style == "balanced" else f"{bot}:{style}"
 
     def set_spec(self, text: str) -> None:
-        """Show ``text`` (a bot spec; its level, if any, is not shown here)."""
-        spec = BotSpec.parse(text)
+        """Show ``text``, a bot spec without a strength level (the dialog offers none)."""
+        spec = _choosable(text)
         self.bot.setCurrentText(spec.name)
         self.play_style.setCurrentText(spec.style or "balanced")
 
@@ -103,7 +111,7 @@ class SeatBots(QWidget):
         """A mixed table of ``specs`` (``()``: every seat the same bot); a bad spec is refused
         with the parser's error and nothing changes."""
         for text in specs:
-            BotSpec.parse(text)
+            _choosable(text)
         if len(specs) > MAX_SEATS:
             raise EngineError(f"seats: {len(specs)} bots for at most {MAX_SEATS} seats")
         for choice, text in zip(self.choices, specs, strict=False):

@@ -48,6 +48,8 @@ def test_a_bot_and_a_style_per_seat_make_the_run_s_bot_specs(qtbot, small) -> No
     assert not dialog.seats.choices[3].isVisibleTo(dialog)  # three players, three rows
     with pytest.raises(EngineError, match="'clever' is not one of"):
         dialog.seats.set_specs(["greedy", "clever"])
+    with pytest.raises(EngineError, match="not a level"):
+        dialog.seats.set_specs(["mcts@4", "greedy"])
     assert dialog.config().seats == ("mcts:cities", "greedy", "greedy:thrifty")  # unchanged
 
 
