@@ -129,6 +129,8 @@ class _Relay(QObject):
     """Carries results from the waiting thread to the UI thread (queued connections)."""
 
     progress = Signal(int, int)
+    rung = Signal(int, int)
+    """A tuning candidate's games: played, of the rung's."""
     finished = Signal(object)
     failed = Signal(str)
 
@@ -165,6 +167,7 @@ class BalanceDialog(QDialog):
         self._charts_dir = tempfile.TemporaryDirectory(prefix="balance-")
         self._relay = _Relay()
         self._relay.progress.connect(self._on_progress, Qt.ConnectionType.QueuedConnection)
+        self._relay.rung.connect(self._on_rung, Qt.ConnectionType.QueuedConnection)
         self._relay.finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
         self._relay.failed.connect(self._on_failed, Qt.ConnectionType.QueuedConnection)
 
@@ -357,9 +360,9 @@ class BalanceDialog(QDialog):
 
     def _job(self, config: SimConfig, kind: str) -> tuple[Any, int]:
         """What the waiting thread runs, ``job(sim, progress) -> (kind, data)`` with ``sim(map,
-        config, offset)`` playing one run (its games counted from ``offset``; ``None``: not
-        counted) and ``progress(done, total)``; and the total: games, or a tuning's
-        candidates."""
+        config, offset)`` playing one run (its games counted from ``offset``; ``None``: a
+        tuning candidate's rung, told beside the count) and ``progress(done, total)``; and the
+        total: games, or a tuning's candidates."""
         m = self.map
         if kind == "tune":
             return self._tune_job(config)
@@ -508,7 +511,7 @@ class BalanceDialog(QDialog):
                 workers=workers,
                 processes=True,
                 context="spawn",  # never fork a process with Qt threads
-                progress=None
+                progress=relay.rung.emit
                 if offset is None
                 else (lambda d, _t: relay.progress.emit(offset + d, total)),
                 cancel=cancel.is_set,
@@ -536,6 +539,14 @@ class BalanceDialog(QDialog):
             self.progress.setLabelText(f"{what} {done} of {total} {self._unit}…")
             # last: a modal progress dialog's setValue runs queued events, the run's end too
             self.progress.setValue(done)
+
+    def _on_rung(self, played: int, games: int) -> None:
+        if self.progress is not None and not self._cancel.is_set():
+            tried, total = self.progress.value(), self.progress.maximum()
+            self.progress.setLabelText(
+                f"Tried {tried} of {total} candidates; the next has played {played} of "
+                f"{games} games of its rung…"
+            )
 
     def _close_progress(self) -> None:
         if self.progress is not None:

@@ -187,6 +187,9 @@ def test_cancelling_a_tuning_stops_its_workers(qtbot, small) -> None:
         _click(qtbot, page.tune_button)
         assert not page.tune_button.isEnabled()
         qtbot.waitUntil(lambda: other_children() != [], timeout=60_000)
+        # the first candidate's games are told while it plays
+        qtbot.waitUntil(lambda: "games of its rung" in dialog.progress.labelText(), timeout=60_000)
+        assert dialog.progress.labelText().startswith("Tried 0 of 30 candidates; the next has")
         _click(qtbot, dialog.progress.findChild(QPushButton))  # the user's Cancel
     assert blocker.args == ["cancelled"]
     qtbot.waitUntil(lambda: not dialog.is_running(), timeout=20_000)
