@@ -98,6 +98,8 @@ from mapeditor.widgets.tune_page import TunePage
 if TYPE_CHECKING:
     from mapeditor.document import MapDocument
 
+TUNE_ROWS = "balance/tune_rows"
+"""The Tune page's rows, kept at each run beside the dialog's remembered fields."""
 RUN_KINDS = {
     "report": "Report on this map",
     "compare": "Compare with another map…",
@@ -309,6 +311,7 @@ class BalanceDialog(QDialog):
         )
         self.seats.set_players(self.players.value())
         self.bot_choice.setEnabled(not self.seats.mixed.isChecked())
+        self.tune_page.restore_rows(str(self.remembered.settings.value(TUNE_ROWS, "", type=str)))
         self._kind_changed()
         self.comparison: dict[str, Any] | None = None
         self.sweep_report: dict[str, Any] | None = None
@@ -486,6 +489,7 @@ class BalanceDialog(QDialog):
             QMessageBox.warning(self, "Balance report", str(exc))
             return
         self.remembered.save()
+        self.remembered.settings.setValue(TUNE_ROWS, self.tune_page.rows_json())
         self._cancel = threading.Event()
         self._unit = "candidates" if kind == "tune" else "games"
         first = "Trying candidates…" if kind == "tune" else "Playing games…"

@@ -8,6 +8,7 @@ the tuner's own page (:func:`engine.analysis.tune.tuning_blocks`).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from PySide6.QtWidgets import (
@@ -27,7 +28,13 @@ from PySide6.QtWidgets import (
 from engine.analysis.report import to_html
 from engine.analysis.tune import MAX_GAMES, MAX_TRIALS, tuning_blocks
 from engine.errors import EngineError
-from mapeditor.widgets.tune_rows import BoundCheck, TuneRowsModel, params_model, targets_model
+from mapeditor.widgets.tune_rows import (
+    BoundCheck,
+    TuneRowsModel,
+    params_model,
+    remembered_rows,
+    targets_model,
+)
 
 __all__ = ["TunePage"]
 
@@ -156,6 +163,23 @@ class TunePage(QWidget):
         layout.addWidget(self.answer, 1)
         layout.addWidget(self.applied)
         self.result: dict[str, Any] | None = None
+
+    def rows_json(self) -> str:
+        """Both tables' rows, to remember between sessions."""
+        return json.dumps({"params": self.params.rows, "targets": self.targets.rows})
+
+    def restore_rows(self, text: str) -> None:
+        """Put remembered rows back; anything else (a hand-edited settings file) is skipped."""
+        try:
+            saved = json.loads(text)
+        except ValueError:
+            return
+        if not isinstance(saved, dict):
+            return
+        for key, model in (("params", self.params), ("targets", self.targets)):
+            rows = remembered_rows(saved.get(key))
+            if rows:
+                model.set_rows(rows)
 
     def settings(self) -> dict[str, Any]:
         """The tuner's arguments from the page, or the first row's error

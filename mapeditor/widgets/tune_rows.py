@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor
 from engine.analysis.tune import FIGURES, PARAMS, TuneParam, parse_target, parse_tune
 from engine.errors import EngineError
 
-__all__ = ["TuneRowsModel", "params_model", "targets_model"]
+__all__ = ["TuneRowsModel", "params_model", "remembered_rows", "targets_model"]
 
 Index = QModelIndex | QPersistentModelIndex
 BoundCheck = Callable[[str, Any], None]
@@ -25,6 +25,27 @@ BoundCheck = Callable[[str, Any], None]
 MAX_ROWS = 12
 """More rows than the tuner takes are refused by its parser; the table stops a little above."""
 BAD = QColor(255, 225, 225)
+MAX_CELL = 100
+"""Characters in a remembered cell (a settings file edited by hand may hold anything)."""
+
+
+def remembered_rows(value: Any) -> list[list[str]] | None:
+    """Rows read back from the settings (a list of three short strings each), or ``None``
+    when ``value`` is not such a list.
+
+    >>> remembered_rows([["tile_count", "80", "114"]])
+    [['tile_count', '80', '114']]
+    >>> remembered_rows([["tile_count", 80]]) is None
+    True
+    """
+    if not isinstance(value, list) or len(value) > MAX_ROWS:
+        return None
+    for row in value:
+        if not (isinstance(row, list) and len(row) == 3):
+            return None
+        if not all(isinstance(c, str) and len(c) <= MAX_CELL for c in row):
+            return None
+    return [list(r) for r in value]
 
 
 class TuneRowsModel(QAbstractTableModel):
@@ -135,6 +156,13 @@ class TuneRowsModel(QAbstractTableModel):
         self.rows[index.row()][index.column()] = str(value).strip()
         self.recheck()  # a name given twice marks the other row too
         return True
+
+    def set_rows(self, rows: list[list[str]]) -> None:
+        """Replace every row (each of three cells; at most :data:`MAX_ROWS`)."""
+        self.beginResetModel()
+        self.rows = [list(r) for r in rows[:MAX_ROWS]]
+        self._check()
+        self.endResetModel()
 
     def add_row(self, name: str = "", a: str = "", b: str = "") -> bool:
         """Append a row (``False`` when the table is full)."""

@@ -172,6 +172,15 @@ def test_tune_runs_applies_to_the_map_and_undo_restores_it(qtbot, make_editor, s
     saved = dialog.save_to(dialog._charts_dir.name + "/tuning")
     assert saved["json"].name == "tuning.json"
     dialog.close()
+    # the rows of the last run come back in the next dialog
+    again = BalanceDialog(small)
+    qtbot.addWidget(again)
+    assert again.tune_page.params.rows == [["tile_count", "20", "40"], ["start_squares", "2", "3"]]
+    assert again.tune_page.targets.rows == [["turns", "30", "1000"]]
+    assert again.tune_page.params.errors == ["", ""]
+    for junk in ("{not json", '{"params": [["tile_count", 1]]}', '["x"]'):
+        again.tune_page.restore_rows(junk)  # a settings file edited by hand: skipped
+    assert again.tune_page.params.rows[0] == ["tile_count", "20", "40"]
 
 
 def test_cancelling_a_tuning_stops_its_workers(qtbot, small) -> None:
