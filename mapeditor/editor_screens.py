@@ -174,13 +174,8 @@ def balance_studies_screens(app: QCoreApplication, out: Path) -> None:
     dialog.seed.setValue(1)
     dialog.styles_deals.setValue(0)
     page = dialog.tune_page
-    params, targets = page.params, page.targets
-    for col, text in enumerate(["tile_count", "80", "114"]):
-        params.setData(params.index(0, col), text)
-    params.add_row("rule.chip_count", "15", "30")
-    for col, text in enumerate(["turns", "90", "2"]):
-        targets.setData(targets.index(0, col), text)
-    targets.add_row("share.chip", "0.08", "0.03")
+    page.params.set_rows([["tile_count", "80", "114"], ["rule.chip_count", "15", "30"]])
+    page.targets.set_rows([["turns", "90", "2"], ["share.chip", "0.08", "0.03"]])
     page.min_games.setValue(10)
     page.max_games.setValue(30)
     page.trials.setValue(8)
