@@ -77,7 +77,14 @@ from engine.analysis.sweep import (
     sweep_blocks,
     write_sweep,
 )
-from engine.analysis.tune import check, config_for, tune, write_tuning
+from engine.analysis.tune import (
+    TuneParam,
+    check,
+    check_space,
+    shown_values,
+    tune,
+    write_tuning,
+)
 from engine.errors import EngineError
 from engine.mapdef import MapDef, UnreadableRuleSet
 from mapeditor.designer_icons import icon_pixmap
@@ -269,7 +276,7 @@ class BalanceDialog(QDialog):
         self.tabs.addTab(scroll, "Charts")
         self.summary = QTextBrowser()
         self.tabs.addTab(self.summary, "Figures")
-        self.tune_page = TunePage(self._tiles_played(), self._check_bound)
+        self.tune_page = TunePage(self._tiles_played(), self._check_space)
         self.tune_page.tune_button.clicked.connect(lambda: self.start("tune"))
         self.tune_page.apply_button.clicked.connect(self.apply_tuning)
         self.tabs.addTab(self.tune_page, "Tune…")
@@ -419,6 +426,7 @@ class BalanceDialog(QDialog):
         """The tuner's search (and its check) on this map: progress counts candidates."""
         settings = self.tune_page.settings()
         m = self.map
+        check_space(m, config, settings["params"])  # the rows together, before any game
         trials = settings["trials"]
 
         def tune_job(sim: Any, progress: Any) -> tuple[str, Any]:
@@ -460,12 +468,11 @@ class BalanceDialog(QDialog):
             return self.map.setup.tile_pool_max
         return len(game.pile)
 
-    def _check_bound(self, name: str, value: Any) -> None:
-        """Refuse a tuner's bound this map (with the players and rules set) cannot play: a new
-        game is made with it, as the command line does before any game is spent."""
-        config = self.config()
-        rule_set, _missing = rule_set_for(self.map, config.rules)
-        new_game(self.map, config.players[0], 0, rule_set, config_for(config, {name: value}))
+    def _check_space(self, param: TuneParam) -> None:
+        """Refuse a tuner's row this map (with the players and rules set) cannot play, as the
+        command line does before any game is spent (:func:`check_space`: every start square
+        choice, every number of a rule-set range, the ends of the others)."""
+        check_space(self.map, self.config(), [param])
 
     def _heat_mode_changed(self, _index: int) -> None:
         mode = self.heat_mode.currentData()
@@ -675,19 +682,28 @@ class BalanceDialog(QDialog):
         self.tabs.setCurrentWidget(self.tune_page)
 
     def apply_tuning(self) -> None:
-        """Put the answer's numbers in the open map as one undo step; say what the map cannot
-        hold (play options)."""
+        """Put the answer's values in the open map as one undo step; say what the map cannot
+        hold (play options) and the rule-set file written beside the map's own."""
         result = self.tune_page.result
         if self.document is None or result is None or result["best"] is None:
             return
         values = result["best"]["values"]
-        left = apply_tuning(self.document, values)
-        done = [f"{k} = {v:g}" for k, v in values.items() if k not in left]
-        words = f"Applied to the map (one undo step): {', '.join(done)}." if done else ""
+        try:
+            left, written = apply_tuning(self.document, values)
+        except (EngineError, OSError) as exc:
+            self.tune_page.applied.setText(f"Not applied: {exc}")
+            return
+        done = {k: v for k, v in values.items() if k not in left}
+        words = f"Applied to the map (one undo step): {shown_values(done)}." if done else ""
+        if written is not None:
+            words += (
+                f" The tuned rule set was written to a new file, {written.name}, which the map "
+                "now names (undo names the original again; the new file stays)."
+            )
         if left:
             words += (
                 " Not applied: "
-                + "; ".join(f"{k} = {values[k]:g}, {why}" for k, why in left.items())
+                + "; ".join(f"{shown_values({k: values[k]})}, {why}" for k, why in left.items())
                 + "."
             )
         self.tune_page.applied.setText(words.strip())

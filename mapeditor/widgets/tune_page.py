@@ -29,7 +29,7 @@ from engine.analysis.report import to_html
 from engine.analysis.tune import MAX_GAMES, MAX_TRIALS, tuning_blocks
 from engine.errors import EngineError
 from mapeditor.widgets.tune_rows import (
-    BoundCheck,
+    SpaceCheck,
     TuneRowsModel,
     params_model,
     remembered_rows,
@@ -67,6 +67,7 @@ def _rows_box(title: str, model: TuneRowsModel, name: str) -> tuple[QGroupBox, Q
 
     model.dataChanged.connect(show_problem)
     model.rowsRemoved.connect(show_problem)
+    model.modelReset.connect(show_problem)  # remembered rows put back
     show_problem()
     add = QPushButton("Add")
     add.setObjectName(f"tune-{name}-add")
@@ -98,12 +99,12 @@ class TunePage(QWidget):
     """Rows of numbers to search and targets, the search's settings, its answer and Apply."""
 
     def __init__(
-        self, tiles: int, bounds: BoundCheck | None = None, parent: QWidget | None = None
+        self, tiles: int, space: SpaceCheck | None = None, parent: QWidget | None = None
     ) -> None:
         """``tiles``: the tiles a game of the map plays now (the first row searches below
-        it); ``bounds``: the map's check of a bound."""
+        it); ``space``: the map's check of a row's values."""
         super().__init__(parent)
-        self.params = params_model([["tile_count", str(max(2, tiles - 30)), str(tiles)]], bounds)
+        self.params = params_model([["tile_count", str(max(2, tiles - 30)), str(tiles)]], space)
         self.targets = targets_model([["seat1", "0.5", "0.05"]])
         params_box, self.params_view = _rows_box(
             "Search (PARAM = LOW..HIGH)", self.params, "params"

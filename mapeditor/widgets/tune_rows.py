@@ -3,7 +3,15 @@
 Each row is three cells (a name and two numbers) and a fourth, read-only, that says what the
 engine's own parser (:func:`engine.analysis.tune.parse_tune`, :func:`~engine.analysis.tune.parse_target`)
 makes of it: ``ok`` or its error, also the row's tooltip. A name the parser accepts is taken,
-so new kinds of parameter in the tuner need no change here.
+so new kinds of parameter in the tuner need no change here. A start square's choice
+(``start.NAME``) is not a range: its squares go in the second cell, ``x,y|x,y|...``, and the
+third stays empty.
+
+>>> from engine.analysis.tune import parse_tune
+>>> row_item("{}={}..{}", ["start.Bari", "21,17 | 19,15", ""])
+'start.Bari=21,17 | 19,15'
+>>> row_item("{}={}..{}", ["ruleset/supply/per_colour", "4", "8"])
+'ruleset/supply/per_colour=4..8'
 """
 
 from __future__ import annotations
@@ -14,14 +22,17 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from engine.analysis.candidate import START
 from engine.analysis.tune import FIGURES, PARAMS, TuneParam, parse_target, parse_tune
 from engine.errors import EngineError
 
-__all__ = ["TuneRowsModel", "params_model", "remembered_rows", "targets_model"]
+__all__ = ["TuneRowsModel", "params_model", "remembered_rows", "row_item", "targets_model"]
 
 Index = QModelIndex | QPersistentModelIndex
-BoundCheck = Callable[[str, Any], None]
-"""``check(name, value)`` raises :class:`EngineError` when the map refuses a bound."""
+SpaceCheck = Callable[[TuneParam], None]
+"""``check(param)`` raises :class:`EngineError` when the map refuses one of the parameter's
+values (:func:`engine.analysis.tune.check_space`: every choice, every number of a rule-set
+range, the ends of the others)."""
 MAX_ROWS = 12
 """More rows than the tuner takes are refused by its parser; the table stops a little above."""
 BAD = QColor(255, 225, 225)
@@ -48,10 +59,19 @@ def remembered_rows(value: Any) -> list[list[str]] | None:
     return [list(r) for r in value]
 
 
+def row_item(fmt: str, row: list[str]) -> str:
+    """A row as the command line writes it: ``fmt`` with its cells, or ``start.NAME=SQUARES``
+    for a start square's choice (no range)."""
+    name, a, b = (t.strip() for t in row)
+    if name.startswith(START) and fmt.startswith("{}={}.."):
+        return f"{name}={a}"
+    return fmt.format(name, a, b)
+
+
 class TuneRowsModel(QAbstractTableModel):
     """Rows of ``[name, a, b]``, each written as ``fmt.format(name, a, b)`` and checked by
-    ``parse([item, ...])``; ``bounds`` (optional) checks each number of a parsed row against
-    the map (the tuner's bounds must be playable)."""
+    ``parse([item, ...])``; ``space`` (optional) checks a parsed row's values against the map
+    (the tuner's values must be playable)."""
 
     def __init__(
         self,
@@ -60,14 +80,14 @@ class TuneRowsModel(QAbstractTableModel):
         parse: Callable[[list[str]], list[Any]],
         hint: str,
         rows: list[list[str]] | None = None,
-        bounds: BoundCheck | None = None,
+        space: SpaceCheck | None = None,
     ) -> None:
         super().__init__()
         self.headers = (*headers, "Check")
         self.fmt = fmt
         self.parse = parse
         self.hint = hint
-        self.bounds = bounds
+        self.space = space
         self.rows: list[list[str]] = [list(r) for r in rows or []]
         self.errors: list[str] = []
         self._check()
@@ -76,8 +96,7 @@ class TuneRowsModel(QAbstractTableModel):
 
     def item(self, row: int) -> str:
         """Row ``row`` as the command line writes it (``tile_count=80..114``)."""
-        name, a, b = (t.strip() for t in self.rows[row])
-        return self.fmt.format(name, a, b)
+        return row_item(self.fmt, self.rows[row])
 
     def items(self) -> list[str]:
         return [self.item(r) for r in range(len(self.rows))]
@@ -98,9 +117,8 @@ class TuneRowsModel(QAbstractTableModel):
         try:
             (parsed,) = self.parse([item])
             self.parse([*earlier[:1], item])  # the same name twice: the parser's words
-            if self.bounds is not None and isinstance(parsed, TuneParam):
-                for bound in (parsed.low, parsed.high):
-                    self.bounds(parsed.name, bound)
+            if self.space is not None and isinstance(parsed, TuneParam):
+                self.space(parsed)
         except EngineError as exc:
             return str(exc)
         return ""
@@ -186,17 +204,19 @@ class TuneRowsModel(QAbstractTableModel):
         self.recheck()
 
 
-def params_model(rows: list[list[str]], bounds: BoundCheck | None = None) -> TuneRowsModel:
-    """The searched numbers: ``PARAM=LOW..HIGH``."""
+def params_model(rows: list[list[str]], space: SpaceCheck | None = None) -> TuneRowsModel:
+    """The searched numbers: ``PARAM=LOW..HIGH``, or ``start.NAME`` and its squares."""
     known = ", ".join(PARAMS)
     return TuneRowsModel(
-        ("Parameter", "Low", "High"),
+        ("Parameter", "Low (or squares)", "High"),
         "{}={}..{}",
         parse_tune,
-        f"What to search: {known}, or rule.NAME (a numeric option of the map's rule set), "
-        "between Low and High",
+        f"What to search: {known}, rule.NAME (a numeric option of the map's rule set) or "
+        "ruleset/PATH (a number inside its rule-set file or embedded rule set), between Low "
+        "and High; or start.NAME (where start square NAME lies) with its squares x,y|x,y|... "
+        "under Low and High left empty",
         rows,
-        bounds,
+        space,
     )
 
 

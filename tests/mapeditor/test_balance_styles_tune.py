@@ -208,9 +208,9 @@ def test_cancelling_a_tuning_stops_its_workers(qtbot, small) -> None:
 
 
 def test_what_the_map_cannot_hold_is_named_not_dropped(small) -> None:
-    fields, left = tuning_changes(small, {"rule.chip_count": 12, "rule.ones_per_colour": 3})
-    assert fields == {"setup.chip_count": 12}
-    assert left == {
+    plan = tuning_changes(small, {"rule.chip_count": 12, "rule.ones_per_colour": 3})
+    assert plan.fields == {"setup.chip_count": 12} and plan.rule_set is None
+    assert plan.left == {
         "rule.ones_per_colour": "a play option of the rule set: the map file has no field for it"
     }
 
@@ -228,7 +228,7 @@ def test_the_applied_map_plays_as_the_tuned_settings_did(qapp) -> None:
     rule_set, _missing = rule_set_for(m, True)
     tuned = new_game(m, 2, 5, rule_set, config_for(base, values))
     doc = MapDocument(m.copy())
-    assert apply_tuning(doc, values) == {}
+    assert apply_tuning(doc, values) == ({}, None)
     applied = new_game(doc.map, 2, 5, rule_set, base)
     assert applied.pile == tuned.pile and len(applied.pile) != len(
         new_game(m, 2, 5, rule_set, base).pile
