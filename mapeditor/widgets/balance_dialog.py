@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.analysis.balance import balance_report
+from engine.analysis.candidate import START, number_paths
 from engine.analysis.compare import (
     compare_runs,
     comparison_blocks,
@@ -78,6 +79,7 @@ from engine.analysis.sweep import (
     write_sweep,
 )
 from engine.analysis.tune import (
+    PARAMS,
     TuneParam,
     check,
     check_space,
@@ -87,6 +89,7 @@ from engine.analysis.tune import (
 )
 from engine.errors import EngineError
 from engine.mapdef import MapDef, UnreadableRuleSet
+from engine.rules.registry import rules_for
 from mapeditor.designer_icons import icon_pixmap
 from mapeditor.folders import remember_dir, start_dir
 from mapeditor.remembered import remember_fields
@@ -132,6 +135,31 @@ def seat_effect_text(styles: dict[str, Any] | None) -> str:
         f" Seat 1 wins {bot['rate']:.0%} under the greedy bot, {ref['rate']:.0%} under the random "
         f"bot: the bot adds {bot['vs_random'] * 100:+.0f} points (p = {bot['p_value']:.2g})."
     ).replace("%", " %")
+
+
+NUMERIC_OPTIONS = frozenset(("chip_count", "ones_per_colour"))
+"""The common Map-Chips options that take a whole number (``chips`` is a layout,
+``chip_reading`` a word)."""
+
+
+def tunable_names(m: MapDef) -> list[str]:
+    """The tuner's parameters on ``m``: the settings, the rule set's chip options (the numeric
+    options every Map-Chips set takes; its own are named freely), where each start square lies
+    and every number of its data rule set.
+
+    >>> from engine.mapio import load_map
+    >>> from engine.resources import bundled_map
+    >>> names = tunable_names(load_map(bundled_map("italia")))
+    >>> names[:3], [n for n in names if n.startswith("start.")]
+    (['tile_count', 'start_squares', 'rule.chip_count'], ['start.Bari', 'start.Genova', 'start.Trieste'])
+    """
+    try:
+        rules = rules_for(m.rule_set.name, m)
+    except EngineError:
+        rules = None
+    numeric = sorted(getattr(rules, "common_options", frozenset()) & NUMERIC_OPTIONS)
+    starts = sorted(f"{START}{s.name}" for s in m.start_squares.values())
+    return [*PARAMS, *(f"rule.{o}" for o in numeric), *starts, *number_paths(m)]
 
 
 class _Relay(QObject):
@@ -278,7 +306,7 @@ class BalanceDialog(QDialog):
         self.tabs.addTab(scroll, "Charts")
         self.summary = QTextBrowser()
         self.tabs.addTab(self.summary, "Figures")
-        self.tune_page = TunePage(self._tiles_played(), self._check_space)
+        self.tune_page = TunePage(self._tiles_played(), self._check_space, names=tunable_names(m))
         self.tune_page.tune_button.clicked.connect(lambda: self.start("tune"))
         self.tune_page.apply_button.clicked.connect(self.apply_tuning)
         self.tabs.addTab(self.tune_page, "Tune…")
@@ -798,4 +826,5 @@ __all__ = [
     "open_balance_dialog",
     "paint_heat",
     "render_heat",
+    "tunable_names",
 ]

@@ -11,14 +11,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCompleter,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSpinBox,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QTextBrowser,
     QVBoxLayout,
@@ -39,12 +44,40 @@ from mapeditor.widgets.tune_rows import (
 __all__ = ["TunePage"]
 
 
-def _rows_box(title: str, model: TuneRowsModel, name: str) -> tuple[QGroupBox, QTableView]:
-    """A titled table of ``model`` with Add and Remove buttons under it."""
+class NamePicker(QStyledItemDelegate):
+    """The name cell's editor offers the names this map can tune (typed freely too):
+    completion by any part, so ``vino`` finds ``ruleset/mechanics/vino/...``."""
+
+    def __init__(self, names: list[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.names = names
+
+    def createEditor(  # noqa: N802 - Qt's name
+        self,
+        parent: QWidget,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> QWidget:
+        editor = super().createEditor(parent, option, index)
+        if index.column() == 0 and isinstance(editor, QLineEdit):
+            completer = QCompleter(self.names, editor)
+            completer.setFilterMode(Qt.MatchFlag.MatchContains)
+            completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+            editor.setCompleter(completer)
+        return editor
+
+
+def _rows_box(
+    title: str, model: TuneRowsModel, name: str, names: list[str] | None = None
+) -> tuple[QGroupBox, QTableView]:
+    """A titled table of ``model`` with Add and Remove buttons under it (``names``: what the
+    name cell offers)."""
     box = QGroupBox(title)
     view = QTableView()
     view.setObjectName(f"tune-{name}")
     view.setModel(model)
+    if names:
+        view.setItemDelegate(NamePicker(names, view))
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     view.verticalHeader().setVisible(False)
@@ -99,15 +132,21 @@ class TunePage(QWidget):
     """Rows of numbers to search and targets, the search's settings, its answer and Apply."""
 
     def __init__(
-        self, tiles: int, space: SpaceCheck | None = None, parent: QWidget | None = None
+        self,
+        tiles: int,
+        space: SpaceCheck | None = None,
+        parent: QWidget | None = None,
+        *,
+        names: list[str] | None = None,
     ) -> None:
         """``tiles``: the tiles a game of the map plays now (the first row searches below
-        it); ``space``: the map's check of a row's values."""
+        it); ``space``: the map's check of a row's values; ``names``: the parameters this map
+        has, offered as a parameter's name is typed."""
         super().__init__(parent)
         self.params = params_model([["tile_count", str(max(2, tiles - 30)), str(tiles)]], space)
         self.targets = targets_model([["seat1", "0.5", "0.05"]])
         params_box, self.params_view = _rows_box(
-            "Search (PARAM = LOW..HIGH)", self.params, "params"
+            "Search (PARAM = LOW..HIGH, or start.NAME = X,Y|X,Y|...)", self.params, "params", names
         )
         targets_box, self.targets_view = _rows_box(
             "Targets (FIGURE = VALUE ± TOL)", self.targets, "targets"

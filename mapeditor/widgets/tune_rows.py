@@ -37,6 +37,8 @@ MAX_ROWS = 12
 """More rows than the tuner takes are refused by its parser; the table stops a little above."""
 BAD = QColor(255, 225, 225)
 MAX_CELL = 100
+MAX_SAID = 200
+"""Rows' checks kept at most (one per row text tried)."""
 """Characters in a remembered cell (a settings file edited by hand may hold anything)."""
 
 
@@ -90,6 +92,9 @@ class TuneRowsModel(QAbstractTableModel):
         self.space = space
         self.rows: list[list[str]] = [list(r) for r in rows or []]
         self.errors: list[str] = []
+        self._space_said: dict[str, str] = {}
+        """The map's word on each row checked (a rule-set range plays up to 200 set-ups), kept
+        until the settings it depends on change (:meth:`recheck`)."""
         self._check()
 
     # -- the rows as the tuner takes them ---------------------------------------------------------
@@ -117,17 +122,30 @@ class TuneRowsModel(QAbstractTableModel):
         try:
             (parsed,) = self.parse([item])
             self.parse([*earlier[:1], item])  # the same name twice: the parser's words
-            if self.space is not None and isinstance(parsed, TuneParam):
-                self.space(parsed)
         except EngineError as exc:
             return str(exc)
-        return ""
+        if self.space is None or not isinstance(parsed, TuneParam):
+            return ""
+        if item not in self._space_said:
+            if len(self._space_said) > MAX_SAID:
+                self._space_said.clear()
+            try:
+                self.space(parsed)
+                self._space_said[item] = ""
+            except EngineError as exc:
+                self._space_said[item] = str(exc)
+        return self._space_said[item]
 
     def _check(self) -> None:
         self.errors = [self._row_error(r) for r in range(len(self.rows))]
 
     def recheck(self) -> None:
         """Check every row again (the map's settings changed)."""
+        self._space_said.clear()
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Check every row again, the map's word on a row already checked taken as said."""
         self._check()
         if self.rows:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, 3))
@@ -172,7 +190,7 @@ class TuneRowsModel(QAbstractTableModel):
         if not index.isValid() or index.column() >= 3 or role != Qt.ItemDataRole.EditRole:
             return False
         self.rows[index.row()][index.column()] = str(value).strip()
-        self.recheck()  # a name given twice marks the other row too
+        self._refresh()  # a name given twice marks the other row too
         return True
 
     def set_rows(self, rows: list[list[str]]) -> None:
@@ -191,7 +209,7 @@ class TuneRowsModel(QAbstractTableModel):
         self.rows.append([name, a, b])
         self.errors.append("")
         self.endInsertRows()
-        self.recheck()
+        self._refresh()
         return True
 
     def remove_row(self, row: int) -> None:
@@ -201,7 +219,7 @@ class TuneRowsModel(QAbstractTableModel):
         del self.rows[row]
         del self.errors[row]
         self.endRemoveRows()
-        self.recheck()
+        self._refresh()
 
 
 def params_model(rows: list[list[str]], space: SpaceCheck | None = None) -> TuneRowsModel:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QLineEdit, QPushButton
 
 from engine.mapio import load_map, map_to_dict
 from engine.resources import bundled_map
@@ -94,6 +95,35 @@ def test_rows_take_rule_set_paths_and_start_square_choices(qtbot, italia_copy) -
     params.remove_row(2)
     assert params.errors == ["", ""] and problem.text() == ""
     assert [p.name for p in dialog.tune_page.settings()["params"]] == [VINO, "start.Bari"]
+
+
+def test_the_name_cell_offers_the_map_s_parameters(qtbot, italia_copy) -> None:
+    dialog = BalanceDialog(load_map(italia_copy))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    page = dialog.tune_page
+    dialog.tabs.setCurrentWidget(page)
+    qtbot.mouseClick(page.findChild(QPushButton, "tune-params-add"), Qt.MouseButton.LeftButton)
+    editor = page.params_view.findChild(QLineEdit)  # the new row's name, open for typing
+    dialog.activateWindow()  # as a window the user works in (offscreen gives no focus)
+    qtbot.waitActive(dialog)
+    editor.setFocus()
+    qtbot.waitUntil(editor.hasFocus, timeout=5_000)
+    qtbot.keyClicks(editor, "vino/reward")  # any part of the name
+    completer = editor.completer()
+    offered = [
+        completer.completionModel().index(r, 0).data() for r in range(completer.completionCount())
+    ]
+    assert offered == [VINO]
+    qtbot.keyClick(completer.popup(), Qt.Key.Key_Down)  # the keys go to the open list
+    qtbot.keyClick(completer.popup(), Qt.Key.Key_Return)
+    assert editor.text() == VINO and not completer.popup().isVisible()
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # the cell committed
+    qtbot.waitUntil(lambda: page.params.rows[1][0] == VINO, timeout=5_000)
+    assert page.params.errors[1].startswith(f"--tune '{VINO}=..': ")  # a range still to write
+    for col, text in ((1, "6"), (2, "16")):
+        page.params.setData(page.params.index(1, col), text)
+    assert page.params.errors == ["", ""]
 
 
 def test_a_rule_set_answer_goes_to_a_new_file_in_one_undo_step(
