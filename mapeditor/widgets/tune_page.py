@@ -50,7 +50,11 @@ class NamePicker(QStyledItemDelegate):
 
     def __init__(self, names: list[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.names = names
+        # one completer, kept by the delegate: an editor's own child completer crashes Qt when
+        # the view deletes the closed editor
+        self.completer = QCompleter(names, self)
+        self.completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
 
     def createEditor(  # noqa: N802 - Qt's name
         self,
@@ -58,20 +62,22 @@ class NamePicker(QStyledItemDelegate):
         option: QStyleOptionViewItem,
         index: QModelIndex | QPersistentModelIndex,
     ) -> QWidget:
-        editor = super().createEditor(parent, option, index)
-        if index.column() == 0 and isinstance(editor, QLineEdit):
-            completer = QCompleter(self.names, editor)
-            completer.setFilterMode(Qt.MatchFlag.MatchContains)
-            completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-            editor.setCompleter(completer)
+        if index.column() != 0:
+            return super().createEditor(parent, option, index)
+        editor = QLineEdit(parent)
+        editor.setCompleter(self.completer)
         return editor
 
 
 def _rows_box(
-    title: str, model: TuneRowsModel, name: str, names: list[str] | None = None
+    title: str,
+    model: TuneRowsModel,
+    name: str,
+    names: list[str] | None = None,
+    widths: tuple[int, int, int] = (150, 56, 72),
 ) -> tuple[QGroupBox, QTableView]:
     """A titled table of ``model`` with Add and Remove buttons under it (``names``: what the
-    name cell offers)."""
+    name cell offers; ``widths``: the three cells')."""
     box = QGroupBox(title)
     view = QTableView()
     view.setObjectName(f"tune-{name}")
@@ -83,9 +89,9 @@ def _rows_box(
     view.verticalHeader().setVisible(False)
     header = view.horizontalHeader()
     header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-    view.setColumnWidth(0, 150)
-    view.setColumnWidth(1, 56)
-    view.setColumnWidth(2, 72)
+    for col, width in enumerate(widths):
+        view.setColumnWidth(col, width)
+    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a rule-set path's both ends
     view.setMinimumHeight(90)
     view.setMaximumHeight(150)  # a few rows; the answer below gets the room
     problem = QLabel("")
@@ -146,14 +152,18 @@ class TunePage(QWidget):
         self.params = params_model([["tile_count", str(max(2, tiles - 30)), str(tiles)]], space)
         self.targets = targets_model([["seat1", "0.5", "0.05"]])
         params_box, self.params_view = _rows_box(
-            "Search (PARAM = LOW..HIGH, or start.NAME = X,Y|X,Y|...)", self.params, "params", names
+            "Search (PARAM = LOW..HIGH, or start.NAME = X,Y|X,Y|...)",
+            self.params,
+            "params",
+            names,
+            (190, 110, 44),
         )
         targets_box, self.targets_view = _rows_box(
             "Targets (FIGURE = VALUE ± TOL)", self.targets, "targets"
         )
         tables = QHBoxLayout()
-        tables.addWidget(params_box, 1)
-        tables.addWidget(targets_box, 1)
+        tables.addWidget(params_box, 3)  # a rule-set path and a start square's squares are long
+        tables.addWidget(targets_box, 2)
 
         self.min_games = QSpinBox(minimum=2, maximum=MAX_GAMES, value=40)
         self.max_games = QSpinBox(minimum=2, maximum=MAX_GAMES, value=360)

@@ -226,7 +226,7 @@ def params_model(rows: list[list[str]], space: SpaceCheck | None = None) -> Tune
     """The searched numbers: ``PARAM=LOW..HIGH``, or ``start.NAME`` and its squares."""
     known = ", ".join(PARAMS)
     return TuneRowsModel(
-        ("Parameter", "Low (or squares)", "High"),
+        ("Parameter", "Low / squares", "High"),
         "{}={}..{}",
         parse_tune,
         f"What to search: {known}, rule.NAME (a numeric option of the map's rule set) or "

@@ -192,3 +192,32 @@ def test_an_answer_the_map_now_refuses_changes_nothing(qtbot, italia_copy) -> No
         "Not applied: --tune start.Bari=18,16: the town 'Foggia' is there"
     )
     assert doc.undo_stack.count() == 0 and (21, 17) in doc.map.start_squares
+
+
+def test_chips_laid_out_go_where_the_game_reads_them(italia_copy) -> None:
+    """``rule.chip_count`` overrides the rule set's own count when it fixes one, else the map's
+    setup: the applied map lays out as many chips as the tuned option did."""
+    from engine.analysis.simulate import SimConfig, new_game, rule_set_for
+    from engine.analysis.tune import config_for
+    from engine.mapdef import EmbeddedRuleSet
+    from engine.rules.data.ruleset import spec_of_valid_dict
+    from mapeditor.tuning_edits import tuning_changes
+
+    m = load_map(italia_copy)
+    data = m.rule_set.spec.to_dict()
+    data["layout"]["count"] = 20
+    fixed = m.copy()
+    fixed.rule_set = EmbeddedRuleSet(spec_of_valid_dict(data, None))
+    for layout, where in ((m, "setup"), (fixed, "rule set")):
+        plan = tuning_changes(layout, {"rule.chip_count": 12})
+        assert (plan.fields == {}) == (where == "rule set")
+        applied = layout.copy()
+        applied.setup.chip_count = plan.fields.get("setup.chip_count", applied.setup.chip_count)
+        applied.rule_set = plan.rule_set or applied.rule_set
+        base = SimConfig(rules=True)
+        rule_set, _missing = rule_set_for(layout, True)
+        tuned = new_game(layout, 2, 5, rule_set, config_for(base, {"rule.chip_count": 12}))
+        played = new_game(applied, 2, 5, rule_set, base)
+        name = next(iter(played.rule_state))
+        assert played.rule_state[name].down == tuned.rule_state[name].down
+        assert len(played.rule_state[name].down) == 12
