@@ -7,7 +7,6 @@ so new kinds of parameter in the tuner need no change here. A start square's cho
 (``start.NAME``) is not a range: its squares go in the second cell, ``x,y|x,y|...``, and the
 third stays empty.
 
->>> from engine.analysis.tune import parse_tune
 >>> row_item("{}={}..{}", ["start.Bari", "21,17 | 19,15", ""])
 'start.Bari=21,17 | 19,15'
 >>> row_item("{}={}..{}", ["ruleset/supply/per_colour", "4", "8"])

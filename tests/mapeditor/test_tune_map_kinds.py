@@ -133,6 +133,7 @@ def test_a_rule_set_answer_goes_to_a_new_file_in_one_undo_step(
     doc = window.document
     original = (italia_copy.parent / "italia.ruleset.json").read_bytes()
     before = map_to_dict(doc.map, inline_rule_set=True)
+    ref = doc.map.rule_set
     dialog.show_tuning(_answer({VINO: 12, "tile_count": 80}))
     assert "refused: --tune start.Bari=18,16: the town 'Foggia' is there" in (
         dialog.tune_page.answer.toPlainText()
@@ -152,6 +153,7 @@ def test_a_rule_set_answer_goes_to_a_new_file_in_one_undo_step(
     after = map_to_dict(doc.map, inline_rule_set=True)
     window.undo_action.trigger()  # Edit ▸ Undo
     assert map_to_dict(doc.map, inline_rule_set=True) == before and doc.undo_stack.isClean()
+    assert doc.map.rule_set == ref  # the original file named again, with its rule set
     window.redo_action.trigger()
     assert map_to_dict(doc.map, inline_rule_set=True) == after
     doc.save()  # the map names the tuned file; the original is untouched
