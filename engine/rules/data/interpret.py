@@ -118,7 +118,6 @@ class LangState:
         "marks",
         "fired",
         "turns",
-        "extra_owed",
         "skips_owed",
     )
 
@@ -145,9 +144,8 @@ class LangState:
         """Rule id -> how often it ran for each player."""
         self.turns: dict[str, tuple[int, int, int]] = {}
         """Rule id -> the turns it moved: extra turns granted, extra turns played, turns
-        missed (only rules that moved some)."""
-        self.extra_owed: tuple[str, ...] = ()
-        """The rules whose extra turns are still to be played, in order."""
+        missed (only rules that moved some). Whose extra turn is played is the game's to know
+        (``RuleContext.extra_turn_by``): a 2019 mechanic may grant one in the same turn."""
         self.skips_owed: tuple[tuple[int, str], ...] = ()
         """(player, rule id) of the turns still to be missed, in order."""
         _ = players
@@ -166,7 +164,6 @@ class LangState:
         new.marks = self.marks
         new.fired = self.fired.copy()
         new.turns = self.turns.copy()
-        new.extra_owed = self.extra_owed
         new.skips_owed = self.skips_owed
         return new
 
@@ -176,10 +173,9 @@ class LangState:
 
     def summary(self) -> dict[str, Any]:
         out = self._summary()
-        if self.turns or self.extra_owed or self.skips_owed:
+        if self.turns or self.skips_owed:
             # only then: the summaries of games with no such rule stay as they were
             out["turns"] = {k: list(v) for k, v in sorted(self.turns.items())}
-            out["extra_owed"] = list(self.extra_owed)
             out["skips_owed"] = [list(x) for x in self.skips_owed]
         return out
 
@@ -226,6 +222,8 @@ class Interpreter:
         self.opening = frozenset(m.id for m in spec.marks if m.opens == "when_reached")
         self.mark_chips = {m.id: m.chips for m in spec.marks}
         self.mark_face = {m.id: m.chips_face for m in spec.marks}
+        self.granted = f"{name}.rules."
+        """How this spec's rules sign the extra turns they grant (then the rule id)."""
         self.others = any(r.chooser != "current" for r in self.rules)
         """Some rule is taken by players other than the one its trigger concerns."""
 
@@ -383,9 +381,9 @@ class Interpreter:
 
     def start_of_turn(self, ctx: RuleContext, state: DataState) -> None:
         st: LangState = state.lang  # type: ignore[assignment]
-        if st.extra_owed and ctx.extra_turn:
-            st.moved(st.extra_owed[0], 1)
-            st.extra_owed = st.extra_owed[1:]
+        by = ctx.extra_turn_by
+        if by is not None and by.startswith(self.granted):
+            st.moved(by[len(self.granted) :], 1)
         if st.skips_owed:
             self._count_skipped(ctx, st)
         if ctx.round != st.last_round:
@@ -843,9 +841,8 @@ class Interpreter:
             ctx.set_meeple_strength(target, strength)
         elif k == "extra_turn":
             if p == ctx.to_move and ctx.pile:
-                ctx.grant_extra_turn()
+                ctx.grant_extra_turn(self.granted + rule.id)
                 st.moved(rule.id, 0)
-                st.extra_owed = (*st.extra_owed, rule.id)
         elif k == "skip_turn":
             if ctx.pile:
                 ctx.skip_turn(p)  # counted when missed (start_of_turn)
