@@ -7,7 +7,9 @@ with ``--rule-language``, a designer's own rule set (``docs/rule-language/herrin
 in the dock (``ruleset-dock-rules.png``, ``ruleset-dock-form.png``,
 ``ruleset-dock-resources.png``), its balance report (``report-herring.png``) and a playtest
 (``playtest-herring.png``); with ``--resize``, the Resize dialog on Italia (``resize.png``);
-with ``--heat-map``, the balance dialog's Heat map tab on Deutschland (``balance-heatmap.png``).
+with ``--heat-map``, the balance dialog's Heat map tab on Deutschland (``balance-heatmap.png``);
+with ``--chips-on-marks``, the Chips dock on Nordics showing the chips on its marks
+(``chips-on-marks.png``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QStandardPaths
+from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt
 from PySide6.QtWidgets import QApplication
 
 from engine.resources import bundled_map, shipped_maps
@@ -63,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     if names == ["--heat-map"]:
         heat_map_screen(app, out)
         return 0
+    if names == ["--chips-on-marks"]:
+        chips_on_marks_screen(app, out)
+        return 0
     start = open_editor()
     start.settings.setValue("recent", [str(Path.home() / "maps" / "my-island.json")])
     start._refresh_recent()
@@ -102,6 +107,27 @@ def resize_screen(app: QCoreApplication, out: Path) -> None:
     _settle(app, 0.3)
     dialog.grab().save(str(out / "resize.png"))
     dialog.close()
+    window.document.undo_stack.setClean()
+    window.close()
+
+
+def chips_on_marks_screen(app: QCoreApplication, out: Path) -> None:
+    """Nordics with the Chips dock in front: where its chips go (two face down on each Chip
+    space) and the chips on the marks drawn on the map."""
+    from mapeditor.widgets.main_window import open_editor
+
+    window = open_editor(bundled_map("nordics"))
+    window.resize(1500, 950)
+    window.show()
+    _settle(app, 2.0)  # validation answers
+    dock = window.docks["Chips"]
+    window.resizeDocks([dock], [480], Qt.Orientation.Vertical)  # the whole sentence in view
+    window.chips.show_button.click()
+    window.statusBar().clearMessage()
+    window.view.fit()
+    _settle(app, 0.5)
+    window.grab().save(str(out / "chips-on-marks.png"))
+    print(out / "chips-on-marks.png")
     window.document.undo_stack.setClean()
     window.close()
 

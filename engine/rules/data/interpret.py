@@ -203,6 +203,27 @@ def _set(counters: dict[Any, tuple[int, ...]], key: Any, i: int, value: int) -> 
     counters[key] = (*old[:i], value, *old[i + 1 :])
 
 
+def mark_chip_counts(
+    spec: RuleSetSpec, marks: Mapping[Square, str], chips: int
+) -> dict[Square, int]:
+    """The chips each marked square gets at set-up, out of ``chips``: square by square in
+    order, each its mark's count while that many are left (the rest lie beside the map).
+
+    >>> from engine.rules.data import RuleSetSpec, preset_dict
+    >>> nordics = RuleSetSpec.from_dict(preset_dict("nordics"))
+    >>> mark_chip_counts(nordics, {(4, 1): "chip_city", (2, 3): "highlight", (0, 5): "chip_city"}, 3)
+    {(0, 5): 2}
+    """
+    per_mark = {m.id: m.chips for m in spec.marks}
+    out: dict[Square, int] = {}
+    for sq in sorted(marks):
+        n = per_mark.get(marks[sq], 0)
+        if n and chips >= n:
+            out[sq] = n
+            chips -= n
+    return out
+
+
 Way = tuple[tuple[int, ...], int | str | None]
 """A way to take a rule: the chip ids paid, and its target: the meeple to upgrade, the location
 to place a meeple on, or ``None``."""
@@ -220,7 +241,6 @@ class Interpreter:
             t: tuple(i for i, r in enumerate(self.rules) if r.when == t) for t in TRIGGERS
         }
         self.opening = frozenset(m.id for m in spec.marks if m.opens == "when_reached")
-        self.mark_chips = {m.id: m.chips for m in spec.marks}
         self.mark_face = {m.id: m.chips_face for m in spec.marks}
         self.granted = f"{name}.rules."
         """How this spec's rules sign the extra turns they grant (then the rule id)."""
@@ -254,11 +274,9 @@ class Interpreter:
 
     def lay_out(self, ctx: RuleContext, st: LangState, ids: list[int]) -> None:
         """Chips (shuffled) on the marks that carry some, the rest in the supply beside the map."""
-        for sq in sorted(st.marks):
-            n = self.mark_chips.get(st.marks[sq], 0)
-            if n and len(ids) >= n:
-                st.on_marks[sq] = tuple(ids[-n:])
-                del ids[-n:]
+        for sq, n in mark_chip_counts(self.spec, st.marks, len(ids)).items():
+            st.on_marks[sq] = tuple(ids[-n:])
+            del ids[-n:]
         st.supply = ids
 
     def redeal(self, ctx: RuleContext, state: DataState, rng: random.Random) -> None:
