@@ -22,8 +22,8 @@ from engine.moves import Move, Pass
 from engine.record import dumps_record, loads_record, record_of
 from engine.replaying import replay
 from engine.resources import bundled_map
-from engine.rules.data import RuleSetSpec, check_ruleset_dict, preset_dict
 from engine.rules.context import RuleContext
+from engine.rules.data import RuleSetSpec, check_ruleset_dict, preset_dict
 from engine.rules.data.actions import BuyExtraTurn
 from engine.rules.data.interpret import RuleAction
 
