@@ -10,7 +10,8 @@ in the dock (``ruleset-dock-rules.png``, ``ruleset-dock-form.png``,
 with ``--heat-map``, the balance dialog's Heat map tab on Deutschland (``balance-heatmap.png``);
 with ``--balance-studies``, its play styles on Deutschland and the Tune page on Italia, run as
 a user runs them (``balance-styles.png``, ``balance-tune.png``); with ``--tune``, the Tune page
-alone.
+alone; with ``--chips-on-marks``, the Chips dock on Nordics showing the chips on its marks
+(``chips-on-marks.png``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QStandardPaths
+from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt
 from PySide6.QtWidgets import QApplication
 
 from engine.resources import bundled_map, shipped_maps
@@ -72,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     if names == ["--tune"]:
         tune_screen(app, out)
         return 0
+    if names == ["--chips-on-marks"]:
+        chips_on_marks_screen(app, out)
+        return 0
     start = open_editor()
     start.settings.setValue("recent", [str(Path.home() / "maps" / "my-island.json")])
     start._refresh_recent()
@@ -111,6 +115,27 @@ def resize_screen(app: QCoreApplication, out: Path) -> None:
     _settle(app, 0.3)
     dialog.grab().save(str(out / "resize.png"))
     dialog.close()
+    window.document.undo_stack.setClean()
+    window.close()
+
+
+def chips_on_marks_screen(app: QCoreApplication, out: Path) -> None:
+    """Nordics with the Chips dock in front: where its chips go (two face down on each Chip
+    space) and the chips on the marks drawn on the map."""
+    from mapeditor.widgets.main_window import open_editor
+
+    window = open_editor(bundled_map("nordics"))
+    window.resize(1500, 950)
+    window.show()
+    _settle(app, 2.0)  # validation answers
+    dock = window.docks["Chips"]
+    window.resizeDocks([dock], [480], Qt.Orientation.Vertical)  # the whole sentence in view
+    window.chips.show_button.click()
+    window.statusBar().clearMessage()
+    window.view.fit()
+    _settle(app, 0.5)
+    window.grab().save(str(out / "chips-on-marks.png"))
+    print(out / "chips-on-marks.png")
     window.document.undo_stack.setClean()
     window.close()
 
