@@ -160,8 +160,7 @@ class Board(MoveCounting):
                 cn[4 + 2 * t] = nodes[k] if k >= 0 else -1
                 k = half_seg[PARTNER[2 * t + 1]]
                 cn[5 + 2 * t] = nodes[k] if k >= 0 else -1
-                entry[0] = tuple(cn)
-                entry[2] = None
+                self._contact_src[q] = (tuple(cn), None, None, 0)
         req = self.req
         np = o.with_edge[s][req.get(q, FREE)]
         if self._log is not None:

@@ -39,6 +39,8 @@ class BoardTrial(NamedTuple):
     meeples: dict[int, tuple[int, ...]]
     sides: dict[Square, tuple[tuple[Any, ...], ...]]
     """The side cache before the trial (valid again once it is undone)."""
+    contacts: dict[Square, tuple[Any, ...]]
+    """The contact patterns before the trial (valid again once it is undone)."""
 
 
 class BoardState:
@@ -87,15 +89,18 @@ class BoardState:
         self._log: list[tuple[Any, ...]] | None = None
         """The undo log while a trial is open (:meth:`begin_trial`), shared with the features."""
         self._side_cache: dict[Square, tuple[tuple[Any, ...], ...]] = {}
-        self._contact_src: dict[Square, list[Any]] = {}
-        """Empty square -> ``[nodes, pattern, roots, id]``: the 12 feature nodes of
+        self._contact_src: dict[Square, tuple[Any, ...]] = {}
+        """Empty square -> ``(nodes, pattern, roots, id)``: the 12 feature nodes of
         :meth:`contact_pattern` (side then half-edge order, -1: none), its last pattern, the
         distinct roots it was made from, each as ``r`` without a meeple or ``~r`` (negative)
         with one (``None``: not made yet; one tuple of ints, which the collector soon stops
         tracking, instead of a pair per root) and the pattern's
         :meth:`CompiledTiles.pattern_id`. The nodes change when a tile is placed next to the
-        square (:meth:`place` sets that side's) and go stale when a trial is undone (all
-        dropped); the pattern is checked on use (see :meth:`contact_pattern`)."""
+        square (:meth:`place` sets that side's); the pattern is checked on use (see
+        :meth:`contact_pattern`). An entry is a tuple, replaced when it changes, never changed
+        in place: a copy of the board starts with a copy of this dict (the same features and
+        nodes, so every entry stands there as here), and an undone trial puts back the dict
+        from before it."""
         """:meth:`_sides` of empty squares since the last change (moves listed, then judged)."""
         if self.layout is not None:
             self._make_printed_nodes()
@@ -184,7 +189,9 @@ class BoardState:
         b.opened_ferries = self.opened_ferries.copy()
         b._log = None
         b._side_cache = self._side_cache  # read-only until either board changes (then replaced)
-        b._contact_src = {}
+        # the same features and nodes: every kept pattern stands on the copy as it does here
+        # (entries are tuples, replaced, never changed in place)
+        b._contact_src = self._contact_src.copy()
         return b
 
     # -- trials -------------------------------------------------------------------------------
@@ -204,7 +211,9 @@ class BoardState:
             self._groups,
             f.meeples,
             self._side_cache,
+            self._contact_src,
         )
+        self._contact_src = self._contact_src.copy()
         self._front = self._front.copy()
         self._groups = self._groups.copy()
         self._owned = set()  # the square dicts are the trial's to copy before changing
@@ -256,7 +265,7 @@ class BoardState:
         self._groups = mark.groups
         self._owned = set()
         self._side_cache = mark.sides
-        self._contact_src = {}
+        self._contact_src = mark.contacts
         f.meeples = mark.meeples
         if mark.log_len == 0:
             self._log = f.log = None
