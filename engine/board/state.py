@@ -89,6 +89,7 @@ class BoardState:
         self._log: list[tuple[Any, ...]] | None = None
         """The undo log while a trial is open (:meth:`begin_trial`), shared with the features."""
         self._side_cache: dict[Square, tuple[tuple[Any, ...], ...]] = {}
+        """:meth:`_sides` of empty squares, kept across placements (see :meth:`place`)."""
         self._contact_src: dict[Square, tuple[Any, ...]] = {}
         """Empty square -> ``(nodes, pattern, roots, id)``: the 12 feature nodes of
         :meth:`contact_pattern` (side then half-edge order, -1: none), its last pattern, the
@@ -101,7 +102,9 @@ class BoardState:
         in place: a copy of the board starts with a copy of this dict (the same features and
         nodes, so every entry stands there as here), and an undone trial puts back the dict
         from before it."""
-        """:meth:`_sides` of empty squares since the last change (moves listed, then judged)."""
+        self._preview_memo: dict[tuple[Square, str, int], tuple[Any, ...]] = {}
+        """:meth:`Previews.preview` results by square, tile and rotation, each with what it
+        depends on (checked on use); shared by the board's copies."""
         if self.layout is not None:
             self._make_printed_nodes()
 
@@ -192,6 +195,7 @@ class BoardState:
         # the same features and nodes: every kept pattern stands on the copy as it does here
         # (entries are tuples, replaced, never changed in place)
         b._contact_src = self._contact_src.copy()
+        b._preview_memo = self._preview_memo  # each entry is checked against the board reading it
         return b
 
     # -- trials -------------------------------------------------------------------------------
