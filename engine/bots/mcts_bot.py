@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.bots.base import register_bot
 from engine.bots.evaluation import seat_values
-from engine.bots.greedy_bot import GreedyBot, placement_values
+from engine.bots.greedy_bot import GreedyBot, best_placements, placement_values
 from engine.bots.styles import style_named
 from engine.errors import EngineError
 from engine.game import Phase
@@ -409,13 +409,7 @@ class MCTSBot:
             if sim.phase is not Phase.PLACE:
                 sim.apply(policy.choose(sim))
                 continue
-            moves = sim.legal_moves().list()
-            if len(moves) == 1:
-                sim.apply(moves[0])
-                continue
-            values = placement_values(sim, moves, sim.to_move, mv)
-            top = max(values) - 1e-9
-            best = [m for m, v in zip(moves, values, strict=True) if v >= top]
+            best = best_placements(sim, sim.to_move, mv)
             sim.apply(best[0] if len(best) == 1 else rng.choice(best))
 
     def _rewards(self, sim: Game) -> list[float]:
