@@ -55,8 +55,10 @@ class Board(MoveCounting):
             sides = self._side_cache = sides.copy()
             for q in (square, (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
                 sides.pop(q, None)
-        if self._contact_src:
-            self._contact_src.pop(square, None)
+        # copies and open trials may share the dict (even an empty one, which the patterns
+        # found later would fill): this board's changes go to its own
+        src = self._contact_src = self._contact_src.copy()
+        src.pop(square, None)
         nodes = self._add_nodes(square, o)
         self._leave_frontier(square)
         self._connect_sides(square, o, nodes)

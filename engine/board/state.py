@@ -99,9 +99,9 @@ class BoardState:
         :meth:`CompiledTiles.pattern_id`. The nodes change when a tile is placed next to the
         square (:meth:`place` sets that side's); the pattern is checked on use (see
         :meth:`contact_pattern`). An entry is a tuple, replaced when it changes, never changed
-        in place: a copy of the board starts with a copy of this dict (the same features and
-        nodes, so every entry stands there as here), and an undone trial puts back the dict
-        from before it."""
+        in place. Copies of a board share the dict until one of them places a tile (it takes
+        a copy first): boards that share it have the same features and nodes, so an entry
+        stands on all of them. An undone trial puts back the dict from before it."""
         self._preview_memo: dict[tuple[Square, str, int], tuple[Any, ...]] = {}
         """:meth:`Previews.preview` results by square, tile and rotation, each with what it
         depends on (checked on use); shared by the board's copies."""
@@ -192,9 +192,9 @@ class BoardState:
         b.opened_ferries = self.opened_ferries.copy()
         b._log = None
         b._side_cache = self._side_cache  # read-only until either board changes (then replaced)
-        # the same features and nodes: every kept pattern stands on the copy as it does here
-        # (entries are tuples, replaced, never changed in place)
-        b._contact_src = self._contact_src.copy()
+        # shared until either board places a tile (then copied, see Board.place): while both
+        # have the same features and nodes, a pattern either finds stands on both
+        b._contact_src = self._contact_src
         b._preview_memo = self._preview_memo  # each entry is checked against the board reading it
         return b
 
@@ -217,7 +217,6 @@ class BoardState:
             self._side_cache,
             self._contact_src,
         )
-        self._contact_src = self._contact_src.copy()
         self._front = self._front.copy()
         self._groups = self._groups.copy()
         self._owned = set()  # the square dicts are the trial's to copy before changing
