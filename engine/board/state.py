@@ -102,9 +102,10 @@ class BoardState:
         in place. Copies of a board share the dict until one of them places a tile (it takes
         a copy first): boards that share it have the same features and nodes, so an entry
         stands on all of them. An undone trial puts back the dict from before it."""
-        self._preview_memo: dict[tuple[Square, str, int], tuple[Any, ...]] = {}
+        self._preview_memo: dict[tuple[Square, str, int], tuple[Any, ...]] | None = None
         """:meth:`Previews.preview` results by square, tile and rotation, each with what it
-        depends on (checked on use); shared by the board's copies."""
+        depends on (checked on use), when asked for (:meth:`Previews.remember_previews`);
+        shared by the board's copies."""
         if self.layout is not None:
             self._make_printed_nodes()
 
@@ -195,7 +196,7 @@ class BoardState:
         # shared until either board places a tile (then copied, see Board.place): while both
         # have the same features and nodes, a pattern either finds stands on both
         b._contact_src = self._contact_src
-        b._preview_memo = self._preview_memo  # each entry is checked against the board reading it
+        b._preview_memo = self._preview_memo  # an entry is checked by the board reading it
         return b
 
     # -- trials -------------------------------------------------------------------------------

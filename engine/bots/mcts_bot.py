@@ -238,6 +238,8 @@ class MCTSBot:
         """Length of the game's history when ``_root`` was searched (for reuse)."""
         self.last_iterations = 0
         """Iterations run by the last :meth:`choose` (0: a forced move)."""
+        self._previews: dict[Any, Any] | None = None
+        """The previews the iterations of one :meth:`choose` share (``Board.remember_previews``)."""
 
     # -- the tree ------------------------------------------------------------------------------
 
@@ -316,6 +318,9 @@ class MCTSBot:
         Returns every seat's reward."""
         rng = rng or self.rng
         sim = game.copy(shuffle=rng)
+        # the iterations judge the same placements over and over, with the board changed
+        # elsewhere: their previews are remembered for the move (each checked on use)
+        sim.board.remember_previews(self._previews)
         node = root
         path = [root]
         while not sim.is_over():
@@ -468,6 +473,14 @@ class MCTSBot:
             self._root = None
             return self.rng.choice(moves)
         self._me = game.decider
+        self._previews = {}
+        try:
+            return self._search(game, moves)
+        finally:
+            self._previews = None  # the memory is freed between moves
+
+    def _search(self, game: Game, moves: list[Action]) -> Action:
+        """:meth:`choose` past the forced, blundered and trivial cases."""
         root = self._reused_root(game)
         if self.halving and self.iterations is not None:
             chosen = self._halving(root, game)

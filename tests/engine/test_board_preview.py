@@ -244,9 +244,9 @@ def test_kept_side_cache_equals_fresh_sides(name: str) -> None:
 def test_remembered_previews_equal_fresh_ones(
     name: str | None, players: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every preview a game of greedy and Monte-Carlo moves asks for (the bots' copies share
-    what the boards remember; trials come and go) equals one worked out anew on that board,
-    and most were remembered."""
+    """Every preview a game of greedy and Monte-Carlo moves asks for equals one worked out
+    anew on that board, and most were remembered: the game's board remembers (shared with the
+    greedy bot's copies and trials) and each Monte-Carlo move's iterations share their own."""
     asked = [0, 0]  # previews asked for, previews worked out by the board
     remembering = Board.preview
     real = Board._preview
@@ -266,6 +266,7 @@ def test_remembered_previews_equal_fresh_ones(
     monkeypatch.setattr(Board, "preview", checked)
     m = load_map(bundled_map(name)) if name else None
     game = Game(m, players=players, seed=2)
+    game.board.remember_previews({})
     greedy = GreedyBot(seed=2)
     mcts = MCTSBot(seed=2, iterations=40)
     while not game.is_over():
