@@ -163,7 +163,8 @@ class BoardState:
     # -- copying ------------------------------------------------------------------------------
 
     def copy(self) -> Self:
-        """An independent copy (shares only immutable tables). Not while a trial is open."""
+        """An independent copy (shares only immutable tables and caches that either board copies
+        before changing or checks on use). Not while a trial is open."""
         if self._log is not None:
             raise EngineError("a board cannot be copied while a trial is open (end_trial first)")
         cls = type(self)
