@@ -37,7 +37,7 @@ from engine.errors import EngineError, IllegalMoveError
 from engine.features import CITY, FIELD, KIND_NAMES, MONASTERY
 from engine.gameoptions import DEFAULT_OPTIONS, GameOptions
 from engine.geometry import Square
-from engine.legal import NO_LOCS, LegalMoveGenerator, LegalPlacementGenerator, MoveIndex
+from engine.legal import NO_LOCS, Block, LegalMoveGenerator, LegalPlacementGenerator, MoveIndex
 from engine.mapdef import MapDef
 from engine.moves import Action, Draw, Move, Pass, Placement
 from engine.phase import ACTION as _ACTION
@@ -672,6 +672,14 @@ class Game:
                 acts.extend(r.actions(self._rule_ctx, ph))
             return acts
         return []
+
+    def placement_blocks(self) -> list[Block]:
+        """The placing moves of this turn (phase PLACE) as :meth:`legal_moves` counts them:
+        blocks ``(squares, rotations, meeple locations per rotation, moves per square)``, in
+        the order of ``legal_moves().list()`` (each square, each rotation: the bare placement,
+        then a meeple on each location). For bots that judge placements without building
+        every move."""
+        return self._move_index().blocks
 
     def _move_index(self) -> MoveIndex:
         """The moves of this placement turn counted in :meth:`_list_moves` order (blocks of
