@@ -89,9 +89,13 @@ def _assigned_self_attrs(cls: ast.ClassDef) -> set[str]:
     """The attributes the class's methods set on ``self``, and its ``__slots__``."""
     out: set[str] = set()
     for node in ast.walk(cls):
-        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-            if isinstance(node.value, ast.Name) and node.value.id == "self":
-                out.add(node.attr)
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Store)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
+        ):
+            out.add(node.attr)
     for stmt in cls.body:
         if isinstance(stmt, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == "__slots__" for t in stmt.targets
