@@ -3,7 +3,8 @@
 Everything else is in pyproject.toml. Without ``CMS_COMPILE=1`` (every ordinary install,
 ``pip install -e .`` included) nothing is compiled. With it, a *wheel* is built whose modules of
 ``engine.build.COMPILED_MODULES`` are extension modules made by Cython in pure-Python mode from
-the unchanged sources (docs/performance.md, "The compiled build"):
+the unchanged sources and the ``.pxd`` declarations beside the hottest of them
+(docs/performance.md, "The compiled build"):
 
     CMS_COMPILE=1 pip wheel --no-deps --no-build-isolation -w dist .
 

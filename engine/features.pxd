@@ -13,3 +13,5 @@ cdef class FeatureStore:
     @cython.locals(parent=list)
     cpdef Py_ssize_t find(self, Py_ssize_t i) except -1
     cpdef save(self, Py_ssize_t root)
+    @cython.locals(other=FeatureStore)
+    cpdef FeatureStore copy(self)
