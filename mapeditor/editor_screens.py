@@ -7,7 +7,9 @@ with ``--rule-language``, a designer's own rule set (``docs/rule-language/herrin
 in the dock (``ruleset-dock-rules.png``, ``ruleset-dock-form.png``,
 ``ruleset-dock-resources.png``), its balance report (``report-herring.png``) and a playtest
 (``playtest-herring.png``); with ``--resize``, the Resize dialog on Italia (``resize.png``);
-with ``--heat-map``, the balance dialog's Heat map tab on Deutschland (``balance-heatmap.png``).
+with ``--heat-map``, the balance dialog's Heat map tab on Deutschland (``balance-heatmap.png``);
+with ``--balance-studies``, its play styles and Tune page on Deutschland, run as a user runs
+them (``balance-styles.png``, ``balance-tune.png``).
 """
 
 from __future__ import annotations
@@ -62,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if names == ["--heat-map"]:
         heat_map_screen(app, out)
+        return 0
+    if names == ["--balance-studies"]:
+        balance_studies_screens(app, out)
         return 0
     start = open_editor()
     start.settings.setValue("recent", [str(Path.home() / "maps" / "my-island.json")])
@@ -120,6 +125,70 @@ def heat_map_screen(app: QCoreApplication, out: Path) -> None:
     dialog.close()
 
 
+def _run(app: QCoreApplication, dialog: Any, kind: str | None = None) -> None:
+    """Run the balance dialog's ``kind`` as its button does, and wait for the end."""
+    ended: list[str] = []
+    dialog.run_ended.connect(ended.append)
+    dialog.start(kind)
+    _until(app, lambda: bool(ended), seconds=1800.0)
+    dialog.run_ended.disconnect(ended.append)
+    if ended != ["done"]:
+        raise SystemExit(f"the balance run ended {ended or 'never'}: {dialog.status.text()}")
+
+
+def balance_studies_screens(app: QCoreApplication, out: Path) -> None:
+    """Deutschland's balance dialog: a bot and style per seat, then "which plan wins" (4 deals)
+    shown on the Figures page; and the Tune page after a search, its answer applied."""
+    from engine.mapio import load_map
+    from mapeditor.widgets.balance_dialog import BalanceDialog
+    from mapeditor.widgets.main_window import open_editor
+
+    path = bundled_map("deutschland")
+    dialog = BalanceDialog(load_map(path), map_path=path)
+    dialog.resize(1000, 980)
+    dialog.show()
+    dialog.games.setValue(REPORT_GAMES)
+    dialog.workers.setValue(1)
+    dialog.seed.setValue(1)
+    dialog.styles_deals.setValue(4)
+    _run(app, dialog)
+    dialog.seats.set_specs(["greedy:farmer", "mcts:cities"])  # what the form offers, too
+    dialog.tabs.setCurrentWidget(dialog.summary)
+    dialog.summary.find("Which plan wins on this map")
+    _settle(app, 0.3)
+    bar = dialog.summary.verticalScrollBar()  # the heading at the top of the page
+    bar.setValue(bar.value() + dialog.summary.cursorRect().top() - 8)
+    cursor = dialog.summary.textCursor()
+    cursor.clearSelection()
+    dialog.summary.setTextCursor(cursor)
+    _settle(app, 0.5)
+    dialog.grab().save(str(out / "balance-styles.png"))
+    print(out / "balance-styles.png")
+    dialog.close()
+
+    window = open_editor(path)
+    dialog = BalanceDialog(window.document.snapshot(), window, document=window.document)
+    dialog.resize(1000, 980)
+    dialog.show()
+    dialog.workers.setValue(1)
+    dialog.seed.setValue(1)
+    dialog.styles_deals.setValue(0)
+    page = dialog.tune_page
+    page.params.set_rows([["tile_count", "80", "114"], ["rule.chip_count", "15", "30"]])
+    page.targets.set_rows([["turns", "90", "2"], ["share.chip", "0.08", "0.03"]])
+    page.min_games.setValue(10)
+    page.max_games.setValue(30)
+    page.trials.setValue(8)
+    _run(app, dialog, "tune")
+    page.apply_button.click()
+    _settle(app, 0.5)
+    dialog.grab().save(str(out / "balance-tune.png"))
+    print(out / "balance-tune.png")
+    dialog.close()
+    window.document.undo_stack.setClean()
+    window.close()
+
+
 def _shown_report(
     app: QCoreApplication, m: Any, *, seed: int, size: tuple[int, int], map_path: Path | None = None
 ) -> Any:
@@ -129,6 +198,7 @@ def _shown_report(
     from mapeditor.widgets.balance_dialog import BalanceDialog
 
     dialog = BalanceDialog(m, map_path=map_path)
+    dialog.styles_deals.setValue(0)  # the picture's report has no styles study
     dialog.games.setValue(REPORT_GAMES)
     dialog.seed.setValue(seed)
     result = simulate(m, dialog.config(), workers=1)  # what Run does, without its thread
