@@ -774,6 +774,13 @@ def _inline(text: str) -> str:
     return "".join(f"<strong>{p}</strong>" if i % 2 else p for i, p in enumerate(parts))
 
 
+def _header(text: str) -> str:
+    """A table header; a plain one may wrap at its slashes (a tuner's ``ruleset/...`` path
+    would push the figures off the page)."""
+    cell = _inline(text)
+    return cell.replace("/", "/<wbr>") if cell == html.escape(text) else cell
+
+
 def to_html(blocks: Sequence[Block], *, title: str) -> str:
     body: list[str] = []
     for blk in blocks:
@@ -787,7 +794,7 @@ def to_html(blocks: Sequence[Block], *, title: str) -> str:
         elif kind == "img":
             body.append(f'<p><img src="{html.escape(blk[1])}" alt="{html.escape(blk[2])}"></p>')
         elif kind == "table":
-            head = "".join(f"<th>{_inline(h)}</th>" for h in blk[1])
+            head = "".join(f"<th>{_header(h)}</th>" for h in blk[1])
             rows = "".join(
                 "<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in row) + "</tr>" for row in blk[2]
             )

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis.balance import wilson
+from engine.analysis.candidate import is_map_param
 from engine.analysis.compare import evenness_p, p_text, runs_pair
 from engine.analysis.paired import mcnemar_p, paired_difference
 from engine.analysis.report import save_chart, write_pages
@@ -93,6 +94,7 @@ def config_at(base: SimConfig, point: dict[str, Any]) -> SimConfig:
     """``base`` with the parameters of one grid point."""
     changes: dict[str, Any] = {}
     rule_options = dict(base.rule_options)
+    map_edits = dict(base.map_edits)
     for name, value in point.items():
         if name == "players":
             changes["players"] = (value,)
@@ -100,10 +102,14 @@ def config_at(base: SimConfig, point: dict[str, Any]) -> SimConfig:
             changes["start_squares_used"] = value
         elif name.startswith("rule."):
             rule_options[name[5:]] = value
+        elif is_map_param(name):
+            map_edits[name] = value
         else:
             changes[name] = value
     if rule_options:
         changes["rule_options"] = tuple(sorted(rule_options.items()))
+    if map_edits:
+        changes["map_edits"] = tuple(sorted(map_edits.items()))
     return dataclasses.replace(base, **changes)
 
 
