@@ -8,8 +8,10 @@ in the dock (``ruleset-dock-rules.png``, ``ruleset-dock-form.png``,
 ``ruleset-dock-resources.png``), its balance report (``report-herring.png``) and a playtest
 (``playtest-herring.png``); with ``--resize``, the Resize dialog on Italia (``resize.png``);
 with ``--heat-map``, the balance dialog's Heat map tab on Deutschland (``balance-heatmap.png``);
-with ``--balance-studies``, its play styles and Tune page on Deutschland, run as a user runs
-them (``balance-styles.png``, ``balance-tune.png``).
+with ``--balance-studies``, its play styles on Deutschland and the Tune page on Italia, run as
+a user runs them (``balance-styles.png``, ``balance-tune.png``); with ``--tune``, the Tune page
+alone; with ``--chips-on-marks``, the Chips dock on Nordics showing the chips on its marks
+(``chips-on-marks.png``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QStandardPaths
+from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt
 from PySide6.QtWidgets import QApplication
 
 from engine.resources import bundled_map, shipped_maps
@@ -68,6 +70,12 @@ def main(argv: list[str] | None = None) -> int:
     if names == ["--balance-studies"]:
         balance_studies_screens(app, out)
         return 0
+    if names == ["--tune"]:
+        tune_screen(app, out)
+        return 0
+    if names == ["--chips-on-marks"]:
+        chips_on_marks_screen(app, out)
+        return 0
     start = open_editor()
     start.settings.setValue("recent", [str(Path.home() / "maps" / "my-island.json")])
     start._refresh_recent()
@@ -111,6 +119,27 @@ def resize_screen(app: QCoreApplication, out: Path) -> None:
     window.close()
 
 
+def chips_on_marks_screen(app: QCoreApplication, out: Path) -> None:
+    """Nordics with the Chips dock in front: where its chips go (two face down on each Chip
+    space) and the chips on the marks drawn on the map."""
+    from mapeditor.widgets.main_window import open_editor
+
+    window = open_editor(bundled_map("nordics"))
+    window.resize(1500, 950)
+    window.show()
+    _settle(app, 2.0)  # validation answers
+    dock = window.docks["Chips"]
+    window.resizeDocks([dock], [480], Qt.Orientation.Vertical)  # the whole sentence in view
+    window.chips.show_button.click()
+    window.statusBar().clearMessage()
+    window.view.fit()
+    _settle(app, 0.5)
+    window.grab().save(str(out / "chips-on-marks.png"))
+    print(out / "chips-on-marks.png")
+    window.document.undo_stack.setClean()
+    window.close()
+
+
 def heat_map_screen(app: QCoreApplication, out: Path) -> None:
     """The balance dialog on Deutschland after a short greedy run, at its Heat map tab: how
     often each square is built, painted over the print look (neighbours, names, start squares)."""
@@ -138,10 +167,9 @@ def _run(app: QCoreApplication, dialog: Any, kind: str | None = None) -> None:
 
 def balance_studies_screens(app: QCoreApplication, out: Path) -> None:
     """Deutschland's balance dialog: a bot and style per seat, then "which plan wins" (4 deals)
-    shown on the Figures page; and the Tune page after a search, its answer applied."""
+    shown on the Figures page; and the Tune page (:func:`tune_screen`)."""
     from engine.mapio import load_map
     from mapeditor.widgets.balance_dialog import BalanceDialog
-    from mapeditor.widgets.main_window import open_editor
 
     path = bundled_map("deutschland")
     dialog = BalanceDialog(load_map(path), map_path=path)
@@ -166,7 +194,22 @@ def balance_studies_screens(app: QCoreApplication, out: Path) -> None:
     print(out / "balance-styles.png")
     dialog.close()
 
-    window = open_editor(path)
+    tune_screen(app, out)
+
+
+def tune_screen(app: QCoreApplication, out: Path) -> None:
+    """The Tune page on a copy of Italia (the answer's rule-set file is written beside it):
+    a number of its rule-set file and where Bari lies searched, the answer applied."""
+    import shutil
+    import tempfile
+
+    from mapeditor.widgets.balance_dialog import BalanceDialog
+    from mapeditor.widgets.main_window import open_editor
+
+    folder = Path(tempfile.mkdtemp(prefix="tune-screen-"))
+    for name in ("italia.json", "italia.ruleset.json"):
+        shutil.copy(bundled_map("italia").parent / name, folder / name)
+    window = open_editor(folder / "italia.json")
     dialog = BalanceDialog(window.document.snapshot(), window, document=window.document)
     dialog.resize(1000, 980)
     dialog.show()
@@ -174,10 +217,15 @@ def balance_studies_screens(app: QCoreApplication, out: Path) -> None:
     dialog.seed.setValue(1)
     dialog.styles_deals.setValue(0)
     page = dialog.tune_page
-    page.params.set_rows([["tile_count", "80", "114"], ["rule.chip_count", "15", "30"]])
-    page.targets.set_rows([["turns", "90", "2"], ["share.chip", "0.08", "0.03"]])
-    page.min_games.setValue(10)
-    page.max_games.setValue(30)
+    page.params.set_rows(
+        [
+            ["ruleset/mechanics/vino/reward/points/town_colour", "6", "16"],
+            ["start.Bari", "21,17|19,15|19,17|20,18", ""],
+        ]
+    )
+    page.targets.set_rows([["share.vino", "0.07", "0.02"], ["seat1", "0.5", "0.15"]])
+    page.min_games.setValue(20)
+    page.max_games.setValue(60)
     page.trials.setValue(8)
     _run(app, dialog, "tune")
     page.apply_button.click()
@@ -187,6 +235,7 @@ def balance_studies_screens(app: QCoreApplication, out: Path) -> None:
     dialog.close()
     window.document.undo_stack.setClean()
     window.close()
+    shutil.rmtree(folder)
 
 
 def _shown_report(

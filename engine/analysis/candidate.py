@@ -133,6 +133,38 @@ def resolve(data: Any, param: str) -> list[str | int]:
     return keys
 
 
+def number_paths(m: MapDef) -> list[str]:
+    """Every ``ruleset/PATH`` naming a number of ``m``'s data rule set (none for a registered
+    or unreadable one), a list's items by id where they have one: the tuner's choices.
+
+    >>> from engine.mapio import load_map
+    >>> from engine.resources import bundled_map
+    >>> paths = number_paths(load_map(bundled_map("italia")))
+    >>> "ruleset/mechanics/vino/reward/points/town_colour" in paths
+    True
+    """
+    ref = m.rule_set
+    if not isinstance(ref, EmbeddedRuleSet | FileRuleSet):
+        return []
+    out: list[str] = []
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(value, f"{path}/{key}")
+        elif isinstance(node, list):
+            for k, item in enumerate(node):
+                named = isinstance(item, dict) and isinstance(item.get("id"), str)
+                walk(item, f"{path}/{item['id'] if named else k}")
+        elif isinstance(node, int | float) and not isinstance(node, bool):
+            out.append(RULESET + path.lstrip("/"))
+
+    data = ref.spec.to_dict()
+    data.pop("version", None)  # the format's, not a number of the rules
+    walk(data, "")
+    return out
+
+
 def tuned_spec(spec: RuleSetSpec, edits: Iterable[tuple[str, Any]]) -> RuleSetSpec:
     """``spec`` with each ``(ruleset/PATH, number)`` of ``edits`` set, checked by the rule-set
     schema and checker.
@@ -301,6 +333,7 @@ __all__ = [
     "answer_edits",
     "candidate_map",
     "is_map_param",
+    "number_paths",
     "parse_square",
     "resolve",
     "split_param",

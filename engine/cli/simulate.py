@@ -66,7 +66,9 @@ def register(sub: Any) -> None:
         default=[],
         metavar="NAME=V1,V2",
         help="sweep a parameter (repeat for a grid): players, tile_count, tile_pool, "
-        "start_squares, bot, seats (mcts/greedy/greedy), rule.NAME (a rule-set option)",
+        "start_squares, bot, seats (mcts/greedy/greedy), rule.NAME (a rule-set option), "
+        "ruleset/PATH (a number inside the map's data rule set), start.NAME=X,Y|X,Y (where "
+        "a start square lies)",
     )
     p.add_argument(
         "--seats",

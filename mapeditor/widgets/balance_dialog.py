@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.analysis.balance import balance_report
+from engine.analysis.candidate import START, number_paths
 from engine.analysis.compare import (
     compare_runs,
     comparison_blocks,
@@ -77,9 +78,18 @@ from engine.analysis.sweep import (
     sweep_blocks,
     write_sweep,
 )
-from engine.analysis.tune import check, config_for, tune, write_tuning
+from engine.analysis.tune import (
+    PARAMS,
+    TuneParam,
+    check,
+    check_space,
+    shown_values,
+    tune,
+    write_tuning,
+)
 from engine.errors import EngineError
 from engine.mapdef import MapDef, UnreadableRuleSet
+from engine.rules.registry import rules_for
 from mapeditor.designer_icons import icon_pixmap
 from mapeditor.folders import remember_dir, start_dir
 from mapeditor.remembered import remember_fields
@@ -125,6 +135,31 @@ def seat_effect_text(styles: dict[str, Any] | None) -> str:
         f" Seat 1 wins {bot['rate']:.0%} under the greedy bot, {ref['rate']:.0%} under the random "
         f"bot: the bot adds {bot['vs_random'] * 100:+.0f} points (p = {bot['p_value']:.2g})."
     ).replace("%", " %")
+
+
+NUMERIC_OPTIONS = frozenset(("chip_count", "ones_per_colour"))
+"""The common Map-Chips options that take a whole number (``chips`` is a layout,
+``chip_reading`` a word)."""
+
+
+def tunable_names(m: MapDef) -> list[str]:
+    """The tuner's parameters on ``m``: the settings, the rule set's chip options (the numeric
+    options every Map-Chips set takes; its own are named freely), where each start square lies
+    and every number of its data rule set.
+
+    >>> from engine.mapio import load_map
+    >>> from engine.resources import bundled_map
+    >>> names = tunable_names(load_map(bundled_map("italia")))
+    >>> names[:3], [n for n in names if n.startswith("start.")]
+    (['tile_count', 'start_squares', 'rule.chip_count'], ['start.Bari', 'start.Genova', 'start.Trieste'])
+    """
+    try:
+        rules = rules_for(m.rule_set.name, m)
+    except EngineError:
+        rules = None
+    numeric = sorted(getattr(rules, "common_options", frozenset()) & NUMERIC_OPTIONS)
+    starts = sorted(f"{START}{s.name}" for s in m.start_squares.values())
+    return [*PARAMS, *(f"rule.{o}" for o in numeric), *starts, *number_paths(m)]
 
 
 class _Relay(QObject):
@@ -205,7 +240,9 @@ class BalanceDialog(QDialog):
         self.sweep_text.setPlaceholderText("players=2,3,4; tile_count=60,80")
         self.sweep_text.setToolTip(
             "Parameters and their values, separated by ';': players, tile_count, tile_pool, "
-            "start_squares, bot, seats (mcts/greedy/greedy), rule.NAME (a rule-set option). "
+            "start_squares, bot, seats (mcts/greedy/greedy), rule.NAME (a rule-set option), "
+            "ruleset/PATH (a number inside the map's data rule set), start.NAME=X,Y|X,Y (where "
+            "a start square lies). "
             "Several parameters make a grid; each point plays the number of games above."
         )
         self.seats = SeatBots(self.players.value())
@@ -269,7 +306,7 @@ class BalanceDialog(QDialog):
         self.tabs.addTab(scroll, "Charts")
         self.summary = QTextBrowser()
         self.tabs.addTab(self.summary, "Figures")
-        self.tune_page = TunePage(self._tiles_played(), self._check_bound)
+        self.tune_page = TunePage(self._tiles_played(), self._check_space, names=tunable_names(m))
         self.tune_page.tune_button.clicked.connect(lambda: self.start("tune"))
         self.tune_page.apply_button.clicked.connect(self.apply_tuning)
         self.tabs.addTab(self.tune_page, "Tune…")
@@ -419,6 +456,7 @@ class BalanceDialog(QDialog):
         """The tuner's search (and its check) on this map: progress counts candidates."""
         settings = self.tune_page.settings()
         m = self.map
+        check_space(m, config, settings["params"])  # the rows together, before any game
         trials = settings["trials"]
 
         def tune_job(sim: Any, progress: Any) -> tuple[str, Any]:
@@ -460,12 +498,11 @@ class BalanceDialog(QDialog):
             return self.map.setup.tile_pool_max
         return len(game.pile)
 
-    def _check_bound(self, name: str, value: Any) -> None:
-        """Refuse a tuner's bound this map (with the players and rules set) cannot play: a new
-        game is made with it, as the command line does before any game is spent."""
-        config = self.config()
-        rule_set, _missing = rule_set_for(self.map, config.rules)
-        new_game(self.map, config.players[0], 0, rule_set, config_for(config, {name: value}))
+    def _check_space(self, param: TuneParam) -> None:
+        """Refuse a tuner's row this map (with the players and rules set) cannot play, as the
+        command line does before any game is spent (:func:`check_space`: every start square
+        choice, every number of a rule-set range, the ends of the others)."""
+        check_space(self.map, self.config(), [param])
 
     def _heat_mode_changed(self, _index: int) -> None:
         mode = self.heat_mode.currentData()
@@ -675,19 +712,28 @@ class BalanceDialog(QDialog):
         self.tabs.setCurrentWidget(self.tune_page)
 
     def apply_tuning(self) -> None:
-        """Put the answer's numbers in the open map as one undo step; say what the map cannot
-        hold (play options)."""
+        """Put the answer's values in the open map as one undo step; say what the map cannot
+        hold (play options) and the rule-set file written beside the map's own."""
         result = self.tune_page.result
         if self.document is None or result is None or result["best"] is None:
             return
         values = result["best"]["values"]
-        left = apply_tuning(self.document, values)
-        done = [f"{k} = {v:g}" for k, v in values.items() if k not in left]
-        words = f"Applied to the map (one undo step): {', '.join(done)}." if done else ""
+        try:
+            left, written = apply_tuning(self.document, values)
+        except (EngineError, OSError) as exc:
+            self.tune_page.applied.setText(f"Not applied: {exc}")
+            return
+        done = {k: v for k, v in values.items() if k not in left}
+        words = f"Applied to the map (one undo step): {shown_values(done)}." if done else ""
+        if written is not None:
+            words += (
+                f" The tuned rule set was written to a new file, {written.name}, which the map "
+                "now names (undo names the original again; the new file stays)."
+            )
         if left:
             words += (
                 " Not applied: "
-                + "; ".join(f"{k} = {values[k]:g}, {why}" for k, why in left.items())
+                + "; ".join(f"{shown_values({k: values[k]})}, {why}" for k, why in left.items())
                 + "."
             )
         self.tune_page.applied.setText(words.strip())
@@ -780,4 +826,5 @@ __all__ = [
     "open_balance_dialog",
     "paint_heat",
     "render_heat",
+    "tunable_names",
 ]

@@ -11,14 +11,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCompleter,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSpinBox,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QTextBrowser,
     QVBoxLayout,
@@ -29,7 +34,7 @@ from engine.analysis.report import to_html
 from engine.analysis.tune import MAX_GAMES, MAX_TRIALS, tuning_blocks
 from engine.errors import EngineError
 from mapeditor.widgets.tune_rows import (
-    BoundCheck,
+    SpaceCheck,
     TuneRowsModel,
     params_model,
     remembered_rows,
@@ -39,20 +44,54 @@ from mapeditor.widgets.tune_rows import (
 __all__ = ["TunePage"]
 
 
-def _rows_box(title: str, model: TuneRowsModel, name: str) -> tuple[QGroupBox, QTableView]:
-    """A titled table of ``model`` with Add and Remove buttons under it."""
+class NamePicker(QStyledItemDelegate):
+    """The name cell's editor offers the names this map can tune (typed freely too):
+    completion by any part, so ``vino`` finds ``ruleset/mechanics/vino/...``."""
+
+    def __init__(self, names: list[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # one completer, kept by the delegate: an editor's own child completer crashes Qt when
+        # the view deletes the closed editor
+        self.completer = QCompleter(names, self)
+        self.completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+
+    def createEditor(  # noqa: N802 - Qt's name
+        self,
+        parent: QWidget,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> QWidget:
+        if index.column() != 0:
+            return super().createEditor(parent, option, index)
+        editor = QLineEdit(parent)
+        editor.setCompleter(self.completer)
+        return editor
+
+
+def _rows_box(
+    title: str,
+    model: TuneRowsModel,
+    name: str,
+    names: list[str] | None = None,
+    widths: tuple[int, int, int] = (150, 56, 72),
+) -> tuple[QGroupBox, QTableView]:
+    """A titled table of ``model`` with Add and Remove buttons under it (``names``: what the
+    name cell offers; ``widths``: the three cells')."""
     box = QGroupBox(title)
     view = QTableView()
     view.setObjectName(f"tune-{name}")
     view.setModel(model)
+    if names:
+        view.setItemDelegate(NamePicker(names, view))
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     view.verticalHeader().setVisible(False)
     header = view.horizontalHeader()
     header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-    view.setColumnWidth(0, 150)
-    view.setColumnWidth(1, 56)
-    view.setColumnWidth(2, 72)
+    for col, width in enumerate(widths):
+        view.setColumnWidth(col, width)
+    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a rule-set path's both ends
     view.setMinimumHeight(90)
     view.setMaximumHeight(150)  # a few rows; the answer below gets the room
     problem = QLabel("")
@@ -67,6 +106,7 @@ def _rows_box(title: str, model: TuneRowsModel, name: str) -> tuple[QGroupBox, Q
 
     model.dataChanged.connect(show_problem)
     model.rowsRemoved.connect(show_problem)
+    model.modelReset.connect(show_problem)  # remembered rows put back
     show_problem()
     add = QPushButton("Add")
     add.setObjectName(f"tune-{name}-add")
@@ -98,22 +138,32 @@ class TunePage(QWidget):
     """Rows of numbers to search and targets, the search's settings, its answer and Apply."""
 
     def __init__(
-        self, tiles: int, bounds: BoundCheck | None = None, parent: QWidget | None = None
+        self,
+        tiles: int,
+        space: SpaceCheck | None = None,
+        parent: QWidget | None = None,
+        *,
+        names: list[str] | None = None,
     ) -> None:
         """``tiles``: the tiles a game of the map plays now (the first row searches below
-        it); ``bounds``: the map's check of a bound."""
+        it); ``space``: the map's check of a row's values; ``names``: the parameters this map
+        has, offered as a parameter's name is typed."""
         super().__init__(parent)
-        self.params = params_model([["tile_count", str(max(2, tiles - 30)), str(tiles)]], bounds)
+        self.params = params_model([["tile_count", str(max(2, tiles - 30)), str(tiles)]], space)
         self.targets = targets_model([["seat1", "0.5", "0.05"]])
         params_box, self.params_view = _rows_box(
-            "Search (PARAM = LOW..HIGH)", self.params, "params"
+            "Search (PARAM = LOW..HIGH, or start.NAME = X,Y|X,Y|...)",
+            self.params,
+            "params",
+            names,
+            (190, 110, 44),
         )
         targets_box, self.targets_view = _rows_box(
             "Targets (FIGURE = VALUE ± TOL)", self.targets, "targets"
         )
         tables = QHBoxLayout()
-        tables.addWidget(params_box, 1)
-        tables.addWidget(targets_box, 1)
+        tables.addWidget(params_box, 3)  # a rule-set path and a start square's squares are long
+        tables.addWidget(targets_box, 2)
 
         self.min_games = QSpinBox(minimum=2, maximum=MAX_GAMES, value=40)
         self.max_games = QSpinBox(minimum=2, maximum=MAX_GAMES, value=360)

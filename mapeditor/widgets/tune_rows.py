@@ -3,7 +3,14 @@
 Each row is three cells (a name and two numbers) and a fourth, read-only, that says what the
 engine's own parser (:func:`engine.analysis.tune.parse_tune`, :func:`~engine.analysis.tune.parse_target`)
 makes of it: ``ok`` or its error, also the row's tooltip. A name the parser accepts is taken,
-so new kinds of parameter in the tuner need no change here.
+so new kinds of parameter in the tuner need no change here. A start square's choice
+(``start.NAME``) is not a range: its squares go in the second cell, ``x,y|x,y|...``, and the
+third stays empty.
+
+>>> row_item("{}={}..{}", ["start.Bari", "21,17 | 19,15", ""])
+'start.Bari=21,17 | 19,15'
+>>> row_item("{}={}..{}", ["ruleset/supply/per_colour", "4", "8"])
+'ruleset/supply/per_colour=4..8'
 """
 
 from __future__ import annotations
@@ -14,18 +21,23 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from engine.analysis.candidate import START
 from engine.analysis.tune import FIGURES, PARAMS, TuneParam, parse_target, parse_tune
 from engine.errors import EngineError
 
-__all__ = ["TuneRowsModel", "params_model", "remembered_rows", "targets_model"]
+__all__ = ["TuneRowsModel", "params_model", "remembered_rows", "row_item", "targets_model"]
 
 Index = QModelIndex | QPersistentModelIndex
-BoundCheck = Callable[[str, Any], None]
-"""``check(name, value)`` raises :class:`EngineError` when the map refuses a bound."""
+SpaceCheck = Callable[[TuneParam], None]
+"""``check(param)`` raises :class:`EngineError` when the map refuses one of the parameter's
+values (:func:`engine.analysis.tune.check_space`: every choice, every number of a rule-set
+range, the ends of the others)."""
 MAX_ROWS = 12
 """More rows than the tuner takes are refused by its parser; the table stops a little above."""
 BAD = QColor(255, 225, 225)
 MAX_CELL = 100
+MAX_SAID = 200
+"""Rows' checks kept at most (one per row text tried)."""
 """Characters in a remembered cell (a settings file edited by hand may hold anything)."""
 
 
@@ -48,10 +60,19 @@ def remembered_rows(value: Any) -> list[list[str]] | None:
     return [list(r) for r in value]
 
 
+def row_item(fmt: str, row: list[str]) -> str:
+    """A row as the command line writes it: ``fmt`` with its cells, or ``start.NAME=SQUARES``
+    for a start square's choice (no range)."""
+    name, a, b = (t.strip() for t in row)
+    if name.startswith(START) and fmt.startswith("{}={}.."):
+        return f"{name}={a}"
+    return fmt.format(name, a, b)
+
+
 class TuneRowsModel(QAbstractTableModel):
     """Rows of ``[name, a, b]``, each written as ``fmt.format(name, a, b)`` and checked by
-    ``parse([item, ...])``; ``bounds`` (optional) checks each number of a parsed row against
-    the map (the tuner's bounds must be playable)."""
+    ``parse([item, ...])``; ``space`` (optional) checks a parsed row's values against the map
+    (the tuner's values must be playable)."""
 
     def __init__(
         self,
@@ -60,24 +81,26 @@ class TuneRowsModel(QAbstractTableModel):
         parse: Callable[[list[str]], list[Any]],
         hint: str,
         rows: list[list[str]] | None = None,
-        bounds: BoundCheck | None = None,
+        space: SpaceCheck | None = None,
     ) -> None:
         super().__init__()
         self.headers = (*headers, "Check")
         self.fmt = fmt
         self.parse = parse
         self.hint = hint
-        self.bounds = bounds
+        self.space = space
         self.rows: list[list[str]] = [list(r) for r in rows or []]
         self.errors: list[str] = []
+        self._space_said: dict[str, str] = {}
+        """The map's word on each row checked (a rule-set range plays up to 200 set-ups), kept
+        until the settings it depends on change (:meth:`recheck`)."""
         self._check()
 
     # -- the rows as the tuner takes them ---------------------------------------------------------
 
     def item(self, row: int) -> str:
         """Row ``row`` as the command line writes it (``tile_count=80..114``)."""
-        name, a, b = (t.strip() for t in self.rows[row])
-        return self.fmt.format(name, a, b)
+        return row_item(self.fmt, self.rows[row])
 
     def items(self) -> list[str]:
         return [self.item(r) for r in range(len(self.rows))]
@@ -98,18 +121,30 @@ class TuneRowsModel(QAbstractTableModel):
         try:
             (parsed,) = self.parse([item])
             self.parse([*earlier[:1], item])  # the same name twice: the parser's words
-            if self.bounds is not None and isinstance(parsed, TuneParam):
-                for bound in (parsed.low, parsed.high):
-                    self.bounds(parsed.name, bound)
         except EngineError as exc:
             return str(exc)
-        return ""
+        if self.space is None or not isinstance(parsed, TuneParam):
+            return ""
+        if item not in self._space_said:
+            if len(self._space_said) > MAX_SAID:
+                self._space_said.clear()
+            try:
+                self.space(parsed)
+                self._space_said[item] = ""
+            except EngineError as exc:
+                self._space_said[item] = str(exc)
+        return self._space_said[item]
 
     def _check(self) -> None:
         self.errors = [self._row_error(r) for r in range(len(self.rows))]
 
     def recheck(self) -> None:
         """Check every row again (the map's settings changed)."""
+        self._space_said.clear()
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Check every row again, the map's word on a row already checked taken as said."""
         self._check()
         if self.rows:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, 3))
@@ -154,7 +189,7 @@ class TuneRowsModel(QAbstractTableModel):
         if not index.isValid() or index.column() >= 3 or role != Qt.ItemDataRole.EditRole:
             return False
         self.rows[index.row()][index.column()] = str(value).strip()
-        self.recheck()  # a name given twice marks the other row too
+        self._refresh()  # a name given twice marks the other row too
         return True
 
     def set_rows(self, rows: list[list[str]]) -> None:
@@ -173,7 +208,7 @@ class TuneRowsModel(QAbstractTableModel):
         self.rows.append([name, a, b])
         self.errors.append("")
         self.endInsertRows()
-        self.recheck()
+        self._refresh()
         return True
 
     def remove_row(self, row: int) -> None:
@@ -183,20 +218,22 @@ class TuneRowsModel(QAbstractTableModel):
         del self.rows[row]
         del self.errors[row]
         self.endRemoveRows()
-        self.recheck()
+        self._refresh()
 
 
-def params_model(rows: list[list[str]], bounds: BoundCheck | None = None) -> TuneRowsModel:
-    """The searched numbers: ``PARAM=LOW..HIGH``."""
+def params_model(rows: list[list[str]], space: SpaceCheck | None = None) -> TuneRowsModel:
+    """The searched numbers: ``PARAM=LOW..HIGH``, or ``start.NAME`` and its squares."""
     known = ", ".join(PARAMS)
     return TuneRowsModel(
-        ("Parameter", "Low", "High"),
+        ("Parameter", "Low / squares", "High"),
         "{}={}..{}",
         parse_tune,
-        f"What to search: {known}, or rule.NAME (a numeric option of the map's rule set), "
-        "between Low and High",
+        f"What to search: {known}, rule.NAME (a numeric option of the map's rule set) or "
+        "ruleset/PATH (a number inside its rule-set file or embedded rule set), between Low "
+        "and High; or start.NAME (where start square NAME lies) with its squares x,y|x,y|... "
+        "under Low and High left empty",
         rows,
-        bounds,
+        space,
     )
 
 

@@ -261,7 +261,10 @@ def test_the_command_line_tunes_a_rule_set_file_and_a_start_square(italia: Path,
     )
     assert tuple(map(int, best["start.Bari"].split(","))) in tuned.start_squares
     # the page's long path headers may wrap at their slashes, so the figures stay in view
-    assert "<th>ruleset/<wbr>mechanics/<wbr>vino/<wbr>" in (out / "tuning.html").read_text()
+    html = (out / "tuning.html").read_text()
+    assert "<th>ruleset/<wbr>mechanics/<wbr>vino/<wbr>" in html
+    # the statuses' legend is in italics, not asterisks
+    assert "A candidate is <em>met</em> when" in html and "*met*" not in html
     page = (out / "tuning.md").read_text()
     assert (
         f"The answer is written as new files: `{italia.parent / 'italia.tuned.ruleset.json'}`"

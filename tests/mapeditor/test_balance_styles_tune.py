@@ -163,7 +163,7 @@ def test_tune_runs_applies_to_the_map_and_undo_restores_it(qtbot, make_editor, s
     assert setup.tile_pool_max == values["tile_count"]
     assert setup.start_squares_used == values["start_squares"]
     assert doc.undo_stack.count() == 1 and doc.undo_stack.undoText() == "Apply tuning"
-    assert page.applied.text().startswith("Applied to the map (one undo step): tile_count = ")
+    assert page.applied.text().startswith("Applied to the map (one undo step): tile_count=")
     assert not page.apply_button.isEnabled()  # applied once
     window.undo_action.trigger()  # Edit ▸ Undo
     assert doc.map.setup == before and doc.undo_stack.isClean()
@@ -208,9 +208,9 @@ def test_cancelling_a_tuning_stops_its_workers(qtbot, small) -> None:
 
 
 def test_what_the_map_cannot_hold_is_named_not_dropped(small) -> None:
-    fields, left = tuning_changes(small, {"rule.chip_count": 12, "rule.ones_per_colour": 3})
-    assert fields == {"setup.chip_count": 12}
-    assert left == {
+    plan = tuning_changes(small, {"rule.chip_count": 12, "rule.ones_per_colour": 3})
+    assert plan.fields == {"setup.chip_count": 12} and plan.rule_set is None
+    assert plan.left == {
         "rule.ones_per_colour": "a play option of the rule set: the map file has no field for it"
     }
 
@@ -228,7 +228,7 @@ def test_the_applied_map_plays_as_the_tuned_settings_did(qapp) -> None:
     rule_set, _missing = rule_set_for(m, True)
     tuned = new_game(m, 2, 5, rule_set, config_for(base, values))
     doc = MapDocument(m.copy())
-    assert apply_tuning(doc, values) == {}
+    assert apply_tuning(doc, values) == ({}, None)
     applied = new_game(doc.map, 2, 5, rule_set, base)
     assert applied.pile == tuned.pile and len(applied.pile) != len(
         new_game(m, 2, 5, rule_set, base).pile
@@ -266,8 +266,8 @@ def test_apply_names_what_the_map_cannot_hold(qtbot, small) -> None:
     _click(qtbot, dialog.tune_page.apply_button)
     assert doc.map.setup.tile_pool_max == 50
     assert dialog.tune_page.applied.text() == (
-        "Applied to the map (one undo step): tile_count = 50. Not applied: "
-        "rule.ones_per_colour = 3, a play option of the rule set: the map file has no field for it."
+        "Applied to the map (one undo step): tile_count=50. Not applied: "
+        "rule.ones_per_colour=3, a play option of the rule set: the map file has no field for it."
     )
     # a dialog opened without a document only reports
     alone = BalanceDialog(small)
