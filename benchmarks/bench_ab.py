@@ -23,6 +23,8 @@ Cases:
   4 players, the positions reached by greedy play (2 per round; the moves chosen are compared),
   judged by the projected scores as at a1cce19 (``evaluation="projected"``: the learned
   evaluation of the default since plays other moves; ``bench_versus.py`` measures it);
+- ``mcts-default``: the same with the bot's default evaluation (the learned one), against a
+  baseline that has it (c06933c or later);
 - ``validate60`` / ``validate400``: ``validate_map`` of a generated all-land map with 4 start
   squares and 6 large cities (``benchmarks/bench_validate.py``'s map) of that size.
 
@@ -128,7 +130,14 @@ secs = time.thread_time() - t
 h = hashlib.sha256(json.dumps([a.to_dict() for a in chosen], sort_keys=True).encode())
 print(secs, h.hexdigest()[:16])
 """
-BOT_CASES = {"greedy": (GREEDY, GREEDY_GAMES), "mcts": (MCTS, MCTS_MOVES)}
+MCTS_DEFAULT = MCTS.replace('MCTSBot(seed=seed, evaluation="projected")', "MCTSBot(seed=seed)")
+"""The ``mcts`` case with the bot's default evaluation (the learned one since issue 31): compare
+it with a checkout that has the same default (``--base c06933c`` or later)."""
+BOT_CASES = {
+    "greedy": (GREEDY, GREEDY_GAMES),
+    "mcts": (MCTS, MCTS_MOVES),
+    "mcts-default": (MCTS_DEFAULT, MCTS_MOVES),
+}
 
 
 IMPORT_FROM: dict[Path, Path] = {}
@@ -271,7 +280,7 @@ def main() -> int:
             n = [s for s, _, _ in runs["new"]]
             mb, mn = statistics.median(b), statistics.median(n)
             per_run = GAMES.get(case, BOT_CASES[case][1] if case in BOT_CASES else 0)
-            unit = "moves/s" if case == "mcts" else "games/s" if per_run else "s"
+            unit = "moves/s" if case.startswith("mcts") else "games/s" if per_run else "s"
             if per_run:
                 fb, fn = per_run / mb, per_run / mn
             else:
@@ -297,7 +306,7 @@ def main() -> int:
                 setup = statistics.median(s / t for t, s, _ in runs["new"])
                 setup_b = statistics.median(s / t for t, s, _ in runs["base"])
                 print(f"{'':12s} set-up share of a game: base {setup_b:.1%}, new {setup:.1%}")
-            if case == "mcts":
+            if case.startswith("mcts"):
                 print(
                     f"{'':12s} CPU time per move: base {mb / per_run * 1e3:.0f} ms, new {mn / per_run * 1e3:.0f} ms"
                 )

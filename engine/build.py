@@ -1,7 +1,8 @@
 """Which build of the engine is running: pure Python, or the optional compiled build.
 
 The compiled build (docs/performance.md, "The compiled build") is the same source compiled by
-Cython in pure-Python mode into a wheel: the modules named in :data:`COMPILED_MODULES` are
+Cython in pure-Python mode into a wheel, with the C types of the ``.pxd`` files beside the
+hottest modules: the modules named in :data:`COMPILED_MODULES` are
 extension modules there. An editable install (``pip install -e .``) is always pure Python.
 This module imports nothing from the engine: ``setup.py`` reads the list from it.
 """

@@ -37,7 +37,7 @@ from engine.errors import EngineError, IllegalMoveError
 from engine.features import CITY, FIELD, KIND_NAMES, MONASTERY
 from engine.gameoptions import DEFAULT_OPTIONS, GameOptions
 from engine.geometry import Square
-from engine.legal import NO_LOCS, LegalMoveGenerator, LegalPlacementGenerator, MoveIndex
+from engine.legal import NO_LOCS, Block, LegalMoveGenerator, LegalPlacementGenerator, MoveIndex
 from engine.mapdef import MapDef
 from engine.moves import Action, Draw, Move, Pass, Placement
 from engine.phase import ACTION as _ACTION
@@ -240,10 +240,12 @@ class Game:
         self.start_tiles: list[tuple[Square, str, int]] = []
         self.last_placement: tuple[Square, str, int] | None = None
         self.rule_state: dict[str, Any] = {}
-        self._extra_turns = 0
-        """Turns the current player still takes before the next player (rule sets grant them)."""
-        self._in_extra_turn = False
-        """The current turn was granted as an extra turn (``RuleContext.extra_turn``)."""
+        self._extra_turns: tuple[str, ...] = ()
+        """Who granted each turn the current player still takes before the next player, in the
+        order they are played (``RuleContext.grant_extra_turn``)."""
+        self._extra_turn_by: str | None = None
+        """Who granted the current turn as an extra turn (``RuleContext.extra_turn_by``);
+        ``None``: a normal turn."""
         self._skips: tuple[int, ...] = ()
         """Turns each player will miss (``RuleContext.skip_turn``); empty: none."""
         self._pending: tuple[list[int], list[Square]] = ([], [])
@@ -475,10 +477,12 @@ class Game:
         for r in self._hooks.end_of_turn:
             r.end_of_turn(self._rule_ctx)
         self.turn += 1
-        self._in_extra_turn = bool(self._extra_turns)
-        if self._extra_turns:
-            self._extra_turns -= 1
+        extra = self._extra_turns
+        if extra:
+            self._extra_turn_by = extra[0]
+            self._extra_turns = extra[1:]
         else:
+            self._extra_turn_by = None
             self.to_move = (self.to_move + 1) % len(self.players)
             if self.to_move == 0:
                 self.round += 1
@@ -668,6 +672,14 @@ class Game:
                 acts.extend(r.actions(self._rule_ctx, ph))
             return acts
         return []
+
+    def placement_blocks(self) -> list[Block]:
+        """The placing moves of this turn (phase PLACE) as :meth:`legal_moves` counts them:
+        blocks ``(squares, rotations, meeple locations per rotation, moves per square)``, in
+        the order of ``legal_moves().list()`` (each square, each rotation: the bare placement,
+        then a meeple on each location). For bots that judge placements without building
+        every move."""
+        return self._move_index().blocks
 
     def _move_index(self) -> MoveIndex:
         """The moves of this placement turn counted in :meth:`_list_moves` order (blocks of

@@ -106,6 +106,25 @@ class ChangeAttribute(QUndoCommand):
         return True
 
 
+class ChangeAttributes(QUndoCommand):
+    """Change several scalar fields as one undo step (``{"setup.tile_pool_max": 92, ...}``):
+    the old value of each is kept, so undo restores them exactly."""
+
+    def __init__(self, document: MapDocument, values: Mapping[str, Any], text: str) -> None:
+        super().__init__(text)
+        self._doc = document
+        self._new = dict(values)
+        self._old = {name: document.attribute(name) for name in self._new}
+
+    def redo(self) -> None:
+        for name, value in self._new.items():
+            self._doc._apply_attribute(name, value)
+
+    def undo(self) -> None:
+        for name, value in self._old.items():
+            self._doc._apply_attribute(name, value)
+
+
 class ReplaceMap(QUndoCommand):
     """Swap in a whole new map (grid resize, moving a selection): both maps are kept."""
 
@@ -164,6 +183,16 @@ def set_rule_set(
     if document.map.rule_set == new:
         return False
     document.undo_stack.push(SetRuleSet(document, new, text, merge_key=merge_key))
+    return True
+
+
+def change_attributes(document: MapDocument, values: Mapping[str, Any], text: str) -> bool:
+    """Push one :class:`ChangeAttributes` for the fields of ``values`` not already so; ``True``
+    if pushed."""
+    effective = {k: v for k, v in values.items() if not _same(document.attribute(k), v)}
+    if not effective:
+        return False
+    document.undo_stack.push(ChangeAttributes(document, effective, text))
     return True
 
 

@@ -7,7 +7,11 @@ with ``--rule-language``, a designer's own rule set (``docs/rule-language/herrin
 in the dock (``ruleset-dock-rules.png``, ``ruleset-dock-form.png``,
 ``ruleset-dock-resources.png``), its balance report (``report-herring.png``) and a playtest
 (``playtest-herring.png``); with ``--resize``, the Resize dialog on Italia (``resize.png``);
-with ``--heat-map``, the balance dialog's Heat map tab on Deutschland (``balance-heatmap.png``).
+with ``--heat-map``, the balance dialog's Heat map tab on Deutschland (``balance-heatmap.png``);
+with ``--balance-studies``, its play styles on Deutschland and the Tune page on Italia, run as
+a user runs them (``balance-styles.png``, ``balance-tune.png``); with ``--tune``, the Tune page
+alone; with ``--chips-on-marks``, the Chips dock on Nordics showing the chips on its marks
+(``chips-on-marks.png``).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QStandardPaths
+from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt
 from PySide6.QtWidgets import QApplication
 
 from engine.resources import bundled_map, shipped_maps
@@ -63,6 +67,15 @@ def main(argv: list[str] | None = None) -> int:
     if names == ["--heat-map"]:
         heat_map_screen(app, out)
         return 0
+    if names == ["--balance-studies"]:
+        balance_studies_screens(app, out)
+        return 0
+    if names == ["--tune"]:
+        tune_screen(app, out)
+        return 0
+    if names == ["--chips-on-marks"]:
+        chips_on_marks_screen(app, out)
+        return 0
     start = open_editor()
     start.settings.setValue("recent", [str(Path.home() / "maps" / "my-island.json")])
     start._refresh_recent()
@@ -106,6 +119,27 @@ def resize_screen(app: QCoreApplication, out: Path) -> None:
     window.close()
 
 
+def chips_on_marks_screen(app: QCoreApplication, out: Path) -> None:
+    """Nordics with the Chips dock in front: where its chips go (two face down on each Chip
+    space) and the chips on the marks drawn on the map."""
+    from mapeditor.widgets.main_window import open_editor
+
+    window = open_editor(bundled_map("nordics"))
+    window.resize(1500, 950)
+    window.show()
+    _settle(app, 2.0)  # validation answers
+    dock = window.docks["Chips"]
+    window.resizeDocks([dock], [480], Qt.Orientation.Vertical)  # the whole sentence in view
+    window.chips.show_button.click()
+    window.statusBar().clearMessage()
+    window.view.fit()
+    _settle(app, 0.5)
+    window.grab().save(str(out / "chips-on-marks.png"))
+    print(out / "chips-on-marks.png")
+    window.document.undo_stack.setClean()
+    window.close()
+
+
 def heat_map_screen(app: QCoreApplication, out: Path) -> None:
     """The balance dialog on Deutschland after a short greedy run, at its Heat map tab: how
     often each square is built, painted over the print look (neighbours, names, start squares)."""
@@ -120,6 +154,90 @@ def heat_map_screen(app: QCoreApplication, out: Path) -> None:
     dialog.close()
 
 
+def _run(app: QCoreApplication, dialog: Any, kind: str | None = None) -> None:
+    """Run the balance dialog's ``kind`` as its button does, and wait for the end."""
+    ended: list[str] = []
+    dialog.run_ended.connect(ended.append)
+    dialog.start(kind)
+    _until(app, lambda: bool(ended), seconds=1800.0)
+    dialog.run_ended.disconnect(ended.append)
+    if ended != ["done"]:
+        raise SystemExit(f"the balance run ended {ended or 'never'}: {dialog.status.text()}")
+
+
+def balance_studies_screens(app: QCoreApplication, out: Path) -> None:
+    """Deutschland's balance dialog: a bot and style per seat, then "which plan wins" (4 deals)
+    shown on the Figures page; and the Tune page (:func:`tune_screen`)."""
+    from engine.mapio import load_map
+    from mapeditor.widgets.balance_dialog import BalanceDialog
+
+    path = bundled_map("deutschland")
+    dialog = BalanceDialog(load_map(path), map_path=path)
+    dialog.resize(1000, 980)
+    dialog.show()
+    dialog.games.setValue(REPORT_GAMES)
+    dialog.workers.setValue(1)
+    dialog.seed.setValue(1)
+    dialog.styles_deals.setValue(4)
+    _run(app, dialog)
+    dialog.seats.set_specs(["greedy:farmer", "mcts:cities"])  # what the form offers, too
+    dialog.tabs.setCurrentWidget(dialog.summary)
+    dialog.summary.find("Which plan wins on this map")
+    _settle(app, 0.3)
+    bar = dialog.summary.verticalScrollBar()  # the heading at the top of the page
+    bar.setValue(bar.value() + dialog.summary.cursorRect().top() - 8)
+    cursor = dialog.summary.textCursor()
+    cursor.clearSelection()
+    dialog.summary.setTextCursor(cursor)
+    _settle(app, 0.5)
+    dialog.grab().save(str(out / "balance-styles.png"))
+    print(out / "balance-styles.png")
+    dialog.close()
+
+    tune_screen(app, out)
+
+
+def tune_screen(app: QCoreApplication, out: Path) -> None:
+    """The Tune page on a copy of Italia (the answer's rule-set file is written beside it):
+    a number of its rule-set file and where Bari lies searched, the answer applied."""
+    import shutil
+    import tempfile
+
+    from mapeditor.widgets.balance_dialog import BalanceDialog
+    from mapeditor.widgets.main_window import open_editor
+
+    folder = Path(tempfile.mkdtemp(prefix="tune-screen-"))
+    for name in ("italia.json", "italia.ruleset.json"):
+        shutil.copy(bundled_map("italia").parent / name, folder / name)
+    window = open_editor(folder / "italia.json")
+    dialog = BalanceDialog(window.document.snapshot(), window, document=window.document)
+    dialog.resize(1000, 980)
+    dialog.show()
+    dialog.workers.setValue(1)
+    dialog.seed.setValue(1)
+    dialog.styles_deals.setValue(0)
+    page = dialog.tune_page
+    page.params.set_rows(
+        [
+            ["ruleset/mechanics/vino/reward/points/town_colour", "6", "16"],
+            ["start.Bari", "21,17|19,15|19,17|20,18", ""],
+        ]
+    )
+    page.targets.set_rows([["share.vino", "0.07", "0.02"], ["seat1", "0.5", "0.15"]])
+    page.min_games.setValue(20)
+    page.max_games.setValue(60)
+    page.trials.setValue(8)
+    _run(app, dialog, "tune")
+    page.apply_button.click()
+    _settle(app, 0.5)
+    dialog.grab().save(str(out / "balance-tune.png"))
+    print(out / "balance-tune.png")
+    dialog.close()
+    window.document.undo_stack.setClean()
+    window.close()
+    shutil.rmtree(folder)
+
+
 def _shown_report(
     app: QCoreApplication, m: Any, *, seed: int, size: tuple[int, int], map_path: Path | None = None
 ) -> Any:
@@ -129,6 +247,7 @@ def _shown_report(
     from mapeditor.widgets.balance_dialog import BalanceDialog
 
     dialog = BalanceDialog(m, map_path=map_path)
+    dialog.styles_deals.setValue(0)  # the picture's report has no styles study
     dialog.games.setValue(REPORT_GAMES)
     dialog.seed.setValue(seed)
     result = simulate(m, dialog.config(), workers=1)  # what Run does, without its thread

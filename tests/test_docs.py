@@ -109,7 +109,8 @@ def commands(text: str) -> list[list[str]]:
         line = line.split(" #", 1)[0].strip()
         if not line or line.startswith("#"):
             continue
-        for part in re.split(r"&&|\|\||;|\|", line):
+        # split at &&, ||, ; and | outside quotes ("start.Bari=21,17|19,15" is one word)
+        for part in re.split(r"(?:&&|\|\||;|\|)(?=(?:[^\"']*[\"'][^\"']*[\"'])*[^\"']*$)", line):
             words = shlex.split(part)
             while words and ("=" in words[0] or words[0] in {"xvfb-run", "-a", "nice", "-n"}):
                 words = words[1:]
@@ -154,6 +155,15 @@ def test_shell_examples_name_real_commands(path: Path, capsys: pytest.CaptureFix
             elif args and args[0].endswith(".py") and not (ROOT / args[0]).is_file():
                 problems.append(f"{where}: no script {args[0]}")
     assert problems == []
+
+
+def test_the_shell_check_splits_pipelines_outside_quotes() -> None:
+    assert commands('python -m a "x|y" | python -m b; python -m c && python -m d') == [
+        ["-m", "a", "x|y"],
+        ["-m", "b"],
+        ["-m", "c"],
+        ["-m", "d"],
+    ]
 
 
 def test_the_shell_check_sees_a_bad_option(capsys: pytest.CaptureFixture[str]) -> None:

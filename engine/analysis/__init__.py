@@ -7,5 +7,6 @@ whose JSON types are :mod:`~engine.analysis.report_types`, its figures drawn on 
 differs between two compared maps :mod:`~engine.analysis.mapdiff`); the statistics of paired games
 (:mod:`~engine.analysis.paired`), game-quality figures (:mod:`~engine.analysis.quality`), the
 play-style and skill studies (:mod:`~engine.analysis.plans`) and the tuner
-(:mod:`~engine.analysis.tune`). The top of the engine below the command line: nothing else in
+(:mod:`~engine.analysis.tune`, with a candidate's map and the answer's files in
+:mod:`~engine.analysis.candidate`). The top of the engine below the command line: nothing else in
 the engine imports it."""

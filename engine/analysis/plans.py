@@ -107,10 +107,25 @@ def style_figures(
 ) -> dict[str, Any]:
     """Which plan wins: every style (default: all but ``balanced``) against the balanced greedy
     bot over ``deals`` deals, and the seat effect of each (:func:`seat_effect`)."""
-    names = [s for s in (styles or sorted(STYLES)) if s != "balanced"]
+    names = _style_names(styles)
     matches = [head_to_head(run, base, f"greedy:{s}", "greedy", deals) for s in names]
     seats = seat_effect(run, base, ["greedy", *(f"greedy:{s}" for s in names)], deals)
     return {"deals": deals, "against": "greedy", "styles": matches, "seat_effect": seats}
+
+
+def _style_names(styles: Sequence[str] | None) -> list[str]:
+    return [s for s in (styles or sorted(STYLES)) if s != "balanced"]
+
+
+def style_games(deals: int, styles: Sequence[str] | None = None) -> int:
+    """The games :func:`style_figures` plays: two per deal for each style's match, one per deal
+    for each bot's seat effect (the random bot, the greedy bot and each style).
+
+    >>> style_games(10)  # five styles
+    170
+    """
+    n = len(_style_names(styles))
+    return 2 * n * deals + (n + 2) * deals
 
 
 def style_warnings(figures: dict[str, Any]) -> list[ReportWarning]:
@@ -151,4 +166,11 @@ def skill_trace(run: Run, base: SimConfig, levels: Sequence[int], deals: int) ->
     }
 
 
-__all__ = ["head_to_head", "seat_effect", "skill_trace", "style_figures", "style_warnings"]
+__all__ = [
+    "head_to_head",
+    "seat_effect",
+    "skill_trace",
+    "style_figures",
+    "style_games",
+    "style_warnings",
+]

@@ -764,14 +764,32 @@ def icon_file(resource: Mapping[str, Any]) -> str:
     return f"icon-{resource['id']}.svg"
 
 
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?![\s*])([^*]+?)(?<![\s*])\*(?![\w*])")
+"""``*word*`` (not ``**``, not ``a * b``): emphasis."""
+
+
 def _inline(text: str) -> str:
-    """Markdown code spans, bold and the resources' icons to HTML (the only inline marks the
-    page uses)."""
+    """Markdown code spans, bold, emphasis and the resources' icons to HTML (the only inline
+    marks the pages use).
+
+    >>> _inline("A candidate is *met*, **not** `a*b*c` or 2 * 3 * 4")
+    'A candidate is <em>met</em>, <strong>not</strong> <code>a*b*c</code> or 2 * 3 * 4'
+    """
     out = _ICON.sub(r'<img src="\2" alt="\1" width="16" height="16">', html.escape(text))
     parts = out.split("`")
-    out = "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+    out = "".join(
+        f"<code>{p}</code>" if i % 2 else _EMPHASIS.sub(r"<em>\1</em>", p)
+        for i, p in enumerate(parts)
+    )
     parts = out.split("**")
     return "".join(f"<strong>{p}</strong>" if i % 2 else p for i, p in enumerate(parts))
+
+
+def _header(text: str) -> str:
+    """A table header; a plain one may wrap at its slashes (a tuner's ``ruleset/...`` path
+    would push the figures off the page)."""
+    cell = _inline(text)
+    return cell.replace("/", "/<wbr>") if cell == html.escape(text) else cell
 
 
 def to_html(blocks: Sequence[Block], *, title: str) -> str:
@@ -787,7 +805,7 @@ def to_html(blocks: Sequence[Block], *, title: str) -> str:
         elif kind == "img":
             body.append(f'<p><img src="{html.escape(blk[1])}" alt="{html.escape(blk[2])}"></p>')
         elif kind == "table":
-            head = "".join(f"<th>{_inline(h)}</th>" for h in blk[1])
+            head = "".join(f"<th>{_header(h)}</th>" for h in blk[1])
             rows = "".join(
                 "<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in row) + "</tr>" for row in blk[2]
             )

@@ -83,6 +83,7 @@ class RunInfo(TypedDict):
     tile_count: NotRequired[int | None]
     start_squares_used: NotRequired[int | None]
     rule_options: NotRequired[dict[str, Any]]
+    map_edits: NotRequired[dict[str, Any]]
     paired: NotRequired[bool]
     rule_set_played: str
     rules_missing: str | None

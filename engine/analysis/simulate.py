@@ -24,9 +24,10 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from engine.analysis.candidate import candidate_map
 from engine.analysis.cluster import run_on_dask
 from engine.analysis.quality import game_quality
 from engine.analysis.rule_usage import RuleWatch
@@ -87,6 +88,11 @@ class SimConfig:
     """Start squares a game uses (the map's ``setup.start_squares_used`` when ``None``)."""
     rule_options: tuple[tuple[str, Any], ...] = ()
     """Options of the rule set (``GameOptions.rule_options``) as sorted ``(name, value)`` pairs."""
+    map_edits: tuple[tuple[str, Any], ...] = ()
+    """Values that change the map itself, as sorted ``(PARAM, value)`` pairs: numbers inside its
+    data rule set (``ruleset/PATH``) and start squares moved (``start.NAME``), see
+    :mod:`engine.analysis.candidate`. :func:`new_game` and :func:`simulate` play the changed
+    copy (``simulate`` makes it once per run)."""
     paired: bool = True
     """Mixed tables (``seats``): play each deal (tile order, start squares, chip layout) once per
     seat rotation, so every bot meets the same tiles in every seat and the luck of the draw
@@ -153,6 +159,9 @@ class SimConfig:
         d["players"] = list(self.players)
         d["seats"] = list(self.seats)
         d["rule_options"] = dict(self.rule_options)
+        d["map_edits"] = dict(self.map_edits)
+        if not self.map_edits:  # reports of unchanged maps stay as they were
+            del d["map_edits"]
         return d
 
 
@@ -193,9 +202,14 @@ def new_game(
     m: MapDef, players: int, seed: int, rule_set: str, config: SimConfig | None = None
 ) -> Game:
     """The game a simulation plays for ``seed`` (the map's setup, start squares drawn by seed;
-    ``config``'s tile pool, tile count, start squares and rule options when given)."""
+    ``config``'s tile pool, tile count, start squares, rule options and map values when given).
+
+    :raises engine.analysis.candidate.CandidateRefused: the map values make a rule set the
+        checker refuses, or put a start square where it cannot lie.
+    """
     if config is None:
         return Game(m, players=players, seed=seed, options=GameOptions(rule_set=rule_set))
+    m = candidate_map(m, config.map_edits)
     if config.start_squares_used is not None:
         m = _with_start_squares(m, config.start_squares_used)
     return Game(m, players=players, seed=seed, options=config.game_options(rule_set))
@@ -429,6 +443,10 @@ def simulate(
     extra): a scheduler address (``tcp://HOST:8786``), or ``"local"`` for a local cluster of
     ``workers`` processes; see :func:`engine.analysis.cluster.run_on_dask`.
     """
+    asked = config
+    if config.map_edits:  # the candidate's map, made once: its games need not make it again
+        m = candidate_map(m, config.map_edits)
+        config = replace(config, map_edits=())
     rule_set, missing = rule_set_for(m, config.rules)
     k = default_workers() if workers is None else workers
     if k < 1:
@@ -436,7 +454,7 @@ def simulate(
     k = min(k, config.games)
     # set a first game up here: a map that cannot be played fails at once, with a clear error
     new_game(m, config.slot(0)[0], game_seed(config.seed, 0), rule_set, config)
-    result = SimResult(config, m.id, rule_set, rules_missing=missing, workers=k)
+    result = SimResult(asked, m.id, rule_set, rules_missing=missing, workers=k)
     t0 = time.perf_counter()
     total = config.games
     done: dict[int, dict[str, Any]] = {}

@@ -7,8 +7,11 @@ Parameters (``NAME=V1,V2,...``; several give the grid of every combination):
 * ``start_squares``: start squares used per game (``setup.start_squares_used``);
 * ``bot``: the bot of every seat; ``seats``: a mixed table such as ``mcts/greedy/greedy``;
 * ``rule.NAME``: an option of the map's rule set (``GameOptions.rule_options``), such as
-  ``rule.wine_limit=round,turn`` on a France map. Numbers in a rule set's options (points of a
-  wine, ...) sweep the same way once the rule set takes them as options.
+  ``rule.wine_limit=round,turn`` on a France map;
+* ``ruleset/PATH``: a number inside the map's data rule set (a rule-set file or an embedded
+  one; see :mod:`engine.analysis.candidate`), ``ruleset/mechanics/vino/pay/value=1,2,3``;
+* ``start.NAME``: where start square NAME lies, its squares separated by ``|`` (a square is
+  ``x,y``): ``start.Bari=21,17|19,15``.
 
 Every grid point plays ``config.games`` games with the same seed, so points differ only by the
 parameter. :func:`sweep` returns the rows (one per point: win share per seat with the evenness
@@ -28,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis.balance import wilson
+from engine.analysis.candidate import RULESET, START, is_map_param, parse_square
 from engine.analysis.compare import evenness_p, p_text, runs_pair
 from engine.analysis.paired import mcnemar_p, paired_difference
 from engine.analysis.report import save_chart, write_pages
@@ -55,31 +59,50 @@ def _value(name: str, text: str) -> Any:
             raise EngineError(f"sweep {name}: {text!r} is not a whole number") from None
     if name == "seats":
         return tuple(t.strip() for t in text.split("/") if t.strip())
-    if name.startswith("rule."):
+    if name.startswith(("rule.", RULESET)):
         for conv in (int, float):
             try:
                 return conv(text)
             except ValueError:
                 pass
+        if name.startswith(RULESET):
+            raise EngineError(f"sweep {name}: {text!r} is not a number")
         return {"true": True, "false": False}.get(text.lower(), text)
     return text
 
 
+def _known(name: str) -> bool:
+    return name in PARAMETERS or any(
+        name.startswith(prefix) and len(name) > len(prefix) for prefix in ("rule.", RULESET, START)
+    )
+
+
 def parse_sweep(items: Sequence[str]) -> dict[str, list[Any]]:
-    """``["players=2,3,4", "rule.wine_limit=round,turn"]`` -> the grid's axes."""
+    """``["players=2,3,4", "rule.wine_limit=round,turn"]`` -> the grid's axes.
+
+    >>> parse_sweep(["ruleset/supply/per_colour=4,6", "start.Bari=21,17|19, 15"])
+    {'ruleset/supply/per_colour': [4, 6], 'start.Bari': ['21,17', '19,15']}
+    """
     axes: dict[str, list[Any]] = {}
     for item in items:
         name, sep, values = item.partition("=")
         name = name.strip()
         if not sep or not values.strip():
             raise EngineError(f"--sweep {item!r}: write NAME=V1,V2,... (e.g. players=2,3,4)")
-        if name not in PARAMETERS and not (name.startswith("rule.") and len(name) > 5):
+        if not _known(name):
             raise EngineError(
                 f"--sweep {item!r}: unknown parameter {name!r}; known: "
-                f"{', '.join(PARAMETERS)}, rule.NAME"
+                f"{', '.join(PARAMETERS)}, rule.NAME, ruleset/PATH, start.NAME"
             )
         if name in axes:
             raise EngineError(f"--sweep: parameter {name!r} given twice")
+        if name.startswith(START):  # a square is x,y: squares are separated by |
+            try:
+                axes[name] = [parse_square(name, v) for v in values.split("|") if v.strip()]
+            except EngineError as exc:
+                said = str(exc).partition(": ")[2]
+                raise EngineError(f"--sweep {item!r}: {said}") from None
+            continue
         axes[name] = [_value(name, v) for v in values.split(",") if v.strip()]
     points = 1
     for vals in axes.values():
@@ -93,6 +116,7 @@ def config_at(base: SimConfig, point: dict[str, Any]) -> SimConfig:
     """``base`` with the parameters of one grid point."""
     changes: dict[str, Any] = {}
     rule_options = dict(base.rule_options)
+    map_edits = dict(base.map_edits)
     for name, value in point.items():
         if name == "players":
             changes["players"] = (value,)
@@ -100,10 +124,14 @@ def config_at(base: SimConfig, point: dict[str, Any]) -> SimConfig:
             changes["start_squares_used"] = value
         elif name.startswith("rule."):
             rule_options[name[5:]] = value
+        elif is_map_param(name):
+            map_edits[name] = value
         else:
             changes[name] = value
     if rule_options:
         changes["rule_options"] = tuple(sorted(rule_options.items()))
+    if map_edits:
+        changes["map_edits"] = tuple(sorted(map_edits.items()))
     return dataclasses.replace(base, **changes)
 
 

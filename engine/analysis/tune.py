@@ -1,8 +1,12 @@
 """The tuner: search a map's numbers for values that meet balance targets.
 
 ``simulate MAP --tune PARAM=LOW..HIGH ... --target FIGURE=VALUE±TOL ...`` searches the rule
-set's numeric options (``rule.NAME``), the start squares used (``start_squares``) and the tiles
-played (``tile_count``) for values whose figures lie within their targets.
+set's numeric options (``rule.NAME``), numbers inside a rule-set file or an embedded rule set
+(``ruleset/PATH``), the start squares used (``start_squares``), where a start square lies
+(``start.NAME=x,y|x,y|...``, a choice) and the tiles played (``tile_count``) for values whose
+figures lie within their targets. Parameters that change the map (:mod:`.candidate`) travel in
+``SimConfig.map_edits``; :func:`engine.analysis.candidate.write_answer` writes the answer as new
+files.
 
 * **Search**: Optuna's TPE sampler (a Bayesian search), seeded from the run seed, proposes
   values; each candidate plays its games in rungs (``min_games``, then three times as many, ...,
@@ -17,32 +21,50 @@ played (``tile_count``) for values whose figures lie within their targets.
   could still settle.
 * **Reproducible**: the same seed, values and settings give the same search and answer, with
   any number of workers or a Dask cluster (games run through ``run(config)``).
+* **Checked first**: :func:`check_space` refuses, before any game, a parameter naming nothing
+  on the map and every value the map, the rule-set checker or a game set-up refuses; values
+  refused only together make a *refused* candidate (no games, never the answer).
 
 Optuna is the ``tune`` extra: ``pip install 'carcassonne-maps-studio[tune]'``.
 
 >>> from engine.analysis.tune import parse_target, parse_tune
 >>> parse_tune(["rule.ones_per_colour=0..10", "tile_count=80..120"])[0]
-TuneParam(name='rule.ones_per_colour', low=0, high=10)
+TuneParam(name='rule.ones_per_colour', low=0, high=10, choices=())
+>>> parse_tune(["ruleset/mechanics/vino/pay/value=1..3", "start.Bari=21,17|19,15"])[1]
+TuneParam(name='start.Bari', low=0, high=1, choices=('21,17', '19,15'))
 >>> parse_target(["share.chip=0.15±0.02"])
 [Target(figure='share.chip', value=0.15, tol=0.02)]
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.analysis.candidate import (
+    MAX_CHOICES,
+    RULESET,
+    START,
+    CandidateRefused,
+    candidate_map,
+    parse_square,
+    split_param,
+)
 from engine.analysis.paired import mean_ci
 from engine.analysis.report import write_pages
+from engine.analysis.simulate import new_game, rule_set_for
 from engine.analysis.sweep import config_at
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
     from engine.analysis.simulate import SimConfig, SimResult
+    from engine.mapdef import MapDef
 
 Run = Callable[["SimConfig"], "SimResult"]
 FORMAT = "carcassonne-balance-tuning"
@@ -62,17 +84,24 @@ FIGURES = {
 """Target figures by name (plus ``share.KIND``: KIND's share of the points, e.g.
 ``share.field``, ``share.chip``)."""
 PARAMS = ("tile_count", "start_squares")
-"""Tunable settings beside the rule set's options (``rule.NAME``)."""
+"""Tunable settings beside the rule set's options (``rule.NAME``), numbers inside a data rule
+set (``ruleset/PATH``) and start squares' places (``start.NAME``)."""
+PREFIXES = ("rule.", RULESET, START)
+MAX_PROBED = 200
+"""A whole-number range of a rule-set number up to this many values is checked value by value
+before any game (a longer one at its ends)."""
 EXTRA = "pip install 'carcassonne-maps-studio[tune]'"
 
 
 @dataclass(frozen=True)
 class TuneParam:
-    """A number to search between ``low`` and ``high`` (whole numbers when both are)."""
+    """A number to search between ``low`` and ``high`` (whole numbers when both are), or, with
+    ``choices``, one of them (``low`` and ``high`` are then 0 and the last index)."""
 
     name: str
     low: int | float
     high: int | float
+    choices: tuple[str, ...] = ()
 
     @property
     def integer(self) -> bool:
@@ -111,17 +140,22 @@ def _number(text: str, what: str) -> int | float:
 
 
 def _named(
-    item: str, option: str, what: str, known: Sequence[str], prefix: str, form: str
+    item: str, option: str, what: str, known: Sequence[str], prefixes: Sequence[str], form: str
 ) -> tuple[str, str]:
     """``NAME=REST`` of one ``--tune`` or ``--target`` item: its name (one of ``known``, or
-    ``prefix`` and a name) and the rest, or an error naming the item."""
+    one of ``prefixes`` and a name) and the rest, or an error naming the item."""
     name, sep, rest = item.partition("=")
     name = name.strip()
     if not sep:
         raise EngineError(f"{option} {item!r}: write {form}")
-    if name not in known and not (name.startswith(prefix) and len(name) > len(prefix)):
+    if name not in known and not any(
+        name.startswith(prefix) and len(name) > len(prefix) for prefix in prefixes
+    ):
+        forms = ", ".join(
+            f"{prefix}{'PATH' if prefix == RULESET else 'NAME'}" for prefix in prefixes
+        )
         raise EngineError(
-            f"{option} {item!r}: unknown {what} {name!r}; known: {', '.join(known)}, {prefix}NAME"
+            f"{option} {item!r}: unknown {what} {name!r}; known: {', '.join(known)}, {forms}"
         )
     return name, rest
 
@@ -132,12 +166,34 @@ def _once(option: str, names: Sequence[str]) -> None:
             raise EngineError(f"{option}: {name!r} given twice")
 
 
+def _choices(item: str, name: str, text: str) -> TuneParam:
+    """``start.NAME=x,y|x,y|...``: where the start square may lie."""
+    squares = [parse_square(name, part) for part in text.split("|")]
+    if not 2 <= len(squares) <= MAX_CHOICES:
+        raise EngineError(
+            f"--tune {item!r}: give 2 to {MAX_CHOICES} squares x,y separated by | "
+            "(e.g. start.Bari=21,17|19,15)"
+        )
+    if len(set(squares)) < len(squares):
+        raise EngineError(f"--tune {item!r}: a square is given twice")
+    return TuneParam(name, 0, len(squares) - 1, tuple(squares))
+
+
 def parse_tune(items: Sequence[str]) -> list[TuneParam]:
     """``["rule.ones_per_colour=0..10", "tile_count=80..120"]`` -> the search space."""
     form = "NAME=LOW..HIGH (e.g. tile_count=60..90)"
     out: list[TuneParam] = []
     for item in items:
-        name, span = _named(item, "--tune", "parameter", PARAMS, "rule.", form)
+        name, span = _named(item, "--tune", "parameter", PARAMS, PREFIXES, form)
+        kind, path = split_param(name)
+        if kind == "start":
+            out.append(_choices(item, name, span))
+            continue
+        if kind == "ruleset" and not all(path):
+            raise EngineError(
+                f"--tune {item!r}: write the number's path in the rule set as keys and list "
+                "items (an index or an id) separated by / (e.g. ruleset/rules/sell/then/0/amount)"
+            )
         low_text, dots, high_text = span.partition("..")
         if not dots:
             raise EngineError(f"--tune {item!r}: write {form}")
@@ -159,7 +215,7 @@ def parse_target(items: Sequence[str]) -> list[Target]:
     form = "FIGURE=VALUE±TOL (e.g. seat1=0.5±0.03)"
     out: list[Target] = []
     for item in items:
-        figure, rest = _named(item, "--target", "figure", list(FIGURES), "share.", form)
+        figure, rest = _named(item, "--target", "figure", list(FIGURES), ("share.",), form)
         value_text, pm, tol_text = rest.replace("+/-", "±").replace("+-", "±").partition("±")
         if not pm:
             raise EngineError(f"--target {item!r}: write {form}")
@@ -206,8 +262,51 @@ def rung_seed(seed: int, rung: int) -> int:
 
 
 def config_for(base: SimConfig, values: dict[str, Any]) -> SimConfig:
-    """``base`` with a candidate's values."""
+    """``base`` with a candidate's values (map values in ``map_edits``)."""
     return config_at(base, values)
+
+
+def _probed(p: TuneParam) -> list[Any]:
+    if p.choices:
+        return list(p.choices)
+    if p.name.startswith(RULESET) and p.integer and p.high - p.low < MAX_PROBED:
+        return list(range(int(p.low), int(p.high) + 1))
+    return [p.low, p.high]
+
+
+def check_space(m: MapDef, base: SimConfig, params: Sequence[TuneParam]) -> None:
+    """Refuse, before any game, a parameter naming nothing on ``m`` or a value that ``m``, its
+    rule set (schema and checker) or a game set-up refuses: every alternative of a start square
+    (which must add no validator error), every whole number of a rule-set number's range (its
+    ends when it is longer than :data:`MAX_PROBED`), the ends of the other ranges.
+
+    :raises EngineError: one line, ``--tune PARAM=VALUE: why``.
+    """
+    # two parameters naming one start square; first choices that clash are a combination,
+    # refused in the search if proposed
+    with contextlib.suppress(CandidateRefused):
+        candidate_map(m, [(p.name, p.choices[0]) for p in params if p.choices])
+    for p in params:
+        for value in _probed(p):
+            config = config_for(base, {p.name: value})
+            try:
+                played = candidate_map(m, config.map_edits, validate=True)
+                rule_set, _missing = rule_set_for(played, base.rules)
+                new_game(m, base.players[0], 0, rule_set, config)  # on the candidate's map
+            except EngineError as exc:
+                said = str(exc)
+                raise EngineError(
+                    said if said.startswith("--tune") else f"--tune {p.name}={value}: {said}"
+                ) from None
+
+
+def _shown(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, int | float) else str(value)
+
+
+def shown_values(values: dict[str, Any]) -> str:
+    """A candidate's values as ``NAME=VALUE, ...``."""
+    return ", ".join(f"{k}={_shown(v)}" for k, v in values.items())
 
 
 def judge(targets: Sequence[Target], games: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -281,13 +380,15 @@ def tune(
     def objective(trial: Any) -> float:
         values: dict[str, Any] = {}
         for p in params:
-            if p.integer:
+            if p.choices:
+                values[p.name] = trial.suggest_categorical(p.name, list(p.choices))
+            elif p.integer:
                 values[p.name] = trial.suggest_int(p.name, int(p.low), int(p.high))
             else:
                 values[p.name] = trial.suggest_float(p.name, float(p.low), float(p.high))
         key = tuple(values.values())
         if key in seen:  # the sampler may propose whole numbers again: no games replayed
-            if seen[key].get("pruned"):
+            if seen[key].get("pruned") or seen[key]["status"] == "refused":
                 raise optuna.TrialPruned()
             return float(seen[key]["rungs"][-1]["loss"])
         config = config_for(base, values)
@@ -299,7 +400,13 @@ def tune(
         verdict: dict[str, Any] = {}
         for k, size in enumerate(sizes):
             rung = dataclasses.replace(config, games=size - done, seed=rung_seed(base.seed, k))
-            games += run(rung).games
+            try:
+                games += run(rung).games
+            except CandidateRefused as exc:  # a combination the checker or the map refuses
+                entry.update(status="refused", refused=str(exc))
+                if on_trial is not None:
+                    on_trial(entry)
+                raise optuna.TrialPruned() from None
             done = size
             verdict = judge(targets, games)
             entry["rungs"].append(verdict)
@@ -333,12 +440,13 @@ def _answer(
     trials: int,
 ) -> dict[str, Any]:
     met = [e for e in tried if e["status"] == "met"]
+    played = [e for e in tried if e["rungs"]]
 
     def rank(e: dict[str, Any]) -> tuple[int, float]:
         last = e["rungs"][-1]
         return (-last["games"], last["loss"])
 
-    best = met[0] if met else min(tried, key=rank) if tried else None
+    best = met[0] if met else min(played, key=rank) if played else None
     games = sum(r["games"] for e in tried for r in e["rungs"][-1:])
     return {
         "format": FORMAT,
@@ -372,11 +480,17 @@ def _cell(f: dict[str, Any]) -> str:
     return f"{f['mean']:.3g} ({lo:.3g} to {hi:.3g}, {mark})"
 
 
-def tuning_blocks(result: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """The tuning page as report blocks (:mod:`engine.analysis.report`)."""
+def tuning_blocks(result: dict[str, Any], folder: Path | None = None) -> list[tuple[Any, ...]]:
+    """The tuning page as report blocks (:mod:`engine.analysis.report`); the answer's files
+    are named from ``folder`` (the page's) when they lie in it."""
     run = result["run"]
     targets = ", ".join(f"{t['figure']} = {t['value']:g} ± {t['tol']:g}" for t in result["targets"])
-    space = ", ".join(f"{p['name']} {p['low']}..{p['high']}" for p in result["params"])
+    space = ", ".join(
+        f"{p['name']} {' | '.join(p['choices'])}"
+        if p.get("choices")
+        else f"{p['name']} {p['low']}..{p['high']}"
+        for p in result["params"]
+    )
     best = result["best"]
     out: list[tuple[Any, ...]] = [
         ("h1", f"Tuning: {result['map']['name']}"),
@@ -393,7 +507,7 @@ def tuning_blocks(result: dict[str, Any]) -> list[tuple[Any, ...]]:
     if best is None:
         out.append(("p", "No candidate was tried."))
         return out
-    values = ", ".join(f"{k} = {v:g}" for k, v in best["values"].items())
+    values = ", ".join(f"{k} = {_shown(v)}" for k, v in best["values"].items())
     last = best["rungs"][-1]
     if result["met"]:
         out.append(("p", f"**Met**: {values} meets every target over {last['games']} games."))
@@ -425,16 +539,25 @@ def tuning_blocks(result: dict[str, Any]) -> list[tuple[Any, ...]]:
                 + ".",
             )
         )
+    written = result.get("written")
+    if written:
+        files = " and ".join(f"`{_from(Path(path), folder)}`" for path in written.values())
+        out.append(("p", f"The answer is written as new files: {files}."))
     out.append(("h2", "Every candidate"))
     names = [p["name"] for p in result["params"]]
     rows = []
     for e in result["tried"]:
+        shown = [_shown(e["values"][n]) for n in names]
+        if not e["rungs"]:
+            figures = ["-"] * len(result["targets"])
+            rows.append([str(e["trial"]), *shown, "0", f"refused: {e['refused']}", *figures])
+            continue
         last = e["rungs"][-1]
         state = "pruned" if e.get("pruned") else e["status"]
         rows.append(
             [
                 str(e["trial"]),
-                *(f"{e['values'][n]:g}" for n in names),
+                *shown,
                 str(last["games"]),
                 state,
                 *(_cell(f) for f in last["figures"]),
@@ -447,10 +570,17 @@ def tuning_blocks(result: dict[str, Any]) -> list[tuple[Any, ...]]:
             "p",
             "A candidate is *met* when the 95% interval of every figure lies inside its target, "
             "*cannot* when one lies wholly outside (dropped at once), *pruned* when the "
-            "successive-halving pruner stopped it for doing worse than its peers at a rung.",
+            "successive-halving pruner stopped it for doing worse than its peers at a rung, "
+            "*refused* when the rule-set checker or the map refused its values together.",
         )
     )
     return out
+
+
+def _from(path: Path, folder: Path | None) -> str:
+    if folder is not None and path.resolve().is_relative_to(folder.resolve()):
+        return path.resolve().relative_to(folder.resolve()).as_posix()
+    return str(path)
 
 
 def write_tuning(result: dict[str, Any], out_dir: Any) -> dict[str, Any]:
@@ -461,13 +591,15 @@ def write_tuning(result: dict[str, Any], out_dir: Any) -> dict[str, Any]:
         result,
         title=f"Tuning: {result['map']['name']}",
         draw=lambda out: {},
-        blocks=lambda images: tuning_blocks(result),
+        blocks=lambda images: tuning_blocks(result, Path(out_dir)),
         charts=False,
     )
 
 
 __all__ = [
     "check",
+    "check_space",
+    "shown_values",
     "FIGURES",
     "Target",
     "TuneParam",

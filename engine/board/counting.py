@@ -193,15 +193,17 @@ class MoveCounting(Previews):
         if not meeples:
             return None
         parent = f.parent
-        entry = self._contact_src.get(square)
+        src = self._contact_src
+        entry = src.get(square)
         if entry is None:
-            entry = self._contact_src[square] = [self._contact_nodes(square), None, None, 0]
+            nodes = self._contact_nodes(square)
         elif entry[2] is not None:
             # a root that is still a root is still every root its nodes reach (no path
-            # compression; undone trials drop the entries); one that was merged since reaches
-            # its new root. The pattern depends only on which positions share a root and
-            # which roots have a meeple: while the roots found stay distinct and keep their
-            # meeple or lack of one, it stands (merges far away are most turns' changes).
+            # compression; an undone trial puts back the entries from before it); one that
+            # was merged since reaches its new root. The pattern depends only on which
+            # positions share a root and which roots have a meeple: while the roots found stay
+            # distinct and keep their meeple or lack of one, it stands (merges far away are
+            # most turns' changes).
             moved = False
             now: list[int] = []
             for r in entry[2]:
@@ -220,20 +222,22 @@ class MoveCounting(Previews):
                 if not moved:
                     return pattern
                 if len(set(now)) == len(now):
-                    entry[2] = tuple(now)
+                    src[square] = (entry[0], pattern, tuple(now), entry[3])
                     return pattern
+            nodes = entry[0]
+        else:
+            nodes = entry[0]
         roots = []
-        for r in entry[0]:
+        for r in nodes:
             if r >= 0:
                 while parent[r] != r:
                     r = parent[r]
             roots.append(r)
         distinct = set(roots)
         distinct.discard(-1)
-        entry[2] = tuple([~r if r in meeples else r for r in distinct])
+        found = tuple([~r if r in meeples else r for r in distinct])
         if meeples.keys().isdisjoint(roots):  # -1 is never a key
-            entry[1] = None
-            entry[3] = 0
+            src[square] = (nodes, None, found, 0)
             return None
         # Only what can change an option is kept, so that fewer patterns reach the caches:
         # every feature with a meeple is 1 (label 0: a segment touching one is taken whatever
@@ -254,8 +258,8 @@ class MoveCounting(Previews):
                 append(k)
             else:
                 append(-1)
-        pattern = entry[1] = tuple(out)
-        entry[3] = self.compiled.pattern_id(pattern)
+        pattern = tuple(out)
+        src[square] = (nodes, pattern, found, self.compiled.pattern_id(pattern))
         return pattern
 
     def move_blocks(self, tile_id: str, farmers: bool, starts: list[int], blocks: list[Any]) -> int:
@@ -300,6 +304,7 @@ class MoveCounting(Previews):
                             else (parent[~r] != ~r or ~r not in meeples)
                         ):
                             self.contact_pattern(sq)
+                            entry = src[sq]
                             break
                 else:
                     self.contact_pattern(sq)

@@ -55,8 +55,10 @@ class Board(MoveCounting):
             sides = self._side_cache = sides.copy()
             for q in (square, (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
                 sides.pop(q, None)
-        if self._contact_src:
-            self._contact_src.pop(square, None)
+        # copies and open trials may share the dict (even an empty one, which the patterns
+        # found later would fill): this board's changes go to its own
+        src = self._contact_src = self._contact_src.copy()
+        src.pop(square, None)
         nodes = self._add_nodes(square, o)
         self._leave_frontier(square)
         self._connect_sides(square, o, nodes)
@@ -160,8 +162,7 @@ class Board(MoveCounting):
                 cn[4 + 2 * t] = nodes[k] if k >= 0 else -1
                 k = half_seg[PARTNER[2 * t + 1]]
                 cn[5 + 2 * t] = nodes[k] if k >= 0 else -1
-                entry[0] = tuple(cn)
-                entry[2] = None
+                self._contact_src[q] = (tuple(cn), None, None, 0)
         req = self.req
         np = o.with_edge[s][req.get(q, FREE)]
         if self._log is not None:

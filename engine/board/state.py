@@ -39,6 +39,8 @@ class BoardTrial(NamedTuple):
     meeples: dict[int, tuple[int, ...]]
     sides: dict[Square, tuple[tuple[Any, ...], ...]]
     """The side cache before the trial (valid again once it is undone)."""
+    contacts: dict[Square, tuple[Any, ...]]
+    """The contact patterns before the trial (valid again once it is undone)."""
 
 
 class BoardState:
@@ -87,16 +89,23 @@ class BoardState:
         self._log: list[tuple[Any, ...]] | None = None
         """The undo log while a trial is open (:meth:`begin_trial`), shared with the features."""
         self._side_cache: dict[Square, tuple[tuple[Any, ...], ...]] = {}
-        self._contact_src: dict[Square, list[Any]] = {}
-        """Empty square -> ``[nodes, pattern, roots, id]``: the 12 feature nodes of
+        """:meth:`_sides` of empty squares, kept across placements (see :meth:`place`)."""
+        self._contact_src: dict[Square, tuple[Any, ...]] = {}
+        """Empty square -> ``(nodes, pattern, roots, id)``: the 12 feature nodes of
         :meth:`contact_pattern` (side then half-edge order, -1: none), its last pattern, the
         distinct roots it was made from, each as ``r`` without a meeple or ``~r`` (negative)
         with one (``None``: not made yet; one tuple of ints, which the collector soon stops
         tracking, instead of a pair per root) and the pattern's
         :meth:`CompiledTiles.pattern_id`. The nodes change when a tile is placed next to the
-        square (:meth:`place` sets that side's) and go stale when a trial is undone (all
-        dropped); the pattern is checked on use (see :meth:`contact_pattern`)."""
-        """:meth:`_sides` of empty squares since the last change (moves listed, then judged)."""
+        square (:meth:`place` sets that side's); the pattern is checked on use (see
+        :meth:`contact_pattern`). An entry is a tuple, replaced when it changes, never changed
+        in place. Copies of a board share the dict until one of them places a tile (it takes
+        a copy first): boards that share it have the same features and nodes, so an entry
+        stands on all of them. An undone trial puts back the dict from before it."""
+        self._preview_memo: dict[tuple[Square, str, int], tuple[Any, ...]] | None = None
+        """:meth:`Previews.preview` results by square, tile and rotation, each with what it
+        depends on (checked on use), when asked for (:meth:`Previews.remember_previews`);
+        shared by the board's copies."""
         if self.layout is not None:
             self._make_printed_nodes()
 
@@ -154,7 +163,8 @@ class BoardState:
     # -- copying ------------------------------------------------------------------------------
 
     def copy(self) -> Self:
-        """An independent copy (shares only immutable tables). Not while a trial is open."""
+        """An independent copy (shares only immutable tables and caches that either board copies
+        before changing or checks on use). Not while a trial is open."""
         if self._log is not None:
             raise EngineError("a board cannot be copied while a trial is open (end_trial first)")
         cls = type(self)
@@ -184,7 +194,10 @@ class BoardState:
         b.opened_ferries = self.opened_ferries.copy()
         b._log = None
         b._side_cache = self._side_cache  # read-only until either board changes (then replaced)
-        b._contact_src = {}
+        # shared until either board places a tile (then copied, see Board.place): while both
+        # have the same features and nodes, a pattern either finds stands on both
+        b._contact_src = self._contact_src
+        b._preview_memo = self._preview_memo  # an entry is checked by the board reading it
         return b
 
     # -- trials -------------------------------------------------------------------------------
@@ -204,6 +217,7 @@ class BoardState:
             self._groups,
             f.meeples,
             self._side_cache,
+            self._contact_src,
         )
         self._front = self._front.copy()
         self._groups = self._groups.copy()
@@ -256,7 +270,7 @@ class BoardState:
         self._groups = mark.groups
         self._owned = set()
         self._side_cache = mark.sides
-        self._contact_src = {}
+        self._contact_src = mark.contacts
         f.meeples = mark.meeples
         if mark.log_len == 0:
             self._log = f.log = None

@@ -528,46 +528,49 @@ def reference_values(game: Game, moves: list[Action], me: int, meeple_value: flo
     return out
 
 
-def placement_values(game: Game, moves: list[Action], me: int, meeple_value: float) -> list[float]:
-    """The evaluation after each of ``moves`` (placing moves of ``game``, phase PLACE), in
-    order; equal to :func:`reference_values`, faster."""
-    # what the rule sets declare about their hooks (BotHints; checked against their behaviour)
-    blind = all(r.bot_hints.meeple_blind for r in game.rules)
-    plain = blind and all(r.bot_hints.plain_scoring for r in game.rules)
-    # plain rules: nothing at the end of a turn or the game moves the evaluation, so a
-    # placement is judged where its turn would end (Game.push_placement), no copy needed
-    push = game.push_placement if plain else game.push
-    projection = _Projection(game) if blind else None
-    placing = _placing(moves)
-    values: list[float] = [0.0] * len(moves)
-    groups, twins = _placement_groups(game, placing)
-    # plain rules: most placements are judged from a preview, without placing the tile
-    previews: dict[tuple[int, int], _Preview | None] = {}
-    ctx = RuleContext.of(game)
-    for (sq, rot), idxs in groups.items():
-        if plain:
+class _Judge:
+    """What judging the placements of one decision shares: the rule sets' hints, the base
+    projection and each square's preview inputs."""
+
+    def __init__(self, game: Game, me: int, meeple_value: float) -> None:
+        self.game = game
+        self.me = me
+        self.meeple_value = meeple_value
+        # what the rule sets declare about their hooks (BotHints; checked against their
+        # behaviour)
+        self.blind = blind = all(r.bot_hints.meeple_blind for r in game.rules)
+        self.plain = plain = blind and all(r.bot_hints.plain_scoring for r in game.rules)
+        # plain rules: nothing at the end of a turn or the game moves the evaluation, so a
+        # placement is judged where its turn would end (Game.push_placement), no copy needed
+        self.push = game.push_placement if plain else game.push
+        self.projection = _Projection(game) if blind else None
+        # plain rules: most placements are judged from a preview, without placing the tile
+        self.previews: dict[tuple[int, int], _Preview | None] = {}
+        self.ctx = RuleContext.of(game)
+
+    def values(self, sq: tuple[int, int], rot: int, locs: list[str | None]) -> list[float]:
+        """The evaluation after placing the current tile on ``sq`` at ``rot`` with a meeple at
+        each of ``locs`` (``None``: none)."""
+        game = self.game
+        meeple_value = self.meeple_value
+        projection = self.projection
+        if self.plain:
             assert projection is not None
+            previews = self.previews
             if sq in previews:
                 known = previews[sq]
             else:
-                known = previews[sq] = _preview_inputs(game, ctx, sq, projection, meeple_value)
+                known = previews[sq] = _preview_inputs(game, self.ctx, sq, projection, meeple_value)
             if known is not None:
                 sides, points, quiet = known
-                if len(idxs) == 1:
-                    loc = placing[idxs[0]][2]
-                    if quiet is not None and loc is None:
-                        values[idxs[0]] = quiet
-                        continue
-                    locs = [loc]
-                else:
-                    locs = [placing[i][2] for i in idxs]
-                got = projection.preview_values(
+                if quiet is not None and len(locs) == 1 and locs[0] is None:
+                    return [quiet]
+                return projection.preview_values(
                     game, sq, rot, sides, points, locs, meeple_value, quiet
                 )
-                for i, value in zip(idxs, got, strict=False):  # one length; strict is slow on 3.11
-                    values[i] = value
-                continue
-        push(Move(sq, rot, None))
+        me = self.me
+        blind = self.blind
+        self.push(Move(sq, rot, None))
         if game.phase is Phase.ACTION and Pass() in game.legal_moves():
             game.apply(Pass())
         if projection is None:
@@ -576,25 +579,81 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
             proj = projection.scores(game, sq)
             base = proj[me] - _best_other(proj, me) + meeple_value * game.supply[me]
         shortcut = blind and game.phase is not Phase.OVER and game.phase is not Phase.ACTION
+        values = [base] * len(locs)
         later: list[int] = []
-        for i in idxs:
-            loc = placing[i][2]
+        for j, loc in enumerate(locs):
             if loc is None:
-                values[i] = base
                 continue
-            delta = _meeple_delta(game, sq, loc, meeple_value, plain) if shortcut else None
+            delta = _meeple_delta(game, sq, loc, meeple_value, self.plain) if shortcut else None
             if delta is None:
-                later.append(i)
+                later.append(j)
             else:
-                values[i] = base + delta
+                values[j] = base + delta
         game.pop()
-        for i in later:
-            values[i] = _judge_pushed(game, moves[i], me, meeple_value)
+        for j in later:
+            values[j] = _judge_pushed(game, Move(sq, rot, locs[j]), me, meeple_value)
+        return values
+
+
+def placement_values(game: Game, moves: list[Action], me: int, meeple_value: float) -> list[float]:
+    """The evaluation after each of ``moves`` (placing moves of ``game``, phase PLACE), in
+    order; equal to :func:`reference_values`, faster."""
+    judge = _Judge(game, me, meeple_value)
+    placing = _placing(moves)
+    values: list[float] = [0.0] * len(moves)
+    groups, twins = _placement_groups(game, placing)
+    for (sq, rot), idxs in groups.items():
+        if len(idxs) == 1:
+            values[idxs[0]] = judge.values(sq, rot, [placing[idxs[0]][2]])[0]
+            continue
+        got = judge.values(sq, rot, [placing[i][2] for i in idxs])
+        for i, value in zip(idxs, got, strict=False):  # one length; strict is slow on 3.11
+            values[i] = value
     for idxs, first in twins:
         by_location = {placing[i][2]: values[i] for i in groups[first]}
         for i in idxs:
             values[i] = by_location[placing[i][2]]
     return values
+
+
+def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
+    """The placing moves of ``game`` (phase PLACE) whose :func:`placement_values` are within
+    1e-9 of the best, in the order of ``game.legal_moves().list()``: the same, without building
+    every move (the playouts' greedy step). A lone move is returned unjudged."""
+    tile = game.current_tile
+    assert tile is not None
+    entries: list[tuple[tuple[int, int], int, list[str | None]]] = []
+    append = entries.append
+    for squares, rots, locs, _n in game.placement_blocks():
+        by_rotation = [(rot, [None, *names]) for rot, names in zip(rots, locs, strict=False)]
+        for sq in squares:
+            for rot, names in by_rotation:
+                append((sq, rot, names))
+    if len(entries) == 1 and len(entries[0][2]) == 1:
+        sq, rot, names = entries[0]
+        return [Move(sq, rot, names[0])]
+    judge = _Judge(game, me, meeple_value)
+    same = _same_shape(game.board.compiled.oriented[tile])
+    twins = same != (0, 1, 2, 3)[: len(same)]
+    seen: dict[tuple[tuple[int, int], int], int] = {}
+    values: list[list[float]] = []
+    for k, (sq, rot, names) in enumerate(entries):
+        if twins:
+            # as _placement_groups: the first placement on a square with a rotation's shape
+            # and the same meeple locations stands for the others
+            first = seen.setdefault((sq, same[rot // 90]), k)
+            if first != k and sorted(map(str, entries[first][2])) == sorted(map(str, names)):
+                by_location = dict(zip(entries[first][2], values[first], strict=True))
+                values.append([by_location[loc] for loc in names])
+                continue
+        values.append(judge.values(sq, rot, names))
+    top = max(max(got) for got in values) - 1e-9
+    return [
+        Move(sq, rot, loc)
+        for (sq, rot, names), got in zip(entries, values, strict=True)
+        for loc, value in zip(names, got, strict=True)
+        if value >= top
+    ]
 
 
 class GreedyBot:

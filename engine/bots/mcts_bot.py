@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.bots.base import register_bot
 from engine.bots.evaluation import seat_values
-from engine.bots.greedy_bot import GreedyBot, placement_values
+from engine.bots.greedy_bot import GreedyBot, best_placements, placement_values
 from engine.bots.styles import style_named
 from engine.errors import EngineError
 from engine.game import Phase
@@ -238,6 +238,8 @@ class MCTSBot:
         """Length of the game's history when ``_root`` was searched (for reuse)."""
         self.last_iterations = 0
         """Iterations run by the last :meth:`choose` (0: a forced move)."""
+        self._previews: dict[Any, Any] | None = None
+        """The previews the iterations of one :meth:`choose` share (``Board.remember_previews``)."""
 
     # -- the tree ------------------------------------------------------------------------------
 
@@ -316,6 +318,9 @@ class MCTSBot:
         Returns every seat's reward."""
         rng = rng or self.rng
         sim = game.copy(shuffle=rng)
+        # the iterations judge the same placements over and over, with the board changed
+        # elsewhere: their previews are remembered for the move (each checked on use)
+        sim.board.remember_previews(self._previews)
         node = root
         path = [root]
         while not sim.is_over():
@@ -409,13 +414,7 @@ class MCTSBot:
             if sim.phase is not Phase.PLACE:
                 sim.apply(policy.choose(sim))
                 continue
-            moves = sim.legal_moves().list()
-            if len(moves) == 1:
-                sim.apply(moves[0])
-                continue
-            values = placement_values(sim, moves, sim.to_move, mv)
-            top = max(values) - 1e-9
-            best = [m for m, v in zip(moves, values, strict=True) if v >= top]
+            best = best_placements(sim, sim.to_move, mv)
             sim.apply(best[0] if len(best) == 1 else rng.choice(best))
 
     def _rewards(self, sim: Game) -> list[float]:
@@ -474,6 +473,14 @@ class MCTSBot:
             self._root = None
             return self.rng.choice(moves)
         self._me = game.decider
+        self._previews = {}
+        try:
+            return self._search(game, moves)
+        finally:
+            self._previews = None  # the memory is freed between moves
+
+    def _search(self, game: Game, moves: list[Action]) -> Action:
+        """:meth:`choose` past the forced, blundered and trivial cases."""
         root = self._reused_root(game)
         if self.halving and self.iterations is not None:
             chosen = self._halving(root, game)

@@ -21,17 +21,19 @@ from typing import Any, TextIO
 
 from engine.analysis import humans
 from engine.analysis.balance import balance_report
+from engine.analysis.candidate import write_answer
 from engine.analysis.cluster import check_address, silence_dask_logging
 from engine.analysis.compare import compare_runs, write_comparison
 from engine.analysis.plans import skill_trace, style_figures, style_warnings
 from engine.analysis.report import has_matplotlib, write_report
-from engine.analysis.simulate import Cancelled, SimConfig, new_game, rule_set_for, simulate
+from engine.analysis.simulate import Cancelled, SimConfig, simulate
 from engine.analysis.sweep import parse_sweep, sweep, write_sweep
 from engine.analysis.tune import (
     check,
-    config_for,
+    check_space,
     parse_target,
     parse_tune,
+    shown_values,
     tune,
     write_tuning,
 )
@@ -64,7 +66,9 @@ def register(sub: Any) -> None:
         default=[],
         metavar="NAME=V1,V2",
         help="sweep a parameter (repeat for a grid): players, tile_count, tile_pool, "
-        "start_squares, bot, seats (mcts/greedy/greedy), rule.NAME (a rule-set option)",
+        "start_squares, bot, seats (mcts/greedy/greedy), rule.NAME (a rule-set option), "
+        "ruleset/PATH (a number inside the map's data rule set), start.NAME=X,Y|X,Y (where "
+        "a start square lies)",
     )
     p.add_argument(
         "--seats",
@@ -130,7 +134,10 @@ def register(sub: Any) -> None:
         default=[],
         metavar="PARAM=LOW..HIGH",
         help="search a number for values meeting the --target figures (repeatable): "
-        "rule.NAME (a numeric rule-set option), tile_count, start_squares (needs the tune extra)",
+        "rule.NAME (a numeric rule-set option), ruleset/PATH (a number inside a rule-set file "
+        "or an embedded rule set, e.g. ruleset/mechanics/vino/reward/points/town_colour=6..12), "
+        "tile_count, start_squares (how many are used), or where a start square lies: "
+        "start.NAME=X,Y|X,Y|... (needs the tune extra)",
     )
     p.add_argument(
         "--target",
@@ -426,8 +433,11 @@ def _tune(args: argparse.Namespace, m: Any, config: Any) -> int:
         return _play(args, m, c)
 
     def on_trial(entry: dict[str, Any]) -> None:
+        values = shown_values(entry["values"])
+        if entry["status"] == "refused":
+            print(f"candidate {entry['trial']}: {entry['refused']}", file=sys.stderr)
+            return
         last = entry["rungs"][-1]
-        values = ", ".join(f"{k}={v:g}" for k, v in entry["values"].items())
         figs = ", ".join(f"{f['figure']} {f['mean']:.3g} ({f['status']})" for f in last["figures"])
         state = "pruned" if entry.get("pruned") else entry["status"]
         print(
@@ -435,14 +445,7 @@ def _tune(args: argparse.Namespace, m: Any, config: Any) -> int:
             file=sys.stderr,
         )
 
-    # a bound the map or its rule set refuses fails now, before any game is spent
-    rule_set, _missing = rule_set_for(m, config.rules)
-    for param in args.tune_params:
-        for bound in (param.low, param.high):
-            try:
-                new_game(m, config.players[0], 0, rule_set, config_for(config, {param.name: bound}))
-            except EngineError as exc:
-                raise EngineError(f"--tune {param.name}={bound}: {exc}") from None
+    check_space(m, config, args.tune_params)  # before any game is spent
     lo, hi = args.tune_sizes
     result = tune(
         play,
@@ -459,14 +462,18 @@ def _tune(args: argparse.Namespace, m: Any, config: Any) -> int:
         result["check"] = check(
             play, config, result["best"]["values"], args.tune_targets, args.tune_check
         )
+    if best := result["best"]:
+        found = write_answer(m, best["values"], _map_file(args.map), Path(args.out))
+        result["written"] = {kind: str(path) for kind, path in found.items()}
     files = write_tuning(result, args.out)
-    best = result["best"]
-    values = ", ".join(f"{k}={v:g}" for k, v in best["values"].items()) if best else "-"
+    values = shown_values(best["values"]) if best else "-"
     verdict = "met" if result["met"] else "not met"
     held = ""
     if "check" in result:
         held = f"; on {args.tune_check} fresh games: {result['check']['status']}"
     print(f"tuning: {verdict}: {values} ({result['games_played']} games){held}")
+    for kind, path in result.get("written", {}).items():
+        print(f"tuning: the answer's {'rule set' if kind == 'ruleset' else kind}: {path} (new)")
     print(f"tuning: {files['markdown']}  {files['html']}  {files['json']}")
     return 0
 

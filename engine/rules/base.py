@@ -40,8 +40,8 @@ Order of a turn, and the hooks called:
    ``on_score(ctx, event) -> event`` (a module may return an adjusted copy), is added, then
    ``feature_scored(ctx, event)`` runs (before the meeples return; ``event.meeples`` lists them).
 5. Phase ``AFTER`` while any module offers ``actions(ctx, "after")`` (e.g. buy an extra turn).
-6. ``end_of_turn(ctx)``; a module may call ``ctx.grant_extra_turn()`` to let the same player go
-   again.
+6. ``end_of_turn(ctx)``; a module may call ``ctx.grant_extra_turn(by)`` to let the same player go
+   again (``by`` names the granting rule; ``ctx.extra_turn_by`` reads it back in that turn).
 7. At the end (draw pile empty, or forced end): final scoring through the same ``on_score`` /
    ``feature_scored`` hooks, then ``end_of_game(ctx)``.
 

@@ -86,13 +86,19 @@ class RuleContext:
     @property
     def extra_turn(self) -> bool:
         """Whether the current turn is an extra turn a rule granted (not a normal turn)."""
-        return self._game._in_extra_turn  # noqa: SLF001
+        return self._game._extra_turn_by is not None  # noqa: SLF001
+
+    @property
+    def extra_turn_by(self) -> str | None:
+        """Who granted the current turn (the ``by`` of :meth:`grant_extra_turn`), or ``None``
+        in a normal turn."""
+        return self._game._extra_turn_by  # noqa: SLF001
 
     @property
     def extra_turn_follows(self) -> bool:
         """Whether the current player takes another turn after this one (an extra turn was
         granted in it): what a rule that acts "at the end of your turn" waits for."""
-        return self._game._extra_turns > 0  # noqa: SLF001
+        return bool(self._game._extra_turns)  # noqa: SLF001
 
     @property
     def rng(self) -> random.Random:
@@ -149,10 +155,13 @@ class RuleContext:
         g = self._game
         g._set_current_tile(tile_id)  # noqa: SLF001
 
-    def grant_extra_turn(self) -> None:
-        """Let the current player take one more turn after this one. Grants add up: a Great
-        Britain double turn bought in a turn that covered a town (variant a) gives two."""
-        self._game._extra_turns += 1  # noqa: SLF001
+    def grant_extra_turn(self, by: str) -> None:
+        """Let the current player take one more turn after this one, granted ``by`` (a label
+        of the granting rule, e.g. ``"towns.extra_tile"``; :attr:`extra_turn_by` in that turn).
+        Grants add up and are played in the order granted: a Great Britain double turn bought
+        in a turn that covered a town (variant a) gives two."""
+        g = self._game
+        g._extra_turns = (*g._extra_turns, by)  # noqa: SLF001
 
     def skip_turn(self, player: int) -> None:
         """Let ``player`` miss their next turn (one more: skips add up)."""

@@ -63,7 +63,7 @@ class TownRules(Rules):
             # granted now, so that every rule knows at the end of the turn that the player's
             # turn goes on (Benelux reveals a used island stack only after the extra tile)
             state.grant = True
-            ctx.grant_extra_turn()
+            ctx.grant_extra_turn("towns.extra_tile")
 
     def end_of_turn(self, ctx: RuleContext) -> None:
         state: TownState = ctx.rule_state[self.name]

@@ -10,7 +10,6 @@ a few turns with its own controls, and is grabbed at Ann's next turn with a tile
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -24,6 +23,7 @@ from engine.game import Phase
 from mapeditor.online.joined_window import JoinedWindow, join_game
 from mapeditor.online.screens import HostProcess
 from mapeditor.painting import square_rect
+from mapeditor.screen_args import out_dir
 
 
 def _wait(app: Any, done: Any, timeout: float = 60.0) -> None:
@@ -50,12 +50,9 @@ def _play_turn(app: Any, w: JoinedWindow) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1:
-        print("usage: python -m mapeditor.online.join_screens OUTDIR", file=sys.stderr)
+    out = out_dir(argv, "mapeditor.online.join_screens")
+    if out is None:
         return 2
-    out = Path(args[0])
-    out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
     with tempfile.TemporaryDirectory() as tmp:
         players = "Ann=human,greedy,greedy"

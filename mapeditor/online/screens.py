@@ -10,6 +10,7 @@ browser here.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -18,8 +19,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from mapeditor.screen_args import out_dir
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
@@ -157,10 +161,18 @@ def is_mine(page: Any) -> bool:
     return bool(page.locator("body").get_attribute("data-mine") == "1")
 
 
-def open_page(browser: Any, link: str, viewport: tuple[int, int] = (1280, 800)) -> Any:
+def open_page(
+    browser: Any,
+    link: str,
+    viewport: tuple[int, int] = (1280, 800),
+    states: Callable[[dict[str, Any]], None] | None = None,
+) -> Any:
     """A page of ``link`` in a new context of ``browser`` (its own session, as another
-    browser's), once it has the game's state."""
+    browser's), once it has the game's state. ``states`` changes every state message in place
+    before the page gets it (a host of another version)."""
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    if states is not None:
+        context.route_web_socket(re.compile(".*"), lambda ws: _rewrite_states(ws, states))
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -174,15 +186,26 @@ def open_page(browser: Any, link: str, viewport: tuple[int, int] = (1280, 800)) 
     return page
 
 
+def _rewrite_states(ws: Any, change: Callable[[dict[str, Any]], None]) -> None:
+    """Pass a page's socket through, changing the state messages from the host."""
+    server = ws.connect_to_server()
+
+    def down(message: str | bytes) -> None:
+        msg = json.loads(message)
+        if msg.get("type") == "state":
+            change(msg)
+        ws.send(json.dumps(msg))
+
+    server.on_message(down)
+    ws.on_message(server.send)
+
+
 def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1:
-        print("usage: python -m mapeditor.online.screens OUTDIR", file=sys.stderr)
+    out = out_dir(argv, "mapeditor.online.screens")
+    if out is None:
         return 2
-    out = Path(args[0])
-    out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         players = "Ann=human,Bob=human,greedy"
         host = HostProcess(Path(tmp), ["deutschland", "--players", players, "--seed", "5"])

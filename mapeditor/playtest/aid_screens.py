@@ -10,8 +10,6 @@ turn open (an extra turn to buy), to show "Take back". The pictures are docs/pla
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPoint
@@ -24,6 +22,7 @@ from engine.resources import bundled_map
 from mapeditor.playtest import aids
 from mapeditor.playtest.setup import PlaytestSetup, Seat, default_setup
 from mapeditor.playtest.window import PlaytestWindow
+from mapeditor.screen_args import out_dir
 
 
 def _settle(app: Any, rounds: int = 30) -> None:
@@ -33,12 +32,9 @@ def _settle(app: Any, rounds: int = 30) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1:
-        print("usage: python -m mapeditor.playtest.aid_screens OUTDIR", file=sys.stderr)
+    out = out_dir(argv, "mapeditor.playtest.aid_screens")
+    if out is None:
         return 2
-    out = Path(args[0])
-    out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
 
     def window(name: str, seed: int) -> PlaytestWindow:

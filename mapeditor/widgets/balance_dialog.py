@@ -1,8 +1,12 @@
 """Map > Balance report…: batch playtests of the open map, with charts and a heat map on the map.
 
-Three kinds of run: a report on the map; a comparison with another map file (two versions of a
-map: :mod:`engine.analysis.compare`, with significance tests and a verdict); a sweep over a grid of
-settings (:mod:`engine.analysis.sweep`). A mixed table (one bot per seat) works with all three.
+Three kinds of run: a report on the map (with "which plan wins", :mod:`engine.analysis.plans`,
+when asked); a comparison with another map file (two versions of a map:
+:mod:`engine.analysis.compare`, with significance tests and a verdict); a sweep over a grid of
+settings (:mod:`engine.analysis.sweep`). A bot and its play style for every seat, or one per seat
+(a mixed table), work with all three. The Tune page runs the tuner
+(:mod:`engine.analysis.tune`) through the same machinery and applies its answer to the open map
+as one undo step.
 
 The games run in worker processes (:func:`engine.analysis.simulate.simulate` with ``processes=True``, so
 the UI's interpreter never plays and stays responsive); a Python thread only waits for them and
@@ -15,10 +19,10 @@ import os
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QPointF, QRectF, QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap, QTextDocument
+from PySide6.QtCore import QObject, Qt, QUrl, Signal
+from PySide6.QtGui import QPixmap, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -41,12 +45,14 @@ from PySide6.QtWidgets import (
 )
 
 from engine.analysis.balance import balance_report
+from engine.analysis.candidate import START, number_paths
 from engine.analysis.compare import (
     compare_runs,
     comparison_blocks,
     draw_comparison_charts,
     write_comparison,
 )
+from engine.analysis.plans import style_figures, style_games, style_warnings
 from engine.analysis.report import (
     draw_charts,
     has_matplotlib,
@@ -56,7 +62,14 @@ from engine.analysis.report import (
     write_report,
 )
 from engine.analysis.report_types import BalanceReport
-from engine.analysis.simulate import BOTS, Cancelled, SimConfig, default_workers, simulate
+from engine.analysis.simulate import (
+    Cancelled,
+    SimConfig,
+    default_workers,
+    new_game,
+    rule_set_for,
+    simulate,
+)
 from engine.analysis.sweep import (
     draw_sweep_charts,
     grid,
@@ -65,173 +78,96 @@ from engine.analysis.sweep import (
     sweep_blocks,
     write_sweep,
 )
+from engine.analysis.tune import (
+    PARAMS,
+    TuneParam,
+    check,
+    check_space,
+    shown_values,
+    tune,
+    write_tuning,
+)
 from engine.errors import EngineError
-from engine.geo.naming import PlaceNames
 from engine.mapdef import MapDef, UnreadableRuleSet
+from engine.rules.registry import rules_for
 from mapeditor.designer_icons import icon_pixmap
 from mapeditor.folders import remember_dir, start_dir
-from mapeditor.painting import SQUARE, map_rect
-from mapeditor.print_painting import PrintLook, paint_print, print_look
 from mapeditor.remembered import remember_fields
+from mapeditor.tuning_edits import apply_tuning
+from mapeditor.widgets.heat_map import (
+    HEAT_LEGENDS,
+    HEAT_MODES,
+    HeatLegendBar,
+    HeatMapView,
+    paint_heat,
+    render_heat,
+)
+from mapeditor.widgets.seat_bots import BotChoice, SeatBots
+from mapeditor.widgets.tune_page import TunePage
 
+if TYPE_CHECKING:
+    from mapeditor.document import MapDocument
+
+TUNE_ROWS = "balance/tune_rows"
+"""The Tune page's rows, kept at each run beside the dialog's remembered fields."""
 RUN_KINDS = {
     "report": "Report on this map",
     "compare": "Compare with another map…",
     "sweep": "Sweep settings",
 }
 
-HEAT_MODES = {
-    "often": "How often each square is built",
-    "early": "How early each square is built",
-}
-HEAT_LEGENDS = {
-    "often": "Blue: built in few games, yellow: half, red: every game. Red cross: never built.",
-    "early": "Red: built among the first tiles, blue: among the last (mean placement). "
-    "Red cross: never built.",
-}
+
+def seat_effect_text(styles: dict[str, Any] | None) -> str:
+    """The greedy bot's seat effect against the random bot's, in one sentence (``""`` without
+    the styles study).
+
+    >>> seat_effect_text({"seat_effect": [
+    ...     {"bot": "random", "rate": 0.5},
+    ...     {"bot": "greedy", "rate": 0.62, "vs_random": 0.12, "p_value": 0.03},
+    ... ]})
+    ' Seat 1 wins 62 % under the greedy bot, 50 % under the random bot: the bot adds +12 points (p = 0.03).'
+    """
+    if not styles:
+        return ""
+    by_bot = {f["bot"]: f for f in styles["seat_effect"]}
+    bot, ref = by_bot["greedy"], by_bot["random"]
+    return (
+        f" Seat 1 wins {bot['rate']:.0%} under the greedy bot, {ref['rate']:.0%} under the random "
+        f"bot: the bot adds {bot['vs_random'] * 100:+.0f} points (p = {bot['p_value']:.2g})."
+    ).replace("%", " %")
 
 
-def _heat_colour(t: float, alpha: int = 150) -> QColor:
-    """Blue (0) through yellow to red (1)."""
-    t = max(0.0, min(1.0, t))
-    if t < 0.5:
-        u = t / 0.5
-        return QColor(int(40 + 215 * u), int(90 + 165 * u), int(220 - 180 * u), alpha)
-    u = (t - 0.5) / 0.5
-    return QColor(255, int(255 - 200 * u), int(40 - 20 * u), alpha)
+NUMERIC_OPTIONS = frozenset(("chip_count", "ones_per_colour"))
+"""The common Map-Chips options that take a whole number (``chips`` is a layout,
+``chip_reading`` a word)."""
 
 
-def paint_heat(
-    painter: QPainter,
-    m: MapDef,
-    report: BalanceReport,
-    mode: str = "often",
-    look: PrintLook | None = None,
-) -> None:
-    """Draw the map as it prints (sea, neighbouring land, coast, names: ``look``, made from
-    ``m`` when not given) and, over it, a translucent square per placeable square: how often
-    it was built (``often``: share of games) or how early (``early``: mean placement, early =
-    red)."""
-    paint_print(painter, m, look if look is not None else print_look(m))
-    fill = report["fill"]
-    grid = fill["built_rate"] if mode == "often" else fill["mean_placement"]
-    values = [v for row in grid for v in row if v is not None]
-    top = max(values, default=1.0) or 1.0
-    painter.save()
-    painter.setPen(Qt.PenStyle.NoPen)
-    for y, row in enumerate(grid):
-        for x, v in enumerate(row):
-            if v is None:
-                continue
-            # "early": a low mean placement is hot (red), a late one cold (blue)
-            t = v if mode == "often" else 1.0 - v / top
-            painter.setBrush(_heat_colour(t))
-            painter.drawRect(QRectF(x * SQUARE + 2, y * SQUARE + 2, SQUARE - 4, SQUARE - 4))
-    painter.setPen(QPen(QColor(200, 0, 0), 4.0))
-    for x, y in fill["never_reached"]:
-        a = QPointF(x * SQUARE + 14, y * SQUARE + 14)
-        b = QPointF((x + 1) * SQUARE - 14, (y + 1) * SQUARE - 14)
-        painter.drawLine(a, b)
-        painter.drawLine(QPointF(a.x(), b.y()), QPointF(b.x(), a.y()))
-    painter.restore()
+def tunable_names(m: MapDef) -> list[str]:
+    """The tuner's parameters on ``m``: the settings, the rule set's chip options (the numeric
+    options every Map-Chips set takes; its own are named freely), where each start square lies
+    and every number of its data rule set.
 
-
-def render_heat(
-    m: MapDef, report: BalanceReport, mode: str = "often", scale: float = 0.5
-) -> QImage:
-    """The heat map as an image (``scale`` pixels per scene unit)."""
-    rect = map_rect(m)
-    img = QImage(
-        max(1, int(rect.width() * scale)),
-        max(1, int(rect.height() * scale)),
-        QImage.Format.Format_ARGB32,
-    )
-    img.fill(QColor("white"))
-    painter = QPainter(img)
+    >>> from engine.mapio import load_map
+    >>> from engine.resources import bundled_map
+    >>> names = tunable_names(load_map(bundled_map("italia")))
+    >>> names[:3], [n for n in names if n.startswith("start.")]
+    (['tile_count', 'start_squares', 'rule.chip_count'], ['start.Bari', 'start.Genova', 'start.Trieste'])
+    """
     try:
-        painter.scale(scale, scale)
-        painter.translate(-rect.topLeft())
-        paint_heat(painter, m, report, mode)
-    finally:
-        painter.end()
-    return img
-
-
-class HeatMapView(QWidget):
-    """The map with the heat overlay, scaled to fit the widget."""
-
-    def __init__(self, m: MapDef, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.map = m
-        self.names = PlaceNames(m)
-        self._look: PrintLook | None = None
-        self.report: BalanceReport | None = None
-        self.mode = "often"
-        self.setMinimumSize(QSize(240, 200))
-        self.setMouseTracking(True)  # tooltips with each square's figures
-
-    def set_report(self, report: BalanceReport | None, mode: str | None = None) -> None:
-        self.report = report
-        if mode is not None:
-            self.mode = mode
-        self.update()
-
-    def _transform(self) -> tuple[float, float, float]:
-        """``(scale, dx, dy)``: widget = scene * scale + (dx, dy) (the map fitted, centred)."""
-        rect = map_rect(self.map)
-        scale = min(self.width() / rect.width(), self.height() / rect.height())
-        dx = (self.width() - rect.width() * scale) / 2 - rect.left() * scale
-        dy = (self.height() - rect.height() * scale) / 2 - rect.top() * scale
-        return scale, dx, dy
-
-    def square_at(self, pos: QPointF) -> tuple[int, int] | None:
-        """The map square under a widget position, or ``None`` outside the grid."""
-        scale, dx, dy = self._transform()
-        x = int((pos.x() - dx) // (scale * SQUARE))
-        y = int((pos.y() - dy) // (scale * SQUARE))
-        return (x, y) if self.map.in_grid((x, y)) else None
-
-    def describe_square(self, square: tuple[int, int]) -> str:
-        """The heat-map figures of one square, in words (the tooltip)."""
-        if self.report is None:
-            return ""
-        x, y = square
-        fill = self.report["fill"]
-        # by place first ("near Kassel"), the square after it for the canvas
-        where = f"{self.names.square(square)} ({x}, {y})"
-        rate = fill["built_rate"][y][x]
-        if rate is None:
-            return f"{where}: no tile can go here"
-        early = fill["mean_placement"][y][x]
-        when = f", on average as tile {early:.0f} of the game" if early is not None else ""
-        return f"{where}: built in {rate:.0%} of games{when}"
-
-    def mouseMoveEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
-        square = self.square_at(event.position())
-        self.setToolTip(self.describe_square(square) if square is not None else "")
-        super().mouseMoveEvent(event)
-
-    def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
-        painter = QPainter(self)
-        try:
-            painter.fillRect(self.rect(), QColor("white"))
-            if self.report is None:
-                painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Run a simulation.")
-                return
-            scale, dx, dy = self._transform()
-            painter.translate(dx, dy)
-            painter.scale(scale, scale)
-            if self._look is None:  # the print's geography, worked out once per map
-                self._look = print_look(self.map)
-            paint_heat(painter, self.map, self.report, self.mode, self._look)
-        finally:
-            painter.end()
+        rules = rules_for(m.rule_set.name, m)
+    except EngineError:
+        rules = None
+    numeric = sorted(getattr(rules, "common_options", frozenset()) & NUMERIC_OPTIONS)
+    starts = sorted(f"{START}{s.name}" for s in m.start_squares.values())
+    return [*PARAMS, *(f"rule.{o}" for o in numeric), *starts, *number_paths(m)]
 
 
 class _Relay(QObject):
     """Carries results from the waiting thread to the UI thread (queued connections)."""
 
     progress = Signal(int, int)
+    rung = Signal(int, int)
+    """A tuning candidate's games: played, of the rung's."""
     finished = Signal(object)
     failed = Signal(str)
 
@@ -244,11 +180,19 @@ class BalanceDialog(QDialog):
     """``"done"``, ``"cancelled"`` or ``"failed"``."""
 
     def __init__(
-        self, m: MapDef, parent: QWidget | None = None, *, map_path: Path | None = None
+        self,
+        m: MapDef,
+        parent: QWidget | None = None,
+        *,
+        map_path: Path | None = None,
+        document: MapDocument | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Balance report: {m.name or m.id}")
         self.map = m
+        self.document = document
+        """The open map's document, where "Apply to map" puts a tuner's answer (``None``: the
+        dialog only reports)."""
         self.map_path = map_path
         """The open map's file (``None`` when unsaved): named by comparisons and re-run
         commands."""
@@ -260,15 +204,16 @@ class BalanceDialog(QDialog):
         self._charts_dir = tempfile.TemporaryDirectory(prefix="balance-")
         self._relay = _Relay()
         self._relay.progress.connect(self._on_progress, Qt.ConnectionType.QueuedConnection)
+        self._relay.rung.connect(self._on_rung, Qt.ConnectionType.QueuedConnection)
         self._relay.finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
         self._relay.failed.connect(self._on_failed, Qt.ConnectionType.QueuedConnection)
 
         form = QFormLayout()
         self.games = QSpinBox(minimum=1, maximum=100_000, value=200)
         self.players = QSpinBox(minimum=2, maximum=6, value=2)
-        self.bot = QComboBox()
-        self.bot.addItems(list(BOTS))
-        self.bot.setCurrentText("greedy")
+        self.bot_choice = BotChoice("greedy")
+        self.bot = self.bot_choice.bot
+        self.play_style = self.bot_choice.play_style
         from mapeditor.playtest.setup import rule_set_available, rule_set_title
 
         playable = m.rule_set.name != "none" and rule_set_available(m.rule_set.name, m)
@@ -295,32 +240,42 @@ class BalanceDialog(QDialog):
         self.sweep_text.setPlaceholderText("players=2,3,4; tile_count=60,80")
         self.sweep_text.setToolTip(
             "Parameters and their values, separated by ';': players, tile_count, tile_pool, "
-            "start_squares, bot, seats (mcts/greedy/greedy), rule.NAME (a rule-set option). "
+            "start_squares, bot, seats (mcts/greedy/greedy), rule.NAME (a rule-set option), "
+            "ruleset/PATH (a number inside the map's data rule set), start.NAME=X,Y|X,Y (where "
+            "a start square lies). "
             "Several parameters make a grid; each point plays the number of games above."
         )
-        self.seats = QLineEdit()
-        self.seats.setPlaceholderText("every seat: the bot above")
-        self.seats.setToolTip(
-            "A mixed table, one bot per seat, e.g. mcts,greedy,greedy,greedy: the table turns by "
-            "one seat each game, so every bot plays every seat"
+        self.seats = SeatBots(self.players.value())
+        self.players.valueChanged.connect(self.seats.set_players)
+        self.seats.mixed.toggled.connect(lambda on: self.bot_choice.setEnabled(not on))
+        self.styles_deals = QSpinBox(minimum=0, maximum=10_000, value=0)
+        self.styles_deals.setSpecialValueText("off")
+        self.styles_deals.setSuffix(" deals")
+        self.styles_deals.setToolTip(
+            "Which plan wins on this map: each play style against the balanced greedy bot, and "
+            "the seat effect each bot brings, on this many paired 2-player deals (a report only)"
         )
         form.addRow("Run", self.kind)
         form.addRow("Map B", self.map_b_button)
         form.addRow("Sweep", self.sweep_text)
         form.addRow("Games", self.games)
-        form.addRow("Players", self.players)
-        form.addRow("Bot", self.bot)
-        form.addRow("Mixed table", self.seats)
-        form.addRow("Rules", self.rules)
         form.addRow("Worker processes", self.workers)
         form.addRow("Seed", self.seed)
+        # who plays, beside what is played (the seats' rows grow with the players)
+        players_form = QFormLayout()
+        players_form.addRow("Players", self.players)
+        players_form.addRow("Bot and style", self.bot_choice)
+        players_form.addRow("Mixed table", self.seats)
+        players_form.addRow("Which plan wins", self.styles_deals)
+        players_form.addRow("Rules", self.rules)
         self.run_button = QPushButton("Run")
         self.run_button.clicked.connect(self.start)
         self.save_button = QPushButton("Save report…")
         self.save_button.setEnabled(False)
         self.save_button.clicked.connect(self._save)
         top = QHBoxLayout()
-        top.addLayout(form)
+        top.addLayout(form, 1)
+        top.addLayout(players_form, 1)
         side = QVBoxLayout()
         side.addWidget(self.run_button)
         side.addWidget(self.save_button)
@@ -337,8 +292,10 @@ class BalanceDialog(QDialog):
         self.heat_mode.currentIndexChanged.connect(self._heat_mode_changed)
         self.heat = HeatMapView(m)
         self.heat_legend = QLabel(HEAT_LEGENDS["often"])
+        self.heat_bar = HeatLegendBar("often")
         heat_layout.addWidget(self.heat_mode)
         heat_layout.addWidget(self.heat, 1)
+        heat_layout.addWidget(self.heat_bar)
         heat_layout.addWidget(self.heat_legend)
         self.tabs.addTab(heat_page, "Heat map")
         self.charts = QWidget()
@@ -349,6 +306,13 @@ class BalanceDialog(QDialog):
         self.tabs.addTab(scroll, "Charts")
         self.summary = QTextBrowser()
         self.tabs.addTab(self.summary, "Figures")
+        self.tune_page = TunePage(self._tiles_played(), self._check_space, names=tunable_names(m))
+        self.tune_page.tune_button.clicked.connect(lambda: self.start("tune"))
+        self.tune_page.apply_button.clicked.connect(self.apply_tuning)
+        self.tabs.addTab(self.tune_page, "Tune…")
+        # the bounds a row may take depend on the players and rules played
+        self.players.valueChanged.connect(self.tune_page.params.recheck)
+        self.rules.toggled.connect(self.tune_page.params.recheck)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
@@ -369,29 +333,41 @@ class BalanceDialog(QDialog):
                 "games": self.games,
                 "players": self.players,
                 "bot": self.bot,
-                "seats": self.seats,
+                "style": self.play_style,
+                "mixed": self.seats.mixed,
+                **{f"seat{k + 1}_bot": c.bot for k, c in enumerate(self.seats.choices)},
+                **{f"seat{k + 1}_style": c.play_style for k, c in enumerate(self.seats.choices)},
+                "styles_deals": self.styles_deals,
                 "workers": self.workers,
                 "seed": self.seed,
+                "tune_min_games": self.tune_page.min_games,
+                "tune_max_games": self.tune_page.max_games,
+                "tune_trials": self.tune_page.trials,
+                "tune_check": self.tune_page.check_games,
             },
         )
+        self.seats.set_players(self.players.value())
+        self.bot_choice.setEnabled(not self.seats.mixed.isChecked())
+        self.tune_page.restore_rows(str(self.remembered.settings.value(TUNE_ROWS, "", type=str)))
         self._kind_changed()
         self.comparison: dict[str, Any] | None = None
         self.sweep_report: dict[str, Any] | None = None
         self._shown: tuple[str, Any] | None = None
         """What the pages show and Save writes: ``(kind, data)``."""
+        self._unit = "games"
+        """What the progress dialog counts: games, or a tuning's candidates."""
 
     # -- running ----------------------------------------------------------------------------------
 
     def config(self) -> SimConfig:
         """The run's settings (raises :class:`EngineError` for a bad mixed table)."""
-        seats = tuple(t.strip() for t in self.seats.text().split(",") if t.strip())
         return SimConfig(
             games=self.games.value(),
             players=(self.players.value(),),
-            bot=self.bot.currentText(),
+            bot=self.bot_choice.spec(),
             rules=self.rules.isChecked(),
             seed=self.seed.value(),
-            seats=seats,
+            seats=self.seats.specs(),
         )
 
     def run_kind(self) -> str:
@@ -401,6 +377,7 @@ class BalanceDialog(QDialog):
         kind = self.run_kind()
         self.map_b_button.setEnabled(kind == "compare")
         self.sweep_text.setEnabled(kind == "sweep")
+        self.styles_deals.setEnabled(kind == "report")
 
     def _choose_map_b(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Map B", str(start_dir()), "Maps (*.json)")
@@ -421,17 +398,20 @@ class BalanceDialog(QDialog):
         self.map_b_button.setText(f"{Path(path).name} ({self.map_b.name or self.map_b.id})")
         return True
 
-    def _job(self, config: SimConfig) -> tuple[Any, int]:
-        """What the waiting thread runs, ``job(sim) -> (kind, data)`` with ``sim(map, config,
-        offset)`` playing one run, and the games it plays in all."""
-        kind = self.run_kind()
+    def _job(self, config: SimConfig, kind: str) -> tuple[Any, int]:
+        """What the waiting thread runs, ``job(sim, progress) -> (kind, data)`` with ``sim(map,
+        config, offset)`` playing one run (its games counted from ``offset``; ``None``: a
+        tuning candidate's rung, told beside the count) and ``progress(done, total)``; and the
+        total: games, or a tuning's candidates."""
         m = self.map
+        if kind == "tune":
+            return self._tune_job(config)
         if kind == "compare":
             b = self.map_b
             if b is None:
                 raise EngineError("choose map B (the map to compare with) first")
 
-            def compare_job(sim: Any) -> tuple[str, Any]:
+            def compare_job(sim: Any, _progress: Any) -> tuple[str, Any]:
                 ra = sim(m, config, 0)
                 rb = sim(b, config, config.games)
                 return "compare", (ra, rb)
@@ -444,7 +424,7 @@ class BalanceDialog(QDialog):
             axes = parse_sweep(items)
             points = len(grid(axes))
 
-            def sweep_job(sim: Any) -> tuple[str, Any]:
+            def sweep_job(sim: Any, _progress: Any) -> tuple[str, Any]:
                 done = [0]
 
                 def run(c: SimConfig) -> Any:
@@ -455,29 +435,102 @@ class BalanceDialog(QDialog):
                 return "sweep", sweep(m, config, axes, run=run)
 
             return sweep_job, points * config.games
-        return (lambda sim: ("report", sim(m, config, 0))), config.games
+        deals = self.styles_deals.value()
+
+        def report_job(sim: Any, _progress: Any) -> tuple[str, Any]:
+            result = sim(m, config, 0)
+            if not deals:
+                return "report", (result, None)
+            done = [config.games]
+
+            def run(c: SimConfig) -> Any:
+                played = sim(m, c, done[0])
+                done[0] += c.games
+                return played
+
+            return "report", (result, style_figures(run, config, deals))
+
+        return report_job, config.games + (style_games(deals) if deals else 0)
+
+    def _tune_job(self, config: SimConfig) -> tuple[Any, int]:
+        """The tuner's search (and its check) on this map: progress counts candidates."""
+        settings = self.tune_page.settings()
+        m = self.map
+        check_space(m, config, settings["params"])  # the rows together, before any game
+        trials = settings["trials"]
+
+        def tune_job(sim: Any, progress: Any) -> tuple[str, Any]:
+            def run(c: SimConfig) -> Any:
+                return sim(m, c, None)
+
+            tried = [0]
+
+            def on_trial(_entry: dict[str, Any]) -> None:
+                tried[0] += 1
+                progress(tried[0], trials)
+
+            result = tune(
+                run,
+                config,
+                settings["params"],
+                settings["targets"],
+                trials=trials,
+                min_games=settings["min_games"],
+                max_games=settings["max_games"],
+                on_trial=on_trial,
+                map_info={"id": m.id, "name": m.name},
+            )
+            if settings["check"] and result["best"] is not None:
+                values = result["best"]["values"]
+                result["check"] = check(run, config, values, settings["targets"], settings["check"])
+            return "tune", result
+
+        return tune_job, trials
+
+    def _tiles_played(self) -> int:
+        """The tiles a game of this map plays with the dialog's settings (the map's
+        recommendation, bounded by the tile pool)."""
+        config = self.config()
+        try:
+            rule_set, _missing = rule_set_for(self.map, config.rules)
+            game = new_game(self.map, config.players[0], 0, rule_set, config)
+        except EngineError:  # a map that cannot be played yet: its recommendation
+            return self.map.setup.tile_pool_max
+        return len(game.pile)
+
+    def _check_space(self, param: TuneParam) -> None:
+        """Refuse a tuner's row this map (with the players and rules set) cannot play, as the
+        command line does before any game is spent (:func:`check_space`: every start square
+        choice, every number of a rule-set range, the ends of the others)."""
+        check_space(self.map, self.config(), [param])
 
     def _heat_mode_changed(self, _index: int) -> None:
         mode = self.heat_mode.currentData()
         self.heat_legend.setText(HEAT_LEGENDS[mode])
+        self.heat_bar.set_mode(mode)
         self.heat.set_report(self.report, mode)
 
     def is_running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def start(self) -> None:
-        """Start the run; a modal progress dialog shows it and can cancel it."""
+    def start(self, kind: str | None = None) -> None:
+        """Start the run (``kind``: the Run box's, or ``"tune"``); a modal progress dialog shows
+        it and can cancel it."""
         if self.is_running():
             return
+        kind = kind or self.run_kind()
         try:
             config = self.config()
-            job, total = self._job(config)
+            job, total = self._job(config, kind)
         except EngineError as exc:
             QMessageBox.warning(self, "Balance report", str(exc))
             return
         self.remembered.save()
+        self.remembered.settings.setValue(TUNE_ROWS, self.tune_page.rows_json())
         self._cancel = threading.Event()
-        self.progress = QProgressDialog("Playing games…", "Cancel", 0, total, self)
+        self._unit = "candidates" if kind == "tune" else "games"
+        first = "Trying candidates…" if kind == "tune" else "Playing games…"
+        self.progress = QProgressDialog(first, "Cancel", 0, total, self)
         self.progress.setWindowTitle("Balance report")
         self.progress.setWindowModality(Qt.WindowModality.WindowModal)
         self.progress.setMinimumDuration(0)
@@ -486,23 +539,28 @@ class BalanceDialog(QDialog):
         self.progress.canceled.connect(self.cancel)
         self.progress.setValue(0)
         self.run_button.setEnabled(False)
-        self.status.setText(f"Playing {total} games…")
+        self.tune_page.tune_button.setEnabled(False)
+        self.status.setText(
+            f"Tuning: at most {total} candidates…" if kind == "tune" else f"Playing {total} games…"
+        )
         workers, relay, cancel = self.workers.value(), self._relay, self._cancel
 
-        def sim(m: MapDef, c: SimConfig, offset: int) -> Any:
+        def sim(m: MapDef, c: SimConfig, offset: int | None) -> Any:
             return simulate(
                 m,
                 c,
                 workers=workers,
                 processes=True,
                 context="spawn",  # never fork a process with Qt threads
-                progress=lambda d, _t: relay.progress.emit(offset + d, total),
+                progress=relay.rung.emit
+                if offset is None
+                else (lambda d, _t: relay.progress.emit(offset + d, total)),
                 cancel=cancel.is_set,
             )
 
         def work() -> None:
             try:
-                relay.finished.emit(job(sim))
+                relay.finished.emit(job(sim, relay.progress.emit))
             except Cancelled:
                 relay.failed.emit("cancelled")
             except Exception as exc:  # noqa: BLE001 - shown to the user, never a crash
@@ -518,8 +576,18 @@ class BalanceDialog(QDialog):
 
     def _on_progress(self, done: int, total: int) -> None:
         if self.progress is not None and not self._cancel.is_set():
+            what = "Tried" if self._unit == "candidates" else "Played"
+            self.progress.setLabelText(f"{what} {done} of {total} {self._unit}…")
+            # last: a modal progress dialog's setValue runs queued events, the run's end too
             self.progress.setValue(done)
-            self.progress.setLabelText(f"Played {done} of {total} games…")
+
+    def _on_rung(self, played: int, games: int) -> None:
+        if self.progress is not None and not self._cancel.is_set():
+            tried, total = self.progress.value(), self.progress.maximum()
+            self.progress.setLabelText(
+                f"Tried {tried} of {total} candidates; the next has played {played} of "
+                f"{games} games of its rung…"
+            )
 
     def _close_progress(self) -> None:
         if self.progress is not None:
@@ -528,6 +596,7 @@ class BalanceDialog(QDialog):
             self.progress.deleteLater()
             self.progress = None
         self.run_button.setEnabled(True)
+        self.tune_page.tune_button.setEnabled(True)
 
     def _on_failed(self, message: str) -> None:
         self._close_progress()
@@ -553,12 +622,25 @@ class BalanceDialog(QDialog):
             self.status.setText(f"Sweep of {len(result['rows'])} settings done.")
             self.run_ended.emit("done")
             return
-        self.show_report(balance_report(self.map, result))
+        if kind == "tune":
+            self.show_tuning(result)
+            verdict = "met" if result["met"] else "not met"
+            self.status.setText(
+                f"Tuning {verdict}: {result['trials']} candidates, {result['games_played']} games."
+            )
+            self.run_ended.emit("done")
+            return
+        result, styles = result
+        report = balance_report(self.map, result)
+        if styles is not None:
+            report["styles"] = styles
+            report["warnings"] += style_warnings(styles)
+        self.show_report(report)
         per = len(result.games) / result.seconds / result.workers if result.seconds else 0.0
         warn = len(self.report["warnings"]) if self.report else 0
         self.status.setText(
             f"{len(result.games)} games in {result.seconds:.1f} s ({per:.2f} games/s per "
-            f"worker); {warn} warning{'s' if warn != 1 else ''}."
+            f"worker); {warn} warning{'s' if warn != 1 else ''}.{seat_effect_text(styles)}"
         )
         self.run_ended.emit("done")
 
@@ -622,6 +704,41 @@ class BalanceDialog(QDialog):
         self.summary.setHtml(to_html(comparison_blocks(cmp, images), title="Balance comparison"))
         self.tabs.setCurrentIndex(2)
 
+    def show_tuning(self, result: dict[str, Any]) -> None:
+        """Show a tuner's answer on the Tune page (Apply offered when a document is open)."""
+        self._shown = ("tune", result)
+        self.save_button.setEnabled(True)
+        self.tune_page.show_result(result, can_apply=self.document is not None)
+        self.tabs.setCurrentWidget(self.tune_page)
+
+    def apply_tuning(self) -> None:
+        """Put the answer's values in the open map as one undo step; say what the map cannot
+        hold (play options) and the rule-set file written beside the map's own."""
+        result = self.tune_page.result
+        if self.document is None or result is None or result["best"] is None:
+            return
+        values = result["best"]["values"]
+        try:
+            left, written = apply_tuning(self.document, values)
+        except (EngineError, OSError) as exc:
+            self.tune_page.applied.setText(f"Not applied: {exc}")
+            return
+        done = {k: v for k, v in values.items() if k not in left}
+        words = f"Applied to the map (one undo step): {shown_values(done)}." if done else ""
+        if written is not None:
+            words += (
+                f" The tuned rule set was written to a new file, {written.name}, which the map "
+                "now names (undo names the original again; the new file stays)."
+            )
+        if left:
+            words += (
+                " Not applied: "
+                + "; ".join(f"{shown_values({k: values[k]})}, {why}" for k, why in left.items())
+                + "."
+            )
+        self.tune_page.applied.setText(words.strip())
+        self.tune_page.apply_button.setEnabled(False)
+
     def show_sweep(self, report: dict[str, Any]) -> None:
         """Show a sweep: its table and a chart per parameter."""
         self.sweep_report = report
@@ -657,6 +774,8 @@ class BalanceDialog(QDialog):
             return write_comparison(cmp, a, b, folder, maps)
         if kind == "sweep":
             return write_sweep(data, folder)
+        if kind == "tune":
+            return write_tuning(data, folder)
         return write_report(data, folder, self.map, map_file=self.map_path)
 
     def done(self, result: int) -> None:  # noqa: D401 - Qt override
@@ -667,11 +786,15 @@ class BalanceDialog(QDialog):
 
 
 def open_balance_dialog(
-    m: MapDef, parent: QWidget | None = None, *, map_path: Path | None = None
+    m: MapDef,
+    parent: QWidget | None = None,
+    *,
+    map_path: Path | None = None,
+    document: MapDocument | None = None,
 ) -> BalanceDialog:
-    """Show the balance report dialog for ``m`` (non-modal; ``map_path``: its file, if saved)
-    and return it."""
-    dialog = BalanceDialog(m, parent, map_path=map_path)
+    """Show the balance report dialog for ``m`` (non-modal; ``map_path``: its file, if saved;
+    ``document``: where "Apply to map" puts a tuner's answer) and return it."""
+    dialog = BalanceDialog(m, parent, map_path=map_path, document=document)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
     dialog.show()
     return dialog
@@ -679,11 +802,15 @@ def open_balance_dialog(
 
 def add_balance_report_action(window: Any, menu: Any) -> Any:
     """Add "Balance report…" to ``menu`` (the editor's Map menu): it opens the dialog on a copy
-    of the window's map (``window.document.snapshot()``), so a run never sees later edits."""
+    of the window's map (``window.document.snapshot()``), so a run never sees later edits; a
+    tuner's answer is applied to the window's document."""
 
     def show() -> None:
         window._balance_dialog = open_balance_dialog(
-            window.document.snapshot(), window, map_path=window.document.path
+            window.document.snapshot(),
+            window,
+            map_path=window.document.path,
+            document=window.document,
         )
 
     action = menu.addAction("&Balance report…")
@@ -699,4 +826,5 @@ __all__ = [
     "open_balance_dialog",
     "paint_heat",
     "render_heat",
+    "tunable_names",
 ]

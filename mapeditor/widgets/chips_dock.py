@@ -1,5 +1,7 @@
 """Chip layouts in the editor: a generated even layout as an overlay, re-rolled on demand, and
-the exact feasibility (most chips that fit) for every choice of used start squares."""
+the exact feasibility (most chips that fit) for every choice of used start squares. A rule set
+that lays no random layout gets a sentence saying where its chips go instead; chips on the
+designer's marks are shown on the map like a layout."""
 
 from __future__ import annotations
 
@@ -19,26 +21,66 @@ from engine.chips import ChipReading, evenness, generate_layout
 from engine.errors import EngineError
 from engine.geometry import Square
 from engine.mapdef import MapDef
+from engine.rules.data.interpret import mark_chip_counts
+from engine.rules.data.rules import DataRules
+from engine.rules.data.ruleset import RuleSetSpec
 from engine.rules.registry import map_chip_layout, map_rules
-from engine.rules.spec import ChipLayout, LayoutKind
+from engine.rules.spec import LayoutKind
 from engine.startchoices import chip_proof, first_choices
 from mapeditor import offload
 from mapeditor.document import MapDocument
 
 
 def _layout_note(m: MapDef | str) -> str | None:
-    """Why there is no random layout to show for ``m``'s rule set, or ``None`` if there is one."""
+    """Where ``m``'s rule set puts its chips when it has no random layout to show, or ``None``
+    if it has one."""
     try:
         rules = map_rules(m)
     except EngineError as exc:  # a data rule set with mistakes: the validation lists them
         text = str(exc)
         return text[:1].upper() + text[1:]
-    layout = rules.chip_layout if rules is not None else ChipLayout()
+    if rules is None:
+        return "Choose a Map-Chips rule set that lays out chips (map properties)."
+    layout = rules.chip_layout
     if layout.random:
         return None
-    if rules is not None and layout.kind is LayoutKind.FIXED:
-        return f"{rules.title} places chips on its marked squares."
-    return "Choose a Map-Chips rule set that lays out chips (map properties)."
+    if layout.kind is LayoutKind.FIXED:
+        return f"{rules.title} places its chips on the map's printed chip squares, by colour."
+    spec = rules.spec if issubclass(rules, DataRules) else None
+    if spec is not None and spec.layout.kind == "marks":
+        return _marks_note(spec, m if isinstance(m, MapDef) else None)
+    if spec is not None and spec.layout.kind == "supply":
+        return (
+            f"{rules.title} keeps its chips face down in a supply beside the map: "
+            "none lie on the map."
+        )
+    return f"{rules.title} puts no chips on the map."
+
+
+def _marks_note(spec: RuleSetSpec, m: MapDef | None) -> str:
+    """What a rule set that lays its chips on the designer's marks does with ``m``'s marks."""
+    carrying = [k for k in spec.marks if k.chips]
+    each = "; ".join(f"{k.chips} face {k.chips_face} on each {k.name}" for k in carrying)
+    text = f"{spec.display_title} lays its chips on its marks, not in a layout: {each or 'none'}."
+    if m is None or not carrying:
+        return text
+    total = spec.supply.total
+    counts = _mark_chips(spec, m)
+    marked = sum(1 for mk in m.marks.values() if mk.mark in {k.id for k in carrying})
+    if not marked:
+        names = " or ".join(k.name for k in carrying)
+        return f"{text} The map has no {names} yet (the Designer marks tool paints them)."
+    placed = sum(counts.values())
+    rest = f"{total - placed} lie beside the map" if placed < total else "none is left over"
+    text += f" On this map {len(counts)} marked squares take {placed} of the {total} chips; {rest}."
+    if len(counts) < marked:
+        text += f" {marked - len(counts)} marked squares get none: the chips run out."
+    return text
+
+
+def _mark_chips(spec: RuleSetSpec, m: MapDef) -> dict[Square, int]:
+    """The chips on each of ``m``'s marked squares at set-up (as the game lays them)."""
+    return mark_chip_counts(spec, {sq: mk.mark for sq, mk in m.marks.items()}, spec.supply.total)
 
 
 class _Signals(QObject):
@@ -75,7 +117,8 @@ class ChipsDock(QWidget):
         for b in (self.show_button, self.reroll, self.hide_button):
             layout.addWidget(b)
         layout.addWidget(self.status)
-        layout.addWidget(QLabel("<b>Feasibility</b> (most chips that fit, exact):"))
+        self.heading = QLabel()
+        layout.addWidget(self.heading)
         layout.addWidget(self.feasible)
         layout.addStretch(1)
         self.show_button.clicked.connect(self.show_layout)
@@ -125,6 +168,16 @@ class ChipsDock(QWidget):
         self.starts.setCurrentIndex(max(0, index))
         self.starts.blockSignals(False)
         note = _layout_note(m)
+        marks = self._marks_spec()
+        for w in (self.starts, self.reading, self.seed, self.reroll):
+            w.setEnabled(note is None)  # they shape a random layout only
+        self.show_button.setEnabled(note is None or marks is not None)
+        self.show_button.setText("Show chips on marks" if marks is not None else "Show layout")
+        self.heading.setText(
+            "<b>Feasibility</b> (most chips that fit, exact):"
+            if note is None
+            else "<b>Where the chips go</b>"
+        )
         if note is not None:
             self.feasible.setText(note)
             return
@@ -156,8 +209,29 @@ class ChipsDock(QWidget):
             "<br>".join(lines) + f"<br>(needs {need})" if lines else "No start squares yet."
         )
 
+    def _marks_spec(self) -> RuleSetSpec | None:
+        """The map's rule set when it lays its chips on the designer's marks, else ``None``."""
+        try:
+            rules = map_rules(self.document.map)
+        except EngineError:
+            return None
+        if rules is None or not issubclass(rules, DataRules):
+            return None
+        return rules.spec if rules.spec.layout.kind == "marks" else None
+
     def show_layout(self) -> list[Square]:
         m = self.document.map
+        spec = self._marks_spec()
+        if spec is not None:
+            counts = _mark_chips(spec, m)
+            shown = sorted(counts)
+            self.status.setText(
+                f"{sum(counts.values())} chips on {len(shown)} marked squares, as a game lays them"
+                if shown
+                else "No marked square takes chips yet."
+            )
+            self.layoutChanged.emit(shown)
+            return shown
         choice = self.starts.currentData()
         if choice is None:
             self.status.setText("The map needs start squares first.")

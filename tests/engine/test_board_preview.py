@@ -5,11 +5,13 @@ builds, for every legal placement of every turn of whole games on every shipped 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from engine.board import Board
 from engine.bots.greedy_bot import GreedyBot
+from engine.bots.mcts_bot import MCTSBot
 from engine.errors import EngineError
 from engine.features import CITY, FIELD, MONASTERY, ROAD
 from engine.game import Game, GameOptions, Phase
@@ -236,3 +238,39 @@ def test_kept_side_cache_equals_fresh_sides(name: str) -> None:
                     game = game.copy()  # a copy shares the cache until either board changes
             game.apply(bot.choose(game))
     assert checked > 1000
+
+
+@pytest.mark.parametrize(("name", "players"), [("deutschland", 4), ("iberica", 3), (None, 2)])
+def test_remembered_previews_equal_fresh_ones(
+    name: str | None, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every preview a game of greedy and Monte-Carlo moves asks for equals one worked out
+    anew on that board, and most were remembered: the game's board remembers (shared with the
+    greedy bot's copies and trials) and each Monte-Carlo move's iterations share their own."""
+    asked = [0, 0]  # previews asked for, previews worked out by the board
+    remembering = Board.preview
+    real = Board._preview
+
+    def counted(self: Board, *args: Any) -> Any:
+        asked[1] += 1
+        return real(self, *args)
+
+    def checked(self: Board, square: Any, tile_id: str, rotation: int, sides: Any) -> Any:
+        asked[0] += 1
+        got = remembering(self, square, tile_id, rotation, sides)
+        fresh = real(self, square, tile_id, rotation, sides)
+        assert (list(got[0]), got[1]) == (list(fresh[0]), fresh[1]), (square, tile_id, rotation)
+        return got
+
+    monkeypatch.setattr(Board, "_preview", counted)
+    monkeypatch.setattr(Board, "preview", checked)
+    m = load_map(bundled_map(name)) if name else None
+    game = Game(m, players=players, seed=2)
+    game.board.remember_previews({})
+    greedy = GreedyBot(seed=2)
+    mcts = MCTSBot(seed=2, iterations=40)
+    while not game.is_over():
+        bot = mcts if game.turn % 9 == 4 else greedy
+        game.apply(bot.choose(game))
+    assert asked[0] > 2000
+    assert asked[0] - asked[1] > asked[0] // 2  # remembered

@@ -167,6 +167,40 @@ def test_sweep_grid_and_errors(small) -> None:
             parse_sweep(bad)
 
 
+def test_sweep_takes_rule_set_numbers_and_start_squares() -> None:
+    """``ruleset/PATH`` and ``start.NAME`` sweep as the tuner searches them: each point plays
+    the candidate's map (``map_edits``)."""
+    axes = parse_sweep(["ruleset/mechanics/vino/pay/value=1,3", "start.Bari=21,17| 19,15"])
+    assert axes == {
+        "ruleset/mechanics/vino/pay/value": [1, 3],
+        "start.Bari": ["21,17", "19,15"],
+    }
+    italia = load_map(bundled_map("italia"))
+    base = SimConfig(games=2, bot="random", seed=3, rules=True, start_squares_used=3)
+    played: list[SimConfig] = []
+
+    def run(c: SimConfig) -> SimResult:
+        played.append(c)
+        return simulate(italia, c, workers=1)
+
+    rep = sweep(italia, base, axes, run=run)
+    assert [c.map_edits for c in played][1:3] == [
+        (("ruleset/mechanics/vino/pay/value", 1), ("start.Bari", "19,15")),
+        (("ruleset/mechanics/vino/pay/value", 3), ("start.Bari", "21,17")),
+    ]
+    # every start square is used: the games of a moved Bari start from its new square
+    starts = [{tuple(sq) for g in run(c).games for sq in g["start"]} for c in played[:2]]
+    assert (21, 17) in starts[0] and (19, 15) in starts[1] and (21, 17) not in starts[1]
+    assert len(rep["rows"]) == 4
+    for bad, msg in (
+        (["start.Bari=21,17|19"], r"--sweep 'start.Bari=21,17\|19': '19' is not a square x,y"),
+        (["ruleset/supply/per_colour=four"], "'four' is not a number"),
+        (["ruleset/=1"], "unknown parameter 'ruleset/'"),
+    ):
+        with pytest.raises(EngineError, match=msg):
+            parse_sweep(bad)
+
+
 def test_sweep_plays_every_point(small) -> None:
     base = SimConfig(games=4, bot="random", seed=1)
     played: list[SimConfig] = []

@@ -78,6 +78,7 @@ def test_cached_options_equal_the_plain_ones_through_trials_and_copies(
     m = load_map(bundled_map(map_name)) if map_name else None
     g = Game(m, players=players, seed=seed, options=GameOptions(meeples=12))
     rng = random.Random(seed)
+    other_rng = random.Random(-seed)
     tiles = sorted(g.tileset.types)
     touched = 0
     while not g.is_over():
@@ -93,6 +94,14 @@ def test_cached_options_equal_the_plain_ones_through_trials_and_copies(
             touched += _check(g.board, sample)
             copy = g.board.copy()
             _check(copy, sample)
+            # a game copy keeps the patterns and moves on: neither may see the other's changes
+            other = g.copy()
+            _check(other.board, sample)
+            while not other.is_over() and other.turn == g.turn:
+                other.apply(other_rng.choice(other.legal_moves().list()))
+            if other.phase is Phase.PLACE:
+                _check(other.board, [other.current_tile, *sample[1:]])
+            _check(g.board, sample)
         g.apply(rng.choice(g.legal_moves().list()))
     assert touched > 50  # the pattern path was really exercised
 

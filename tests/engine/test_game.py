@@ -427,7 +427,7 @@ class _ToyRules(Rules):
         state = ctx.rule_state[self.name]
         state.bought_round = ctx.round
         ctx.award(ctx.to_move, action.points, "toy", "bonus")  # type: ignore[attr-defined]
-        ctx.grant_extra_turn()
+        ctx.grant_extra_turn("toy.bonus")
 
     def feature_scored(self, ctx: RuleContext, event) -> None:
         ctx.rule_state[self.name].scored += 1

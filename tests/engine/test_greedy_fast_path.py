@@ -97,3 +97,35 @@ def test_rotations_of_a_symmetric_tile_that_look_the_same_are_judged_once() -> N
         assert o("U", twin_rot).shape == o("U", rot).shape
         assert {moves[i][2] for i in idxs} == {moves[i][2] for i in groups[(sq, rot)]}
     assert sum(len(i) for i in groups.values()) + sum(len(i) for i, _ in twins) == len(moves)
+
+
+@pytest.mark.parametrize(
+    ("name", "meeples"), [("deutschland", 7), ("iberica", 4), ("example-small", 3), (None, 2)]
+)
+def test_best_placements_are_the_best_of_all_values(name: str | None, meeples: int) -> None:
+    """The playouts' greedy step, judged from the move blocks, picks among exactly the moves
+    the list and :func:`placement_values` give as best, in their order (ties, symmetric
+    tiles and turns without a meeple in supply met on the way)."""
+    import random
+
+    from engine.game import Game, GameOptions
+
+    m = load_map(bundled_map(name)) if name else None
+    game = Game(m, players=3, seed=5, options=GameOptions(meeples=meeples))
+    rng = random.Random(5)
+    checked = ties = without_meeples = 0
+    while not game.is_over():
+        if game.phase is Phase.PLACE:
+            me = game.to_move
+            moves = game.legal_moves().list()
+            want = moves
+            if len(moves) > 1:
+                values = greedy.placement_values(game, moves, me, 0.5)
+                top = max(values) - 1e-9
+                want = [mv for mv, v in zip(moves, values, strict=True) if v >= top]
+            assert greedy.best_placements(game, me, 0.5) == want, game.turn
+            checked += 1
+            ties += len(want) > 1
+            without_meeples += game.supply[me] == 0
+        game.apply(rng.choice(game.legal_moves()))
+    assert checked > 30 and ties > 3 and without_meeples > 3

@@ -9,7 +9,14 @@ from typing import Any
 import jsonschema
 import pytest
 
-from engine.analysis.plans import head_to_head, seat_effect, skill_trace, style_warnings
+from engine.analysis.plans import (
+    head_to_head,
+    seat_effect,
+    skill_trace,
+    style_figures,
+    style_games,
+    style_warnings,
+)
 from engine.analysis.simulate import SimConfig, SimResult, simulate
 from engine.cli import main
 from engine.errors import EngineError
@@ -68,6 +75,25 @@ def test_the_seat_effect_of_a_bot_is_measured_against_the_random_bot_on_the_same
     assert rows["random"]["rate"] == 0.5 and "vs_random" not in rows["random"]
     assert rows["greedy"]["rate"] == 1.0 and rows["greedy"]["vs_random"] == 0.5
     assert rows["greedy"]["p_value"] < 0.001  # 20 deals only greedy's first seat won
+
+
+def test_style_games_counts_the_games_the_styles_study_plays() -> None:
+    played: list[int] = []
+
+    def run(config: SimConfig) -> SimResult:
+        played.append(config.games)
+        deal = [i // 2 if config.seats else i for i in range(config.games)]
+        games = [
+            {**g, "deal": deal[i], "bots": list(config.seats or ("x", "y"))}
+            for i, g in enumerate(_games([i % 3 == 0 for i in range(config.games)]))
+        ]
+        return SimResult(config, "m", "none", games=games)
+
+    style_figures(run, SimConfig(), 3)
+    assert sum(played) == style_games(3)  # the dialog's progress bar counts on it
+    played.clear()
+    style_figures(run, SimConfig(), 2, styles=["farmer", "roads"])
+    assert sum(played) == style_games(2, ["farmer", "roads"]) == 2 * 2 * 2 + 4 * 2
 
 
 def test_a_style_that_wins_significantly_is_warned_about() -> None:

@@ -40,6 +40,19 @@ def test_the_schema_is_valid() -> None:
         ("benelux", SimConfig(games=2, bot="random", seed=5)),
         ("great-britain", SimConfig(games=2, bot="random", seed=6)),
         ("iberica", SimConfig(games=2, bot="random", seed=7)),
+        # a tuning candidate's map: a number inside the rule-set file and a start square moved
+        (
+            "italia",
+            SimConfig(
+                games=2,
+                bot="random",
+                seed=8,
+                map_edits=(
+                    ("ruleset/mechanics/vino/reward/points/town_colour", 12),
+                    ("start.Bari", "19,15"),
+                ),
+            ),
+        ),
     ],
 )
 def test_new_reports_validate(map_name: str, config: SimConfig) -> None:

@@ -152,3 +152,30 @@ def test_every_icon_of_the_language_has_its_picture() -> None:
     from engine.rules.data.lang import ICONS
 
     assert tuple(ICON_SHAPES) == ICONS
+
+
+def _jackpot_report(games: int) -> dict:
+    """``example-small`` with one rule: the first tile of a game gives its placer 50 points twice."""
+    jackpot = {
+        "id": "jackpot",
+        "title": "Jackpot",
+        "when": "tile_placed",
+        "then": [{"kind": "points", "amount": 50}, {"kind": "points", "amount": 50}],
+        "limits": [{"per": "game"}],
+    }
+    d = preset_dict("deutschland")
+    d.update(name="jackpot", mechanics=[], layout={"kind": "none"}, rules=[jackpot])
+    m = load_map(bundled_map("example-small"))
+    m.rule_set = EmbeddedRuleSet(RuleSetSpec.from_dict(d))
+    return balance_report(m, simulate(m, SimConfig(games=games, bot="random", seed=3), workers=1))
+
+
+def test_the_report_warns_about_a_rule_whose_user_always_wins() -> None:
+    report = _jackpot_report(10)
+    (row,) = report["rules"]["by_rule"]
+    assert row["games_fired"] == row["top_user_won"] == 10
+    warned = [w["message"] for w in report["warnings"] if w["code"] == "rule-always-wins"]
+    assert warned == ["rule Jackpot: the player who ran it most won all 10 games it ran in"]
+    # nine games say too little (ALWAYS_WINS_GAMES)
+    fewer = _jackpot_report(9)["warnings"]
+    assert not any(w["code"] == "rule-always-wins" for w in fewer)

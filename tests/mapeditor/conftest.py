@@ -1,14 +1,19 @@
-"""Editor fixtures: windows built through a factory that owns their cleanup."""
+"""Editor fixtures: windows built through a factory that owns their cleanup. Puts
+``tests/fuzz`` on the import path: its rule-set generator (``rulegen``) feeds the dock's tests."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, QStandardPaths
 
 from engine.mapdef import MapDef
 from mapeditor.document import MapDocument
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
 
 
 @pytest.fixture(autouse=True)

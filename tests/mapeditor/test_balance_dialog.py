@@ -173,7 +173,7 @@ def test_sweep_and_mixed_table(qtbot, small, tmp_path) -> None:
     dialog.games.setValue(2)
     dialog.bot.setCurrentText("random")
     dialog.workers.setValue(1)
-    dialog.seats.setText("greedy, random")
+    dialog.seats.set_specs(["greedy", "random"])
     dialog.sweep_text.setText("players=2,3; tile_count=30")
     with qtbot.waitSignal(dialog.run_ended, timeout=120_000) as blocker:
         dialog.start()
@@ -204,11 +204,41 @@ def test_bad_settings_are_told_before_anything_runs(qtbot, small, monkeypatch) -
     dialog.sweep_text.setText("colour=red")
     dialog.start()
     dialog.kind.setCurrentIndex(list(RUN_KINDS).index("report"))
-    dialog.seats.setText("greedy,clever")
-    dialog.start()
+    dialog.tune_page.targets.remove_row(0)  # a tuning with no target
+    dialog.start("tune")
     assert [t.split(":")[0].split(" (")[0] for t in told] == [
         "choose map B",
         "--sweep 'colour=red'",
-        "seats",
+        "--tune needs at least one --target FIGURE=VALUE±TOL",
     ]
     assert not dialog.is_running() and dialog.progress is None
+
+
+def test_the_heat_map_s_colours_are_the_ones_its_legend_names(qapp, small) -> None:
+    """Over the print's pale green land the squares keep their hue: few games read purple,
+    half teal, every game yellow, as the caption says (a translucent blue once read green)."""
+    from mapeditor.painting import SQUARE, map_rect
+    from mapeditor.widgets.heat_map import HEAT_LEGENDS
+
+    squares = sorted(small.placeable_squares())
+    low, mid, high = squares[0], squares[len(squares) // 2], squares[-1]
+    rate = {low: 0.0, mid: 0.5, high: 1.0}
+    grid = [
+        [rate.get((x, y), 0.3) if (x, y) in set(squares) else None for x in range(small.width)]
+        for y in range(small.height)
+    ]
+    report = {"fill": {"built_rate": grid, "mean_placement": grid, "never_reached": []}}
+    img = render_heat(small, report, "often", scale=1.0)
+    origin = map_rect(small).topLeft()
+
+    def hue(square) -> int:
+        x, y = square  # a corner of the square, clear of the town and its name
+        at = (int(x * SQUARE + 6 - origin.x()), int(y * SQUARE + 6 - origin.y()))
+        return img.pixelColor(*at).hslHue()
+
+    assert 260 <= hue(low) <= 320  # purple
+    assert 165 <= hue(mid) <= 200  # teal
+    assert 45 <= hue(high) <= 65  # yellow
+    words = HEAT_LEGENDS["often"]
+    assert "Purple: built in few games" in words and "teal: in half" in words
+    assert "yellow: in every game" in words

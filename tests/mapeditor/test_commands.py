@@ -61,3 +61,23 @@ def test_a_change_to_the_same_value_pushes_nothing(qapp) -> None:
     doc = MapDocument(blank())
     assert change_attribute(doc, "name", "T") is False
     assert doc.undo_stack.count() == 0
+
+
+def test_several_fields_change_as_one_undo_step(qapp) -> None:
+    import dataclasses
+
+    from mapeditor.commands import change_attributes
+    from mapeditor.document import MapDocument
+
+    doc = MapDocument(blank())
+    before = dataclasses.replace(doc.map.setup)
+    wanted = {"setup.tile_pool_max": 80, "setup.start_squares_used": 3, "name": doc.map.name}
+    assert change_attributes(doc, wanted, "Apply tuning")
+    assert doc.undo_stack.count() == 1 and doc.undo_stack.undoText() == "Apply tuning"
+    assert (doc.map.setup.tile_pool_max, doc.map.setup.start_squares_used) == (80, 3)
+    doc.undo_stack.undo()
+    assert doc.map.setup == before and doc.undo_stack.isClean()
+    doc.undo_stack.redo()
+    assert doc.map.setup.tile_pool_max == 80
+    assert change_attributes(doc, {"name": doc.map.name}, "Nothing") is False  # no change
+    assert doc.undo_stack.count() == 1

@@ -118,7 +118,6 @@ class LangState:
         "marks",
         "fired",
         "turns",
-        "extra_owed",
         "skips_owed",
     )
 
@@ -145,9 +144,8 @@ class LangState:
         """Rule id -> how often it ran for each player."""
         self.turns: dict[str, tuple[int, int, int]] = {}
         """Rule id -> the turns it moved: extra turns granted, extra turns played, turns
-        missed (only rules that moved some)."""
-        self.extra_owed: tuple[str, ...] = ()
-        """The rules whose extra turns are still to be played, in order."""
+        missed (only rules that moved some). Whose extra turn is played is the game's to know
+        (``RuleContext.extra_turn_by``): a 2019 mechanic may grant one in the same turn."""
         self.skips_owed: tuple[tuple[int, str], ...] = ()
         """(player, rule id) of the turns still to be missed, in order."""
         _ = players
@@ -166,7 +164,6 @@ class LangState:
         new.marks = self.marks
         new.fired = self.fired.copy()
         new.turns = self.turns.copy()
-        new.extra_owed = self.extra_owed
         new.skips_owed = self.skips_owed
         return new
 
@@ -176,10 +173,9 @@ class LangState:
 
     def summary(self) -> dict[str, Any]:
         out = self._summary()
-        if self.turns or self.extra_owed or self.skips_owed:
+        if self.turns or self.skips_owed:
             # only then: the summaries of games with no such rule stay as they were
             out["turns"] = {k: list(v) for k, v in sorted(self.turns.items())}
-            out["extra_owed"] = list(self.extra_owed)
             out["skips_owed"] = [list(x) for x in self.skips_owed]
         return out
 
@@ -207,6 +203,27 @@ def _set(counters: dict[Any, tuple[int, ...]], key: Any, i: int, value: int) -> 
     counters[key] = (*old[:i], value, *old[i + 1 :])
 
 
+def mark_chip_counts(
+    spec: RuleSetSpec, marks: Mapping[Square, str], chips: int
+) -> dict[Square, int]:
+    """The chips each marked square gets at set-up, out of ``chips``: square by square in
+    order, each its mark's count while that many are left (the rest lie beside the map).
+
+    >>> from engine.rules.data import RuleSetSpec, preset_dict
+    >>> nordics = RuleSetSpec.from_dict(preset_dict("nordics"))
+    >>> mark_chip_counts(nordics, {(4, 1): "chip_city", (2, 3): "highlight", (0, 5): "chip_city"}, 3)
+    {(0, 5): 2}
+    """
+    per_mark = {m.id: m.chips for m in spec.marks}
+    out: dict[Square, int] = {}
+    for sq in sorted(marks):
+        n = per_mark.get(marks[sq], 0)
+        if n and chips >= n:
+            out[sq] = n
+            chips -= n
+    return out
+
+
 Way = tuple[tuple[int, ...], int | str | None]
 """A way to take a rule: the chip ids paid, and its target: the meeple to upgrade, the location
 to place a meeple on, or ``None``."""
@@ -224,8 +241,9 @@ class Interpreter:
             t: tuple(i for i, r in enumerate(self.rules) if r.when == t) for t in TRIGGERS
         }
         self.opening = frozenset(m.id for m in spec.marks if m.opens == "when_reached")
-        self.mark_chips = {m.id: m.chips for m in spec.marks}
         self.mark_face = {m.id: m.chips_face for m in spec.marks}
+        self.granted = f"{name}.rules."
+        """How this spec's rules sign the extra turns they grant (then the rule id)."""
         self.others = any(r.chooser != "current" for r in self.rules)
         """Some rule is taken by players other than the one its trigger concerns."""
 
@@ -256,11 +274,9 @@ class Interpreter:
 
     def lay_out(self, ctx: RuleContext, st: LangState, ids: list[int]) -> None:
         """Chips (shuffled) on the marks that carry some, the rest in the supply beside the map."""
-        for sq in sorted(st.marks):
-            n = self.mark_chips.get(st.marks[sq], 0)
-            if n and len(ids) >= n:
-                st.on_marks[sq] = tuple(ids[-n:])
-                del ids[-n:]
+        for sq, n in mark_chip_counts(self.spec, st.marks, len(ids)).items():
+            st.on_marks[sq] = tuple(ids[-n:])
+            del ids[-n:]
         st.supply = ids
 
     def redeal(self, ctx: RuleContext, state: DataState, rng: random.Random) -> None:
@@ -383,9 +399,9 @@ class Interpreter:
 
     def start_of_turn(self, ctx: RuleContext, state: DataState) -> None:
         st: LangState = state.lang  # type: ignore[assignment]
-        if st.extra_owed and ctx.extra_turn:
-            st.moved(st.extra_owed[0], 1)
-            st.extra_owed = st.extra_owed[1:]
+        by = ctx.extra_turn_by
+        if by is not None and by.startswith(self.granted):
+            st.moved(by[len(self.granted) :], 1)
         if st.skips_owed:
             self._count_skipped(ctx, st)
         if ctx.round != st.last_round:
@@ -843,9 +859,8 @@ class Interpreter:
             ctx.set_meeple_strength(target, strength)
         elif k == "extra_turn":
             if p == ctx.to_move and ctx.pile:
-                ctx.grant_extra_turn()
+                ctx.grant_extra_turn(self.granted + rule.id)
                 st.moved(rule.id, 0)
-                st.extra_owed = (*st.extra_owed, rule.id)
         elif k == "skip_turn":
             if ctx.pile:
                 ctx.skip_turn(p)  # counted when missed (start_of_turn)

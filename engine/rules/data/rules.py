@@ -965,7 +965,7 @@ class DataRules(ChipRules):
             if r.park_meeple:
                 ctx.take_meeple_from_supply(p)
                 state.isle[p] += 1
-            ctx.grant_extra_turn()
+            ctx.grant_extra_turn(f"{self.name}.mechanics.{mech.id}")
         elif kind == "free_parked_meeples":
             freed = state.isle[p]
             state.isle[p] = 0

@@ -142,6 +142,9 @@ function meeple(g, x, y, colour, upgraded) {
   el("circle", { cx: 0.5, cy: 0.19, r: 0.17 }, m);
 }
 
+// a mark or resource the state names without its kind: grey, a chip, its id
+const unknownKind = (id) => ({ name: id, colour: "#9a9a9a", icon: "chip" });
+
 function icon(parent, kind, x, y, size) {
   // the rule language's icons, by name, from the host's sprite (engine/rules/data/icons.py)
   const u = el("use", { href: `/static/icons.svg#icon-${kind.icon}`, x, y, width: size, height: size, color: kind.colour }, parent);
@@ -152,8 +155,9 @@ function icon(parent, kind, x, y, size) {
 function drawMarks(svg) {
   const taken = new Set(state.tiles.map((t) => `${t[0]},${t[1]}`));
   const g = el("g", { id: "marks" }, svg);
-  for (const [x, y, id] of state.marks) {
-    const kind = state.mark_kinds[id] || { name: id, colour: "#9a9a9a", icon: "chip" };
+  // a state without the designer's keys (a host from before them) has no marks or resources
+  for (const [x, y, id] of state.marks ?? []) {
+    const kind = state.mark_kinds?.[id] || unknownKind(id);
     const m = el("g", { "data-mark": `${x},${y}`, "data-mark-id": id }, g);
     el("rect", { x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.08, fill: kind.colour, "fill-opacity": taken.has(`${x},${y}`) ? 0 : 0.35, stroke: kind.colour, "stroke-width": 0.05 }, m);
     // under a tile the icon moves to the corner, so the tile stays readable
@@ -299,10 +303,10 @@ function renderPanel() {
     else if (!pl.here) html("span", " away", name, "away");
     if (pl.stand_in) html("span", " (bot stands in)", name, "away");
     if (pl.held.length) html("div", "chips: " + pl.held.map(([c, v]) => `${c} ${v}`).join(", "), name, "held");
-    if (pl.resources.length) {
+    if (pl.resources?.length) {
       const res = html("div", null, name, "held resources");
       for (const [id, count] of pl.resources) {
-        const kind = state.resource_kinds[id];
+        const kind = state.resource_kinds?.[id] || unknownKind(id);
         const r = html("span", null, res, "resource");
         r.dataset.resource = id;
         const pic = el("svg", { viewBox: "0 0 1 1", width: 16, height: 16 }, r);

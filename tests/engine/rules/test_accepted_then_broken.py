@@ -13,7 +13,7 @@ from _chips_helpers import finish, make_map, place
 
 from engine.__main__ import main
 from engine.bots import make_bot
-from engine.errors import MapFormatError, RecordError
+from engine.errors import IllegalMoveError, MapFormatError, RecordError
 from engine.game import Game, GameOptions, Phase
 from engine.mapdef import EmbeddedRuleSet
 from engine.mapio import loads_map
@@ -295,7 +295,8 @@ def test_a_set_paid_extra_turn_that_parks_a_meeple_needs_one_in_the_supply() -> 
         _dict([_set_mechanic({"kind": "extra_turn", "park_meeple": True})])
     )
     chips = [[1, 0, "orange", 2], [2, 0, "purple", 2]]
-    for meeples, offered in ((0, False), (3, True)):
+    hand_in = None
+    for meeples, offered in ((3, True), (0, False)):
         g = _game(spec, chips, meeples=meeples)
         place(g, (1, 0))
         finish(g)
@@ -306,10 +307,16 @@ def test_a_set_paid_extra_turn_that_parks_a_meeple_needs_one_in_the_supply() -> 
         sets = _offered(g, "hand_in")
         assert bool(sets) is offered
         if offered:
-            g.play(sets[0])
+            hand_in = sets[0]
+            g.play(hand_in)
             assert g.rule_state["probe"].isle[0] == 1 and g.supply[0] == meeples - 1
             finish(g)
             assert g.to_move == 0
+        else:  # the same set handed in without a meeple to park: refused, nothing changed
+            before = g.state_summary()
+            with pytest.raises(IllegalMoveError):
+                g.play(hand_in)
+            assert g.state_summary() == before
 
 
 def test_a_limit_on_sets_handed_in_on_completion_is_kept() -> None:

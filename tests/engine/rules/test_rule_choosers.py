@@ -15,14 +15,16 @@ import pytest
 from engine.analysis.rule_usage import RuleWatch
 from engine.bots import make_bot
 from engine.errors import IllegalMoveError
-from engine.game import Game, GameOptions
+from engine.game import Game, GameOptions, Phase
 from engine.mapdef import EmbeddedRuleSet, MapDef, StartSquare
 from engine.mapio import load_map
 from engine.moves import Move, Pass
 from engine.record import dumps_record, loads_record, record_of
 from engine.replaying import replay
 from engine.resources import bundled_map
+from engine.rules.context import RuleContext
 from engine.rules.data import RuleSetSpec, check_ruleset_dict, preset_dict
+from engine.rules.data.actions import BuyExtraTurn
 from engine.rules.data.interpret import RuleAction
 
 SALT = {"id": "salt", "name": "Salt", "icon": "salt", "supply": 20}
@@ -243,3 +245,43 @@ def test_bots_decide_for_the_deciding_player_in_whole_games() -> None:
             assert taken == offered
         elif kind == "mcts":
             assert taken > offered // 2
+
+
+def test_an_extra_turn_played_is_counted_for_the_rule_that_granted_it() -> None:
+    # Red buys a 2019 double turn after scoring, then the rule grants one at the end of the
+    # same turn: the double turn is played first, and the last tile runs out before the
+    # rule's own turn comes
+    double = {
+        "id": "double_turn",
+        "title": "Double turn",
+        "action": "buy_extra_turn",
+        "when": "after",
+        "pay": {"kind": "none"},
+        "reward": {"kind": "extra_turn", "park_meeple": False, "in_extra_turns": False},
+        "limit": "round",
+    }
+    rush = {
+        "id": "rush",
+        "when": "end_of_turn",
+        "then": [{"kind": "extra_turn"}],
+        "limits": [{"per": "game"}],
+    }
+    spec = _spec(rush)
+    d = spec.to_dict()
+    d["mechanics"] = [double]
+    assert check_ruleset_dict(d) == []
+    g = _strip_game(RuleSetSpec.from_dict(d), tiles="UU")
+    watch = RuleWatch(g)
+    buy = BuyExtraTurn()
+    for action in (Move((1, 0), 0, None), buy, Move((2, 0), 0, None)):
+        if action == buy:
+            assert g.phase is Phase.AFTER and buy in g.legal_moves()
+        watch.before(g, action)
+        g.play(action)
+        watch.after(g)
+        if action == buy:  # the double turn is played first, the rule's waits behind it
+            assert (g.to_move, g.turn) == (0, 1)
+            assert RuleContext.of(g).extra_turn_by == "lang.mechanics.double_turn"
+    assert g.is_over()
+    facts = watch.facts()["rush"]
+    assert (facts["extra_turns"], facts["extra_turns_played"]) == (1, 0)

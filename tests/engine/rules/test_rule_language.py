@@ -42,6 +42,34 @@ def _rule(**fields: Any) -> dict[str, Any]:
     return {"id": "r", "when": "tile_placed", "then": [{"kind": "points", "amount": 1}], **fields}
 
 
+def test_the_language_reference_names_every_kind_of_the_vocabulary() -> None:
+    """docs/rule-language.md documents each trigger, condition, quantity, effect, cost, chooser
+    and limit: a kind added to the tables without a word in the reference fails here."""
+    from pathlib import Path
+
+    from engine.rules.data import lang
+
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "rule-language.md").read_text(
+        encoding="utf-8"
+    )
+    tables = {
+        "TRIGGERS": lang.TRIGGERS,
+        "CONDITIONS": lang.CONDITIONS,
+        "QUANTITIES": lang.QUANTITIES,
+        "EFFECTS": lang.EFFECTS,
+        "COSTS": lang.COSTS,
+        "CHOOSERS": lang.CHOOSERS,
+        "LIMIT_PER": lang.LIMIT_PER,
+    }
+    missing = [
+        f"{name}: {kind}"
+        for name, table in tables.items()
+        for kind in table
+        if f"`{kind}`" not in doc and f'"{kind}"' not in doc
+    ]
+    assert missing == []
+
+
 @pytest.mark.parametrize(
     ("rule", "expected"),
     [

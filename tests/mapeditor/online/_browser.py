@@ -13,6 +13,7 @@ from mapeditor.online.screens import (  # noqa: F401 - re-exported for the tests
     actions_count,
     is_mine,
     open_page,
+    page_errors,
     play_turn_via_page,
     wait_mine,
     wait_moved,

@@ -14,6 +14,7 @@ from _browser import (
     is_mine,
     launch,
     open_page,
+    page_errors,
     play_turn_via_page,
     wait_mine,
     wait_moved,
@@ -170,4 +171,27 @@ def test_the_board_draws_the_designers_marks_and_the_score_board_their_resources
         expect(rows.first).to_contain_text("Salt 1")
         fish = rows.first.locator('[data-resource="herring"] use')
         assert fish.get_attribute("href") == "/static/icons.svg#icon-fish"
+        browser.close()
+
+
+def test_a_state_without_the_designers_keys_is_drawn_and_played(host_factory):
+    # a host from before the designer's marks and resources sends none of their keys
+    stripped: list[int] = []
+
+    def old_host(state: dict) -> None:
+        for key in ("marks", "mark_kinds", "resource_kinds"):
+            del state[key]
+        for player in state["players"]:
+            del player["resources"]
+        stripped.append(state["actions"])
+
+    host = host_factory(["deutschland", "--players", "Ann=human,greedy", "--seed", "7"])
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        ann = open_page(browser, host.links["Ann"], states=old_host)
+        expect(ann.locator("#scores tbody tr")).to_have_count(2)
+        assert ann.locator("[data-mark]").count() == 0
+        play_turn_via_page(ann)  # raises if the page raised
+        wait_mine(ann)
+        assert len(stripped) >= 2 and page_errors(ann) == []
         browser.close()
