@@ -146,11 +146,18 @@ def _halving_bot(
     calls: list[tuple[int, Hashable]] = []
     real = MCTSBot._iterate
 
-    def iterate(self: MCTSBot, root: Any, game: Game, rng: Any = None, first: Any = None) -> Any:
+    def iterate(
+        self: MCTSBot,
+        root: Any,
+        game: Game,
+        rng: Any = None,
+        first: Any = None,
+        dealt: bool = False,
+    ) -> Any:
         probe = random.Random()
         probe.setstate((rng or self.rng).getstate())
         calls.append((probe.getrandbits(32), first[0] if first else None))
-        out = real(self, root, game, rng, first)
+        out = real(self, root, game, rng, first, dealt)
         if rewarded is not None and first is not None:
             ranked = [k for k, _a, _q in self._ordered(root, game)]
             win = 1.0 if first[0] == ranked[rewarded] else 0.0

@@ -1,0 +1,118 @@
+"""What makes an MCTS move cheaper changes nothing the bot chooses: a round's shared
+determinisation, and the collector's thresholds (changed only during the search)."""
+
+from __future__ import annotations
+
+import gc
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from engine.bots import make_bot
+from engine.bots.mcts_bot import SEARCH_GC_THRESHOLD, MCTSBot, _Node, tuned_collector
+from engine.game import Game, GameOptions
+from engine.mapio import load_map
+from engine.resources import bundled_map
+
+
+@pytest.fixture
+def thresholds() -> Iterator[tuple[int, int, int]]:
+    """Unusual thresholds of the caller's, restored after the test whatever happens."""
+    old = gc.get_threshold()
+    gc.set_threshold(1234, 7, 8)
+    try:
+        yield (1234, 7, 8)
+    finally:
+        gc.set_threshold(*old)
+
+
+def _deutschland(turns: int) -> Game:
+    m = load_map(bundled_map("deutschland"))
+    g = Game(m, players=3, seed=5, options=GameOptions(rule_set="deutschland"))
+    bot = make_bot("greedy", seed=2)
+    while g.turn < turns:
+        g.play(bot.choose(g))
+    return g
+
+
+def test_search_collects_less_often_and_restores_the_callers_thresholds(
+    thresholds: tuple[int, int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[tuple[int, int, int]] = []
+    real = MCTSBot._search
+
+    def search(self: MCTSBot, game: Game, moves: list) -> object:
+        seen.append(gc.get_threshold())
+        return real(self, game, moves)
+
+    monkeypatch.setattr(MCTSBot, "_search", search)
+    g = Game(None, seed=3)
+    move = MCTSBot(iterations=20, seed=1).choose(g)
+    assert move in g.legal_moves()
+    assert seen == [SEARCH_GC_THRESHOLD]
+    assert gc.get_threshold() == thresholds
+
+
+def test_thresholds_restored_when_the_search_raises(
+    thresholds: tuple[int, int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def search(self: MCTSBot, game: Game, moves: list) -> object:
+        assert gc.get_threshold() == SEARCH_GC_THRESHOLD
+        raise RuntimeError("in the middle of a search")
+
+    monkeypatch.setattr(MCTSBot, "_search", search)
+    with pytest.raises(RuntimeError, match="middle of a search"):
+        MCTSBot(iterations=20, seed=1).choose(Game(None, seed=3))
+    assert gc.get_threshold() == thresholds
+
+
+def test_tuned_collector_never_collects_more_often_nor_turns_collection_on(
+    thresholds: tuple[int, int, int],
+) -> None:
+    gc.set_threshold(50_000, 5, 500)
+    with tuned_collector():
+        assert gc.get_threshold() == (50_000, 50, 500)
+    assert gc.get_threshold() == (50_000, 5, 500)
+    gc.set_threshold(0, 10, 10)  # the caller turned automatic collection off
+    with tuned_collector():
+        assert gc.get_threshold() == (0, 10, 10)
+    assert gc.get_threshold() == (0, 10, 10)
+
+
+def _tree(node: _Node) -> object:
+    """A tree's statistics, children in insertion order (which the selection depends on)."""
+    return (
+        node.player,
+        node.visits,
+        node.total,
+        node.avail,
+        node.sums,
+        [(k, _tree(c)) for k, c in node.children.items()],
+    )
+
+
+@pytest.mark.parametrize("turns", [4, 12])
+def test_a_shared_determinisation_plays_the_same_iterations_as_a_deal_per_move(
+    turns: int,
+) -> None:
+    game = _deutschland(turns)
+    bots = [MCTSBot(seed=9), MCTSBot(seed=9)]
+    roots = [_Node(), _Node()]
+    rewards: list[list[list[float]]] = [[], []]
+    for bot in bots:
+        bot._me = game.decider
+        bot._previews = {}
+    cands = bots[0]._ordered(roots[0], game)[:4]
+    for round_seed in (11, 12, 13):
+        for cand in cands:  # a deal of its own per move (as before)
+            rewards[0].append(bots[0]._iterate(roots[0], game, random.Random(round_seed), cand))
+        deal = random.Random(round_seed)
+        dealt = game.copy(shuffle=deal)
+        after = deal.getstate()
+        for cand in cands:
+            deal.setstate(after)
+            rewards[1].append(bots[1]._iterate(roots[1], dealt, deal, cand, dealt=True))
+    assert rewards[0] == rewards[1]
+    assert _tree(roots[0]) == _tree(roots[1])
+    assert len(roots[1].children) == len(cands)
