@@ -616,13 +616,20 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
     return values
 
 
-def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
-    """The placing moves of ``game`` (phase PLACE) whose :func:`placement_values` are within
-    1e-9 of the best, in the order of ``game.legal_moves().list()``: the same, without building
-    every move (the playouts' greedy step). A lone move is returned unjudged."""
+Placements = list[tuple[tuple[int, int], int, list[str | None]]]
+"""Placing moves by square and rotation: ``(square, rotation, meeple locations)``, ``None``
+(no meeple) first, in the order of ``game.legal_moves().list()``."""
+
+
+def judged_placements(
+    game: Game, me: int, meeple_value: float
+) -> tuple[Placements, list[list[float]]]:
+    """The placing moves of ``game`` (phase PLACE) without building them (:data:`Placements`)
+    and, for each entry, the :func:`placement_values` of its meeple locations (the same
+    numbers). A lone move is not judged: its values are ``[]``."""
     tile = game.current_tile
     assert tile is not None
-    entries: list[tuple[tuple[int, int], int, list[str | None]]] = []
+    entries: Placements = []
     append = entries.append
     for squares, rots, locs, _n in game.placement_blocks():
         by_rotation = [(rot, [None, *names]) for rot, names in zip(rots, locs, strict=False)]
@@ -630,8 +637,7 @@ def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
             for rot, names in by_rotation:
                 append((sq, rot, names))
     if len(entries) == 1 and len(entries[0][2]) == 1:
-        sq, rot, names = entries[0]
-        return [Move(sq, rot, names[0])]
+        return entries, []
     judge = _Judge(game, me, meeple_value)
     same = _same_shape(game.board.compiled.oriented[tile])
     twins = same != (0, 1, 2, 3)[: len(same)]
@@ -647,6 +653,17 @@ def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
                 values.append([by_location[loc] for loc in names])
                 continue
         values.append(judge.values(sq, rot, names))
+    return entries, values
+
+
+def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
+    """The placing moves of ``game`` (phase PLACE) whose :func:`placement_values` are within
+    1e-9 of the best, in the order of ``game.legal_moves().list()``: the same, without building
+    every move (the playouts' greedy step). A lone move is returned unjudged."""
+    entries, values = judged_placements(game, me, meeple_value)
+    if not values:
+        sq, rot, names = entries[0]
+        return [Move(sq, rot, names[0])]
     top = max(max(got) for got in values) - 1e-9
     return [
         Move(sq, rot, loc)

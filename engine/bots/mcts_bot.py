@@ -59,7 +59,13 @@ from typing import TYPE_CHECKING, Any
 
 from engine.bots.base import register_bot
 from engine.bots.evaluation import seat_values
-from engine.bots.greedy_bot import GreedyBot, best_placements, placement_values
+from engine.bots.greedy_bot import (
+    GreedyBot,
+    Placements,
+    best_placements,
+    judged_placements,
+    placement_values,
+)
 from engine.bots.styles import style_named
 from engine.errors import EngineError
 from engine.game import Phase
@@ -112,11 +118,12 @@ def level_options(level: int) -> dict[str, Any]:
     return dict(LEVELS[level])
 
 
-SEARCH_GC_THRESHOLD = (20_000, 50, 100)
+SEARCH_GC_THRESHOLD = (50_000, 50, 100)
 """The collector's thresholds during a search (:func:`tuned_collector`). A search allocates
-hundreds of thousands of short-lived tuples and lists while its tree keeps many objects alive,
-so the default young-generation threshold (700) has the collector traverse the tree again and
-again for little garbage: the default move spent about 7 % of its CPU time collecting
+hundreds of thousands of short-lived tuples and lists, nearly all freed by reference counting,
+while the tree and the remembered previews it keeps grow; under the default thresholds
+(700, 10, 10) the collector traversed those again and again in young, middle and full
+collections, about 57 ms of a 560 ms default move, and about 16 ms under these
 (docs/performance.md, "Bots")."""
 
 
@@ -163,9 +170,13 @@ class _Node:
     total: float = 0.0
     avail: int = 0
     children: dict[Hashable, _Node] = field(default_factory=dict)
-    orders: dict[Hashable, list[tuple[Hashable, Action, float]]] = field(default_factory=dict)
+    orders: dict[
+        Hashable, list[tuple[Hashable, Action, float]] | tuple[Placements, list[list[float]]]
+    ] = field(default_factory=dict)
     """Position signature (phase, tile, seat) -> moves in greedy order with their prior
-    reward (from the greedy evaluation), computed once."""
+    reward (from the greedy evaluation), computed once; or, for a placement visited once,
+    its placements and their values, ordered when it is visited again
+    (:meth:`MCTSBot._first_visit`)."""
     prior: float = 0.0
     """How much worse than the best move the greedy evaluation judges the action leading here,
     on the reward scale (0 for the best, negative for the others)."""
@@ -274,13 +285,23 @@ class MCTSBot:
         styled bot moves, the style's bonuses join the evaluation of every choice."""
         sig = (sim.phase, sim.current_tile, sim.decider)
         got = node.orders.get(sig)
-        if got is not None:
+        if isinstance(got, list):
             return got
-        moves = sim.legal_moves().list()
+        judged: list[float] | None = None
+        if got is not None:  # judged on the first visit (_first_visit): order it now
+            entries, table = got
+            moves: list[Action] = [
+                Move(sq, rot, loc) for sq, rot, names in entries for loc in names
+            ]
+            judged = [v for values in table for v in values]
+        else:
+            moves = sim.legal_moves().list()
         priors = [0.0] * len(moves)
         styled = self.style is not None and sim.decider == self._me and len(moves) > 1
         if (sim.phase is Phase.PLACE or styled) and len(moves) > 1:
-            if sim.phase is Phase.PLACE:
+            if judged is not None:
+                values = judged
+            elif sim.phase is Phase.PLACE:
                 # a style's price of a meeple kept (thrifty: a point) replaces the greedy one
                 mv = self.style.meeple_value if styled and self.style else self.policy.meeple_value
                 values = placement_values(sim, moves, sim.to_move, mv)
@@ -298,8 +319,41 @@ class MCTSBot:
         node.orders[sig] = got
         return got
 
+    def _first_visit(self, node: _Node, sim: Game) -> tuple[Hashable, Action, float] | None:
+        """The child :meth:`_select` takes in a placement ``node`` has not ordered yet, with
+        no child of its tile expanded (the usual case: the tile in hand is the
+        determinisation's): the first of the moves the greedy evaluation judges best, prior 0,
+        found without building and sorting every move. The judged placements are kept for
+        :meth:`_ordered` should the placement come again. ``None`` where this does not apply
+        (a placement seen before, a styled bot's own move, a rule-set choice, a lone move)."""
+        if sim.phase is not Phase.PLACE or (self.style is not None and sim.decider == self._me):
+            return None
+        sig = (Phase.PLACE, sim.current_tile, sim.decider)
+        if sig in node.orders:
+            return None
+        tile = sim.current_tile
+        for key in node.children:
+            # a placing move's key is (tile, move): one of this tile may be among the moves
+            if isinstance(key, tuple) and key and key[0] == tile:
+                return None
+        entries, table = judged_placements(sim, sim.to_move, self.policy.meeple_value)
+        if not table:  # a lone move
+            return None
+        node.orders[sig] = (entries, table)
+        top = max(max(values) for values in table)
+        # the first best in the moves' order, where _ordered's stable sort ranks it
+        for (sq, rot, names), values in zip(entries, table, strict=False):  # one length
+            for loc, value in zip(names, values, strict=False):
+                if value == top:
+                    action = Move(sq, rot, loc)
+                    return (tile, action), action, 0.5 * math.tanh((value - top) / self.scale)
+        return None
+
     def _select(self, node: _Node, sim: Game) -> tuple[Hashable, Action, float, bool]:
         """The child to follow in ``sim``, its prior and whether it is new."""
+        first = self._first_visit(node, sim)
+        if first is not None:
+            return first[0], first[1], first[2], True
         ordered = self._ordered(node, sim)
         allowed = max(1, int(self.widening * math.sqrt(node.visits + 1)))
         children = node.children

@@ -10,9 +10,11 @@ from collections.abc import Iterator
 import pytest
 
 from engine.bots import make_bot
+from engine.bots.greedy_bot import judged_placements, placement_values
 from engine.bots.mcts_bot import SEARCH_GC_THRESHOLD, MCTSBot, _Node, tuned_collector
-from engine.game import Game, GameOptions
+from engine.game import Game, GameOptions, Phase
 from engine.mapio import load_map
+from engine.moves import Move
 from engine.resources import bundled_map
 
 
@@ -116,3 +118,42 @@ def test_a_shared_determinisation_plays_the_same_iterations_as_a_deal_per_move(
     assert rewards[0] == rewards[1]
     assert _tree(roots[0]) == _tree(roots[1])
     assert len(roots[1].children) == len(cands)
+
+
+@pytest.mark.parametrize("name", ["deutschland", None])
+def test_judged_placements_are_placement_values_in_the_moves_order(name: str | None) -> None:
+    """The placements judged without building the moves are the moves of the list, in its
+    order, and their values are placement_values' to the last bit (ties, twins met)."""
+    m = load_map(bundled_map(name)) if name else None
+    game = Game(m, players=3, seed=6, options=GameOptions(meeples=4))
+    rng = random.Random(6)
+    checked = 0
+    while not game.is_over():
+        if game.phase is Phase.PLACE:
+            me = game.to_move
+            entries, table = judged_placements(game, me, 0.5)
+            moves = game.legal_moves().list()
+            assert [Move(sq, rot, loc) for sq, rot, names in entries for loc in names] == moves
+            if len(moves) > 1:
+                flat = [v for values in table for v in values]
+                assert flat == placement_values(game, moves, me, 0.5), game.turn
+                checked += 1
+            else:
+                assert table == []
+        game.apply(rng.choice(game.legal_moves()))
+    assert checked > 30
+
+
+def test_a_first_visit_takes_the_move_the_full_ordering_ranks_first() -> None:
+    """A placement seen for the first time: the child taken without ordering every move is
+    the full ordering's first, with its prior; the ordering made later from what was judged
+    then is the one made from scratch."""
+    game = _deutschland(12)
+    bots = [MCTSBot(seed=2), MCTSBot(seed=2)]
+    nodes = [_Node(), _Node()]
+    got = bots[0]._select(nodes[0], game)
+    assert isinstance(nodes[0].orders[(Phase.PLACE, game.current_tile, game.decider)], tuple)
+    full = bots[1]._ordered(nodes[1], game)
+    assert got == (*full[0], True)
+    assert bots[0]._ordered(nodes[0], game) == full  # completed from the first visit's values
+    assert isinstance(nodes[0].orders[(Phase.PLACE, game.current_tile, game.decider)], list)
