@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from operator import mul
 from typing import TYPE_CHECKING
 
 from engine.errors import EngineError
@@ -78,19 +79,24 @@ def seat_features(game: Game) -> list[list[float]]:
     parts = [[0.0, 0.0, 0.0, 0.0] for _ in range(n)]  # city, road, monastery, field
     board = game.board
     f = board.features
+    find = f.find
+    kinds = f.kind
+    on_feature = f.meeples
+    majority_of = game.majority_of
     seen: set[int] = set()
     farmers = game.options.farmers
     for player, sq, _loc, node, _s in game.meeples.values():
         if node < 0:
             parts[player][2] += 1 + board.neighbour_count(sq)
             continue
-        root = f.find(node)
+        root = find(node)
         if root in seen:
             continue
         seen.add(root)
         pts = final_points(f, root, farmers)
-        for p in game.majority_of(f.meeples.get(root, ())):
-            parts[p][_SLOT[f.kind[root]]] += pts
+        slot = _SLOT[kinds[root]]
+        for p in majority_of(on_feature.get(root, ())):
+            parts[p][slot] += pts
     left_n = game.tiles_left()
     left = left_n / max(1, left_n + len(board.order))
     out = []
@@ -110,7 +116,8 @@ def seat_values(game: Game) -> list[float]:
     if game.is_over():
         return [float(s) for s in game.scores]
     w = weights()
-    return [sum(a * b for a, b in zip(w, x, strict=True)) for x in seat_features(game)]
+    # the products summed in the weights' order, as a generator over zip(w, x) would
+    return [sum(map(mul, w, x)) for x in seat_features(game)]
 
 
 __all__ = ["FEATURE_NAMES", "seat_features", "seat_values", "weights"]

@@ -515,9 +515,14 @@ class MCTSBot:
         if not over and self.evaluation == "projected":
             mv = self.meeple_value
             scores = [s + mv * sim.supply[p] for p, s in enumerate(scores)]
+        # every seat's best other is the best seat, but for the best seat (the first of the
+        # best, as max finds it) the best of the others
+        top = max(scores)
+        first = scores.index(top)
+        second = max(scores[:first] + scores[first + 1 :])
         out = []
         for p, mine in enumerate(scores):
-            margin = mine - max(scores[:p] + scores[p + 1 :])
+            margin = mine - (second if p == first else top)
             if over:
                 base = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
                 out.append(0.9 * base + 0.1 * (0.5 + 0.5 * math.tanh(margin / self.scale)))

@@ -4,12 +4,14 @@ determinisation, and the collector's thresholds (changed only during the search)
 from __future__ import annotations
 
 import gc
+import math
 import random
 from collections.abc import Iterator
 
 import pytest
 
-from engine.bots import make_bot
+from engine.bots import make_bot, play_game
+from engine.bots.evaluation import seat_values
 from engine.bots.greedy_bot import judged_placements, placement_values
 from engine.bots.mcts_bot import SEARCH_GC_THRESHOLD, MCTSBot, _Node, tuned_collector
 from engine.game import Game, GameOptions, Phase
@@ -157,3 +159,34 @@ def test_a_first_visit_takes_the_move_the_full_ordering_ranks_first() -> None:
     assert got == (*full[0], True)
     assert bots[0]._ordered(nodes[0], game) == full  # completed from the first visit's values
     assert isinstance(nodes[0].orders[(Phase.PLACE, game.current_tile, game.decider)], list)
+
+
+def _reference_rewards(bot: MCTSBot, scores: list[float], over: bool) -> list[float]:
+    """Each seat's reward from its margin over the best other seat, seat by seat."""
+    out = []
+    for p, mine in enumerate(scores):
+        margin = mine - max(s for q, s in enumerate(scores) if q != p)
+        squashed = 0.5 + 0.5 * math.tanh(margin / bot.scale)
+        if over:
+            base = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+            squashed = 0.9 * base + 0.1 * squashed
+        out.append(squashed)
+    return out
+
+
+@pytest.mark.parametrize("evaluation", ["learned", "projected"])
+def test_rewards_are_each_seats_margin_over_the_best_other(evaluation: str) -> None:
+    bot = MCTSBot(evaluation=evaluation)
+    tied = Game(None, players=3, seed=1)  # nothing placed: the projected values tie
+    positions = [tied, _deutschland(4), _deutschland(12)]
+    over = Game(None, seed=2)
+    play_game(over, [make_bot("greedy", seed=1), make_bot("greedy", seed=2)])
+    positions.append(over)
+    for game in positions:
+        if game.is_over():
+            scores: list[float] = list(game.projected_scores())
+        elif evaluation == "learned":
+            scores = seat_values(game)
+        else:
+            scores = [s + game.supply[p] for p, s in enumerate(game.projected_scores())]
+        assert bot._rewards(game) == _reference_rewards(bot, scores, game.is_over())
