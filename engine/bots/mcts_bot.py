@@ -393,10 +393,11 @@ class MCTSBot:
         dealt: bool = False,
     ) -> list[float]:
         """One iteration: deal a determinisation with ``rng`` (the bot's own by default; with
-        ``dealt``, ``game`` is one already), descend the tree (through the root's child
-        ``first`` when given), play out, back up. Returns every seat's reward."""
+        ``dealt``, ``game`` is one already, and the iteration plays on it), descend the tree
+        (through the root's child ``first`` when given), play out, back up. Returns every
+        seat's reward."""
         rng = rng or self.rng
-        sim = game.copy() if dealt else game.copy(shuffle=rng)
+        sim = game if dealt else game.copy(shuffle=rng)
         # the iterations judge the same placements over and over, with the board changed
         # elsewhere: their previews are remembered for the move (each checked on use)
         sim.board.remember_previews(self._previews)
@@ -457,14 +458,16 @@ class MCTSBot:
             rounds = max(1, (budget - spent) // ((phases - phase) * len(alive)))
             for _ in range(rounds):
                 # the round's determinisation is dealt once; each move starts from a copy of
-                # it with the dealer's draws where the deal left them (the same games as a
-                # deal of its own per move, without re-dealing)
+                # it (the last from the deal itself) with the dealer's draws where the deal
+                # left them: the same games as a deal of its own per move, without re-dealing
                 deal = random.Random(self.rng.getrandbits(64))
                 dealt = game.copy(shuffle=deal)
                 after = deal.getstate()
-                for cand in alive:
+                last = len(alive) - 1
+                for i, cand in enumerate(alive):
                     deal.setstate(after)
-                    sums[cand[0]] += self._iterate(root, dealt, deal, cand, dealt=True)[me]
+                    sim = dealt if i == last else dealt.copy()
+                    sums[cand[0]] += self._iterate(root, sim, deal, cand, dealt=True)[me]
                 spent += len(alive)
             tries += rounds
 

@@ -157,11 +157,13 @@ def _halving_bot(
         probe = random.Random()
         probe.setstate((rng or self.rng).getstate())
         calls.append((probe.getrandbits(32), first[0] if first else None))
+        # the root's position, before a dealt iteration plays on ``game``
+        ranked = [k for k, _a, _q in self._ordered(root, game)] if rewarded is not None else []
+        mover = game.to_move
         out = real(self, root, game, rng, first, dealt)
         if rewarded is not None and first is not None:
-            ranked = [k for k, _a, _q in self._ordered(root, game)]
             win = 1.0 if first[0] == ranked[rewarded] else 0.0
-            return [win if p == game.to_move else 1 - win for p in range(len(out))]
+            return [win if p == mover else 1 - win for p in range(len(out))]
         return out
 
     monkeypatch.setattr(MCTSBot, "_iterate", iterate)
