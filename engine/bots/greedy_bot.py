@@ -528,6 +528,19 @@ def reference_values(game: Game, moves: list[Action], me: int, meeple_value: flo
     return out
 
 
+def judged_placements(
+    game: Game, me: int, meeple_value: float
+) -> tuple[list[tuple[tuple[int, int], int, list[str | None]]], list[list[float]]]:
+    """The placing moves of ``game`` (phase PLACE) without building them, as ``(square,
+    rotation, meeple locations)`` entries (``None``, no meeple, first) in the order of
+    ``game.legal_moves().list()``, and for each entry the :func:`placement_values` of its
+    moves (the same numbers). A lone move is not judged: its values are ``[]``."""
+    entries = _placement_entries(game)
+    if len(entries) == 1 and len(entries[0][2]) == 1:
+        return entries, []
+    return entries, _entry_values(game, entries, me, meeple_value)
+
+
 class _Judge:
     """What judging the placements of one decision shares: the rule sets' hints, the base
     projection and each square's preview inputs."""
@@ -616,30 +629,30 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
     return values
 
 
-Placements = list[tuple[tuple[int, int], int, list[str | None]]]
-"""Placing moves by square and rotation: ``(square, rotation, meeple locations)``, ``None``
-(no meeple) first, in the order of ``game.legal_moves().list()``."""
+_Entry = tuple[tuple[int, int], int, list[str | None]]
+"""A placement and its meeple variants: ``(square, rotation, [None, location, ...])``."""
 
 
-def judged_placements(
-    game: Game, me: int, meeple_value: float
-) -> tuple[Placements, list[list[float]]]:
-    """The placing moves of ``game`` (phase PLACE) without building them (:data:`Placements`)
-    and, for each entry, the :func:`placement_values` of its meeple locations (the same
-    numbers). A lone move is not judged: its values are ``[]``."""
-    tile = game.current_tile
-    assert tile is not None
-    entries: Placements = []
+def _placement_entries(game: Game) -> list[_Entry]:
+    """The placing moves of ``game`` (phase PLACE) as :data:`_Entry` items, in the order of
+    ``game.legal_moves().list()``, from ``Game.placement_blocks()`` (no move built)."""
+    entries: list[_Entry] = []
     append = entries.append
     for squares, rots, locs, _n in game.placement_blocks():
         by_rotation = [(rot, [None, *names]) for rot, names in zip(rots, locs, strict=False)]
         for sq in squares:
             for rot, names in by_rotation:
                 append((sq, rot, names))
-    if len(entries) == 1 and len(entries[0][2]) == 1:
-        return entries, []
+    return entries
+
+
+def _entry_values(
+    game: Game, entries: list[_Entry], me: int, meeple_value: float
+) -> list[list[float]]:
+    """:func:`placement_values` of each entry's moves (placements of ``game``'s current tile,
+    in the order of :func:`_placement_entries`), without building them."""
     judge = _Judge(game, me, meeple_value)
-    same = _same_shape(game.board.compiled.oriented[tile])
+    same = _same_shape(game.board.compiled.oriented[game.current_tile])  # type: ignore[index]
     twins = same != (0, 1, 2, 3)[: len(same)]
     seen: dict[tuple[tuple[int, int], int], int] = {}
     values: list[list[float]] = []
@@ -653,17 +666,18 @@ def judged_placements(
                 values.append([by_location[loc] for loc in names])
                 continue
         values.append(judge.values(sq, rot, names))
-    return entries, values
+    return values
 
 
 def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
     """The placing moves of ``game`` (phase PLACE) whose :func:`placement_values` are within
     1e-9 of the best, in the order of ``game.legal_moves().list()``: the same, without building
     every move (the playouts' greedy step). A lone move is returned unjudged."""
-    entries, values = judged_placements(game, me, meeple_value)
-    if not values:
+    entries = _placement_entries(game)
+    if len(entries) == 1 and len(entries[0][2]) == 1:
         sq, rot, names = entries[0]
         return [Move(sq, rot, names[0])]
+    values = _entry_values(game, entries, me, meeple_value)
     top = max(max(got) for got in values) - 1e-9
     return [
         Move(sq, rot, loc)

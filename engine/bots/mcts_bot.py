@@ -61,7 +61,6 @@ from engine.bots.base import register_bot
 from engine.bots.evaluation import seat_values
 from engine.bots.greedy_bot import (
     GreedyBot,
-    Placements,
     best_placements,
     judged_placements,
     placement_values,
@@ -76,6 +75,9 @@ if TYPE_CHECKING:
 
     from engine.game import Game
     from engine.moves import Action
+
+    Judged = tuple[list[tuple[tuple[int, int], int, list[str | None]]], list[list[float]]]
+    """A placement's moves and their values (:func:`engine.bots.greedy_bot.judged_placements`)."""
 
 DEFAULT_ITERATIONS = 250
 """The default budget per move, about 0.25 s of CPU per move on the classic table and 0.4 s on
@@ -170,9 +172,9 @@ class _Node:
     total: float = 0.0
     avail: int = 0
     children: dict[Hashable, _Node] = field(default_factory=dict)
-    orders: dict[
-        Hashable, list[tuple[Hashable, Action, float]] | tuple[Placements, list[list[float]]]
-    ] = field(default_factory=dict)
+    orders: dict[Hashable, list[tuple[Hashable, Action, float]] | Judged] = field(
+        default_factory=dict
+    )
     """Position signature (phase, tile, seat) -> moves in greedy order with their prior
     reward (from the greedy evaluation), computed once; or, for a placement visited once,
     its placements and their values, ordered when it is visited again
