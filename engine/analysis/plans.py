@@ -149,6 +149,42 @@ def style_warnings(figures: dict[str, Any]) -> list[ReportWarning]:
     return out
 
 
+SKILL_DEALS = 20
+"""Paired deals per level of a skill trace unless told (``--skill-deals``)."""
+
+
+def parse_levels(text: str) -> list[int]:
+    """The levels of a skill trace written ``2-6`` or ``2,4,8`` (``--skill-trace``), or an
+    error naming ``text``.
+
+    >>> parse_levels("2-4,8")
+    [2, 3, 4, 8]
+    >>> parse_levels("1-3")
+    Traceback (most recent call last):
+    ...
+    engine.errors.EngineError: --skill-trace: '1-3': levels are 2..10 (each plays the one below)
+    """
+    levels: list[int] = []
+    try:
+        for part in text.split(","):
+            lo, _, hi = part.partition("-")
+            levels.extend(range(int(lo), int(hi or lo) + 1))
+    except ValueError:
+        raise EngineError(f"--skill-trace: {text!r} is not a list of levels like 2-6") from None
+    if not levels or any(not 2 <= k <= 10 for k in levels):
+        raise EngineError(f"--skill-trace: {text!r}: levels are 2..10 (each plays the one below)")
+    return levels
+
+
+def skill_games(levels: Sequence[int], deals: int) -> int:
+    """The games :func:`skill_trace` plays: two per deal for each level.
+
+    >>> skill_games([2, 3, 4], 5)
+    30
+    """
+    return 2 * deals * len(levels)
+
+
 def skill_trace(run: Run, base: SimConfig, levels: Sequence[int], deals: int) -> dict[str, Any]:
     """Each MCTS level in ``levels`` (2..10) against the level below it over ``deals`` deals."""
     bad = [k for k in levels if not 2 <= k <= 10]
@@ -167,8 +203,11 @@ def skill_trace(run: Run, base: SimConfig, levels: Sequence[int], deals: int) ->
 
 
 __all__ = [
+    "SKILL_DEALS",
     "head_to_head",
+    "parse_levels",
     "seat_effect",
+    "skill_games",
     "skill_trace",
     "style_figures",
     "style_games",

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.analysis.mapfigure import MapLayer, grid_values, map_figure
 from engine.analysis.verdicts import plain_verdicts
+from engine.bots.spec import BotSpec
 from engine.boundedio import write_bytes_atomically, write_text_atomically
 from engine.rules.data.icons import icon_svg
 
@@ -88,6 +89,18 @@ def map_argument(map_file: str | Path, out_dir: str | Path) -> str:
     return shlex.quote(Path(rel).as_posix())
 
 
+def bots_text(run: Mapping[str, Any]) -> str:
+    """The run's bot spec, or at a mixed table the bot of each seat: what a report's, a
+    comparison's, a sweep's and a tuning's header name.
+
+    >>> bots_text({"bot": "mcts@4", "seats": []})
+    'mcts@4'
+    >>> bots_text({"bot": "greedy", "seats": ["mcts:cities@6", "greedy"]})
+    'mcts:cities@6/greedy'
+    """
+    return "/".join(run["seats"]) if run.get("seats") else str(run["bot"])
+
+
 def rerun_command(report: Mapping[str, Any], map_arg: str) -> str:
     """The command that plays the same games again (run in the report's folder when
     ``map_arg`` is a path from it): a report's, or a comparison's with ``map_arg`` =
@@ -98,7 +111,9 @@ def rerun_command(report: Mapping[str, Any], map_arg: str) -> str:
         f"python -m engine simulate {map_arg} --games {run['games']} --players {players} "
         f"--bot {run['bot']} --rules {'on' if run['rules'] else 'off'} --seed {run['seed']}"
     )
-    if run["bot"] == "mcts":
+    # the budget of every MCTS bot without a level (one at a mixed table too)
+    specs = [BotSpec.parse(b) for b in (run["bot"], *run.get("seats", ()))]
+    if any(s.name == "mcts" and s.level is None for s in specs):
         cmd += f" --mcts-iterations {run['mcts_iterations']}"
     if run.get("seats"):
         cmd += f" --seats {','.join(run['seats'])}" + (
@@ -203,7 +218,7 @@ def _intro_blocks(
         (
             "p",
             f"{run['games_played']} games of map `{m['id']}` ({m['placeable_squares']} placeable "
-            f"squares) with {players} players, bot `{run['bot']}`, {rules_text}, seed "
+            f"squares) with {players} players, bot `{bots_text(run)}`, {rules_text}, seed "
             f"{run['seed']}.",
         )
     )
@@ -1004,6 +1019,7 @@ def _chart_features(plt: Any, report: BalanceReport) -> Any:
 
 
 __all__ = [
+    "bots_text",
     "draw_charts",
     "has_matplotlib",
     "map_argument",

@@ -24,7 +24,13 @@ from engine.analysis.balance import balance_report
 from engine.analysis.candidate import write_answer
 from engine.analysis.cluster import check_address, silence_dask_logging
 from engine.analysis.compare import compare_runs, write_comparison
-from engine.analysis.plans import skill_trace, style_figures, style_warnings
+from engine.analysis.plans import (
+    SKILL_DEALS,
+    parse_levels,
+    skill_trace,
+    style_figures,
+    style_warnings,
+)
 from engine.analysis.report import has_matplotlib, write_report
 from engine.analysis.simulate import Cancelled, SimConfig, simulate
 from engine.analysis.sweep import parse_sweep, sweep, write_sweep
@@ -124,9 +130,9 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--skill-deals",
         type=int,
-        default=20,
+        default=SKILL_DEALS,
         metavar="DEALS",
-        help="paired deals per level of the skill trace (default 20)",
+        help=f"paired deals per level of the skill trace (default {SKILL_DEALS})",
     )
     p.add_argument(
         "--tune",
@@ -337,21 +343,7 @@ def _check_studies(args: argparse.Namespace) -> None:
         args.tune_sizes = (int(low), int(high))
         if args.tune_check < 0:
             raise EngineError(f"--tune-check: {args.tune_check} is not a number of games")
-    levels: list[int] = []
-    if args.skill_trace:
-        try:
-            for part in args.skill_trace.split(","):
-                lo, _, hi = part.partition("-")
-                levels.extend(range(int(lo), int(hi or lo) + 1))
-        except ValueError:
-            raise EngineError(
-                f"--skill-trace: {args.skill_trace!r} is not a list of levels like 2-6"
-            ) from None
-        if not levels or any(not 2 <= k <= 10 for k in levels):
-            raise EngineError(
-                f"--skill-trace: {args.skill_trace!r}: levels are 2..10 (each plays the one below)"
-            )
-    args.skill_levels = levels
+    args.skill_levels = parse_levels(args.skill_trace) if args.skill_trace else []
 
 
 def _studies(args: argparse.Namespace, m: Any, config: Any, report: Any) -> None:
