@@ -10,8 +10,9 @@ in the dock (``ruleset-dock-rules.png``, ``ruleset-dock-form.png``,
 with ``--heat-map``, the balance dialog's Heat map tab on Deutschland (``balance-heatmap.png``);
 with ``--balance-studies``, its play styles on Deutschland and the Tune page on Italia, run as
 a user runs them (``balance-styles.png``, ``balance-tune.png``); with ``--tune``, the Tune page
-alone; with ``--chips-on-marks``, the Chips dock on Nordics showing the chips on its marks
-(``chips-on-marks.png``).
+alone; with ``--levels``, a strength level per seat and a skill trace on Deutschland
+(``balance-levels.png``); with ``--chips-on-marks``, the Chips dock on Nordics showing the chips
+on its marks (``chips-on-marks.png``).
 """
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if names == ["--tune"]:
         tune_screen(app, out)
+        return 0
+    if names == ["--levels"]:
+        levels_screen(app, out)
         return 0
     if names == ["--chips-on-marks"]:
         chips_on_marks_screen(app, out)
@@ -182,19 +186,49 @@ def balance_studies_screens(app: QCoreApplication, out: Path) -> None:
     _run(app, dialog)
     dialog.seats.set_specs(["greedy:farmer", "mcts:cities"])  # what the form offers, too
     dialog.tabs.setCurrentWidget(dialog.summary)
-    dialog.summary.find("Which plan wins on this map")
-    _settle(app, 0.3)
-    bar = dialog.summary.verticalScrollBar()  # the heading at the top of the page
-    bar.setValue(bar.value() + dialog.summary.cursorRect().top() - 8)
-    cursor = dialog.summary.textCursor()
-    cursor.clearSelection()
-    dialog.summary.setTextCursor(cursor)
-    _settle(app, 0.5)
+    _scroll_to(app, dialog.summary, "Which plan wins on this map")
     dialog.grab().save(str(out / "balance-styles.png"))
     print(out / "balance-styles.png")
     dialog.close()
 
     tune_screen(app, out)
+
+
+def _scroll_to(app: QCoreApplication, browser: Any, heading: str) -> None:
+    """Scroll ``browser`` so that ``heading`` is at the top of the page, unselected."""
+    browser.find(heading)
+    _settle(app, 0.3)
+    bar = browser.verticalScrollBar()
+    bar.setValue(bar.value() + browser.cursorRect().top() - 8)
+    cursor = browser.textCursor()
+    cursor.clearSelection()
+    browser.setTextCursor(cursor)
+    _settle(app, 0.5)
+
+
+def levels_screen(app: QCoreApplication, out: Path) -> None:
+    """Deutschland's balance dialog after a short mixed table of MCTS levels (a level per seat)
+    with a skill trace (levels 2-3, 2 deals), the Figures page at the skill trace."""
+    from engine.mapio import load_map
+    from mapeditor.widgets.balance_dialog import BalanceDialog
+
+    path = bundled_map("deutschland")
+    dialog = BalanceDialog(load_map(path), map_path=path)
+    dialog.resize(1000, 980)
+    dialog.show()
+    dialog.games.setValue(3)
+    dialog.players.setValue(3)
+    dialog.workers.setValue(1)
+    dialog.seed.setValue(1)
+    dialog.seats.set_specs(["mcts@2", "mcts:cities@4", "greedy"])
+    dialog.skill_levels.setText("2-3")
+    dialog.skill_deals.setValue(2)
+    _run(app, dialog)
+    dialog.tabs.setCurrentWidget(dialog.summary)
+    _scroll_to(app, dialog.summary, "Skill trace")
+    dialog.grab().save(str(out / "balance-levels.png"))
+    print(out / "balance-levels.png")
+    dialog.close()
 
 
 def tune_screen(app: QCoreApplication, out: Path) -> None:
