@@ -18,12 +18,13 @@ on its marks (``chips-on-marks.png``).
 from __future__ import annotations
 
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt
+from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths, Qt
 from PySide6.QtWidgets import QApplication
 
 from engine.resources import bundled_map, shipped_maps
@@ -48,14 +49,26 @@ def main(argv: list[str] | None = None) -> int:
     if not args:
         print("usage: python -m mapeditor.editor_screens OUTDIR [MAP...]", file=sys.stderr)
         return 2
-    from mapeditor.widgets.main_window import open_editor
-
     out = Path(args.pop(0))
     out.mkdir(parents=True, exist_ok=True)
     names = args or [p.stem for p in shipped_maps()]
     app = QApplication.instance() or QApplication([])
-    # The user's own settings (recent files) stay out of the pictures.
+    # The user's own settings (recent files) stay out of the pictures, and so do an earlier
+    # run's: dialogs remember their fields (a balance dialog its bots, levels and studies), so
+    # each run starts from empty settings of its own.
     QStandardPaths.setTestModeEnabled(True)
+    settings = tempfile.TemporaryDirectory(prefix="editor-screens-settings-")
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, settings.name)
+    try:
+        return _screens(app, out, names)
+    finally:
+        settings.cleanup()
+
+
+def _screens(app: QCoreApplication, out: Path, names: list[str]) -> int:
+    from mapeditor.widgets.main_window import open_editor
+
     if names == ["--rule-set"]:
         rule_set_screens(app, out)
         return 0

@@ -264,7 +264,7 @@ class BalanceDialog(QDialog):
         self.sweep_text.setPlaceholderText("players=2,3,4; tile_count=60,80")
         self.sweep_text.setToolTip(
             "Parameters and their values, separated by ';': players, tile_count, tile_pool, "
-            "start_squares, bot, seats (mcts/greedy/greedy), rule.NAME (a rule-set option), "
+            "start_squares, bot (greedy,mcts@4,mcts:cities@6), seats (mcts@4/greedy/greedy), rule.NAME (a rule-set option), "
             "ruleset/PATH (a number inside the map's data rule set), start.NAME=X,Y|X,Y (where "
             "a start square lies). "
             "Several parameters make a grid; each point plays the number of games above."
