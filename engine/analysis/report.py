@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis.mapfigure import MapLayer, grid_values, map_figure
+from engine.analysis.plans import winning_styles
 from engine.analysis.verdicts import plain_verdicts
 from engine.bots.spec import BotSpec
 from engine.boundedio import write_bytes_atomically, write_text_atomically
@@ -630,6 +631,11 @@ def _styles_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]
                 for f in st["styles"]
             ],
         ),
+        *(
+            [("img", images["styles"], "Each style's win rate against the balanced bot")]
+            if "styles" in images
+            else []
+        ),
         ("h2", "Seat effect of the bot"),
         (
             "p",
@@ -857,6 +863,7 @@ def draw_charts(
             ("overview", _chart_overview),
             ("heatmap", lambda plt, report: _chart_heatmap(plt, report, m)),
             ("features", _chart_features),
+            ("styles", _chart_styles),
         ):
             fig = draw(plt, report)
             if fig is None:
@@ -1018,6 +1025,54 @@ def _chart_features(plt: Any, report: BalanceReport) -> Any:
     return fig
 
 
+StyleBar = tuple[str, float, float, float, bool]
+"""A style's bar in the styles chart: name, win rate, 95 % interval low and high, and whether
+it is a winning plan (the ``style-wins`` warning)."""
+
+
+def style_bars(styles: Mapping[str, Any]) -> list[StyleBar]:
+    """The bars of the styles chart, in the table's order, from a report's ``styles`` figures.
+
+    >>> farmer = {"bot": "greedy:farmer", "rate": 0.75, "ci": [0.6, 0.86], "p_value": 0.0001}
+    >>> roads = {"bot": "greedy:roads", "rate": 0.5, "ci": [0.35, 0.65], "p_value": 1.0}
+    >>> style_bars({"styles": [farmer, roads]})
+    [('farmer', 0.75, 0.6, 0.86, True), ('roads', 0.5, 0.35, 0.65, False)]
+    """
+    winners = {f["bot"] for f in winning_styles(styles)}
+    return [
+        (f["bot"].partition(":")[2], f["rate"], f["ci"][0], f["ci"][1], f["bot"] in winners)
+        for f in styles["styles"]
+    ]
+
+
+def _chart_styles(plt: Any, report: BalanceReport) -> Any:
+    """Which plan wins: each style's win rate against the balanced bot with its 95 % interval,
+    against the even 50 % line; a winning plan (the ``style-wins`` warning) drawn in another
+    colour and named above its bar."""
+    st = report.get("styles")
+    if not st or not st["styles"]:
+        return None
+    bars = style_bars(st)
+    fig, ax = plt.subplots(figsize=(6, 3), layout="constrained")
+    for x, (_name, rate, lo, hi, wins) in enumerate(bars):
+        ax.bar(x, rate, color="#dd8452" if wins else "#4c72b0")
+        ax.errorbar(x, rate, yerr=[[rate - lo], [hi - rate]], color="k", capsize=3)
+        if wins:
+            ax.annotate("wins", (x, hi), xytext=(0, 2), textcoords="offset points", ha="center")
+    ax.axhline(0.5, color="#c44e52", linestyle="dashed")
+    ax.set_xticks(range(len(bars)), [b[0] for b in bars])
+    # room above 100 % for an interval's cap and the mark
+    ax.set_ylim(0, 1.12)
+    ax.set_yticks([0, 0.25, 0.5, 0.75, 1], ["0%", "25%", "50%", "75%", "100%"])
+    ax.set_ylabel("win rate")
+    marked = "; orange: a plan the map rewards" if any(b[4] for b in bars) else ""
+    ax.set_title(
+        f"Each style against the balanced bot, {st['deals']} paired deals "
+        f"(95% CI; dashed: even{marked})"
+    )
+    return fig
+
+
 __all__ = [
     "bots_text",
     "draw_charts",
@@ -1026,5 +1081,6 @@ __all__ = [
     "report_blocks",
     "report_json",
     "rerun_command",
+    "style_bars",
     "write_report",
 ]

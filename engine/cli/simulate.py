@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from engine.analysis import humans
 from engine.analysis.balance import balance_report
 from engine.analysis.candidate import write_answer
-from engine.analysis.cluster import check_address, silence_dask_logging
+from engine.analysis.cluster import check_address, cluster_for_run, silence_dask_logging
 from engine.analysis.compare import compare_runs, write_comparison
 from engine.analysis.plans import (
     SKILL_DEALS,
@@ -32,7 +32,7 @@ from engine.analysis.plans import (
     style_warnings,
 )
 from engine.analysis.report import has_matplotlib, write_report
-from engine.analysis.simulate import Cancelled, SimConfig, simulate
+from engine.analysis.simulate import Cancelled, SimConfig, default_workers, simulate
 from engine.analysis.sweep import parse_sweep, sweep, write_sweep
 from engine.analysis.tune import (
     check,
@@ -262,9 +262,27 @@ def run(args: argparse.Namespace) -> int:
         if args.workers is not None and args.workers < 1:
             raise EngineError(f"--workers: {args.workers} is not a positive number")
         _check_studies(args)
+        m = None if args.compare else _load(args.map)
+    except (EngineError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    # every simulation of the run (a tuning's candidates, a sweep's points, a report's studies)
+    # plays on one local cluster, closed when the run ends, also on an error or Ctrl-C
+    workers = default_workers() if args.workers is None else args.workers
+    try:
+        with cluster_for_run(args.scheduler, workers) as args.cluster:
+            return _run_games(args, m, config)
+    except EngineError as exc:  # the local cluster could not start
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run_games(args: argparse.Namespace, m: Any, config: SimConfig) -> int:
+    """The run's games once its options are checked: a comparison, a sweep, a tuning or a
+    report, on ``args.cluster`` (:func:`engine.analysis.cluster.cluster_for_run`)."""
+    try:
         if args.compare:
             return _compare(args, config)
-        m = _load(args.map)
         if args.sweep:
             return _sweep(args, m, config)
         if args.tune:
@@ -274,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     bar = None if args.quiet else ProgressBar(config.games)
     try:
-        result = simulate(m, config, workers=args.workers, progress=bar, scheduler=args.scheduler)
+        result = simulate(m, config, workers=args.workers, progress=bar, scheduler=args.cluster)
     except Cancelled:  # pragma: no cover - no cancel callable from the command line
         return 130
     except EngineError as exc:
@@ -377,7 +395,7 @@ def _play(args: argparse.Namespace, m: Any, config: Any, label: str = "") -> Any
         print(label, file=sys.stderr)
     bar = None if args.quiet else ProgressBar(config.games)
     try:
-        result = simulate(m, config, workers=args.workers, progress=bar, scheduler=args.scheduler)
+        result = simulate(m, config, workers=args.workers, progress=bar, scheduler=args.cluster)
     finally:
         if bar is not None:
             bar.close()
