@@ -9,8 +9,9 @@ in the dock (``ruleset-dock-rules.png``, ``ruleset-dock-form.png``,
 (``playtest-herring.png``); with ``--resize``, the Resize dialog on Italia (``resize.png``);
 with ``--heat-map``, the balance dialog's Heat map tab on Deutschland (``balance-heatmap.png``);
 with ``--balance-studies``, its play styles on Deutschland and the Tune page on Italia, run as
-a user runs them (``balance-styles.png``, ``balance-tune.png``); with ``--tune``, the Tune page
-alone; with ``--levels``, a strength level per seat and a skill trace on Deutschland
+a user runs them (``balance-styles.png``, ``balance-styles-chart.png``, ``balance-tune.png``);
+with ``--tune``, the Tune page
+alone, ``--styles`` the play styles alone; with ``--levels``, a strength level per seat and a skill trace on Deutschland
 (``balance-levels.png``); with ``--chips-on-marks``, the Chips dock on Nordics showing the chips
 on its marks (``chips-on-marks.png``).
 """
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel, QScrollArea
 
 from engine.resources import bundled_map, shipped_maps
 
@@ -86,6 +87,9 @@ def _screens(app: QCoreApplication, out: Path, names: list[str]) -> int:
         return 0
     if names == ["--tune"]:
         tune_screen(app, out)
+        return 0
+    if names == ["--styles"]:
+        styles_screens(app, out)
         return 0
     if names == ["--levels"]:
         levels_screen(app, out)
@@ -183,8 +187,14 @@ def _run(app: QCoreApplication, dialog: Any, kind: str | None = None) -> None:
 
 
 def balance_studies_screens(app: QCoreApplication, out: Path) -> None:
+    """The play styles (:func:`styles_screens`) and the Tune page (:func:`tune_screen`)."""
+    styles_screens(app, out)
+    tune_screen(app, out)
+
+
+def styles_screens(app: QCoreApplication, out: Path) -> None:
     """Deutschland's balance dialog: a bot and style per seat, then "which plan wins" (4 deals)
-    shown on the Figures page; and the Tune page (:func:`tune_screen`)."""
+    shown on the Figures page, and its chart on the Charts page."""
     from engine.mapio import load_map
     from mapeditor.widgets.balance_dialog import BalanceDialog
 
@@ -202,9 +212,17 @@ def balance_studies_screens(app: QCoreApplication, out: Path) -> None:
     _scroll_to(app, dialog.summary, "Which plan wins on this map")
     dialog.grab().save(str(out / "balance-styles.png"))
     print(out / "balance-styles.png")
+    (charts,) = [a for a in dialog.findChildren(QScrollArea) if a.widget() is dialog.charts]
+    dialog.tabs.setCurrentWidget(charts)
+    _settle(app, 0.3)
+    chart = dialog.findChild(QLabel, "chart-styles")
+    if chart is None:
+        raise SystemExit("the run drew no styles chart (is matplotlib installed?)")
+    charts.ensureWidgetVisible(chart)
+    _settle(app, 0.5)
+    dialog.grab().save(str(out / "balance-styles-chart.png"))
+    print(out / "balance-styles-chart.png")
     dialog.close()
-
-    tune_screen(app, out)
 
 
 def _scroll_to(app: QCoreApplication, browser: Any, heading: str) -> None:

@@ -1053,7 +1053,7 @@ def _chart_styles(plt: Any, report: BalanceReport) -> Any:
     if not st or not st["styles"]:
         return None
     bars = style_bars(st)
-    fig, ax = plt.subplots(figsize=(6, 3), layout="constrained")
+    fig, ax = plt.subplots(figsize=(7, 3.3), layout="constrained")
     for x, (_name, rate, lo, hi, wins) in enumerate(bars):
         ax.bar(x, rate, color="#dd8452" if wins else "#4c72b0")
         ax.errorbar(x, rate, yerr=[[rate - lo], [hi - rate]], color="k", capsize=3)

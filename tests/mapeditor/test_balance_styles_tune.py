@@ -9,7 +9,7 @@ import copy
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QLineEdit, QMessageBox, QPushButton
+from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox, QPushButton
 
 from engine.analysis.plans import skill_games, style_games
 from engine.bots.spec import DEFAULT_LEVEL, BotSpec
@@ -178,6 +178,10 @@ def test_which_plan_wins_adds_the_styles_and_the_bot_s_seat_effect(qtbot, small)
     }
     page = dialog.summary.toPlainText()
     assert "Which plan wins on this map" in page and "Seat effect of the bot" in page
+    # the styles chart is on the Charts page and in the Figures page's section
+    chart = dialog.findChild(QLabel, "chart-styles")
+    assert chart is not None and not chart.pixmap().isNull()
+    assert "styles.png" in dialog.summary.toHtml()
     greedy = next(f for f in styles["seat_effect"] if f["bot"] == "greedy")
     assert f"Seat 1 wins {greedy['rate']:.0%}".replace("%", " %") in dialog.status.text()
     # the re-run command of a saved report asks for the same study
