@@ -260,13 +260,14 @@ def test_a_tuning_plays_every_candidate_on_one_local_cluster(
     argv += ["--tune-games", "4..8", "--tune-trials", "3", "--tune-check", "4", "--quiet"]
     assert main([*argv, "--workers", "1", "--out", str(tmp_path / "one")]) == 0
     assert started == []
+    alone = len(simulations)
     on_cluster = ["--workers", "2", "--scheduler", "local", "--out", str(tmp_path / "d")]
     assert main([*argv, *on_cluster]) == 0
     tuned = json.loads((tmp_path / "d" / "tuning.json").read_text())
     assert tuned == json.loads((tmp_path / "one" / "tuning.json").read_text())
     # several simulations (the candidates' rungs, then the check), one cluster, closed after
-    on_dask = simulations[len(simulations) // 2 :]
-    assert len(on_dask) >= 2 and "check" in tuned
+    on_dask = simulations[alone:]
+    assert len(on_dask) == alone >= 2 and "check" in tuned
     assert len(started) == 1 and _closed(started[0])
     assert all(s is on_dask[0] for s in on_dask) and on_dask[0].cluster is started[0]
 

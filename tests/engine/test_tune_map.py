@@ -19,6 +19,7 @@ from engine.analysis.candidate import (
     tuned_path,
     write_answer,
 )
+from engine.analysis.cluster import cluster_for_run
 from engine.analysis.simulate import SimConfig, SimResult, new_game, simulate
 from engine.analysis.sweep import config_at
 from engine.analysis.tune import TuneParam, check_space, parse_target, parse_tune, tune
@@ -343,14 +344,12 @@ def test_a_tuning_run_that_edits_the_map_plays_its_candidates_maps(
 
 
 @pytest.fixture
-def dask_local() -> Iterator[str]:
-    """A local Dask cluster of two worker processes (as ``scheduler="local"`` starts for one
-    run), kept for a whole tuning run: its scheduler's address."""
-    distributed = pytest.importorskip("distributed", reason="Dask needs the cluster extra")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    ) as cluster:
-        yield cluster.scheduler_address
+def dask_local() -> Iterator[Any]:
+    """One local Dask cluster of two worker processes kept for a whole tuning run, as
+    ``--scheduler local`` keeps it (:func:`engine.analysis.cluster.cluster_for_run`)."""
+    pytest.importorskip("distributed", reason="Dask needs the cluster extra")
+    with cluster_for_run("local", 2) as cluster:
+        yield cluster
 
 
 @pytest.mark.parametrize("where", ["local processes", "dask"])
