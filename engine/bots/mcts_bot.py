@@ -120,23 +120,25 @@ def level_options(level: int) -> dict[str, Any]:
     return dict(LEVELS[level])
 
 
-SEARCH_GC_THRESHOLD = (50_000, 50, 100)
-"""The collector's thresholds during a search (:func:`tuned_collector`). A search allocates
-hundreds of thousands of short-lived tuples and lists, nearly all freed by reference counting,
-while the tree and the remembered previews it keeps grow; under the default thresholds
-(700, 10, 10) the collector traversed those again and again in young, middle and full
-collections, about 57 ms of a 560 ms default move, and about 16 ms under these
-(docs/performance.md, "Bots")."""
+SEARCH_GC_YOUNG = 50_000
+"""The collector's young-generation threshold during a search (:func:`tuned_collector`). A
+search allocates hundreds of thousands of short-lived tuples and lists, nearly all freed by
+reference counting, while the tree and the remembered previews it keeps grow; under the
+default threshold (700) the collector traversed those again and again, in young, middle and
+full collections: about 50-75 ms of a 550-900 ms default move, and about 20 ms under this one
+(docs/performance.md, "Bots"). The older generations keep the caller's thresholds: raised
+too, their counts ran past the caller's during the search and forced a full collection as
+soon as those were back."""
 
 
 @contextmanager
 def tuned_collector() -> Iterator[None]:
-    """Collect garbage less often inside the block (:data:`SEARCH_GC_THRESHOLD`, never more
-    often than the caller's thresholds), and restore the caller's thresholds on leaving it,
-    also when the block raises. The collector stays on: cycles are still freed."""
+    """Collect the young generation less often inside the block (:data:`SEARCH_GC_YOUNG`,
+    never more often than the caller's threshold), and restore the caller's thresholds on
+    leaving it, also when the block raises. The collector stays on: cycles are still freed."""
     old = gc.get_threshold()
     if old[0] > 0:  # 0: the caller turned automatic collection off; leave it off
-        gc.set_threshold(*(max(a, b) for a, b in zip(old, SEARCH_GC_THRESHOLD, strict=False)))
+        gc.set_threshold(max(old[0], SEARCH_GC_YOUNG), *old[1:])
     try:
         yield
     finally:

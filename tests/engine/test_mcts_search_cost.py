@@ -13,7 +13,7 @@ import pytest
 from engine.bots import make_bot, play_game
 from engine.bots.evaluation import seat_values
 from engine.bots.greedy_bot import judged_placements, placement_values
-from engine.bots.mcts_bot import SEARCH_GC_THRESHOLD, MCTSBot, _Node, tuned_collector
+from engine.bots.mcts_bot import SEARCH_GC_YOUNG, MCTSBot, _Node, tuned_collector
 from engine.game import Game, GameOptions, Phase
 from engine.mapio import load_map
 from engine.moves import Move
@@ -54,7 +54,7 @@ def test_search_collects_less_often_and_restores_the_callers_thresholds(
     g = Game(None, seed=3)
     move = MCTSBot(iterations=20, seed=1).choose(g)
     assert move in g.legal_moves()
-    assert seen == [SEARCH_GC_THRESHOLD]
+    assert seen == [(SEARCH_GC_YOUNG, 7, 8)]  # the older generations' stay the caller's
     assert gc.get_threshold() == thresholds
 
 
@@ -62,7 +62,7 @@ def test_thresholds_restored_when_the_search_raises(
     thresholds: tuple[int, int, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def search(self: MCTSBot, game: Game, moves: list) -> object:
-        assert gc.get_threshold() == SEARCH_GC_THRESHOLD
+        assert gc.get_threshold() == (SEARCH_GC_YOUNG, 7, 8)
         raise RuntimeError("in the middle of a search")
 
     monkeypatch.setattr(MCTSBot, "_search", search)
@@ -74,10 +74,10 @@ def test_thresholds_restored_when_the_search_raises(
 def test_tuned_collector_never_collects_more_often_nor_turns_collection_on(
     thresholds: tuple[int, int, int],
 ) -> None:
-    gc.set_threshold(50_000, 5, 500)
+    gc.set_threshold(2 * SEARCH_GC_YOUNG, 5, 500)
     with tuned_collector():
-        assert gc.get_threshold() == (50_000, 50, 500)
-    assert gc.get_threshold() == (50_000, 5, 500)
+        assert gc.get_threshold() == (2 * SEARCH_GC_YOUNG, 5, 500)
+    assert gc.get_threshold() == (2 * SEARCH_GC_YOUNG, 5, 500)
     gc.set_threshold(0, 10, 10)  # the caller turned automatic collection off
     with tuned_collector():
         assert gc.get_threshold() == (0, 10, 10)
