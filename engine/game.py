@@ -951,8 +951,26 @@ class Game:
         self._hold_turn_end = True
         self._apply(move)
 
+    def push_redeal(self, shuffle: random.Random) -> None:
+        """Re-deal the hidden information in place, as :meth:`copy` with ``shuffle`` does on
+        its copy (the same draws from ``shuffle``, the same position; the game's own generator
+        stands in for a copy of it); :meth:`pop` undoes it. A bot judges its moves on the
+        re-dealt position without copying the board."""
+        snap = Game.__new__(Game)
+        snap.__dict__ = self.__dict__.copy()
+        self._stack.append(snap)
+        self.pile = pile = self.pile[:]
+        self.rule_state = self._copied_rule_state()
+        rng = self.rng
+        self.rng = random.Random.__new__(random.Random)
+        self.rng.setstate(rng.getstate())
+        draws.shuffle(shuffle, pile)
+        ctx = self._rule_ctx
+        for r in self.rules:
+            r.redeal_hidden(ctx, shuffle)
+
     def pop(self) -> None:
-        """Undo the last :meth:`push` or :meth:`push_placement`."""
+        """Undo the last :meth:`push`, :meth:`push_placement` or :meth:`push_redeal`."""
         snap = self._stack.pop()
         stack = self._stack
         if type(snap) is _Trial:

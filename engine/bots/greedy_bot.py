@@ -710,10 +710,13 @@ class GreedyBot:
             return moves[0]
         me = game.decider  # a rule may ask another player to choose inside the turn
         if game.phase is Phase.PLACE:
-            # judge placements on a copy whose hidden information (face-down chip values) is
+            # judge placements with the hidden information (face-down chip values, the pile)
             # re-dealt, so the bot does not peek at what a covered chip is worth
-            view = game.copy(shuffle=self.rng)
-            values = placement_values(view, moves, me, self.meeple_value)
+            game.push_redeal(self.rng)
+            try:
+                values = placement_values(game, moves, me, self.meeple_value)
+            finally:
+                game.pop()
         else:
             values = [self._lookahead(game, move, me) for move in moves]
         if self.style is not None:
