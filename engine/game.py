@@ -924,12 +924,13 @@ class Game:
         self._stack.append(self._snapshot())
         self._apply(action)
 
-    def push_placement(self, move: Move) -> None:
+    def push_placement(self, move: Action) -> None:
         """Carry out the placing ``move`` (unchecked) and then only as much of the turn as a
         bot needs to judge it: the rule hooks, and, unless a rule action is offered first, the
         scoring of what it completed; the game stops in phase ``TURN_END`` instead of ending
         the turn (no next tile is drawn, no end-of-turn hook runs). A :class:`Pass` in phase
-        ``ACTION`` goes on to the scoring and stops there too. :meth:`pop` undoes it all.
+        ``ACTION`` or a rule action goes on to the scoring and stops there too (see
+        :meth:`next_to_move`). :meth:`pop` undoes it all.
 
         Much cheaper than :meth:`push`: the board records its changes instead of being
         copied. The position differs from :meth:`push`'s only in what the end of the turn and
@@ -968,6 +969,15 @@ class Game:
         ctx = self._rule_ctx
         for r in self.rules:
             r.redeal_hidden(ctx, shuffle)
+
+    def next_to_move(self) -> int | None:
+        """In phase ``TURN_END`` (a turn held by :meth:`push_placement`): the player whose turn
+        comes next when it is simply the next seat (no extra turn owed, no turn skipped, more
+        than one player), else ``None``."""
+        n = len(self.players)
+        if self._extra_turns or self._skips or n < 2:
+            return None
+        return (self.to_move + 1) % n
 
     def pop(self) -> None:
         """Undo the last :meth:`push`, :meth:`push_placement` or :meth:`push_redeal`."""

@@ -55,10 +55,13 @@ def evaluate(game: Game, player: int, meeple_value: float = 0.5) -> float:
     return proj[player] - _best_other(proj, player) + meeple_value * game.supply[player]
 
 
-def _judge_pushed(game: Game, move: Action, me: int, meeple_value: float) -> float:
-    """Evaluation after pushing ``move`` and, in phase ACTION, a pass that lets this turn's
-    scoring happen; undone before returning."""
-    game.push(move)
+def _judge_pushed(
+    game: Game, move: Action, me: int, meeple_value: float, push: Callable[[Action], None]
+) -> float:
+    """Evaluation after pushing ``move`` with ``push`` (``game.push``, or under plain rules
+    ``game.push_placement``) and, in phase ACTION, a pass that lets this turn's scoring happen;
+    undone before returning."""
+    push(move)
     if game.phase is Phase.ACTION and Pass() in game.legal_moves():
         game.apply(Pass())  # undone by the pop below with the move (no snapshot needed)
     value = evaluate(game, me, meeple_value)
@@ -542,7 +545,7 @@ class _Judge:
         self.plain = plain = blind and all(r.bot_hints.plain_scoring for r in game.rules)
         # plain rules: nothing at the end of a turn or the game moves the evaluation, so a
         # placement is judged where its turn would end (Game.push_placement), no copy needed
-        self.push = game.push_placement if plain else game.push
+        self.push: Callable[[Action], None] = game.push_placement if plain else game.push
         self.projection = _Projection(game) if blind else None
         # plain rules: most placements are judged from a preview, without placing the tile
         self.previews: dict[tuple[int, int], _Preview | None] = {}
@@ -591,7 +594,7 @@ class _Judge:
                 values[j] = base + delta
         game.pop()
         for j in later:
-            values[j] = _judge_pushed(game, Move(sq, rot, locs[j]), me, meeple_value)
+            values[j] = _judge_pushed(game, Move(sq, rot, locs[j]), me, meeple_value, self.push)
         return values
 
 
@@ -686,6 +689,22 @@ class GreedyBot:
         turn's scoring: :func:`placement_values`), averaged over reshuffles of the hidden pile."""
         # unless the same player places a tile next, hidden information (the order of the
         # pile, face-down values) cannot change the evaluation: judge it once, in place
+        if all(r.bot_hints.plain_scoring for r in game.rules):
+            # plain rules: nothing at the end of a turn moves the evaluation, so, as for a
+            # placement, the choice is judged where its turn would end, without a board copy
+            game.push_placement(move)
+            phase = game.phase
+            if phase is Phase.TURN_END:
+                nxt = game.next_to_move()
+                settled = nxt is not None and nxt != me
+            else:  # the turn goes on: the very position a full push reaches
+                settled = not (phase is Phase.PLACE and game.to_move == me)
+            value = evaluate(game, me, self.meeple_value) if settled else 0.0
+            game.pop()
+            # the full push this stands for left a copy of the board in the game
+            game.board.compact()
+            if settled:
+                return value
         game.push(move)
         if not (game.phase is Phase.PLACE and game.to_move == me):
             value = evaluate(game, me, self.meeple_value)
@@ -712,11 +731,19 @@ class GreedyBot:
         if game.phase is Phase.PLACE:
             # judge placements with the hidden information (face-down chip values, the pile)
             # re-dealt, so the bot does not peek at what a covered chip is worth
-            game.push_redeal(self.rng)
-            try:
-                values = placement_values(game, moves, me, self.meeple_value)
-            finally:
-                game.pop()
+            if all(r.bot_hints.plain_scoring for r in game.rules):
+                # plain rules judge on trials only (Game.push_placement), which leave the game
+                # as it was: re-deal in place instead of copying the board
+                game.push_redeal(self.rng)
+                try:
+                    values = placement_values(game, moves, me, self.meeple_value)
+                finally:
+                    game.pop()
+            else:
+                # a full push leaves a copy of the board in the game (its frontier patterns
+                # compacted, which orders later moves): keep those on a copy
+                view = game.copy(shuffle=self.rng)
+                values = placement_values(view, moves, me, self.meeple_value)
         else:
             values = [self._lookahead(game, move, me) for move in moves]
         if self.style is not None:
