@@ -619,24 +619,30 @@ def placement_values(game: Game, moves: list[Action], me: int, meeple_value: flo
     return values
 
 
-def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
-    """The placing moves of ``game`` (phase PLACE) whose :func:`placement_values` are within
-    1e-9 of the best, in the order of ``game.legal_moves().list()``: the same, without building
-    every move (the playouts' greedy step). A lone move is returned unjudged."""
-    tile = game.current_tile
-    assert tile is not None
-    entries: list[tuple[tuple[int, int], int, list[str | None]]] = []
+_Entry = tuple[tuple[int, int], int, list[str | None]]
+"""A placement and its meeple variants: ``(square, rotation, [None, location, ...])``."""
+
+
+def _placement_entries(game: Game) -> list[_Entry]:
+    """The placing moves of ``game`` (phase PLACE) as :data:`_Entry` items, in the order of
+    ``game.legal_moves().list()``, from ``Game.placement_blocks()`` (no move built)."""
+    entries: list[_Entry] = []
     append = entries.append
     for squares, rots, locs, _n in game.placement_blocks():
         by_rotation = [(rot, [None, *names]) for rot, names in zip(rots, locs, strict=False)]
         for sq in squares:
             for rot, names in by_rotation:
                 append((sq, rot, names))
-    if len(entries) == 1 and len(entries[0][2]) == 1:
-        sq, rot, names = entries[0]
-        return [Move(sq, rot, names[0])]
+    return entries
+
+
+def _entry_values(
+    game: Game, entries: list[_Entry], me: int, meeple_value: float
+) -> list[list[float]]:
+    """:func:`placement_values` of each entry's moves (placements of ``game``'s current tile,
+    in the order of :func:`_placement_entries`), without building them."""
     judge = _Judge(game, me, meeple_value)
-    same = _same_shape(game.board.compiled.oriented[tile])
+    same = _same_shape(game.board.compiled.oriented[game.current_tile])  # type: ignore[index]
     twins = same != (0, 1, 2, 3)[: len(same)]
     seen: dict[tuple[tuple[int, int], int], int] = {}
     values: list[list[float]] = []
@@ -650,6 +656,18 @@ def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
                 values.append([by_location[loc] for loc in names])
                 continue
         values.append(judge.values(sq, rot, names))
+    return values
+
+
+def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
+    """The placing moves of ``game`` (phase PLACE) whose :func:`placement_values` are within
+    1e-9 of the best, in the order of ``game.legal_moves().list()``: the same, without building
+    every move (the playouts' greedy step). A lone move is returned unjudged."""
+    entries = _placement_entries(game)
+    if len(entries) == 1 and len(entries[0][2]) == 1:
+        sq, rot, names = entries[0]
+        return [Move(sq, rot, names[0])]
+    values = _entry_values(game, entries, me, meeple_value)
     top = max(max(got) for got in values) - 1e-9
     return [
         Move(sq, rot, loc)
@@ -657,6 +675,19 @@ def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
         for loc, value in zip(names, got, strict=True)
         if value >= top
     ]
+
+
+def _ties(moves: Iterable[Action], values: Iterable[float]) -> list[Action]:
+    """The moves a greedy bot draws from: the best value, ties within 1e-9 of the best so far
+    in move order."""
+    best: list[Action] = []
+    best_value = float("-inf")
+    for move, value in zip(moves, values, strict=True):
+        if value > best_value + 1e-9:
+            best_value, best = value, [move]
+        elif abs(value - best_value) <= 1e-9:
+            best.append(move)
+    return best
 
 
 class GreedyBot:
@@ -723,40 +754,56 @@ class GreedyBot:
             total += value
         return total / self.samples
 
+    def _judged(self, game: Game, judge: Callable[[Game], list[Any]]) -> list[Any]:
+        """``judge(position)`` on ``game`` with its hidden information (face-down chip values,
+        the pile) re-dealt with the bot's generator, so the bot does not peek at what a covered
+        chip is worth."""
+        if all(r.bot_hints.plain_scoring for r in game.rules):
+            # plain rules judge on trials only (Game.push_placement), which leave the game as
+            # it was: re-deal in place instead of copying the board
+            game.push_redeal(self.rng)
+            try:
+                return judge(game)
+            finally:
+                game.pop()
+        # a full push leaves a copy of the board in the game (its frontier patterns compacted,
+        # which orders later moves): keep those on a copy
+        return judge(game.copy(shuffle=self.rng))
+
     def choose(self, game: Game) -> Action:
+        if game.phase is Phase.PLACE and self.style is None:
+            # the moves' values from the placement blocks, the moves built only for the ties
+            entries = _placement_entries(game)
+            if len(entries) == 1 and len(entries[0][2]) == 1:
+                sq, rot, names = entries[0]
+                return Move(sq, rot, names[0])
+            me = game.decider
+            mv = self.meeple_value
+            got = self._judged(game, lambda view: _entry_values(view, entries, me, mv))
+            # as _ties, a move built only when it joins the ties
+            best: list[Action] = []
+            top = float("-inf")
+            for (sq, rot, names), values in zip(entries, got, strict=False):  # one length
+                for loc, value in zip(names, values, strict=False):
+                    if value > top + 1e-9:
+                        top, best = value, [Move(sq, rot, loc)]
+                    elif abs(value - top) <= 1e-9:
+                        best.append(Move(sq, rot, loc))
+            return self.rng.choice(best)
         moves = game.legal_moves().list()
         if len(moves) == 1:
             return moves[0]
         me = game.decider  # a rule may ask another player to choose inside the turn
         if game.phase is Phase.PLACE:
-            # judge placements with the hidden information (face-down chip values, the pile)
-            # re-dealt, so the bot does not peek at what a covered chip is worth
-            if all(r.bot_hints.plain_scoring for r in game.rules):
-                # plain rules judge on trials only (Game.push_placement), which leave the game
-                # as it was: re-deal in place instead of copying the board
-                game.push_redeal(self.rng)
-                try:
-                    values = placement_values(game, moves, me, self.meeple_value)
-                finally:
-                    game.pop()
-            else:
-                # a full push leaves a copy of the board in the game (its frontier patterns
-                # compacted, which orders later moves): keep those on a copy
-                view = game.copy(shuffle=self.rng)
-                values = placement_values(view, moves, me, self.meeple_value)
+            values = self._judged(
+                game, lambda view: placement_values(view, moves, me, self.meeple_value)
+            )
         else:
             values = [self._lookahead(game, move, me) for move in moves]
         if self.style is not None:
             bonuses = self.style.bonuses(game, moves)
             values = [v + b for v, b in zip(values, bonuses, strict=True)]
-        best: list[Action] = []
-        best_value = float("-inf")
-        for move, value in zip(moves, values, strict=True):
-            if value > best_value + 1e-9:
-                best_value, best = value, [move]
-            elif abs(value - best_value) <= 1e-9:
-                best.append(move)
-        return self.rng.choice(best)
+        return self.rng.choice(_ties(moves, values))
 
 
 register_bot("greedy")(GreedyBot)
