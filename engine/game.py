@@ -252,6 +252,9 @@ class Game:
         self._stack: list[Game | _Trial] = []
         self._hold_turn_end = False
         """Inside :meth:`push_placement`: stop where the turn would end."""
+        self._rng_saved: list[tuple[Any, ...]] | None = None
+        """Inside :meth:`push_redeal`: where the state of :attr:`rng` is kept when a rule draws
+        from it (``RuleContext.rng``), to be put back by :meth:`pop`."""
         self._rule_ctx = RuleContext(self)
         """What the rule hooks see of this game (:mod:`engine.rules.context`)."""
         self.rules: list[Rules] = self._make_rules()
@@ -962,9 +965,9 @@ class Game:
         self._stack.append(snap)
         self.pile = pile = self.pile[:]
         self.rule_state = self._copied_rule_state()
-        rng = self.rng
-        self.rng = random.Random.__new__(random.Random)
-        self.rng.setstate(rng.getstate())
+        # the copy's generator continues the game's: rather than copying it (a costly state),
+        # its state is kept at a rule's first draw (RuleContext.rng) and put back by pop()
+        self._rng_saved = []
         draws.shuffle(shuffle, pile)
         ctx = self._rule_ctx
         for r in self.rules:
@@ -983,6 +986,11 @@ class Game:
         """Undo the last :meth:`push`, :meth:`push_placement` or :meth:`push_redeal`."""
         snap = self._stack.pop()
         stack = self._stack
+        saved = self._rng_saved
+        if saved:  # a rule drew inside push_redeal: put the generator back at its own pop
+            state = snap.state if type(snap) is _Trial else snap.__dict__
+            if state["_rng_saved"] is not saved:
+                self.rng.setstate(saved[0])
         if type(snap) is _Trial:
             self.board.end_trial(snap.board)
             self.__dict__.update(snap.state)
@@ -1028,6 +1036,7 @@ class Game:
         stacks), so bots do not see the real order of the hidden tiles or values."""
         g = self._snapshot()
         g._rule_ctx = RuleContext(g)
+        g._rng_saved = None
         g.rng = random.Random.__new__(random.Random)  # no seeding from the OS: the state is set
         g.rng.setstate(self.rng.getstate())
         if shuffle is not None:

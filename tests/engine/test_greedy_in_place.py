@@ -164,3 +164,33 @@ def test_push_redeal_is_the_copy_redealt_and_pop_undoes_it() -> None:
     assert game.pile == pile
     assert game.rule_state["deutschland"].down == down
     assert game.state_summary() == before
+
+
+def test_a_rule_drawing_inside_push_redeal_draws_as_on_the_copy() -> None:
+    """No rule set draws from ``ctx.rng`` in play today; one that did would draw on the
+    re-dealt position exactly what it draws on the copy (trials do not undo draws, as on a
+    copy), and ``pop`` leaves the game's generator where it was."""
+    from engine.rules.context import RuleContext
+
+    m = load_map(bundled_map("deutschland"))
+    rule_set, _ = rule_set_for(m, True)
+    game = new_game(m, 2, 4, rule_set)
+    before = game.rng.getstate()
+    move = game.legal_moves().list()[0]
+
+    def draws(position: Game) -> list[float]:
+        ctx = RuleContext.of(position)
+        got = [ctx.rng.random()]
+        position.push_placement(move)
+        got.append(ctx.rng.random())
+        position.pop()
+        got.append(ctx.rng.random())
+        return got
+
+    on_copy = draws(game.copy(shuffle=random.Random(2)))
+    game.push_redeal(random.Random(2))
+    in_place = draws(game)
+    game.pop()
+    assert in_place == on_copy
+    assert game.rng.getstate() == before
+    assert draws(game) == on_copy  # the game itself draws the same from there
