@@ -138,11 +138,18 @@ class _Projection:
         """City root -> the occupied fields touching it."""
         # what _feature_adds and Game.projected_scores give, with a field's city roots found
         # once for both its points and its entry
+        near: set[tuple[int, int]] = set()
+        self.near_monks = near
+        """The squares next to a monk (diagonals too): a tile there changes its points."""
         for mid, (player, sq, _loc, node, _s) in meeples.items():
             if node < 0:
                 pts = 1 + board.neighbour_count(sq)
                 self.monks.append((mid, sq, player, pts))
                 total[player] += pts
+                mx, my = sq
+                for dx in (-1, 0, 1):
+                    for dy in (-1, 0, 1):
+                        near.add((mx + dx, my + dy))
                 continue
             root = node
             while parent[root] != root:
@@ -185,6 +192,8 @@ class _Projection:
                     fields_of[c] = [entry]
                 else:
                     touching.append(entry)
+        self.best_others = [_best_other(total, p) for p in range(len(total))]
+        """Per player, the best projected score of the others in the base position."""
 
     def scores(self, game: Game, square: tuple[int, int]) -> list[int]:
         """The projected scores of ``game`` after the base position plus a tile on ``square``
@@ -234,23 +243,23 @@ class _Projection:
     def quiet(self, square: tuple[int, int], sides: tuple[tuple[Any, ...], ...]) -> bool:
         """Whether a tile on ``square`` (whatever its rotation) joins no occupied feature and
         no city an occupied field touches, and no monk is next to it."""
+        if square in self.near_monks:
+            return False
         adds_of = self.adds_of
         fields_of = self.fields_of
         for side in sides:
             tag = side[0]
             if tag == _SIDE_TILE:
-                roots = (side[1], *side[2])
-            elif tag == _SIDE_JOIN:
-                roots = (side[1],)
-            else:
-                continue
-            for r in roots:
+                r = side[1]
                 if r in adds_of or r in fields_of:
                     return False
-        x, y = square
-        for _mid, (mx, my), _p, _pts in self.monks:
-            if -1 <= mx - x <= 1 and -1 <= my - y <= 1:
-                return False
+                for r in side[2]:
+                    if r in adds_of or r in fields_of:
+                        return False
+            elif tag == _SIDE_JOIN:
+                r = side[1]
+                if r in adds_of or r in fields_of:
+                    return False
         return True
 
     def quiet_base(
@@ -266,9 +275,8 @@ class _Projection:
         if not self.quiet(square, sides):
             return None
         me = game.to_move
-        out = self.total[:]
-        out[me] += points
-        return out[me] - _best_other(out, me) + meeple_value * game.supply[me]
+        # the others' scores stay: the best of them is the base position's
+        return self.total[me] + points - self.best_others[me] + meeple_value * game.supply[me]
 
     def preview_values(
         self,
