@@ -20,6 +20,11 @@ each placement out with ``push``, and value a meeple variant from there when the
 (:func:`_meeple_delta`). Projections are incremental from the decision's starting position
 (:class:`_Projection`). A rule-set choice that does not lead to the same player placing is
 judged once on the game itself: hidden information cannot change its value.
+
+Under plain rules the bot judges on the game itself what it would otherwise judge on copies
+(the very same games; ``tests/engine/test_greedy_in_place.py``): a placing decision on the game
+re-dealt in place (``Game.push_redeal``), a rule-set choice on a held turn, the board compacted
+after it as the full push's copy was (``Board.compact``).
 """
 
 from __future__ import annotations
