@@ -894,7 +894,14 @@ class Game:
             self._draw()
         else:
             phase = self.phase
-            for r in self._offering():
+            offering = self._offering()
+            if len(offering) == 1:
+                # the only module offering actions now: it offers this one (apply is given
+                # legal actions), no need to list its offers to find it
+                offering[0].apply(self._rule_ctx, action)
+                self._phase_goes_on()
+                return
+            for r in offering:
                 offered = (
                     r.draw_actions(self._rule_ctx)
                     if phase is _DRAW
