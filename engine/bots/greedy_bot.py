@@ -755,6 +755,11 @@ class GreedyBot:
             game.pop()
             return value
         game.pop()
+        return self._sampled(game, move, me)
+
+    def _sampled(self, game: Game, move: Action, me: int) -> float:
+        """The value of a rule-set choice after which the same player places a tile: the best
+        evaluation of that placement, averaged over copies with the hidden pile re-dealt."""
         total = 0.0
         for _ in range(self.samples):
             sim = game.copy(shuffle=self.rng)

@@ -35,16 +35,7 @@ class _Copying(GreedyBot):
             game.pop()
             return value
         game.pop()
-        total = 0.0
-        for _ in range(self.samples):
-            sim = game.copy(shuffle=self.rng)
-            sim.apply(move)
-            if sim.phase is Phase.PLACE and sim.to_move == me:
-                follows = sim.legal_moves().list()
-                total += max(greedy.placement_values(sim, follows, me, self.meeple_value))
-            else:
-                total += greedy.evaluate(sim, me, self.meeple_value)
-        return total / self.samples
+        return self._sampled(game, move, me)
 
     def choose(self, game: Game) -> Action:
         moves = game.legal_moves().list()
@@ -56,14 +47,7 @@ class _Copying(GreedyBot):
             values = greedy.placement_values(view, moves, me, self.meeple_value)
         else:
             values = [self._lookahead(game, move, me) for move in moves]
-        best: list[Action] = []
-        best_value = float("-inf")
-        for move, value in zip(moves, values, strict=True):
-            if value > best_value + 1e-9:
-                best_value, best = value, [move]
-            elif abs(value - best_value) <= 1e-9:
-                best.append(move)
-        return self.rng.choice(best)
+        return self.rng.choice(greedy._ties(moves, values))
 
 
 def _lockstep(make: Callable[[], Game], seed: int) -> tuple[int, int]:
