@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
+import math
 import os
 import shutil
 import signal
@@ -205,6 +206,9 @@ def summary(
         sum(g["cpu"][k] for g in games) / max(1, sum(g["searched"][k] for g in games))
         for k in (0, 1)
     ]
+    spread = (
+        f"{mlo:+.1f} to {mhi:+.1f} over deals" if not math.isnan(mlo) else "one deal: no interval"
+    )
     by_seat = [
         f"{sum(g['result'] == 1.0 for g in games if g['seat'] == s)}/"
         f"{sum(1 for g in games if g['seat'] == s)}"
@@ -215,7 +219,7 @@ def summary(
         f"(95 % interval {100 * lo:.1f}-{100 * hi:.1f} % by games, "
         f"{100 * paired['ci'][0]:.1f}-{100 * paired['ci'][1]:.1f} % over {paired['deals']} deals), "
         f"{ties} ties, won in seat 1 and seat 2: {by_seat[0]} and {by_seat[1]}; "
-        f"margin {m:+.1f} ({mlo:+.1f} to {mhi:+.1f} over deals); "
+        f"margin {m:+.1f} ({spread}); "
         f"CPU per searched move: {names[0]} {cpu[0]:.3f} s, {names[1]} {cpu[1]:.3f} s"
     )
 

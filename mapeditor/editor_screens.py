@@ -9,21 +9,24 @@ in the dock (``ruleset-dock-rules.png``, ``ruleset-dock-form.png``,
 (``playtest-herring.png``); with ``--resize``, the Resize dialog on Italia (``resize.png``);
 with ``--heat-map``, the balance dialog's Heat map tab on Deutschland (``balance-heatmap.png``);
 with ``--balance-studies``, its play styles on Deutschland and the Tune page on Italia, run as
-a user runs them (``balance-styles.png``, ``balance-tune.png``); with ``--tune``, the Tune page
-alone; with ``--chips-on-marks``, the Chips dock on Nordics showing the chips on its marks
-(``chips-on-marks.png``).
+a user runs them (``balance-styles.png``, ``balance-styles-chart.png``, ``balance-tune.png``);
+with ``--tune``, the Tune page
+alone, ``--styles`` the play styles alone; with ``--levels``, a strength level per seat and a skill trace on Deutschland
+(``balance-levels.png``); with ``--chips-on-marks``, the Chips dock on Nordics showing the chips
+on its marks (``chips-on-marks.png``).
 """
 
 from __future__ import annotations
 
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths, Qt
+from PySide6.QtWidgets import QApplication, QLabel, QScrollArea
 
 from engine.resources import bundled_map, shipped_maps
 
@@ -47,14 +50,26 @@ def main(argv: list[str] | None = None) -> int:
     if not args:
         print("usage: python -m mapeditor.editor_screens OUTDIR [MAP...]", file=sys.stderr)
         return 2
-    from mapeditor.widgets.main_window import open_editor
-
     out = Path(args.pop(0))
     out.mkdir(parents=True, exist_ok=True)
     names = args or [p.stem for p in shipped_maps()]
     app = QApplication.instance() or QApplication([])
-    # The user's own settings (recent files) stay out of the pictures.
+    # The user's own settings (recent files) stay out of the pictures, and so do an earlier
+    # run's: dialogs remember their fields (a balance dialog its bots, levels and studies), so
+    # each run starts from empty settings of its own.
     QStandardPaths.setTestModeEnabled(True)
+    settings = tempfile.TemporaryDirectory(prefix="editor-screens-settings-")
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, settings.name)
+    try:
+        return _screens(app, out, names)
+    finally:
+        settings.cleanup()
+
+
+def _screens(app: QCoreApplication, out: Path, names: list[str]) -> int:
+    from mapeditor.widgets.main_window import open_editor
+
     if names == ["--rule-set"]:
         rule_set_screens(app, out)
         return 0
@@ -72,6 +87,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if names == ["--tune"]:
         tune_screen(app, out)
+        return 0
+    if names == ["--styles"]:
+        styles_screens(app, out)
+        return 0
+    if names == ["--levels"]:
+        levels_screen(app, out)
         return 0
     if names == ["--chips-on-marks"]:
         chips_on_marks_screen(app, out)
@@ -166,8 +187,14 @@ def _run(app: QCoreApplication, dialog: Any, kind: str | None = None) -> None:
 
 
 def balance_studies_screens(app: QCoreApplication, out: Path) -> None:
+    """The play styles (:func:`styles_screens`) and the Tune page (:func:`tune_screen`)."""
+    styles_screens(app, out)
+    tune_screen(app, out)
+
+
+def styles_screens(app: QCoreApplication, out: Path) -> None:
     """Deutschland's balance dialog: a bot and style per seat, then "which plan wins" (4 deals)
-    shown on the Figures page; and the Tune page (:func:`tune_screen`)."""
+    shown on the Figures page, and its chart on the Charts page."""
     from engine.mapio import load_map
     from mapeditor.widgets.balance_dialog import BalanceDialog
 
@@ -182,19 +209,57 @@ def balance_studies_screens(app: QCoreApplication, out: Path) -> None:
     _run(app, dialog)
     dialog.seats.set_specs(["greedy:farmer", "mcts:cities"])  # what the form offers, too
     dialog.tabs.setCurrentWidget(dialog.summary)
-    dialog.summary.find("Which plan wins on this map")
-    _settle(app, 0.3)
-    bar = dialog.summary.verticalScrollBar()  # the heading at the top of the page
-    bar.setValue(bar.value() + dialog.summary.cursorRect().top() - 8)
-    cursor = dialog.summary.textCursor()
-    cursor.clearSelection()
-    dialog.summary.setTextCursor(cursor)
-    _settle(app, 0.5)
+    _scroll_to(app, dialog.summary, "Which plan wins on this map")
     dialog.grab().save(str(out / "balance-styles.png"))
     print(out / "balance-styles.png")
+    (charts,) = [a for a in dialog.findChildren(QScrollArea) if a.widget() is dialog.charts]
+    dialog.tabs.setCurrentWidget(charts)
+    _settle(app, 0.3)
+    chart = dialog.findChild(QLabel, "chart-styles")
+    if chart is None:
+        raise SystemExit("the run drew no styles chart (is matplotlib installed?)")
+    charts.ensureWidgetVisible(chart)
+    _settle(app, 0.5)
+    dialog.grab().save(str(out / "balance-styles-chart.png"))
+    print(out / "balance-styles-chart.png")
     dialog.close()
 
-    tune_screen(app, out)
+
+def _scroll_to(app: QCoreApplication, browser: Any, heading: str) -> None:
+    """Scroll ``browser`` so that ``heading`` is at the top of the page, unselected."""
+    browser.find(heading)
+    _settle(app, 0.3)
+    bar = browser.verticalScrollBar()
+    bar.setValue(bar.value() + browser.cursorRect().top() - 8)
+    cursor = browser.textCursor()
+    cursor.clearSelection()
+    browser.setTextCursor(cursor)
+    _settle(app, 0.5)
+
+
+def levels_screen(app: QCoreApplication, out: Path) -> None:
+    """Deutschland's balance dialog after a short mixed table of MCTS levels (a level per seat)
+    with a skill trace (levels 2-3, 2 deals), the Figures page at the skill trace."""
+    from engine.mapio import load_map
+    from mapeditor.widgets.balance_dialog import BalanceDialog
+
+    path = bundled_map("deutschland")
+    dialog = BalanceDialog(load_map(path), map_path=path)
+    dialog.resize(1000, 980)
+    dialog.show()
+    dialog.games.setValue(3)
+    dialog.players.setValue(3)
+    dialog.workers.setValue(1)
+    dialog.seed.setValue(1)
+    dialog.seats.set_specs(["mcts@2", "mcts:cities@4", "greedy"])
+    dialog.skill_levels.setText("2-3")
+    dialog.skill_deals.setValue(2)
+    _run(app, dialog)
+    dialog.tabs.setCurrentWidget(dialog.summary)
+    _scroll_to(app, dialog.summary, "Skill trace")
+    dialog.grab().save(str(out / "balance-levels.png"))
+    print(out / "balance-levels.png")
+    dialog.close()
 
 
 def tune_screen(app: QCoreApplication, out: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.bench_versus import OutOfStep, play  # noqa: E402
+from benchmarks.bench_versus import OutOfStep, play, summary  # noqa: E402
 
 
 def test_two_sides_play_a_paired_deal_in_step() -> None:
@@ -68,3 +68,26 @@ def test_engines_out_of_step_stop_the_game_naming_the_deal_and_both_states() -> 
         OutOfStep, match=r"deal 4: after .* the new engine has .*'B'.* the base engine .*'C'"
     ):
         play(sides, "classic", 4, 0, ({}, {}))  # type: ignore[arg-type]
+
+
+def _game(deal: int, seat: int, result: float, margin: int) -> dict[str, object]:
+    return {
+        "deal": deal,
+        "seat": seat,
+        "result": result,
+        "margin": margin,
+        "cpu": [1.0, 2.0],
+        "searched": [10, 10],
+    }
+
+
+def test_summary_of_one_deal_says_it_has_no_margin_interval() -> None:
+    one = summary([_game(0, 0, 1.0, 12), _game(0, 1, 0.0, -4)], "classic")
+    assert "margin +4.0 (one deal: no interval)" in one
+    assert "nan" not in one
+    two = summary(
+        [_game(0, 0, 1.0, 12), _game(0, 1, 0.0, -4), _game(1, 0, 1.0, 6), _game(1, 1, 1.0, 2)],
+        "classic",
+    )
+    assert "margin +4.0 (" in two and "over deals" in two and "nan" not in two
+    assert "won 3/4" in two and "CPU per searched move: new 0.100 s, base 0.200 s" in two

@@ -188,8 +188,43 @@ def _play_chunk(
     return [play(m, config, i, rule_set) for i in indices]
 
 
+class DaskRun:
+    """A Dask client kept open for several simulations (and the local cluster it started for
+    ``"local"``): :func:`cluster_for_run` makes one, ``simulate(..., scheduler=run)`` uses it.
+    ``name`` is the address the user gave, for messages."""
+
+    def __init__(self, scheduler: str, workers: int) -> None:
+        self.name = scheduler
+        with quiet_dask():
+            self.client, self.cluster = _client(scheduler, workers)
+
+    def close(self) -> None:
+        """Close the client, then the local cluster (its worker processes end with it)."""
+        with quiet_dask():
+            with contextlib.suppress(Exception):  # a scheduler gone: nothing left to close
+                self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+
+
+@contextlib.contextmanager
+def cluster_for_run(scheduler: str | None, workers: int) -> Iterator[str | DaskRun | None]:
+    """What a run of many simulations (a tuning, a sweep, a report's studies) passes as
+    ``scheduler``: for ``"local"``, one local cluster of ``workers`` processes for the whole run,
+    closed when the run ends, also on an error or Ctrl-C; any other address unchanged (each
+    simulation connects to that scheduler as on its own), ``None`` as ``None``."""
+    if scheduler != "local":
+        yield scheduler
+        return
+    run = DaskRun(scheduler, workers)
+    try:
+        yield run
+    finally:
+        run.close()
+
+
 def run_on_dask(
-    scheduler: str,
+    scheduler: str | DaskRun,
     play: PlayFn,
     m: MapDef,
     config: SimConfig,
@@ -203,20 +238,21 @@ def run_on_dask(
     """Play every game of ``config`` on the cluster with ``play(m, config, index, rule_set)`` (a
     module-level function: the workers import it), filling ``done`` (index -> facts).
 
+    ``scheduler``: an address (connected to for these games only, and a ``"local"`` cluster
+    started and closed for them), or a :class:`DaskRun` kept open by the caller.
+
     Returns the number of worker threads the cluster had at the start. Stops early (games left
     out of ``done``) when ``cancel()`` turns true; a game that fails raises its error.
     """
-    with quiet_dask():
-        client, cluster = _client(scheduler, workers)
-        try:
+    run = scheduler if isinstance(scheduler, DaskRun) else DaskRun(scheduler, workers)
+    try:
+        with quiet_dask():
             return _run(
-                client, scheduler, play, m, config, rule_set, done, workers, progress, cancel
+                run.client, run.name, play, m, config, rule_set, done, workers, progress, cancel
             )
-        finally:
-            with contextlib.suppress(Exception):  # a scheduler gone: nothing left to close
-                client.close()
-            if cluster is not None:
-                cluster.close()
+    finally:
+        if run is not scheduler:
+            run.close()
 
 
 def _failed(exc: BaseException, scheduler: str, client: Any) -> EngineError:
@@ -350,4 +386,12 @@ class _Watch:
             time.sleep(POLL_SECONDS)
 
 
-__all__ = ["RETRIES", "check_address", "quiet_dask", "run_on_dask", "silence_dask_logging"]
+__all__ = [
+    "RETRIES",
+    "DaskRun",
+    "check_address",
+    "cluster_for_run",
+    "quiet_dask",
+    "run_on_dask",
+    "silence_dask_logging",
+]

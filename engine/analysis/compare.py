@@ -28,7 +28,7 @@ from engine.analysis.balance import bot_figures, fill_figures, margin
 from engine.analysis.mapdiff import map_differences
 from engine.analysis.mapfigure import MapLayer, grid_values, map_figure
 from engine.analysis.paired import mcnemar_p, paired_difference
-from engine.analysis.report import map_argument, rerun_command, save_chart, write_pages
+from engine.analysis.report import bots_text, map_argument, rerun_command, save_chart, write_pages
 from engine.errors import EngineError
 from engine.resources import find_map
 
@@ -531,7 +531,7 @@ def comparison_blocks(
             f"{a['games']} games. B: `{b.get('file', b['map'])}` ({b['name']}), rules "
             f"'{b['rule_set_played']}', {b['games']} games. Same settings and seed for both: "
             f"players {','.join(map(str, run['players']))}, "
-            f"bot {'/'.join(run['seats']) if run['seats'] else run['bot']}, seed {run['seed']}.",
+            f"bot {bots_text(run)}, seed {run['seed']}.",
         ),
         *(
             [("p", f"Same figures again, run in this page's folder: `{command}`")]

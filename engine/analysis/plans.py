@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis.balance import wilson
@@ -128,25 +128,66 @@ def style_games(deals: int, styles: Sequence[str] | None = None) -> int:
     return 2 * n * deals + (n + 2) * deals
 
 
-def style_warnings(figures: dict[str, Any]) -> list[ReportWarning]:
-    """A warning for each style that wins significantly more than half its games against the
-    balanced bot (McNemar's p, Bonferroni over the styles) by at least ``MIN_EFFECT``."""
+def winning_styles(figures: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The styles' rows of ``figures`` (:func:`style_figures`) that win significantly more than
+    half their games against the balanced bot (McNemar's p, Bonferroni over the styles) by at
+    least ``MIN_EFFECT``: those the report warns about and its chart marks."""
     matches = figures["styles"]
-    out: list[ReportWarning] = []
-    for f in matches:
-        if f["p_value"] * len(matches) < ALPHA and f["rate"] - 0.5 >= MIN_EFFECT:
-            out.append(
-                {
-                    "code": "style-wins",
-                    "message": (
-                        f"the {f['bot'].partition(':')[2]} plan wins {f['rate']:.0%} of 2-player "
-                        f"games against the balanced bot at equal strength (95% CI "
-                        f"{f['ci'][0]:.0%}-{f['ci'][1]:.0%}, p = {f['p_value']:.2g}): the map "
-                        "rewards it"
-                    ),
-                }
-            )
-    return out
+    return [
+        f for f in matches if f["p_value"] * len(matches) < ALPHA and f["rate"] - 0.5 >= MIN_EFFECT
+    ]
+
+
+def style_warnings(figures: Mapping[str, Any]) -> list[ReportWarning]:
+    """A ``style-wins`` warning for each of the :func:`winning_styles`."""
+    return [
+        {
+            "code": "style-wins",
+            "message": (
+                f"the {f['bot'].partition(':')[2]} plan wins {f['rate']:.0%} of 2-player "
+                f"games against the balanced bot at equal strength (95% CI "
+                f"{f['ci'][0]:.0%}-{f['ci'][1]:.0%}, p = {f['p_value']:.2g}): the map "
+                "rewards it"
+            ),
+        }
+        for f in winning_styles(figures)
+    ]
+
+
+SKILL_DEALS = 20
+"""Paired deals per level of a skill trace unless told (``--skill-deals``)."""
+
+
+def parse_levels(text: str) -> list[int]:
+    """The levels of a skill trace written ``2-6`` or ``2,4,8`` (``--skill-trace``), or an
+    error naming ``text``.
+
+    >>> parse_levels("2-4,8")
+    [2, 3, 4, 8]
+    >>> parse_levels("1-3")
+    Traceback (most recent call last):
+    ...
+    engine.errors.EngineError: --skill-trace: '1-3': levels are 2..10 (each plays the one below)
+    """
+    levels: list[int] = []
+    try:
+        for part in text.split(","):
+            lo, _, hi = part.partition("-")
+            levels.extend(range(int(lo), int(hi or lo) + 1))
+    except ValueError:
+        raise EngineError(f"--skill-trace: {text!r} is not a list of levels like 2-6") from None
+    if not levels or any(not 2 <= k <= 10 for k in levels):
+        raise EngineError(f"--skill-trace: {text!r}: levels are 2..10 (each plays the one below)")
+    return levels
+
+
+def skill_games(levels: Sequence[int], deals: int) -> int:
+    """The games :func:`skill_trace` plays: two per deal for each level.
+
+    >>> skill_games([2, 3, 4], 5)
+    30
+    """
+    return 2 * deals * len(levels)
 
 
 def skill_trace(run: Run, base: SimConfig, levels: Sequence[int], deals: int) -> dict[str, Any]:
@@ -167,10 +208,14 @@ def skill_trace(run: Run, base: SimConfig, levels: Sequence[int], deals: int) ->
 
 
 __all__ = [
+    "SKILL_DEALS",
     "head_to_head",
+    "parse_levels",
     "seat_effect",
+    "skill_games",
     "skill_trace",
     "style_figures",
     "style_games",
     "style_warnings",
+    "winning_styles",
 ]

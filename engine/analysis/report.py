@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis.mapfigure import MapLayer, grid_values, map_figure
+from engine.analysis.plans import winning_styles
 from engine.analysis.verdicts import plain_verdicts
+from engine.bots.spec import BotSpec
 from engine.boundedio import write_bytes_atomically, write_text_atomically
 from engine.rules.data.icons import icon_svg
 
@@ -88,6 +90,18 @@ def map_argument(map_file: str | Path, out_dir: str | Path) -> str:
     return shlex.quote(Path(rel).as_posix())
 
 
+def bots_text(run: Mapping[str, Any]) -> str:
+    """The run's bot spec, or at a mixed table the bot of each seat: what a report's, a
+    comparison's, a sweep's and a tuning's header name.
+
+    >>> bots_text({"bot": "mcts@4", "seats": []})
+    'mcts@4'
+    >>> bots_text({"bot": "greedy", "seats": ["mcts:cities@6", "greedy"]})
+    'mcts:cities@6/greedy'
+    """
+    return "/".join(run["seats"]) if run.get("seats") else str(run["bot"])
+
+
 def rerun_command(report: Mapping[str, Any], map_arg: str) -> str:
     """The command that plays the same games again (run in the report's folder when
     ``map_arg`` is a path from it): a report's, or a comparison's with ``map_arg`` =
@@ -98,7 +112,9 @@ def rerun_command(report: Mapping[str, Any], map_arg: str) -> str:
         f"python -m engine simulate {map_arg} --games {run['games']} --players {players} "
         f"--bot {run['bot']} --rules {'on' if run['rules'] else 'off'} --seed {run['seed']}"
     )
-    if run["bot"] == "mcts":
+    # the budget of every MCTS bot without a level (one at a mixed table too)
+    specs = [BotSpec.parse(b) for b in (run["bot"], *run.get("seats", ()))]
+    if any(s.name == "mcts" and s.level is None for s in specs):
         cmd += f" --mcts-iterations {run['mcts_iterations']}"
     if run.get("seats"):
         cmd += f" --seats {','.join(run['seats'])}" + (
@@ -203,7 +219,7 @@ def _intro_blocks(
         (
             "p",
             f"{run['games_played']} games of map `{m['id']}` ({m['placeable_squares']} placeable "
-            f"squares) with {players} players, bot `{run['bot']}`, {rules_text}, seed "
+            f"squares) with {players} players, bot `{bots_text(run)}`, {rules_text}, seed "
             f"{run['seed']}.",
         )
     )
@@ -615,6 +631,11 @@ def _styles_blocks(report: BalanceReport, images: dict[str, str]) -> list[Block]
                 for f in st["styles"]
             ],
         ),
+        *(
+            [("img", images["styles"], "Each style's win rate against the balanced bot")]
+            if "styles" in images
+            else []
+        ),
         ("h2", "Seat effect of the bot"),
         (
             "p",
@@ -842,6 +863,7 @@ def draw_charts(
             ("overview", _chart_overview),
             ("heatmap", lambda plt, report: _chart_heatmap(plt, report, m)),
             ("features", _chart_features),
+            ("styles", _chart_styles),
         ):
             fig = draw(plt, report)
             if fig is None:
@@ -1003,12 +1025,62 @@ def _chart_features(plt: Any, report: BalanceReport) -> Any:
     return fig
 
 
+StyleBar = tuple[str, float, float, float, bool]
+"""A style's bar in the styles chart: name, win rate, 95 % interval low and high, and whether
+it is a winning plan (the ``style-wins`` warning)."""
+
+
+def style_bars(styles: Mapping[str, Any]) -> list[StyleBar]:
+    """The bars of the styles chart, in the table's order, from a report's ``styles`` figures.
+
+    >>> farmer = {"bot": "greedy:farmer", "rate": 0.75, "ci": [0.6, 0.86], "p_value": 0.0001}
+    >>> roads = {"bot": "greedy:roads", "rate": 0.5, "ci": [0.35, 0.65], "p_value": 1.0}
+    >>> style_bars({"styles": [farmer, roads]})
+    [('farmer', 0.75, 0.6, 0.86, True), ('roads', 0.5, 0.35, 0.65, False)]
+    """
+    winners = {f["bot"] for f in winning_styles(styles)}
+    return [
+        (f["bot"].partition(":")[2], f["rate"], f["ci"][0], f["ci"][1], f["bot"] in winners)
+        for f in styles["styles"]
+    ]
+
+
+def _chart_styles(plt: Any, report: BalanceReport) -> Any:
+    """Which plan wins: each style's win rate against the balanced bot with its 95 % interval,
+    against the even 50 % line; a winning plan (the ``style-wins`` warning) drawn in another
+    colour and named above its bar."""
+    st = report.get("styles")
+    if not st or not st["styles"]:
+        return None
+    bars = style_bars(st)
+    fig, ax = plt.subplots(figsize=(7, 3.3), layout="constrained")
+    for x, (_name, rate, lo, hi, wins) in enumerate(bars):
+        ax.bar(x, rate, color="#dd8452" if wins else "#4c72b0")
+        ax.errorbar(x, rate, yerr=[[rate - lo], [hi - rate]], color="k", capsize=3)
+        if wins:
+            ax.annotate("wins", (x, hi), xytext=(0, 2), textcoords="offset points", ha="center")
+    ax.axhline(0.5, color="#c44e52", linestyle="dashed")
+    ax.set_xticks(range(len(bars)), [b[0] for b in bars])
+    # room above 100 % for an interval's cap and the mark
+    ax.set_ylim(0, 1.12)
+    ax.set_yticks([0, 0.25, 0.5, 0.75, 1], ["0%", "25%", "50%", "75%", "100%"])
+    ax.set_ylabel("win rate")
+    marked = "; orange: a plan the map rewards" if any(b[4] for b in bars) else ""
+    ax.set_title(
+        f"Each style against the balanced bot, {st['deals']} paired deals "
+        f"(95% CI; dashed: even{marked})"
+    )
+    return fig
+
+
 __all__ = [
+    "bots_text",
     "draw_charts",
     "has_matplotlib",
     "map_argument",
     "report_blocks",
     "report_json",
     "rerun_command",
+    "style_bars",
     "write_report",
 ]

@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis.candidate import candidate_map
-from engine.analysis.cluster import run_on_dask
+from engine.analysis.cluster import DaskRun, run_on_dask
 from engine.analysis.quality import game_quality
 from engine.analysis.rule_usage import RuleWatch
 from engine.analysis.workers import chunks, main_hidden
@@ -429,7 +429,7 @@ def simulate(
     cancel: CancelFn | None = None,
     context: str | None = None,
     processes: bool = False,
-    scheduler: str | None = None,
+    scheduler: str | DaskRun | None = None,
 ) -> SimResult:
     """Play ``config.games`` games of ``m`` and return their facts, in game order.
 
@@ -440,8 +440,10 @@ def simulate(
     process with threads, e.g. the editor, can deadlock the child). ``processes``: play in worker
     processes even with one worker (a GUI must: games in its own interpreter hold the GIL and
     freeze the UI). ``scheduler``: send the games to a Dask cluster instead (the ``cluster``
-    extra): a scheduler address (``tcp://HOST:8786``), or ``"local"`` for a local cluster of
-    ``workers`` processes; see :func:`engine.analysis.cluster.run_on_dask`.
+    extra): a scheduler address (``tcp://HOST:8786``), ``"local"`` for a local cluster of
+    ``workers`` processes started for these games, or a cluster kept for many simulations
+    (:func:`engine.analysis.cluster.cluster_for_run`); see
+    :func:`engine.analysis.cluster.run_on_dask`.
     """
     asked = config
     if config.map_edits:  # the candidate's map, made once: its games need not make it again

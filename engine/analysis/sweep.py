@@ -34,7 +34,7 @@ from engine.analysis.balance import wilson
 from engine.analysis.candidate import RULESET, START, is_map_param, parse_square
 from engine.analysis.compare import evenness_p, p_text, runs_pair
 from engine.analysis.paired import mcnemar_p, paired_difference
-from engine.analysis.report import save_chart, write_pages
+from engine.analysis.report import bots_text, save_chart, write_pages
 from engine.analysis.simulate import simulate
 from engine.errors import EngineError
 
@@ -317,7 +317,7 @@ def sweep_blocks(report: dict[str, Any], images: dict[str, str]) -> list[tuple[A
         (
             "p",
             f"Map `{report['map']['id']}`, {run['games']} games per grid point, seed "
-            f"{run['seed']}, bot {'/'.join(run['seats']) if run['seats'] else run['bot']}; "
+            f"{run['seed']}, bot {bots_text(run)}; "
             f"parameters: {', '.join(f'{k} = ' + ', '.join(map(_label, v)) for k, v in report['axes'].items())}.",
         ),
         ("h2", "Every grid point"),

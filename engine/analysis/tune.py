@@ -57,7 +57,7 @@ from engine.analysis.candidate import (
     split_param,
 )
 from engine.analysis.paired import mean_ci
-from engine.analysis.report import write_pages
+from engine.analysis.report import bots_text, write_pages
 from engine.analysis.simulate import new_game, rule_set_for
 from engine.analysis.sweep import config_at
 from engine.errors import EngineError
@@ -496,7 +496,7 @@ def tuning_blocks(result: dict[str, Any], folder: Path | None = None) -> list[tu
         ("h1", f"Tuning: {result['map']['name']}"),
         (
             "p",
-            f"Map `{result['map']['id']}`, bot {run['bot']}, players "
+            f"Map `{result['map']['id']}`, bot {bots_text(run)}, players "
             f"{','.join(map(str, run['players']))}, seed {run['seed']}. Targets: {targets}. "
             f"Searched: {space}; {result['trials']} candidates (at most {result['max_trials']}), "
             f"games per candidate in rungs of {', '.join(map(str, result['rungs']))}, "

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.bots.mcts_bot import DEFAULT_ITERATIONS, LEVELS
 from engine.bots.registry import make_bot
 from engine.bots.styles import style_named
 from engine.errors import EngineError
@@ -26,6 +27,13 @@ if TYPE_CHECKING:
     from engine.bots.base import Bot
 
 NAMES = ("random", "greedy", "mcts")
+DEFAULT_LEVEL = next(k for k, opts in LEVELS.items() if opts == {"iterations": DEFAULT_ITERATIONS})
+"""The strength level that is the default ``mcts`` bot (its budget, nothing else changed):
+``mcts`` and ``mcts@8`` play the same games.
+
+>>> DEFAULT_LEVEL
+8
+"""
 
 
 @dataclass(frozen=True)
@@ -76,4 +84,4 @@ class BotSpec:
         return make_bot(self.name, seed=seed, **opts)
 
 
-__all__ = ["NAMES", "BotSpec"]
+__all__ = ["DEFAULT_LEVEL", "NAMES", "BotSpec"]

@@ -22,11 +22,17 @@ from typing import Any, TextIO
 from engine.analysis import humans
 from engine.analysis.balance import balance_report
 from engine.analysis.candidate import write_answer
-from engine.analysis.cluster import check_address, silence_dask_logging
+from engine.analysis.cluster import check_address, cluster_for_run, silence_dask_logging
 from engine.analysis.compare import compare_runs, write_comparison
-from engine.analysis.plans import skill_trace, style_figures, style_warnings
+from engine.analysis.plans import (
+    SKILL_DEALS,
+    parse_levels,
+    skill_trace,
+    style_figures,
+    style_warnings,
+)
 from engine.analysis.report import has_matplotlib, write_report
-from engine.analysis.simulate import Cancelled, SimConfig, simulate
+from engine.analysis.simulate import Cancelled, SimConfig, default_workers, simulate
 from engine.analysis.sweep import parse_sweep, sweep, write_sweep
 from engine.analysis.tune import (
     check,
@@ -124,9 +130,9 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--skill-deals",
         type=int,
-        default=20,
+        default=SKILL_DEALS,
         metavar="DEALS",
-        help="paired deals per level of the skill trace (default 20)",
+        help=f"paired deals per level of the skill trace (default {SKILL_DEALS})",
     )
     p.add_argument(
         "--tune",
@@ -256,9 +262,27 @@ def run(args: argparse.Namespace) -> int:
         if args.workers is not None and args.workers < 1:
             raise EngineError(f"--workers: {args.workers} is not a positive number")
         _check_studies(args)
+        m = None if args.compare else _load(args.map)
+    except (EngineError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    # every simulation of the run (a tuning's candidates, a sweep's points, a report's studies)
+    # plays on one local cluster, closed when the run ends, also on an error or Ctrl-C
+    workers = default_workers() if args.workers is None else args.workers
+    try:
+        with cluster_for_run(args.scheduler, workers) as args.cluster:
+            return _run_games(args, m, config)
+    except EngineError as exc:  # the local cluster could not start
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run_games(args: argparse.Namespace, m: Any, config: SimConfig) -> int:
+    """The run's games once its options are checked: a comparison, a sweep, a tuning or a
+    report, on ``args.cluster`` (:func:`engine.analysis.cluster.cluster_for_run`)."""
+    try:
         if args.compare:
             return _compare(args, config)
-        m = _load(args.map)
         if args.sweep:
             return _sweep(args, m, config)
         if args.tune:
@@ -268,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     bar = None if args.quiet else ProgressBar(config.games)
     try:
-        result = simulate(m, config, workers=args.workers, progress=bar, scheduler=args.scheduler)
+        result = simulate(m, config, workers=args.workers, progress=bar, scheduler=args.cluster)
     except Cancelled:  # pragma: no cover - no cancel callable from the command line
         return 130
     except EngineError as exc:
@@ -337,21 +361,7 @@ def _check_studies(args: argparse.Namespace) -> None:
         args.tune_sizes = (int(low), int(high))
         if args.tune_check < 0:
             raise EngineError(f"--tune-check: {args.tune_check} is not a number of games")
-    levels: list[int] = []
-    if args.skill_trace:
-        try:
-            for part in args.skill_trace.split(","):
-                lo, _, hi = part.partition("-")
-                levels.extend(range(int(lo), int(hi or lo) + 1))
-        except ValueError:
-            raise EngineError(
-                f"--skill-trace: {args.skill_trace!r} is not a list of levels like 2-6"
-            ) from None
-        if not levels or any(not 2 <= k <= 10 for k in levels):
-            raise EngineError(
-                f"--skill-trace: {args.skill_trace!r}: levels are 2..10 (each plays the one below)"
-            )
-    args.skill_levels = levels
+    args.skill_levels = parse_levels(args.skill_trace) if args.skill_trace else []
 
 
 def _studies(args: argparse.Namespace, m: Any, config: Any, report: Any) -> None:
@@ -385,7 +395,7 @@ def _play(args: argparse.Namespace, m: Any, config: Any, label: str = "") -> Any
         print(label, file=sys.stderr)
     bar = None if args.quiet else ProgressBar(config.games)
     try:
-        result = simulate(m, config, workers=args.workers, progress=bar, scheduler=args.scheduler)
+        result = simulate(m, config, workers=args.workers, progress=bar, scheduler=args.cluster)
     finally:
         if bar is not None:
             bar.close()

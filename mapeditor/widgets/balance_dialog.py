@@ -1,10 +1,10 @@
 """Map > Balance report…: batch playtests of the open map, with charts and a heat map on the map.
 
-Three kinds of run: a report on the map (with "which plan wins", :mod:`engine.analysis.plans`,
-when asked); a comparison with another map file (two versions of a map:
+Three kinds of run: a report on the map (with "which plan wins" and a skill trace,
+:mod:`engine.analysis.plans`, when asked); a comparison with another map file (two versions of a map:
 :mod:`engine.analysis.compare`, with significance tests and a verdict); a sweep over a grid of
-settings (:mod:`engine.analysis.sweep`). A bot and its play style for every seat, or one per seat
-(a mixed table), work with all three. The Tune page runs the tuner
+settings (:mod:`engine.analysis.sweep`). A bot, its play style and its strength level for every
+seat, or one per seat (a mixed table), work with all three. The Tune page runs the tuner
 (:mod:`engine.analysis.tune`) through the same machinery and applies its answer to the open map
 as one undo step.
 
@@ -52,7 +52,15 @@ from engine.analysis.compare import (
     draw_comparison_charts,
     write_comparison,
 )
-from engine.analysis.plans import style_figures, style_games, style_warnings
+from engine.analysis.plans import (
+    SKILL_DEALS,
+    parse_levels,
+    skill_games,
+    skill_trace,
+    style_figures,
+    style_games,
+    style_warnings,
+)
 from engine.analysis.report import (
     draw_charts,
     has_matplotlib,
@@ -137,6 +145,21 @@ def seat_effect_text(styles: dict[str, Any] | None) -> str:
     ).replace("%", " %")
 
 
+def skill_text(trace: dict[str, Any] | None) -> str:
+    """The skill trace in one sentence (``""`` without one).
+
+    >>> skill_text({"deals": 4, "mean_rate": 0.6, "levels": [{"level": 2}, {"level": 3}]})
+    ' Skill trace (levels 2,3; 4 deals each): the stronger level won 60 % on average.'
+    """
+    if not trace:
+        return ""
+    levels = ",".join(str(r["level"]) for r in trace["levels"])
+    return (
+        f" Skill trace (levels {levels}; {trace['deals']} deals each): the stronger level won "
+        f"{trace['mean_rate']:.0%} on average."
+    ).replace("%", " %")
+
+
 NUMERIC_OPTIONS = frozenset(("chip_count", "ones_per_colour"))
 """The common Map-Chips options that take a whole number (``chips`` is a layout,
 ``chip_reading`` a word)."""
@@ -214,6 +237,7 @@ class BalanceDialog(QDialog):
         self.bot_choice = BotChoice("greedy")
         self.bot = self.bot_choice.bot
         self.play_style = self.bot_choice.play_style
+        self.level = self.bot_choice.level
         from mapeditor.playtest.setup import rule_set_available, rule_set_title
 
         playable = m.rule_set.name != "none" and rule_set_available(m.rule_set.name, m)
@@ -240,7 +264,7 @@ class BalanceDialog(QDialog):
         self.sweep_text.setPlaceholderText("players=2,3,4; tile_count=60,80")
         self.sweep_text.setToolTip(
             "Parameters and their values, separated by ';': players, tile_count, tile_pool, "
-            "start_squares, bot, seats (mcts/greedy/greedy), rule.NAME (a rule-set option), "
+            "start_squares, bot (greedy,mcts@4,mcts:cities@6), seats (mcts@4/greedy/greedy), rule.NAME (a rule-set option), "
             "ruleset/PATH (a number inside the map's data rule set), start.NAME=X,Y|X,Y (where "
             "a start square lies). "
             "Several parameters make a grid; each point plays the number of games above."
@@ -255,6 +279,23 @@ class BalanceDialog(QDialog):
             "Which plan wins on this map: each play style against the balanced greedy bot, and "
             "the seat effect each bot brings, on this many paired 2-player deals (a report only)"
         )
+        self.skill_levels = QLineEdit()
+        self.skill_levels.setObjectName("balance_skill_levels")
+        self.skill_levels.setPlaceholderText("off (levels, e.g. 2-4)")
+        self.skill_levels.setToolTip(
+            "A skill trace: each MCTS strength level given (2..10, e.g. 2-4 or 2,5,8) against "
+            "the level below it on paired 2-player deals (a report only). Rates well above 50 % "
+            "say skill decides games on this map; near 50 %, the draw does. Levels 8-10 spend "
+            "0.3-1 s a move"
+        )
+        self.skill_deals = QSpinBox(minimum=1, maximum=10_000, value=SKILL_DEALS)
+        self.skill_deals.setSuffix(" deals")
+        self.skill_deals.setToolTip("Paired deals per level of the skill trace (two games each)")
+        skill_row = QWidget()
+        skill_layout = QHBoxLayout(skill_row)
+        skill_layout.setContentsMargins(0, 0, 0, 0)
+        skill_layout.addWidget(self.skill_levels, 1)
+        skill_layout.addWidget(self.skill_deals)
         form.addRow("Run", self.kind)
         form.addRow("Map B", self.map_b_button)
         form.addRow("Sweep", self.sweep_text)
@@ -267,6 +308,7 @@ class BalanceDialog(QDialog):
         players_form.addRow("Bot and style", self.bot_choice)
         players_form.addRow("Mixed table", self.seats)
         players_form.addRow("Which plan wins", self.styles_deals)
+        players_form.addRow("Skill trace", skill_row)
         players_form.addRow("Rules", self.rules)
         self.run_button = QPushButton("Run")
         self.run_button.clicked.connect(self.start)
@@ -334,10 +376,16 @@ class BalanceDialog(QDialog):
                 "players": self.players,
                 "bot": self.bot,
                 "style": self.play_style,
+                "level": self.level,
                 "mixed": self.seats.mixed,
-                **{f"seat{k + 1}_bot": c.bot for k, c in enumerate(self.seats.choices)},
-                **{f"seat{k + 1}_style": c.play_style for k, c in enumerate(self.seats.choices)},
+                **{
+                    f"seat{k + 1}_{part}": getattr(c, attr)
+                    for k, c in enumerate(self.seats.choices)
+                    for part, attr in (("bot", "bot"), ("style", "play_style"), ("level", "level"))
+                },
                 "styles_deals": self.styles_deals,
+                "skill_levels": self.skill_levels,
+                "skill_deals": self.skill_deals,
                 "workers": self.workers,
                 "seed": self.seed,
                 "tune_min_games": self.tune_page.min_games,
@@ -378,6 +426,8 @@ class BalanceDialog(QDialog):
         self.map_b_button.setEnabled(kind == "compare")
         self.sweep_text.setEnabled(kind == "sweep")
         self.styles_deals.setEnabled(kind == "report")
+        self.skill_levels.setEnabled(kind == "report")
+        self.skill_deals.setEnabled(kind == "report")
 
     def _choose_map_b(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Map B", str(start_dir()), "Maps (*.json)")
@@ -436,11 +486,11 @@ class BalanceDialog(QDialog):
 
             return sweep_job, points * config.games
         deals = self.styles_deals.value()
+        text = self.skill_levels.text().strip()
+        levels, skill_deals = (parse_levels(text) if text else []), self.skill_deals.value()
 
         def report_job(sim: Any, _progress: Any) -> tuple[str, Any]:
             result = sim(m, config, 0)
-            if not deals:
-                return "report", (result, None)
             done = [config.games]
 
             def run(c: SimConfig) -> Any:
@@ -448,9 +498,15 @@ class BalanceDialog(QDialog):
                 done[0] += c.games
                 return played
 
-            return "report", (result, style_figures(run, config, deals))
+            studies: dict[str, Any] = {}
+            if deals:
+                studies["styles"] = style_figures(run, config, deals)
+            if levels:
+                studies["skill_trace"] = skill_trace(run, config, levels, skill_deals)
+            return "report", (result, studies)
 
-        return report_job, config.games + (style_games(deals) if deals else 0)
+        studies_games = (style_games(deals) if deals else 0) + skill_games(levels, skill_deals)
+        return report_job, config.games + studies_games
 
     def _tune_job(self, config: SimConfig) -> tuple[Any, int]:
         """The tuner's search (and its check) on this map: progress counts candidates."""
@@ -630,17 +686,21 @@ class BalanceDialog(QDialog):
             )
             self.run_ended.emit("done")
             return
-        result, styles = result
+        result, studies = result
         report = balance_report(self.map, result)
+        styles = studies.get("styles")
         if styles is not None:
             report["styles"] = styles
             report["warnings"] += style_warnings(styles)
+        if "skill_trace" in studies:
+            report["skill_trace"] = studies["skill_trace"]
         self.show_report(report)
         per = len(result.games) / result.seconds / result.workers if result.seconds else 0.0
         warn = len(self.report["warnings"]) if self.report else 0
         self.status.setText(
             f"{len(result.games)} games in {result.seconds:.1f} s ({per:.2f} games/s per "
             f"worker); {warn} warning{'s' if warn != 1 else ''}.{seat_effect_text(styles)}"
+            f"{skill_text(studies.get('skill_trace'))}"
         )
         self.run_ended.emit("done")
 

@@ -1,7 +1,11 @@
-"""A bot and its play style, for every seat or one per seat (the balance dialog's table).
+"""A bot, its play style and (MCTS) its strength level, for every seat or one per seat (the
+balance dialog's table).
 
-A choice is a bot spec as the engine reads it (:class:`engine.bots.spec.BotSpec`):
-``greedy``, ``greedy:farmer``, ``mcts:cities``; the random bot has no style.
+A choice is a bot spec as the engine and the command line read it
+(:class:`engine.bots.spec.BotSpec`): ``greedy``, ``greedy:farmer``, ``mcts:cities``,
+``mcts@4``, ``mcts:farmer@6``; the random bot has no style, only the MCTS bot a level. The
+default bot's level (:data:`engine.bots.spec.DEFAULT_LEVEL`) is written without one (``mcts``),
+as the command line's default: the same bot, the same games.
 """
 
 from __future__ import annotations
@@ -9,10 +13,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QSpinBox,
+    QWidget,
+)
 
 from engine.analysis.simulate import BOTS
-from engine.bots.spec import BotSpec
+from engine.bots.spec import DEFAULT_LEVEL, BotSpec
 from engine.bots.styles import STYLES
 from engine.errors import EngineError
 
@@ -22,16 +34,9 @@ STYLE_NAMES = ["balanced", *sorted(s for s in STYLES if s != "balanced")]
 MAX_SEATS = 6
 
 
-def _choosable(text: str) -> BotSpec:
-    """``text`` parsed, or the parser's error; a level is refused, not dropped."""
-    spec = BotSpec.parse(text)
-    if spec.level is not None:
-        raise EngineError(f"bot {text!r}: the dialog chooses a bot and a style, not a level")
-    return spec
-
-
 class BotChoice(QWidget):
-    """A bot combo box and a style combo box (the style is off for the random bot)."""
+    """A bot combo box, a style combo box (off for the random bot) and a strength level 1..10
+    (on for the MCTS bot only, the default bot's level preselected)."""
 
     changed = Signal()
 
@@ -47,28 +52,47 @@ class BotChoice(QWidget):
         self.play_style.setToolTip(
             "The bot's play style: what its plan adds to the greedy evaluation"
         )
+        self.level = QSpinBox(minimum=1, maximum=10, value=DEFAULT_LEVEL)
+        self.level.setPrefix("level ")
+        self.level.setToolTip(
+            f"The MCTS bot's strength level: 1 searches almost nothing and blunders now and then, "
+            f"{DEFAULT_LEVEL} is the default bot, 10 thinks four times as long (mcts@LEVEL)"
+        )
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.bot)
         layout.addWidget(self.play_style, 1)
+        layout.addWidget(self.level)
         self.bot.currentIndexChanged.connect(self._bot_changed)
         self.play_style.currentIndexChanged.connect(self.changed)
+        self.level.valueChanged.connect(self.changed)
         self._bot_changed()
 
     def _bot_changed(self, _index: int = 0) -> None:
-        self.play_style.setEnabled(self.bot.currentText() != "random")
+        bot = self.bot.currentText()
+        self.play_style.setEnabled(bot != "random")
+        self.level.setEnabled(bot == "mcts")
         self.changed.emit()
 
+    def bot_spec(self) -> BotSpec:
+        """The choice as a :class:`BotSpec` (the default level as none: ``mcts``)."""
+        bot, style, level = self.bot.currentText(), self.play_style.currentText(), None
+        if bot == "mcts" and self.level.value() != DEFAULT_LEVEL:
+            level = self.level.value()
+        return BotSpec(bot, None if bot == "random" or style == "balanced" else style, level)
+
     def spec(self) -> str:
-        """The bot spec: ``greedy``, ``greedy:farmer``, ``mcts:cities``."""
-        bot, style = self.bot.currentText(), self.play_style.currentText()
-        return bot if bot == "random" or style == "balanced" else f"{bot}:{style}"
+        """The bot spec as the command line writes it: ``greedy``, ``greedy:farmer``,
+        ``mcts:cities``, ``mcts@4``, ``mcts:cities@6``."""
+        return str(self.bot_spec())
 
     def set_spec(self, text: str) -> None:
-        """Show ``text``, a bot spec without a strength level (the dialog offers none)."""
-        spec = _choosable(text)
+        """Show ``text``, a bot spec (``mcts`` at the default level); a bad one is refused with
+        the parser's error and nothing changes."""
+        spec = BotSpec.parse(text)
         self.bot.setCurrentText(spec.name)
         self.play_style.setCurrentText(spec.style or "balanced")
+        self.level.setValue(DEFAULT_LEVEL if spec.level is None else spec.level)
 
 
 class SeatBots(QWidget):
@@ -111,7 +135,7 @@ class SeatBots(QWidget):
         """A mixed table of ``specs`` (``()``: every seat the same bot); a bad spec is refused
         with the parser's error and nothing changes."""
         for text in specs:
-            _choosable(text)
+            BotSpec.parse(text)
         if len(specs) > MAX_SEATS:
             raise EngineError(f"seats: {len(specs)} bots for at most {MAX_SEATS} seats")
         for choice, text in zip(self.choices, specs, strict=False):

@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -218,3 +219,87 @@ def test_a_cluster_lost_mid_run_is_one_line_without_dask_logging(
     assert run.returncode == 2
     (line,) = err.strip().splitlines()
     assert line.startswith(f"error: example-small: scheduler {address}: ") and says in line
+
+
+def _count_local_clusters(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every local Dask cluster started from now on (the class ``_client`` imports, counted)."""
+    import distributed
+
+    started: list[Any] = []
+
+    class Counted(distributed.LocalCluster):  # type: ignore[misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            started.append(self)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(distributed, "LocalCluster", Counted)
+    return started
+
+
+def _closed(cluster: Any) -> bool:
+    from distributed.core import Status
+
+    return cluster.status == Status.closed
+
+
+def test_a_tuning_plays_every_candidate_on_one_local_cluster(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import engine.cli.simulate as cli_simulate
+    from engine.cli import main
+
+    simulations: list[Any] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        simulations.append(kwargs["scheduler"])
+        return simulate(*args, **kwargs)
+
+    monkeypatch.setattr(cli_simulate, "simulate", counted)
+    started = _count_local_clusters(monkeypatch)
+    argv = ["simulate", "example-small", "--tune", "tile_count=30..50", "--target", "turns=36±4"]
+    argv += ["--tune-games", "4..8", "--tune-trials", "3", "--tune-check", "4", "--quiet"]
+    assert main([*argv, "--workers", "1", "--out", str(tmp_path / "one")]) == 0
+    assert started == []
+    alone = len(simulations)
+    on_cluster = ["--workers", "2", "--scheduler", "local", "--out", str(tmp_path / "d")]
+    assert main([*argv, *on_cluster]) == 0
+    tuned = json.loads((tmp_path / "d" / "tuning.json").read_text())
+    assert tuned == json.loads((tmp_path / "one" / "tuning.json").read_text())
+    # several simulations (the candidates' rungs, then the check), one cluster, closed after
+    on_dask = simulations[alone:]
+    assert len(on_dask) == alone >= 2 and "check" in tuned
+    assert len(started) == 1 and _closed(started[0])
+    assert all(s is on_dask[0] for s in on_dask) and on_dask[0].cluster is started[0]
+
+
+def test_a_sweep_on_a_local_cluster_closes_it_on_ctrl_c(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import engine.cli.simulate as cli_simulate
+    from engine.cli import main
+
+    written: list[dict[str, Any]] = []
+
+    def interrupted(report: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        written.append(report)
+        raise KeyboardInterrupt  # Ctrl-C once every point is played
+
+    monkeypatch.setattr(cli_simulate, "write_sweep", interrupted)
+    started = _count_local_clusters(monkeypatch)
+    argv = ["simulate", "example-small", "--sweep", "tile_count=30,40", "--sweep", "players=2,3"]
+    argv += ["--games", "3", "--bot", "random", "--quiet", "--out", str(tmp_path / "sw")]
+    assert main([*argv, "--workers", "1"]) == 130
+    assert main([*argv, "--workers", "2", "--scheduler", "local"]) == 130
+    alone, on_cluster = written
+    assert len(on_cluster["rows"]) == 4 and on_cluster == alone
+    assert len(started) == 1 and _closed(started[0])
+
+
+def test_a_scheduler_address_is_passed_on_unchanged_for_each_simulation() -> None:
+    from engine.analysis.cluster import cluster_for_run
+
+    # nothing connects here: each simulation of the run connects as it always has
+    with cluster_for_run("tcp://127.0.0.1:9", 2) as scheduler:
+        assert scheduler == "tcp://127.0.0.1:9"
+    with cluster_for_run(None, 2) as scheduler:
+        assert scheduler is None

@@ -18,7 +18,13 @@ from engine.analysis.balance import balance_report, rule_leader_figure
 from engine.analysis.compare import built_difference, compare_runs, verdicts, write_comparison
 from engine.analysis.mapdiff import map_differences
 from engine.analysis.mapfigure import MapLayer, grid_values, map_figure
-from engine.analysis.report import report_blocks, to_markdown, write_report
+from engine.analysis.report import (
+    bots_text,
+    report_blocks,
+    rerun_command,
+    to_markdown,
+    write_report,
+)
 from engine.analysis.simulate import SimConfig, simulate
 from engine.analysis.sweep import parse_sweep, sweep
 from engine.analysis.verdicts import about, games_needed, games_needed_two, plain_verdicts
@@ -225,6 +231,27 @@ def test_the_rerun_command_names_the_map_file_and_works_beside_the_report(tmp_pa
     _run_beside(line, out)
     again = json.loads((out / "balance-report" / "report.json").read_text())
     assert again == json.loads(files["json"].read_text())
+
+
+@pytest.mark.parametrize(
+    ("bot", "seats", "budget"),
+    [
+        ("mcts", (), True),
+        ("mcts@4", (), False),
+        ("mcts:cities@6", (), False),
+        ("greedy", ("mcts@2", "mcts"), True),  # an MCTS seat without a level: its budget
+        ("greedy", ("mcts@2", "greedy:farmer"), False),
+    ],
+)
+def test_the_rerun_command_gives_the_budget_of_every_mcts_bot_without_a_level(
+    bot: str, seats: tuple[str, ...], budget: bool
+) -> None:
+    run = SimConfig(bot=bot, seats=seats, mcts_iterations=40).to_dict()
+    cmd = rerun_command({"run": run}, "m.json")
+    assert f"--bot {bot} " in cmd
+    assert ("--mcts-iterations 40" in cmd) is budget
+    assert (f"--seats {','.join(seats)}" in cmd) is bool(seats)
+    assert bots_text(run) == ("/".join(seats) if seats else bot)
 
 
 def test_a_shipped_map_is_named_by_its_name(small, small_run, tmp_path) -> None:

@@ -9,6 +9,8 @@ from typing import Any
 import jsonschema
 import pytest
 
+from engine.analysis import report as report_module
+from engine.analysis.balance import balance_report
 from engine.analysis.plans import (
     head_to_head,
     seat_effect,
@@ -17,6 +19,7 @@ from engine.analysis.plans import (
     style_games,
     style_warnings,
 )
+from engine.analysis.report import style_bars, write_report
 from engine.analysis.simulate import SimConfig, SimResult, simulate
 from engine.cli import main
 from engine.errors import EngineError
@@ -151,3 +154,102 @@ def test_the_command_line_adds_the_studies_to_the_report(tmp_path, capsys) -> No
     assert "levels are 2..10" in capsys.readouterr().err
     assert main(["simulate", "--compare", "a", "b", "--styles", "3", "--quiet"]) == 2
     assert "not with --compare" in capsys.readouterr().err
+
+
+# -- the styles chart ------------------------------------------------------------------------------
+
+
+def _styles(farmer_rate: float, farmer_p: float) -> dict[str, Any]:
+    """Styles figures as :func:`style_figures` writes them: the farmer at ``farmer_rate``."""
+
+    def row(name: str, rate: float, lo: float, hi: float, p: float) -> dict[str, Any]:
+        return {
+            "bot": f"greedy:{name}",
+            "against": "greedy",
+            "games": 40,
+            "deals": 20,
+            "rate": rate,
+            "ci": [lo, hi],
+            "margin": 1.0,
+            "margin_ci": [0.0, 2.0],
+            "p_value": p,
+        }
+
+    return {
+        "deals": 20,
+        "against": "greedy",
+        "styles": [
+            row("cities", 0.45, 0.3, 0.6, 0.5),
+            row("farmer", farmer_rate, farmer_rate - 0.12, min(1.0, farmer_rate + 0.1), farmer_p),
+            row("roads", 0.55, 0.4, 0.7, 0.6),
+        ],
+        "seat_effect": [
+            {"bot": "random", "games": 20, "seat1_wins": 10, "rate": 0.5, "ci": [0.3, 0.7]}
+        ],
+    }
+
+
+def test_the_styles_chart_marks_the_plans_the_warning_names() -> None:
+    winning = _styles(0.8, 0.0001)
+    bars = style_bars(winning)
+    assert bars == [
+        ("cities", 0.45, 0.3, 0.6, False),
+        ("farmer", 0.8, pytest.approx(0.68), 0.9, True),
+        ("roads", 0.55, 0.4, 0.7, False),
+    ]
+    # the mark and the warning are one decision
+    assert (
+        [b[0] for b in bars if b[4]]
+        == [w["message"].split()[1] for w in style_warnings(winning)]
+        == ["farmer"]
+    )
+    assert not any(b[4] for b in style_bars(_styles(0.8, 0.2)))  # not significant: no mark
+
+
+def _bar_figure(figures: dict[str, Any]):
+    plt = pytest.importorskip("matplotlib.pyplot")
+    return plt, report_module._chart_styles(plt, {"styles": figures})  # noqa: SLF001
+
+
+def test_the_styles_chart_draws_each_rate_its_interval_and_the_even_line() -> None:
+    from matplotlib.colors import to_hex
+
+    plt, fig = _bar_figure(_styles(0.8, 0.0001))
+    try:
+        (ax,) = fig.axes
+        bars = list(ax.patches)
+        assert [round(b.get_height(), 4) for b in bars] == [0.45, 0.8, 0.55]
+        assert [to_hex(b.get_facecolor()) for b in bars] == ["#4c72b0", "#dd8452", "#4c72b0"]
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["cities", "farmer", "roads"]
+        # each interval bar runs from the interval's low end to its high end
+        spans = sorted(
+            (round(float(seg[0][1]), 4), round(float(seg[1][1]), 4))
+            for c in ax.collections
+            for seg in c.get_segments()
+        )
+        assert spans == [(0.3, 0.6), (0.4, 0.7), (0.68, 0.9)]
+        even = [ln for ln in ax.lines if list(ln.get_ydata()) == [0.5, 0.5]]
+        assert len(even) == 1 and even[0].get_linestyle() == "--"
+        (mark,) = ax.texts
+        assert mark.get_text() == "wins" and mark.xy == (1, 0.9)  # above the farmer's interval
+    finally:
+        plt.close(fig)
+    plt, fig = _bar_figure(_styles(0.6, 0.2))
+    try:
+        assert not fig.axes[0].texts
+        assert {to_hex(b.get_facecolor()) for b in fig.axes[0].patches} == {"#4c72b0"}
+    finally:
+        plt.close(fig)
+
+
+def test_the_report_shows_the_styles_chart_in_its_section(small, tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    report = balance_report(small, simulate(small, SimConfig(games=2, seed=1), workers=1))
+    files = write_report(report, tmp_path / "plain", small)
+    assert "chart:styles" not in files  # no study, no chart
+    report["styles"] = _styles(0.8, 0.0001)
+    files = write_report(report, tmp_path / "styles", small)
+    assert files["chart:styles"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    md = files["markdown"].read_text()
+    section = md[md.index("## Which plan wins") : md.index("## Seat effect of the bot")]
+    assert "![Each style's win rate against the balanced bot](styles.png)" in section

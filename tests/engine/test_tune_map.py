@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from engine.analysis.candidate import (
     tuned_path,
     write_answer,
 )
+from engine.analysis.cluster import cluster_for_run
 from engine.analysis.simulate import SimConfig, SimResult, new_game, simulate
 from engine.analysis.sweep import config_at
 from engine.analysis.tune import TuneParam, check_space, parse_target, parse_tune, tune
@@ -288,3 +290,74 @@ def test_the_command_line_tunes_a_rule_set_file_and_a_start_square(italia: Path,
         "error: --tune ruleset/mechanics/9/pay/value: ruleset/mechanics is a list of 3: no item '9' "
         "(items by index 0..2, or by id: vino, olio, espresso)"
     )
+
+
+def _tune_italia(folder: Path, **where: Any) -> dict[str, Any]:
+    """A tuning run that edits the map (a rule-set number, where Bari lies, the tiles played),
+    its games played ``where`` (simulate's ``workers``, ``scheduler``)."""
+    m = load_map(folder / "italia.json")
+    params = parse_tune([f"{VINO}=6..12", "start.Bari=21,17|19,15", "tile_count=20..30"])
+    targets = parse_target(["share.vino=0.07±0.03", "turns=26±3"])
+    base = SimConfig(games=4, players=(2,), bot="greedy", seed=3)
+    return tune(
+        lambda c: simulate(m, c, **where),
+        base,
+        params,
+        targets,
+        trials=3,
+        min_games=4,
+        max_games=12,
+        map_info={"id": m.id, "name": m.name},
+    )
+
+
+@pytest.fixture(scope="module")
+def italia_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("italia")
+    for name in ("italia.json", "italia.ruleset.json"):
+        shutil.copy(bundled_map("italia").with_name(name), folder / name)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def one_worker(italia_copy: Path) -> dict[str, Any]:
+    return _tune_italia(italia_copy, workers=1)
+
+
+def test_a_tuning_run_that_edits_the_map_plays_its_candidates_maps(
+    italia_copy: Path, one_worker: dict[str, Any]
+) -> None:
+    tried = one_worker["tried"]
+    assert [e["trial"] for e in tried] == [0, 1, 2]
+    assert any(len(e["rungs"]) == 2 for e in tried)  # a second rung was played too
+    # the rule-set number changes the games (so a worker that played the file's would differ)
+    m = load_map(italia_copy / "italia.json")
+    base = SimConfig(games=2, players=(2,), seed=3)
+    vino = [
+        [
+            g["points"].get("vino", 0)
+            for g in simulate(m, config_at(base, {VINO: v, "tile_count": 25})).games
+        ]
+        for v in (6, 12)
+    ]
+    assert vino[0] != vino[1]
+
+
+@pytest.fixture
+def dask_local() -> Iterator[Any]:
+    """One local Dask cluster of two worker processes kept for a whole tuning run, as
+    ``--scheduler local`` keeps it (:func:`engine.analysis.cluster.cluster_for_run`)."""
+    pytest.importorskip("distributed", reason="Dask needs the cluster extra")
+    with cluster_for_run("local", 2) as cluster:
+        yield cluster
+
+
+@pytest.mark.parametrize("where", ["local processes", "dask"])
+def test_a_tuning_run_that_edits_the_map_gives_the_same_answer_on_workers(
+    request: pytest.FixtureRequest, italia_copy: Path, one_worker: dict[str, Any], where: str
+) -> None:
+    # on Dask the candidates' maps go to the workers pickled, as to a real cluster's
+    scheduler = request.getfixturevalue("dask_local") if where == "dask" else None
+    got = _tune_italia(italia_copy, workers=2, scheduler=scheduler)
+    assert got["best"] == one_worker["best"] and got["tried"] == one_worker["tried"]
+    assert json.dumps(got, sort_keys=True) == json.dumps(one_worker, sort_keys=True)

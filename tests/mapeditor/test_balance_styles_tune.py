@@ -9,9 +9,10 @@ import copy
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QLineEdit, QPushButton
+from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox, QPushButton
 
-from engine.analysis.plans import style_games
+from engine.analysis.plans import skill_games, style_games
+from engine.bots.spec import DEFAULT_LEVEL, BotSpec
 from engine.errors import EngineError
 from engine.mapio import load_map
 from engine.resources import bundled_map
@@ -48,9 +49,110 @@ def test_a_bot_and_a_style_per_seat_make_the_run_s_bot_specs(qtbot, small) -> No
     assert not dialog.seats.choices[3].isVisibleTo(dialog)  # three players, three rows
     with pytest.raises(EngineError, match="'clever' is not one of"):
         dialog.seats.set_specs(["greedy", "clever"])
-    with pytest.raises(EngineError, match="not a level"):
-        dialog.seats.set_specs(["mcts@4", "greedy"])
+    with pytest.raises(EngineError, match="a level is mcts@1 to mcts@10"):
+        dialog.seats.set_specs(["mcts@4", "greedy@4"])
     assert dialog.config().seats == ("mcts:cities", "greedy", "greedy:thrifty")  # unchanged
+
+
+def test_a_strength_level_is_chosen_for_the_mcts_bot_as_the_command_line_writes_it(
+    qtbot, small
+) -> None:
+    dialog = BalanceDialog(small)
+    qtbot.addWidget(dialog)
+    assert dialog.level.value() == DEFAULT_LEVEL == 8  # the default bot's level, preselected
+    assert not dialog.level.isEnabled()  # greedy: no level
+    dialog.bot.setCurrentText("mcts")
+    assert dialog.level.isEnabled() and dialog.config().bot == "mcts"  # the default bot
+    dialog.level.setValue(4)
+    assert dialog.config().bot == "mcts@4"
+    dialog.play_style.setCurrentText("farmer")
+    assert dialog.config().bot == "mcts:farmer@4"
+    assert BotSpec.parse(dialog.config().bot) == BotSpec("mcts", "farmer", 4)  # the CLI's reading
+    dialog.bot.setCurrentText("greedy")  # a level is the MCTS bot's only
+    assert not dialog.level.isEnabled() and dialog.config().bot == "greedy:farmer"
+    # one level per seat at a mixed table
+    dialog.players.setValue(3)
+    dialog.seats.mixed.setChecked(True)
+    first, second, third = dialog.seats.choices[:3]
+    for choice, bot, level in ((first, "mcts", 2), (second, "mcts", 10), (third, "greedy", 3)):
+        choice.bot.setCurrentText(bot)
+        choice.level.setValue(level)
+    second.play_style.setCurrentText("cities")
+    assert not third.level.isEnabled()
+    assert dialog.config().seats == ("mcts@2", "mcts:cities@10", "greedy")
+    # set_specs shows what the command line writes, and writes it back the same
+    dialog.seats.set_specs(["mcts:roads@6", "mcts", "random"])
+    assert (first.level.value(), second.level.value()) == (6, DEFAULT_LEVEL)
+    assert dialog.config().seats == ("mcts:roads@6", "mcts", "random")
+    dialog.seats.set_specs(["mcts@8", "greedy", "greedy"])  # the default level: the default bot
+    assert dialog.config().seats == ("mcts", "greedy", "greedy")
+
+
+def test_a_report_from_the_dialog_plays_the_levels_chosen_and_remembers_them(qtbot, small) -> None:
+    dialog = BalanceDialog(small)
+    qtbot.addWidget(dialog)
+    dialog.games.setValue(2)
+    dialog.workers.setValue(1)
+    dialog.bot.setCurrentText("mcts")
+    dialog.level.setValue(2)
+    dialog.seats.mixed.setChecked(True)
+    first, second = dialog.seats.choices[:2]
+    first.bot.setCurrentText("mcts")
+    first.level.setValue(1)
+    second.bot.setCurrentText("mcts")
+    second.play_style.setCurrentText("thrifty")
+    second.level.setValue(3)
+    with qtbot.waitSignal(dialog.run_ended, timeout=180_000) as blocker:
+        _click(qtbot, dialog.run_button)
+    assert blocker.args == ["done"]
+    run = dialog.report["run"]
+    assert run["seats"] == ["mcts@1", "mcts:thrifty@3"] and run["bot"] == "mcts@2"
+    assert {b["bot"] for b in dialog.report["bots"]} == {"mcts@1", "mcts:thrifty@3"}
+    page = dialog.summary.toPlainText()
+    assert "with 2 players, bot mcts@1/mcts:thrifty@3," in page  # the header names each seat's
+    assert "--seats mcts@1,mcts:thrifty@3" in page and "--mcts-iterations" not in page
+    again = BalanceDialog(small)  # the levels are remembered with the other settings
+    qtbot.addWidget(again)
+    assert again.level.value() == 2 and again.bot.currentText() == "mcts"
+    assert again.config().seats == ("mcts@1", "mcts:thrifty@3")
+
+
+def test_a_skill_trace_is_asked_for_beside_which_plan_wins(qtbot, small) -> None:
+    dialog = BalanceDialog(small)
+    qtbot.addWidget(dialog)
+    assert dialog.skill_levels.text() == "" and dialog.skill_deals.value() == 20  # off
+    dialog.games.setValue(2)
+    dialog.bot.setCurrentText("random")
+    dialog.workers.setValue(1)
+    dialog.skill_levels.setText("1-2")
+    shown: list[str] = []
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(QMessageBox, "warning", lambda _p, _t, text: shown.append(text))
+    try:
+        dialog.start()
+    finally:
+        monkey.undo()
+    assert shown == ["--skill-trace: '1-2': levels are 2..10 (each plays the one below)"]
+    assert not dialog.is_running() and dialog.report is None
+    dialog.skill_levels.setText("2,3")
+    dialog.skill_deals.setValue(1)
+    with qtbot.waitSignal(dialog.run_ended, timeout=180_000) as blocker:
+        _click(qtbot, dialog.run_button)
+        assert dialog.progress is not None
+        assert dialog.progress.maximum() == 2 + skill_games([2, 3], 1) == 6
+    assert blocker.args == ["done"]
+    trace = dialog.report["skill_trace"]
+    assert trace["deals"] == 1 and [r["level"] for r in trace["levels"]] == [2, 3]
+    assert all(r["games"] == 2 for r in trace["levels"])
+    page = dialog.summary.toPlainText()
+    assert "Skill trace" in page and "--skill-trace 2,3 --skill-deals 1" in page
+    assert dialog.status.text().endswith(
+        f"Skill trace (levels 2,3; 1 deals each): the stronger level won "
+        f"{trace['mean_rate']:.0%} on average.".replace("%", " %")
+    )
+    # a report only: off for comparisons and sweeps
+    dialog.kind.setCurrentIndex(dialog.kind.findData("sweep"))
+    assert not dialog.skill_levels.isEnabled() and not dialog.skill_deals.isEnabled()
 
 
 def test_which_plan_wins_adds_the_styles_and_the_bot_s_seat_effect(qtbot, small) -> None:
@@ -76,6 +178,10 @@ def test_which_plan_wins_adds_the_styles_and_the_bot_s_seat_effect(qtbot, small)
     }
     page = dialog.summary.toPlainText()
     assert "Which plan wins on this map" in page and "Seat effect of the bot" in page
+    # the styles chart is on the Charts page and in the Figures page's section
+    chart = dialog.findChild(QLabel, "chart-styles")
+    assert chart is not None and not chart.pixmap().isNull()
+    assert "styles.png" in dialog.summary.toHtml()
     greedy = next(f for f in styles["seat_effect"] if f["bot"] == "greedy")
     assert f"Seat 1 wins {greedy['rate']:.0%}".replace("%", " %") in dialog.status.text()
     # the re-run command of a saved report asks for the same study
