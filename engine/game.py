@@ -894,14 +894,9 @@ class Game:
             self._draw()
         else:
             phase = self.phase
-            offering = self._offering()
-            if len(offering) == 1:
-                # the only module offering actions now: it offers this one (apply is given
-                # legal actions), no need to list its offers to find it
-                offering[0].apply(self._rule_ctx, action)
-                self._phase_goes_on()
-                return
-            for r in offering:
+            # an action no module offers now is skipped: a Monte-Carlo search replays its
+            # tree's actions on other deals, where one may not be offered
+            for r in self._offering():
                 offered = (
                     r.draw_actions(self._rule_ctx)
                     if phase is _DRAW
