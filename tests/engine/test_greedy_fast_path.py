@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from _greedy_checks import check_greedy_values
 
 import engine.bots.greedy_bot as greedy
 from engine.analysis.simulate import SimConfig, play_one, rule_set_for
 from engine.game import Phase
 from engine.mapio import load_map
-from engine.moves import Move
 from engine.resources import bundled_map
 
 
@@ -26,34 +26,7 @@ from engine.resources import bundled_map
     ],
 )
 def test_fast_values_match_the_plain_evaluation(monkeypatch, name: str, rules_on: bool) -> None:
-    fast = greedy.placement_values
-    fast_entries = greedy._entry_values
-    decisions: list[int] = []
-    mismatches: list[str] = []
-
-    def compare(view, moves, got, me, meeple_value) -> None:
-        expected = greedy.reference_values(view.copy(), moves, me, meeple_value)
-        decisions.append(len(moves))
-        mismatches.extend(
-            f"{m}: fast {a} plain {b}"
-            for m, a, b in zip(moves, got, expected, strict=True)
-            if abs(a - b) > 1e-9
-        )
-
-    def checked(view, moves, me, meeple_value):
-        got = fast(view, moves, me, meeple_value)
-        compare(view, moves, got, me, meeple_value)
-        return got
-
-    def checked_entries(view, entries, me, meeple_value):
-        # the bot's own placing decisions: the values of the moves the blocks stand for
-        got = fast_entries(view, entries, me, meeple_value)
-        moves = [Move(sq, rot, loc) for sq, rot, names in entries for loc in names]
-        compare(view, moves, [v for values in got for v in values], me, meeple_value)
-        return got
-
-    monkeypatch.setattr(greedy, "placement_values", checked)
-    monkeypatch.setattr(greedy, "_entry_values", checked_entries)
+    decisions, mismatches = check_greedy_values(monkeypatch)
     m = load_map(bundled_map(name))
     rule_set, _ = rule_set_for(m, rules_on)
     play_one(m, SimConfig(games=1, bot="greedy"), 0, rule_set)
