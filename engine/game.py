@@ -877,7 +877,9 @@ class Game:
             raise IllegalMoveError(str(exc)) from None
         return self.play(move)
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action, offered: bool = False) -> None:
+        """Carry out ``action``; ``offered``: the caller knows it is one of :meth:`legal_moves`
+        here (a rule action then goes to the only module offering any without a search)."""
         self.history.append(action)
         if isinstance(action, Move):
             self._apply_move(action)
@@ -894,15 +896,20 @@ class Game:
             self._draw()
         else:
             phase = self.phase
+            offering = self._offering()
+            if offered and len(offering) == 1:
+                offering[0].apply(self._rule_ctx, action)
+                self._phase_goes_on()
+                return
             # an action no module offers now is skipped: a Monte-Carlo search replays its
             # tree's actions on other deals, where one may not be offered
-            for r in self._offering():
-                offered = (
+            for r in offering:
+                offers = (
                     r.draw_actions(self._rule_ctx)
                     if phase is _DRAW
                     else r.actions(self._rule_ctx, phase.value)
                 )
-                if action in offered:
+                if action in offers:
                     r.apply(self._rule_ctx, action)
                     break
             self._phase_goes_on()
@@ -929,13 +936,14 @@ class Game:
         self._stack.append(self._snapshot())
         self._apply(action)
 
-    def push_placement(self, move: Action) -> None:
+    def push_placement(self, move: Action, *, offered: bool = False) -> None:
         """Carry out the placing ``move`` (unchecked) and then only as much of the turn as a
         bot needs to judge it: the rule hooks, and, unless a rule action is offered first, the
         scoring of what it completed; the game stops in phase ``TURN_END`` instead of ending
         the turn (no next tile is drawn, no end-of-turn hook runs). A :class:`Pass` in phase
         ``ACTION`` or a rule action goes on to the scoring and stops there too (see
-        :meth:`next_to_move`). :meth:`pop` undoes it all.
+        :meth:`next_to_move`); ``offered``: ``move`` is one of :meth:`legal_moves` here (a rule
+        action is then not looked for among the offers). :meth:`pop` undoes it all.
 
         Much cheaper than :meth:`push`: the board records its changes instead of being
         copied. The position differs from :meth:`push`'s only in what the end of the turn and
@@ -955,7 +963,7 @@ class Game:
         if self.rule_state:
             self.rule_state = self._copied_rule_state()
         self._hold_turn_end = True
-        self._apply(move)
+        self._apply(move, offered)
 
     def push_redeal(self, shuffle: random.Random) -> None:
         """Re-deal the hidden information in place, as :meth:`copy` with ``shuffle`` does on

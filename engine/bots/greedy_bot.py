@@ -736,7 +736,7 @@ class GreedyBot:
         if all(r.bot_hints.plain_scoring for r in game.rules):
             # plain rules: nothing at the end of a turn moves the evaluation, so, as for a
             # placement, the choice is judged where its turn would end, without a board copy
-            game.push_placement(move)
+            game.push_placement(move, offered=True)  # one of this position's legal moves
             phase = game.phase
             if phase is Phase.TURN_END:
                 nxt = game.next_to_move()
