@@ -252,6 +252,9 @@ class Game:
         self._stack: list[Game | _Trial] = []
         self._hold_turn_end = False
         """Inside :meth:`push_placement`: stop where the turn would end."""
+        self._rng_saved: list[tuple[Any, ...]] | None = None
+        """Inside :meth:`push_redeal`: where the state of :attr:`rng` is kept when a rule draws
+        from it (``RuleContext.rng``), to be put back by :meth:`pop`."""
         self._rule_ctx = RuleContext(self)
         """What the rule hooks see of this game (:mod:`engine.rules.context`)."""
         self.rules: list[Rules] = self._make_rules()
@@ -874,7 +877,9 @@ class Game:
             raise IllegalMoveError(str(exc)) from None
         return self.play(move)
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action, offered: bool = False) -> None:
+        """Carry out ``action``; ``offered``: the caller knows it is one of :meth:`legal_moves`
+        here (a rule action then goes to the only module offering any without a search)."""
         self.history.append(action)
         if isinstance(action, Move):
             self._apply_move(action)
@@ -891,13 +896,20 @@ class Game:
             self._draw()
         else:
             phase = self.phase
-            for r in self._offering():
-                offered = (
+            offering = self._offering()
+            if offered and len(offering) == 1:
+                offering[0].apply(self._rule_ctx, action)
+                self._phase_goes_on()
+                return
+            # an action no module offers now is skipped: a Monte-Carlo search replays its
+            # tree's actions on other deals, where one may not be offered
+            for r in offering:
+                offers = (
                     r.draw_actions(self._rule_ctx)
                     if phase is _DRAW
                     else r.actions(self._rule_ctx, phase.value)
                 )
-                if action in offered:
+                if action in offers:
                     r.apply(self._rule_ctx, action)
                     break
             self._phase_goes_on()
@@ -924,12 +936,14 @@ class Game:
         self._stack.append(self._snapshot())
         self._apply(action)
 
-    def push_placement(self, move: Move) -> None:
+    def push_placement(self, move: Action, *, offered: bool = False) -> None:
         """Carry out the placing ``move`` (unchecked) and then only as much of the turn as a
         bot needs to judge it: the rule hooks, and, unless a rule action is offered first, the
         scoring of what it completed; the game stops in phase ``TURN_END`` instead of ending
         the turn (no next tile is drawn, no end-of-turn hook runs). A :class:`Pass` in phase
-        ``ACTION`` goes on to the scoring and stops there too. :meth:`pop` undoes it all.
+        ``ACTION`` or a rule action goes on to the scoring and stops there too (see
+        :meth:`next_to_move`); ``offered``: ``move`` is one of :meth:`legal_moves` here (a rule
+        action is then not looked for among the offers). :meth:`pop` undoes it all.
 
         Much cheaper than :meth:`push`: the board records its changes instead of being
         copied. The position differs from :meth:`push`'s only in what the end of the turn and
@@ -949,12 +963,44 @@ class Game:
         if self.rule_state:
             self.rule_state = self._copied_rule_state()
         self._hold_turn_end = True
-        self._apply(move)
+        self._apply(move, offered)
+
+    def push_redeal(self, shuffle: random.Random) -> None:
+        """Re-deal the hidden information in place, as :meth:`copy` with ``shuffle`` does on
+        its copy (the same draws from ``shuffle``, the same position; the game's own generator
+        stands in for a copy of it); :meth:`pop` undoes it. A bot judges its moves on the
+        re-dealt position without copying the board."""
+        snap = Game.__new__(Game)
+        snap.__dict__ = self.__dict__.copy()
+        self._stack.append(snap)
+        self.pile = pile = self.pile[:]
+        self.rule_state = self._copied_rule_state()
+        # the copy's generator continues the game's: rather than copying it (a costly state),
+        # its state is kept at a rule's first draw (RuleContext.rng) and put back by pop()
+        self._rng_saved = []
+        draws.shuffle(shuffle, pile)
+        ctx = self._rule_ctx
+        for r in self.rules:
+            r.redeal_hidden(ctx, shuffle)
+
+    def next_to_move(self) -> int | None:
+        """In phase ``TURN_END`` (a turn held by :meth:`push_placement`): the player whose turn
+        comes next when it is simply the next seat (no extra turn owed, no turn skipped, more
+        than one player), else ``None``."""
+        n = len(self.players)
+        if self._extra_turns or self._skips or n < 2:
+            return None
+        return (self.to_move + 1) % n
 
     def pop(self) -> None:
-        """Undo the last :meth:`push` or :meth:`push_placement`."""
+        """Undo the last :meth:`push`, :meth:`push_placement` or :meth:`push_redeal`."""
         snap = self._stack.pop()
         stack = self._stack
+        saved = self._rng_saved
+        if saved:  # a rule drew inside push_redeal: put the generator back at its own pop
+            state = snap.state if type(snap) is _Trial else snap.__dict__
+            if state["_rng_saved"] is not saved:
+                self.rng.setstate(saved[0])
         if type(snap) is _Trial:
             self.board.end_trial(snap.board)
             self.__dict__.update(snap.state)
@@ -1000,6 +1046,7 @@ class Game:
         stacks), so bots do not see the real order of the hidden tiles or values."""
         g = self._snapshot()
         g._rule_ctx = RuleContext(g)
+        g._rng_saved = None
         g.rng = random.Random.__new__(random.Random)  # no seeding from the OS: the state is set
         g.rng.setstate(self.rng.getstate())
         if shuffle is not None:

@@ -200,6 +200,18 @@ class BoardState:
         b._preview_memo = self._preview_memo  # an entry is checked by the board reading it
         return b
 
+    def compact(self) -> None:
+        """Drop the frontier patterns no square has any more, as :meth:`copy` does for its
+        copy. The order of the legal moves follows the patterns' order, so a bot that judges
+        on a trial where it used to push a copy (which :meth:`Game.pop` left in the game)
+        compacts to keep every later move in its place. Not while a trial is open."""
+        if self._log is not None:
+            raise EngineError("a board cannot be compacted while a trial is open")
+        groups = self._groups
+        if all(groups.values()):
+            return  # nothing to drop: the patterns keep their dict (and its fit lists)
+        self._groups = {p: g for p, g in groups.items() if g}
+
     # -- trials -------------------------------------------------------------------------------
 
     def begin_trial(self) -> BoardTrial:

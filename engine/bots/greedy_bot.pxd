@@ -8,9 +8,8 @@ cdef class _Projection:
     cdef public Py_ssize_t n_meeples, n_done
     cdef public list roots, monks, total
     cdef public dict adds_of, fields_of
+    cdef public set near_monks
+    cdef public list best_others
 
-    @cython.locals(
-        adds_of=dict, fields_of=dict, side=tuple, x=Py_ssize_t, y=Py_ssize_t, mx=Py_ssize_t,
-        my=Py_ssize_t,
-    )
+    @cython.locals(adds_of=dict, fields_of=dict, side=tuple)
     cpdef bint quiet(self, square, sides) except -1

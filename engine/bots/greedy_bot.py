@@ -20,6 +20,11 @@ each placement out with ``push``, and value a meeple variant from there when the
 (:func:`_meeple_delta`). Projections are incremental from the decision's starting position
 (:class:`_Projection`). A rule-set choice that does not lead to the same player placing is
 judged once on the game itself: hidden information cannot change its value.
+
+Under plain rules the bot judges on the game itself what it would otherwise judge on copies
+(the very same games; ``tests/engine/test_greedy_in_place.py``): a placing decision on the game
+re-dealt in place (``Game.push_redeal``), a rule-set choice on a held turn, the board compacted
+after it as the full push's copy was (``Board.compact``).
 """
 
 from __future__ import annotations
@@ -55,10 +60,13 @@ def evaluate(game: Game, player: int, meeple_value: float = 0.5) -> float:
     return proj[player] - _best_other(proj, player) + meeple_value * game.supply[player]
 
 
-def _judge_pushed(game: Game, move: Action, me: int, meeple_value: float) -> float:
-    """Evaluation after pushing ``move`` and, in phase ACTION, a pass that lets this turn's
-    scoring happen; undone before returning."""
-    game.push(move)
+def _judge_pushed(
+    game: Game, move: Action, me: int, meeple_value: float, push: Callable[[Action], None]
+) -> float:
+    """Evaluation after pushing ``move`` with ``push`` (``game.push``, or under plain rules
+    ``game.push_placement``) and, in phase ACTION, a pass that lets this turn's scoring happen;
+    undone before returning."""
+    push(move)
     if game.phase is Phase.ACTION and Pass() in game.legal_moves():
         game.apply(Pass())  # undone by the pop below with the move (no snapshot needed)
     value = evaluate(game, me, meeple_value)
@@ -135,11 +143,18 @@ class _Projection:
         """City root -> the occupied fields touching it."""
         # what _feature_adds and Game.projected_scores give, with a field's city roots found
         # once for both its points and its entry
+        near: set[tuple[int, int]] = set()
+        self.near_monks = near
+        """The squares next to a monk (diagonals too): a tile there changes its points."""
         for mid, (player, sq, _loc, node, _s) in meeples.items():
             if node < 0:
                 pts = 1 + board.neighbour_count(sq)
                 self.monks.append((mid, sq, player, pts))
                 total[player] += pts
+                mx, my = sq
+                for dx in (-1, 0, 1):
+                    for dy in (-1, 0, 1):
+                        near.add((mx + dx, my + dy))
                 continue
             root = node
             while parent[root] != root:
@@ -182,6 +197,8 @@ class _Projection:
                     fields_of[c] = [entry]
                 else:
                     touching.append(entry)
+        self.best_others = [_best_other(total, p) for p in range(len(total))]
+        """Per player, the best projected score of the others in the base position."""
 
     def scores(self, game: Game, square: tuple[int, int]) -> list[int]:
         """The projected scores of ``game`` after the base position plus a tile on ``square``
@@ -231,23 +248,23 @@ class _Projection:
     def quiet(self, square: tuple[int, int], sides: tuple[tuple[Any, ...], ...]) -> bool:
         """Whether a tile on ``square`` (whatever its rotation) joins no occupied feature and
         no city an occupied field touches, and no monk is next to it."""
+        if square in self.near_monks:
+            return False
         adds_of = self.adds_of
         fields_of = self.fields_of
         for side in sides:
             tag = side[0]
             if tag == _SIDE_TILE:
-                roots = (side[1], *side[2])
-            elif tag == _SIDE_JOIN:
-                roots = (side[1],)
-            else:
-                continue
-            for r in roots:
+                r = side[1]
                 if r in adds_of or r in fields_of:
                     return False
-        x, y = square
-        for _mid, (mx, my), _p, _pts in self.monks:
-            if -1 <= mx - x <= 1 and -1 <= my - y <= 1:
-                return False
+                for r in side[2]:
+                    if r in adds_of or r in fields_of:
+                        return False
+            elif tag == _SIDE_JOIN:
+                r = side[1]
+                if r in adds_of or r in fields_of:
+                    return False
         return True
 
     def quiet_base(
@@ -263,9 +280,8 @@ class _Projection:
         if not self.quiet(square, sides):
             return None
         me = game.to_move
-        out = self.total[:]
-        out[me] += points
-        return out[me] - _best_other(out, me) + meeple_value * game.supply[me]
+        # the others' scores stay: the best of them is the base position's
+        return self.total[me] + points - self.best_others[me] + meeple_value * game.supply[me]
 
     def preview_values(
         self,
@@ -555,7 +571,7 @@ class _Judge:
         self.plain = plain = blind and all(r.bot_hints.plain_scoring for r in game.rules)
         # plain rules: nothing at the end of a turn or the game moves the evaluation, so a
         # placement is judged where its turn would end (Game.push_placement), no copy needed
-        self.push = game.push_placement if plain else game.push
+        self.push: Callable[[Action], None] = game.push_placement if plain else game.push
         self.projection = _Projection(game) if blind else None
         # plain rules: most placements are judged from a preview, without placing the tile
         self.previews: dict[tuple[int, int], _Preview | None] = {}
@@ -604,7 +620,7 @@ class _Judge:
                 values[j] = base + delta
         game.pop()
         for j in later:
-            values[j] = _judge_pushed(game, Move(sq, rot, locs[j]), me, meeple_value)
+            values[j] = _judge_pushed(game, Move(sq, rot, locs[j]), me, meeple_value, self.push)
         return values
 
 
@@ -687,6 +703,19 @@ def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
     ]
 
 
+def _ties(moves: Iterable[Action], values: Iterable[float]) -> list[Action]:
+    """The moves a greedy bot draws from: the best value, ties within 1e-9 of the best so far
+    in move order."""
+    best: list[Action] = []
+    best_value = float("-inf")
+    for move, value in zip(moves, values, strict=True):
+        if value > best_value + 1e-9:
+            best_value, best = value, [move]
+        elif abs(value - best_value) <= 1e-9:
+            best.append(move)
+    return best
+
+
 class GreedyBot:
     """Best immediate score change with a simple evaluation of open features (seeded ties)."""
 
@@ -717,12 +746,33 @@ class GreedyBot:
         turn's scoring: :func:`placement_values`), averaged over reshuffles of the hidden pile."""
         # unless the same player places a tile next, hidden information (the order of the
         # pile, face-down values) cannot change the evaluation: judge it once, in place
+        if all(r.bot_hints.plain_scoring for r in game.rules):
+            # plain rules: nothing at the end of a turn moves the evaluation, so, as for a
+            # placement, the choice is judged where its turn would end, without a board copy
+            game.push_placement(move, offered=True)  # one of this position's legal moves
+            phase = game.phase
+            if phase is Phase.TURN_END:
+                nxt = game.next_to_move()
+                settled = nxt is not None and nxt != me
+            else:  # the turn goes on: the very position a full push reaches
+                settled = not (phase is Phase.PLACE and game.to_move == me)
+            value = evaluate(game, me, self.meeple_value) if settled else 0.0
+            game.pop()
+            # the full push this stands for left a copy of the board in the game
+            game.board.compact()
+            if settled:
+                return value
         game.push(move)
         if not (game.phase is Phase.PLACE and game.to_move == me):
             value = evaluate(game, me, self.meeple_value)
             game.pop()
             return value
         game.pop()
+        return self._sampled(game, move, me)
+
+    def _sampled(self, game: Game, move: Action, me: int) -> float:
+        """The value of a rule-set choice after which the same player places a tile: the best
+        evaluation of that placement, averaged over copies with the hidden pile re-dealt."""
         total = 0.0
         for _ in range(self.samples):
             sim = game.copy(shuffle=self.rng)
@@ -735,29 +785,56 @@ class GreedyBot:
             total += value
         return total / self.samples
 
+    def _judged(self, game: Game, judge: Callable[[Game], list[Any]]) -> list[Any]:
+        """``judge(position)`` on ``game`` with its hidden information (face-down chip values,
+        the pile) re-dealt with the bot's generator, so the bot does not peek at what a covered
+        chip is worth."""
+        if all(r.bot_hints.plain_scoring for r in game.rules):
+            # plain rules judge on trials only (Game.push_placement), which leave the game as
+            # it was: re-deal in place instead of copying the board
+            game.push_redeal(self.rng)
+            try:
+                return judge(game)
+            finally:
+                game.pop()
+        # a full push leaves a copy of the board in the game (its frontier patterns compacted,
+        # which orders later moves): keep those on a copy
+        return judge(game.copy(shuffle=self.rng))
+
     def choose(self, game: Game) -> Action:
+        if game.phase is Phase.PLACE and self.style is None:
+            # the moves' values from the placement blocks, the moves built only for the ties
+            entries = _placement_entries(game)
+            if len(entries) == 1 and len(entries[0][2]) == 1:
+                sq, rot, names = entries[0]
+                return Move(sq, rot, names[0])
+            me = game.decider
+            mv = self.meeple_value
+            got = self._judged(game, lambda view: _entry_values(view, entries, me, mv))
+            # as _ties, a move built only when it joins the ties
+            best: list[Action] = []
+            top = float("-inf")
+            for (sq, rot, names), values in zip(entries, got, strict=False):  # one length
+                for loc, value in zip(names, values, strict=False):
+                    if value > top + 1e-9:
+                        top, best = value, [Move(sq, rot, loc)]
+                    elif abs(value - top) <= 1e-9:
+                        best.append(Move(sq, rot, loc))
+            return self.rng.choice(best)
         moves = game.legal_moves().list()
         if len(moves) == 1:
             return moves[0]
         me = game.decider  # a rule may ask another player to choose inside the turn
         if game.phase is Phase.PLACE:
-            # judge placements on a copy whose hidden information (face-down chip values) is
-            # re-dealt, so the bot does not peek at what a covered chip is worth
-            view = game.copy(shuffle=self.rng)
-            values = placement_values(view, moves, me, self.meeple_value)
+            values = self._judged(
+                game, lambda view: placement_values(view, moves, me, self.meeple_value)
+            )
         else:
             values = [self._lookahead(game, move, me) for move in moves]
         if self.style is not None:
             bonuses = self.style.bonuses(game, moves)
             values = [v + b for v, b in zip(values, bonuses, strict=True)]
-        best: list[Action] = []
-        best_value = float("-inf")
-        for move, value in zip(moves, values, strict=True):
-            if value > best_value + 1e-9:
-                best_value, best = value, [move]
-            elif abs(value - best_value) <= 1e-9:
-                best.append(move)
-        return self.rng.choice(best)
+        return self.rng.choice(_ties(moves, values))
 
 
 register_bot("greedy")(GreedyBot)

@@ -349,6 +349,19 @@ class ChipRules(Rules):
         state: ChipState = ctx.rule_state[self.name]
         squares = sorted(state.down)
         unseen = set(state.unseen)
+        if not self.colours_visible:
+            # one group (what the loop below does with a single colour, in fewer steps: bots
+            # re-deal at every decision)
+            down = state.down
+            ids = [down[sq] for sq in squares]
+            ids.extend(state.unseen)
+            shuffle(rng, ids)
+            for sq, cid in zip(squares, ids, strict=False):  # squares first; strict is slow
+                down[sq] = cid
+            left = sorted(ids[len(squares) :])
+            state.out = [c for c in state.out if c not in unseen] + left
+            state.unseen = left[:]
+            return
         groups: dict[Any, list[int]] = {}
         slots: dict[Any, list[Any]] = {}
         for key in [*squares, *(("unseen", c) for c in state.unseen)]:

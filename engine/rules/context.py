@@ -103,7 +103,11 @@ class RuleContext:
     @property
     def rng(self) -> random.Random:
         """The game's seeded random source (never the global ``random``: replays must agree)."""
-        return self._game.rng
+        g = self._game
+        saved = g._rng_saved  # noqa: SLF001 - the game's friend
+        if saved is not None and not saved:  # a bot's re-dealt position: keep the state
+            saved.append(g.rng.getstate())
+        return g.rng
 
     @property
     def pile(self) -> list[str]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from _greedy_checks import check_greedy_values
 
 import engine.bots.greedy_bot as greedy
 from engine.features import KIND_NAMES
@@ -123,20 +124,7 @@ def test_the_incremental_projection_equals_projected_scores(case: str) -> None:
 
 
 def test_greedy_fast_values_with_the_town_variants(monkeypatch) -> None:
-    fast = greedy.placement_values
-    mismatches: list[str] = []
-    decisions: list[int] = []
-
-    def checked(view, moves, me, meeple_value):
-        expected = greedy.reference_values(view.copy(), moves, me, meeple_value)
-        got = fast(view, moves, me, meeple_value)
-        decisions.append(len(moves))
-        mismatches.extend(
-            f"{m}" for m, a, b in zip(moves, got, expected, strict=True) if abs(a - b) > 1e-9
-        )
-        return got
-
-    monkeypatch.setattr(greedy, "placement_values", checked)
+    decisions, mismatches = check_greedy_values(monkeypatch)
     name, options = CASES["towns"]
     g = Game(
         load_map(bundled_map(name)),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from _greedy_checks import check_greedy_values
 
 import engine.bots.greedy_bot as greedy
 from engine.analysis.simulate import SimConfig, play_one, rule_set_for
@@ -25,22 +26,7 @@ from engine.resources import bundled_map
     ],
 )
 def test_fast_values_match_the_plain_evaluation(monkeypatch, name: str, rules_on: bool) -> None:
-    fast = greedy.placement_values
-    decisions: list[int] = []
-    mismatches: list[str] = []
-
-    def checked(view, moves, me, meeple_value):
-        expected = greedy.reference_values(view.copy(), moves, me, meeple_value)
-        got = fast(view, moves, me, meeple_value)
-        decisions.append(len(moves))
-        mismatches.extend(
-            f"{m}: fast {a} plain {b}"
-            for m, a, b in zip(moves, got, expected, strict=True)
-            if abs(a - b) > 1e-9
-        )
-        return got
-
-    monkeypatch.setattr(greedy, "placement_values", checked)
+    decisions, mismatches = check_greedy_values(monkeypatch)
     m = load_map(bundled_map(name))
     rule_set, _ = rule_set_for(m, rules_on)
     play_one(m, SimConfig(games=1, bot="greedy"), 0, rule_set)

@@ -1,7 +1,8 @@
 """``module_or_preset``: run a rules test twice, against the country modules and against their
 presets played as data (a sheet test module opts in with
 ``pytestmark = pytest.mark.usefixtures("module_or_preset")``). Puts ``tests/fuzz`` on the
-import path: its rule-set generator (``rulegen``) serves the rule language's tests too."""
+import path: its rule-set generator (``rulegen``) serves the rule language's tests too; and
+``tests/engine``, for its ``_greedy_checks``."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from engine.rules.data import data_rules_class, preset_names, preset_spec
 
 # the one rule-set generator (tests/fuzz/rulegen.py) serves the rule language's tests too
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fuzz"))
+# and the engine tests' greedy checks (tests/engine/_greedy_checks.py) the rule sets' own
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 @pytest.fixture(params=["module", "preset"])

@@ -8,9 +8,9 @@ import random
 
 import pytest
 import sample_rule_set as sample
+from _greedy_checks import check_greedy_values
 from _hint_checks import hint_violations, traced_games
 
-import engine.bots.greedy_bot as greedy
 from engine.analysis.balance import balance_report
 from engine.analysis.simulate import SimConfig, play_one, simulate
 from engine.chips import allowed_squares, check_layout
@@ -96,22 +96,7 @@ def test_its_bot_hints_hold(monkeypatch) -> None:
 
 
 def test_the_greedy_fast_path_matches_the_plain_evaluation(monkeypatch) -> None:
-    fast = greedy.placement_values
-    mismatches: list[str] = []
-    decisions: list[int] = []
-
-    def checked(view, moves, me, meeple_value):
-        expected = greedy.reference_values(view.copy(), moves, me, meeple_value)
-        got = fast(view, moves, me, meeple_value)
-        decisions.append(len(moves))
-        mismatches.extend(
-            f"{m}: {a} != {b}"
-            for m, a, b in zip(moves, got, expected, strict=True)
-            if abs(a - b) > 1e-9
-        )
-        return got
-
-    monkeypatch.setattr(greedy, "placement_values", checked)
+    decisions, mismatches = check_greedy_values(monkeypatch)
     facts = play_one(_map(), SimConfig(games=1, bot="greedy"), 0, "sample_atlantis")
     assert len(decisions) > 20 and mismatches == []
     assert facts["actions"].get("sell_fish", 0) > 0
