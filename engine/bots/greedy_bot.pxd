@@ -3,6 +3,9 @@
 
 cimport cython
 
+from engine.board.placing cimport Board
+from engine.features cimport FeatureStore
+
 
 cdef class _Projection:
     cdef public Py_ssize_t n_meeples, n_done
@@ -13,3 +16,18 @@ cdef class _Projection:
 
     @cython.locals(adds_of=dict, fields_of=dict, side=tuple)
     cpdef bint quiet(self, square, sides) except -1
+    @cython.locals(
+        board=Board, f=FeatureStore, parent=list, fkind=list, fmeeples=dict, done=set,
+        cities_of=dict, meeples=dict, total=list, adds_of=dict, fields_of=dict, near=set,
+        node=Py_ssize_t, root=Py_ssize_t, c=Py_ssize_t, pts=Py_ssize_t, mx=Py_ssize_t,
+        my=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, found=set, p=Py_ssize_t,
+    )
+    cpdef _project(self, game)
+    @cython.locals(
+        board=Board, meeples=dict, out=list, adds_of=dict, fields_of=dict, recount=dict,
+        me=Py_ssize_t, supply=Py_ssize_t, p=Py_ssize_t, pts=Py_ssize_t, old=Py_ssize_t,
+        x=Py_ssize_t, y=Py_ssize_t, mx=Py_ssize_t, my=Py_ssize_t,
+    )
+    cpdef double _joined_value(
+        self, game, square, points, meeple_value, merged, groups, field_points
+    ) except *

@@ -118,6 +118,11 @@ class _Projection:
     back to the full ``projected_scores``."""
 
     def __init__(self, game: Game) -> None:
+        self._project(game)
+
+    def _project(self, game: Game) -> None:
+        """Set the tables of the base position ``game`` (a method of its own so that the
+        compiled build can type its locals: ``greedy_bot.pxd``)."""
         board = game.board
         f = board.features
         parent = f.parent
@@ -416,7 +421,9 @@ class _Projection:
                 for p in game.majority_of(mids):
                     out[p] += pts
             if scored_now:  # the meeples come back
-                supply += sum(1 for m in mids if meeples[m][0] == me)
+                for m in mids:
+                    if meeples[m][0] == me:
+                        supply += 1
         x, y = square
         for _mid, (mx, my), p, _pts in self.monks:
             if -1 <= mx - x <= 1 and -1 <= my - y <= 1:
