@@ -45,6 +45,7 @@ from engine.scoring import completed_cities, feature_points
 
 if TYPE_CHECKING:
     from engine.board import PreviewFeature
+    from engine.features import FeatureStore
     from engine.game import Game
     from engine.moves import Action
 
@@ -312,9 +313,6 @@ class _Projection:
             if len(locations) == 1 and locations[0] is None:
                 return [base]
         f = board.features
-        parent = f.parent
-        done = f.done
-        fkind = f.kind
         tile = game.current_tile
         assert tile is not None
         group_of, groups = board.preview(square, tile, rotation, sides)
@@ -322,27 +320,8 @@ class _Projection:
         for g, pv in enumerate(groups):
             for r in pv.roots:
                 merged[r] = g
-
-        def field_points(city_nodes: Iterable[int], own: Iterable[int]) -> int:
-            complete: set[int] = set()
-            for c in city_nodes:
-                while parent[c] != c:
-                    c = parent[c]
-                g = merged.get(c)
-                if g is None:
-                    if c in done and fkind[c] == CITY:
-                        complete.add(c)
-                elif groups[g].open == 0 and groups[g].kind == CITY:
-                    complete.add(-1 - g)
-            for g in own:
-                if groups[g].open == 0:
-                    complete.add(-1 - g)
-            return 3 * len(complete)
-
         if quiet_base is None:
-            base = self._joined_value(
-                game, square, points, meeple_value, merged, groups, field_points
-            )
+            base = self._joined_value(game, square, points, meeple_value, merged, groups)
         values: list[float] = []
         o = board.compiled.oriented[tile][rotation // 90]
         for loc in locations:
@@ -357,13 +336,43 @@ class _Projection:
                 continue
             pv = groups[g]
             if pv.kind == FIELD:
-                delta = field_points(pv.cities, pv.own_cities) - meeple_value
+                fp = self._field_points(f, merged, groups, pv.cities, pv.own_cities)
+                delta = fp - meeple_value
             elif pv.open == 0:  # completed and scored at once, the meeple comes back
                 delta = feature_points(pv.kind, pv.tiles, pv.coa, False)
             else:
                 delta = pv.tiles + pv.coa - meeple_value
             values.append(base + delta)
         return values
+
+    def _field_points(
+        self,
+        f: FeatureStore,
+        merged: dict[int, int],
+        groups: list[PreviewFeature],
+        city_nodes: Iterable[int],
+        own: Iterable[int],
+    ) -> int:
+        """What a field touching the board's ``city_nodes`` and the placed tile's cities
+        ``own`` (groups of the preview) would score: 3 a city complete after the placement
+        (``merged``: board root -> group of ``groups``)."""
+        parent = f.parent
+        done = f.done
+        fkind = f.kind
+        complete: set[int] = set()
+        for c in city_nodes:
+            while parent[c] != c:
+                c = parent[c]
+            g = merged.get(c)
+            if g is None:
+                if c in done and fkind[c] == CITY:
+                    complete.add(c)
+            elif groups[g].open == 0 and groups[g].kind == CITY:
+                complete.add(-1 - g)
+        for k in own:
+            if groups[k].open == 0:
+                complete.add(-1 - k)
+        return 3 * len(complete)
 
     def _joined_value(
         self,
@@ -373,11 +382,11 @@ class _Projection:
         meeple_value: float,
         merged: dict[int, int],
         groups: list[PreviewFeature],
-        field_points: Callable[[Iterable[int], Iterable[int]], int],
     ) -> float:
         """The evaluation after a bare placement that joins the features ``groups`` of its
         preview (``merged``: board root -> group)."""
         board = game.board
+        f = board.features
         meeples = game.meeples
         me = game.to_move
         # from the base projection: take out the features it joins (counted anew below) and
@@ -399,7 +408,7 @@ class _Projection:
                     if entry[0] not in merged:
                         recount[entry[0]] = entry
         for _root, cities, adds in recount.values():
-            pts = field_points(cities, ())
+            pts = self._field_points(f, merged, groups, cities, ())
             for p, old in adds:
                 out[p] += pts - old
         farmers = game.options.farmers
@@ -410,7 +419,7 @@ class _Projection:
             if pv.kind == FIELD:
                 if not farmers:
                     continue
-                pts = field_points(pv.cities, pv.own_cities)
+                pts = self._field_points(f, merged, groups, pv.cities, pv.own_cities)
                 scored_now = False
             else:
                 scored_now = pv.open == 0
