@@ -20,8 +20,8 @@ cdef class _Projection:
     @cython.locals(
         board=Board, f=FeatureStore, parent=list, fkind=list, fmeeples=dict, done=set,
         cities_of=dict, meeples=dict, total=list, adds_of=dict, fields_of=dict, near=set,
-        node=Py_ssize_t, root=Py_ssize_t, c=Py_ssize_t, pts=Py_ssize_t, mx=Py_ssize_t,
-        my=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, found=set, p=Py_ssize_t,
+        found=set, node=Py_ssize_t, root=Py_ssize_t, c=Py_ssize_t, p=Py_ssize_t, mx=Py_ssize_t,
+        my=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t,
     )
     cpdef _project(self, game)
     @cython.locals(
@@ -31,12 +31,10 @@ cdef class _Projection:
         self, game, square, rotation, sides, points, locations, meeple_value, quiet_base
     )
     @cython.locals(parent=list, done=set, fkind=list, complete=set, c=Py_ssize_t, k=Py_ssize_t)
-    cpdef Py_ssize_t _field_points(
-        self, FeatureStore f, dict merged, list groups, city_nodes, own
-    ) except -1
+    cpdef _field_points(self, FeatureStore f, dict merged, list groups, city_nodes, own)
     @cython.locals(
         board=Board, f=FeatureStore, meeples=dict, out=list, adds_of=dict, fields_of=dict,
-        recount=dict, me=Py_ssize_t, supply=Py_ssize_t, p=Py_ssize_t, pts=Py_ssize_t,
-        old=Py_ssize_t, x=Py_ssize_t, y=Py_ssize_t, mx=Py_ssize_t, my=Py_ssize_t,
+        recount=dict, me=Py_ssize_t, p=Py_ssize_t, x=Py_ssize_t, y=Py_ssize_t, mx=Py_ssize_t,
+        my=Py_ssize_t,
     )
-    cpdef double _joined_value(self, game, square, points, meeple_value, merged, groups) except *
+    cpdef _joined_value(self, game, square, points, meeple_value, merged, groups)
