@@ -52,6 +52,7 @@ from __future__ import annotations
 import gc
 import math
 import random
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -131,18 +132,35 @@ too, their counts ran past the caller's during the search and forced a full coll
 soon as those were back."""
 
 
+_COLLECTOR_LOCK = threading.Lock()
+_collector_users = 0
+"""Searches inside :func:`tuned_collector` now (bots may search in several threads, e.g. the
+online host's seats)."""
+_collector_saved: tuple[int, int, int] = (700, 10, 10)
+"""The thresholds the first of them found, restored when the last leaves."""
+
+
 @contextmanager
 def tuned_collector() -> Iterator[None]:
     """Collect the young generation less often inside the block (:data:`SEARCH_GC_YOUNG`,
     never more often than the caller's threshold), and restore the caller's thresholds on
-    leaving it, also when the block raises. The collector stays on: cycles are still freed."""
-    old = gc.get_threshold()
-    if old[0] > 0:  # 0: the caller turned automatic collection off; leave it off
-        gc.set_threshold(max(old[0], SEARCH_GC_YOUNG), *old[1:])
+    leaving it, also when the block raises. The collector stays on: cycles are still freed.
+    The thresholds are the process's: with searches in several threads at once, the first to
+    enter saves them and the last to leave restores them."""
+    global _collector_users, _collector_saved
+    with _COLLECTOR_LOCK:
+        if _collector_users == 0:
+            _collector_saved = old = gc.get_threshold()
+            if old[0] > 0:  # 0: the caller turned automatic collection off; leave it off
+                gc.set_threshold(max(old[0], SEARCH_GC_YOUNG), *old[1:])
+        _collector_users += 1
     try:
         yield
     finally:
-        gc.set_threshold(*old)
+        with _COLLECTOR_LOCK:
+            _collector_users -= 1
+            if _collector_users == 0:
+                gc.set_threshold(*_collector_saved)
 
 
 def _halving_cost(n: int) -> int:

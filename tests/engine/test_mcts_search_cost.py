@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import math
 import random
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -82,6 +83,36 @@ def test_tuned_collector_never_collects_more_often_nor_turns_collection_on(
     with tuned_collector():
         assert gc.get_threshold() == (0, 10, 10)
     assert gc.get_threshold() == (0, 10, 10)
+
+
+def test_overlapping_searches_in_two_threads_restore_the_callers_thresholds(
+    thresholds: tuple[int, int, int],
+) -> None:
+    # A enters, B enters, A leaves while B still searches, B leaves: not nested, as two
+    # seats' bots searching in two threads of one process can be
+    b_entered, a_left = threading.Event(), threading.Event()
+    seen: dict[str, tuple[int, int, int]] = {}
+
+    def a() -> None:
+        with tuned_collector():
+            b_entered.wait(5)
+        seen["after A left"] = gc.get_threshold()
+        a_left.set()
+
+    def b() -> None:
+        with tuned_collector():
+            b_entered.set()
+            a_left.wait(5)
+            seen["B still searching"] = gc.get_threshold()
+
+    threads = [threading.Thread(target=a), threading.Thread(target=b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert seen["after A left"] == (SEARCH_GC_YOUNG, 7, 8)
+    assert seen["B still searching"] == (SEARCH_GC_YOUNG, 7, 8)
+    assert gc.get_threshold() == thresholds
 
 
 def _tree(node: _Node) -> object:
