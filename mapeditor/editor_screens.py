@@ -70,32 +70,19 @@ def main(argv: list[str] | None = None) -> int:
 def _screens(app: QCoreApplication, out: Path, names: list[str]) -> int:
     from mapeditor.widgets.main_window import open_editor
 
-    if names == ["--rule-set"]:
-        rule_set_screens(app, out)
-        return 0
-    if names == ["--rule-language"]:
-        rule_language_screens(app, out)
-        return 0
-    if names == ["--resize"]:
-        resize_screen(app, out)
-        return 0
-    if names == ["--heat-map"]:
-        heat_map_screen(app, out)
-        return 0
-    if names == ["--balance-studies"]:
-        balance_studies_screens(app, out)
-        return 0
-    if names == ["--tune"]:
-        tune_screen(app, out)
-        return 0
-    if names == ["--styles"]:
-        styles_screens(app, out)
-        return 0
-    if names == ["--levels"]:
-        levels_screen(app, out)
-        return 0
-    if names == ["--chips-on-marks"]:
-        chips_on_marks_screen(app, out)
+    special = {
+        "--rule-set": rule_set_screens,
+        "--rule-language": rule_language_screens,
+        "--resize": resize_screen,
+        "--heat-map": heat_map_screen,
+        "--balance-studies": balance_studies_screens,
+        "--tune": tune_screen,
+        "--styles": styles_screens,
+        "--levels": levels_screen,
+        "--chips-on-marks": chips_on_marks_screen,
+    }
+    if len(names) == 1 and names[0] in special:
+        special[names[0]](app, out)
         return 0
     start = open_editor()
     start.settings.setValue("recent", [str(Path.home() / "maps" / "my-island.json")])
