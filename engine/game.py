@@ -152,7 +152,8 @@ class Meeple(NamedTuple):
 class _Trial(NamedTuple):
     """What :meth:`Game.pop` needs to undo a :meth:`Game.push_placement`."""
 
-    state: dict[str, Any]
+    state: tuple[Any, ...]
+    """The game's fields (:meth:`Game._fields`)."""
     board: BoardTrial
     events: int
     history: int
@@ -249,7 +250,9 @@ class Game:
         self._skips: tuple[int, ...] = ()
         """Turns each player will miss (``RuleContext.skip_turn``); empty: none."""
         self._pending: tuple[list[int], list[Square]] = ([], [])
-        self._stack: list[Game | _Trial] = []
+        self._stack: list[tuple[Any, ...] | _Trial] = []
+        """What :meth:`pop` puts back: the fields (:meth:`_fields`) before a :meth:`push` or
+        :meth:`push_redeal`, or a :class:`_Trial` of :meth:`push_placement`."""
         self._hold_turn_end = False
         """Inside :meth:`push_placement`: stop where the turn would end."""
         self._rng_saved: list[tuple[Any, ...]] | None = None
@@ -933,7 +936,7 @@ class Game:
 
     def push(self, action: Action) -> None:
         """Carry out ``action`` WITHOUT checking it; :meth:`pop` undoes it. For bots."""
-        self._stack.append(self._snapshot())
+        self._stack.append(self._snapshot()._fields())
         self._apply(action)
 
     def push_placement(self, move: Action, *, offered: bool = False) -> None:
@@ -949,8 +952,9 @@ class Game:
         copied. The position differs from :meth:`push`'s only in what the end of the turn and
         the start of the next would change (the final scoring, when this was the last tile).
         """
-        d = self.__dict__
-        trial = _Trial(d.copy(), self.board.begin_trial(), len(self.events), len(self.history))
+        trial = _Trial(
+            self._fields(), self.board.begin_trial(), len(self.events), len(self.history)
+        )
         self._stack.append(trial)
         # fresh containers for what the turn may change; the originals wait in the trial
         self.scores = self.scores[:]
@@ -970,9 +974,7 @@ class Game:
         its copy (the same draws from ``shuffle``, the same position; the game's own generator
         stands in for a copy of it); :meth:`pop` undoes it. A bot judges its moves on the
         re-dealt position without copying the board."""
-        snap = Game.__new__(Game)
-        snap.__dict__ = self.__dict__.copy()
-        self._stack.append(snap)
+        self._stack.append(self._fields())
         self.pile = pile = self.pile[:]
         self.rule_state = self._copied_rule_state()
         # the copy's generator continues the game's: rather than copying it (a costly state),
@@ -996,40 +998,123 @@ class Game:
         """Undo the last :meth:`push`, :meth:`push_placement` or :meth:`push_redeal`."""
         snap = self._stack.pop()
         stack = self._stack
+        trial = snap if type(snap) is _Trial else None
+        state = snap if trial is None else trial.state
         saved = self._rng_saved
-        if saved:  # a rule drew inside push_redeal: put the generator back at its own pop
-            state = snap.state if type(snap) is _Trial else snap.__dict__
-            if state["_rng_saved"] is not saved:
-                self.rng.setstate(saved[0])
-        if type(snap) is _Trial:
-            self.board.end_trial(snap.board)
-            self.__dict__.update(snap.state)
-            del self.events[snap.events :]  # the same lists: a turn only appends to them
-            del self.history[snap.history :]
-        else:
-            self.__dict__.update(snap.__dict__)
+        # a rule drew inside push_redeal: put the generator back at its own pop (the saved
+        # fields end with _rng_saved)
+        if saved and state[-1] is not saved:
+            self.rng.setstate(saved[0])
+        self._set_fields(state)
+        if trial is not None:
+            self.board.end_trial(trial.board)
+            del self.events[trial.events :]  # the same lists: a turn only appends to them
+            del self.history[trial.history :]
         self._stack = stack
 
     # -- copying -----------------------------------------------------------------------------------
 
+    def _fields(self) -> tuple[Any, ...]:
+        """Every field of the game but its undo stack, as :meth:`_set_fields` takes them back
+        (an explicit list, not ``__dict__``: the compiled build's ``Game`` has none). The last
+        is ``_rng_saved`` (:meth:`pop` reads it)."""
+        return (
+            self.map,
+            self.map_path,
+            self.options,
+            self.seed,
+            self.tileset,
+            self.players,
+            self.rng,
+            self.board,
+            self.meeples_per_player,
+            self.scores,
+            self.breakdown,
+            self.supply,
+            self.meeples,
+            self.monks,
+            self._next_meeple,
+            self.events,
+            self.history,
+            self.turn,
+            self.to_move,
+            self.round,
+            self.current_tile,
+            self.set_aside,
+            self.phase,
+            self.start_tiles,
+            self.last_placement,
+            self.rule_state,
+            self._extra_turns,
+            self._extra_turn_by,
+            self._skips,
+            self._pending,
+            self._hold_turn_end,
+            self._rule_ctx,
+            self.rules,
+            self._hooks,
+            self.pile,
+            self._rng_saved,
+        )
+
+    def _set_fields(self, fields: tuple[Any, ...]) -> None:
+        """Set every field but the undo stack from :meth:`_fields`."""
+        (
+            self.map,
+            self.map_path,
+            self.options,
+            self.seed,
+            self.tileset,
+            self.players,
+            self.rng,
+            self.board,
+            self.meeples_per_player,
+            self.scores,
+            self.breakdown,
+            self.supply,
+            self.meeples,
+            self.monks,
+            self._next_meeple,
+            self.events,
+            self.history,
+            self.turn,
+            self.to_move,
+            self.round,
+            self.current_tile,
+            self.set_aside,
+            self.phase,
+            self.start_tiles,
+            self.last_placement,
+            self.rule_state,
+            self._extra_turns,
+            self._extra_turn_by,
+            self._skips,
+            self._pending,
+            self._hold_turn_end,
+            self._rule_ctx,
+            self.rules,
+            self._hooks,
+            self.pile,
+            self._rng_saved,
+        ) = fields
+
     def _snapshot(self) -> Game:
         g = Game.__new__(Game)
-        d = self.__dict__.copy()
-        g.__dict__ = d
-        d["board"] = self.board.copy()
-        d["scores"] = self.scores[:]
-        d["breakdown"] = [b.copy() for b in self.breakdown]
-        d["supply"] = self.supply[:]
-        d["meeples"] = self.meeples.copy()
-        d["monks"] = self.monks.copy()
-        d["events"] = self.events[:]
-        d["history"] = self.history[:]
-        d["set_aside"] = self.set_aside[:]
-        d["pile"] = self.pile[:]
-        d["start_tiles"] = self.start_tiles[:]
-        d["rule_state"] = self._copied_rule_state()
-        d["_pending"] = (self._pending[0][:], self._pending[1][:])
-        d["_stack"] = []
+        g._set_fields(self._fields())
+        g.board = self.board.copy()
+        g.scores = self.scores[:]
+        g.breakdown = [b.copy() for b in self.breakdown]
+        g.supply = self.supply[:]
+        g.meeples = self.meeples.copy()
+        g.monks = self.monks.copy()
+        g.events = self.events[:]
+        g.history = self.history[:]
+        g.set_aside = self.set_aside[:]
+        g.pile = self.pile[:]
+        g.start_tiles = self.start_tiles[:]
+        g.rule_state = self._copied_rule_state()
+        g._pending = (self._pending[0][:], self._pending[1][:])
+        g._stack = []
         return g
 
     def _copied_rule_state(self) -> dict[str, Any]:
