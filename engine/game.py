@@ -1015,19 +1015,13 @@ class Game:
     # -- copying -----------------------------------------------------------------------------------
 
     def _fields(self) -> tuple[Any, ...]:
-        """Every field of the game but its undo stack, as :meth:`_set_fields` takes them back
-        (an explicit list, not ``__dict__``: the compiled build's ``Game`` has none). The last
-        is ``_rng_saved`` (:meth:`pop` reads it)."""
+        """Every field of the game that may change after its set-up (not its undo stack), as
+        :meth:`_set_fields` takes them back: what :meth:`pop` puts back (an explicit list, not
+        ``__dict__``: the compiled build's ``Game`` has none). The last is ``_rng_saved``
+        (:meth:`pop` reads it). The others are set once, in :meth:`__init__`."""
         return (
-            self.map,
-            self.map_path,
-            self.options,
-            self.seed,
-            self.tileset,
-            self.players,
             self.rng,
             self.board,
-            self.meeples_per_player,
             self.scores,
             self.breakdown,
             self.supply,
@@ -1050,25 +1044,15 @@ class Game:
             self._skips,
             self._pending,
             self._hold_turn_end,
-            self._rule_ctx,
-            self.rules,
-            self._hooks,
             self.pile,
             self._rng_saved,
         )
 
     def _set_fields(self, fields: tuple[Any, ...]) -> None:
-        """Set every field but the undo stack from :meth:`_fields`."""
+        """Set the fields of :meth:`_fields` from its tuple."""
         (
-            self.map,
-            self.map_path,
-            self.options,
-            self.seed,
-            self.tileset,
-            self.players,
             self.rng,
             self.board,
-            self.meeples_per_player,
             self.scores,
             self.breakdown,
             self.supply,
@@ -1091,9 +1075,6 @@ class Game:
             self._skips,
             self._pending,
             self._hold_turn_end,
-            self._rule_ctx,
-            self.rules,
-            self._hooks,
             self.pile,
             self._rng_saved,
         ) = fields
@@ -1101,6 +1082,29 @@ class Game:
     def _snapshot(self) -> Game:
         g = Game.__new__(Game)
         g._set_fields(self._fields())
+        (
+            g.map,
+            g.map_path,
+            g.options,
+            g.seed,
+            g.tileset,
+            g.players,
+            g.meeples_per_player,
+            g.rules,
+            g._hooks,
+            g._rule_ctx,
+        ) = (
+            self.map,
+            self.map_path,
+            self.options,
+            self.seed,
+            self.tileset,
+            self.players,
+            self.meeples_per_player,
+            self.rules,
+            self._hooks,
+            self._rule_ctx,
+        )
         g.board = self.board.copy()
         g.scores = self.scores[:]
         g.breakdown = [b.copy() for b in self.breakdown]

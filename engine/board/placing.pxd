@@ -20,3 +20,8 @@ cdef class Board(MoveCounting):
         hh=Py_ssize_t, partner=Py_ssize_t,
     )
     cpdef _connect_sides(self, square, o, nodes)
+    @cython.locals(
+        s=Py_ssize_t, o=OrientedTile, nodes=list, t=Py_ssize_t, k=Py_ssize_t, half_seg=tuple,
+        cn=list, req=dict, front=dict, groups=dict, owned=set, group=dict, grp=dict,
+    )
+    cpdef _meet_empty(self, square, s, o, nodes, q)

@@ -52,26 +52,49 @@ def field_names() -> tuple[str, ...]:
     return tuple(_self_names(ret.value))
 
 
+def setup_names() -> list[str]:
+    """The fields :meth:`Game._snapshot` copies besides :meth:`Game._fields` (set once)."""
+    for node in ast.walk(_method("_snapshot")):
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple):
+            out = []
+            for elt in node.targets[0].elts:
+                assert isinstance(elt, ast.Attribute) and isinstance(elt.value, ast.Name)
+                assert elt.value.id == "g"
+                out.append(elt.attr)
+            assert _self_names(node.value) == out
+            return out
+    raise AssertionError("Game._snapshot copies no set-up fields")
+
+
+def _self_stores(node: ast.AST) -> set[str]:
+    return {
+        n.attr
+        for n in ast.walk(node)
+        if isinstance(n, ast.Attribute)
+        and isinstance(n.ctx, ast.Store)
+        and isinstance(n.value, ast.Name)
+        and n.value.id == "self"
+    }
+
+
 def test_the_fields_name_every_field_but_the_undo_stack_in_one_order() -> None:
     names = field_names()
     assign = next(n for n in ast.walk(_method("_set_fields")) if isinstance(n, ast.Assign))
     assert tuple(_self_names(assign.targets[0])) == names
     assert names[-1] == "_rng_saved"  # Game.pop reads it last
-    assert len(set(names)) == len(names)
-    assigned = {
-        n.attr
-        for n in ast.walk(_game_class())
-        if isinstance(n, ast.Attribute)
-        and isinstance(n.ctx, ast.Store)
-        and isinstance(n.value, ast.Name)
-        and n.value.id in ("self", "g")
-    }
-    assert assigned - {"_stack"} == set(names)
+    setup = setup_names()
+    assert len({*names, *setup}) == len(names) + len(setup)
+    assert _self_stores(_game_class()) - {"_stack"} == {*names, *setup}
+    # the set-up fields, which no undo saves, are set by __init__ alone
+    for fn in _game_class().body:
+        if isinstance(fn, ast.FunctionDef) and fn.name not in ("__init__", "_set_fields"):
+            assert not _self_stores(fn) & set(setup), fn.name
     game = Game(None, players=3, seed=2)
     assert len(game._fields()) == len(names)
     if hasattr(game, "__dict__"):  # the pure build: its instance dict is every field
-        assert set(vars(game)) == {*names, "_stack"}
-    other = Game.__new__(Game)
+        assert set(vars(game)) == {*names, *setup, "_stack"}
+    other = game._snapshot()
+    assert all(getattr(other, n) is getattr(game, n) for n in setup)
     other._set_fields(game._fields())
     assert all(a is b for a, b in zip(other._fields(), game._fields(), strict=True))
 
