@@ -32,7 +32,8 @@ Both checkouts play the same seeded games: the game batches print a digest of th
 played, and a differing digest is reported as an error.
 
 ``--compiled DIR`` runs this checkout's compiled build (the directory its wheel was unpacked
-into, docs/performance.md) in place of its sources.
+into, docs/performance.md) in place of its sources; ``--base-compiled DIR`` the baseline's
+(a wheel built from the ``--base`` commit), to compare two compiled builds.
 
 ``--instructions`` also counts the machine instructions per game of ``classic`` and
 ``deutschland`` in both checkouts (valgrind's cachegrind, without cache simulation: a batch of
@@ -257,6 +258,12 @@ def main() -> int:
         type=Path,
         help="run this checkout's compiled build: the directory its wheel was unpacked into",
     )
+    ap.add_argument(
+        "--base-compiled",
+        type=Path,
+        help="run the baseline's compiled build instead of its sources: the directory its "
+        "wheel (built from the --base commit) was unpacked into",
+    )
     args = ap.parse_args()
     if args.compiled:
         IMPORT_FROM[REPO] = args.compiled.resolve()
@@ -268,6 +275,8 @@ def main() -> int:
     subprocess.run(
         ["git", "worktree", "add", "--detach", "-q", str(base), args.base], cwd=REPO, check=True
     )
+    if args.base_compiled:
+        IMPORT_FROM[base] = args.base_compiled.resolve()
     failed = False
     try:
         for case in cases:
