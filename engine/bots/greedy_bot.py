@@ -52,8 +52,16 @@ if TYPE_CHECKING:
 
 def _best_other(scores: list[int], player: int) -> int:
     """The best score of the other players (0 when there are none)."""
-    others = scores[:player] + scores[player + 1 :]
-    return max(others) if others else 0
+    # max() of the others without slicing them out: the first of equal bests, as max() keeps
+    best = 0
+    found = False
+    for i in range(len(scores)):
+        if i != player:
+            score = scores[i]
+            if not found or score > best:
+                best = score
+                found = True
+    return best
 
 
 def evaluate(game: Game, player: int, meeple_value: float = 0.5) -> float:
@@ -671,7 +679,8 @@ def _placement_entries(game: Game) -> list[_Entry]:
     entries: list[_Entry] = []
     append = entries.append
     for squares, rots, locs, _n in game.placement_blocks():
-        by_rotation = [(rot, [None, *names]) for rot, names in zip(rots, locs, strict=False)]
+        # indices, not zip(): zip's keyword (ruff's B905) costs more than the loop (3.11)
+        by_rotation = [(rots[i], [None, *locs[i]]) for i in range(len(rots))]
         for sq in squares:
             for rot, names in by_rotation:
                 append((sq, rot, names))
@@ -817,6 +826,34 @@ class GreedyBot:
         # which orders later moves): keep those on a copy
         return judge(game.copy(shuffle=self.rng))
 
+    def _drawn(self, entries: list[_Entry], got: list[list[float]]) -> Move:
+        """The move :func:`_ties` and the bot's generator would draw from the moves of
+        ``entries`` valued ``got``, only that move built: the ties are the value that last
+        beat the best so far by more than 1e-9 and the values after it within 1e-9 of it."""
+        top = float("-inf")
+        start = start_j = count = 0
+        for k in range(len(got)):
+            values = got[k]
+            for j in range(len(values)):
+                value = values[j]
+                if value > top + 1e-9:
+                    top, start, start_j, count = value, k, j, 1
+                elif abs(value - top) <= 1e-9:
+                    count += 1
+        # the same draw as choice() over the ties' list
+        left = self.rng.choice(range(count))
+        for k in range(start, len(got)):
+            values = got[k]
+            j = start_j if k == start else 0
+            while j < len(values):
+                if (k == start and j == start_j) or abs(values[j] - top) <= 1e-9:
+                    if left == 0:
+                        sq, rot, names = entries[k]
+                        return Move(sq, rot, names[j])
+                    left -= 1
+                j += 1
+        raise AssertionError("fewer ties than counted")
+
     def choose(self, game: Game) -> Action:
         if game.phase is Phase.PLACE and self.style is None:
             # the moves' values from the placement blocks, the moves built only for the ties
@@ -827,16 +864,7 @@ class GreedyBot:
             me = game.decider
             mv = self.meeple_value
             got = self._judged(game, lambda view: _entry_values(view, entries, me, mv))
-            # as _ties, a move built only when it joins the ties
-            best: list[Action] = []
-            top = float("-inf")
-            for (sq, rot, names), values in zip(entries, got, strict=False):  # one length
-                for loc, value in zip(names, values, strict=False):
-                    if value > top + 1e-9:
-                        top, best = value, [Move(sq, rot, loc)]
-                    elif abs(value - top) <= 1e-9:
-                        best.append(Move(sq, rot, loc))
-            return self.rng.choice(best)
+            return self._drawn(entries, got)
         moves = game.legal_moves().list()
         if len(moves) == 1:
             return moves[0]
