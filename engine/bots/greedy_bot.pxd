@@ -38,3 +38,20 @@ cdef class _Projection:
         my=Py_ssize_t,
     )
     cpdef _joined_value(self, game, square, points, meeple_value, merged, groups)
+
+
+cdef class _Judge:
+    cdef public object game, meeple_value, rules, push, ctx
+    cdef public Py_ssize_t me
+    cdef public bint blind, plain
+    cdef public _Projection projection
+    cdef public dict previews
+
+    @cython.locals(seen=dict, values=list, k=Py_ssize_t, twins=bint)
+    cpdef list entry_values(self, list entries)
+    @cython.locals(previews=dict, projection=_Projection)
+    cpdef list values(self, sq, rot, locs)
+    @cython.locals(projection=_Projection)
+    cpdef _inputs(self, sq)
+    @cython.locals(projection=_Projection, values=list, later=list)
+    cpdef list _played(self, sq, rot, locs)

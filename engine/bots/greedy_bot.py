@@ -468,21 +468,8 @@ _Preview = tuple[tuple[tuple[Any, ...], ...], int, float | None]
 """What :meth:`_Projection.preview_values` needs for a square: its sides, the points the rule
 sets award for placing there, and :meth:`_Projection.quiet_base`."""
 
-
-def _preview_inputs(
-    game: Game, ctx: RuleContext, square: tuple[int, int], projection: _Projection, mv: float
-) -> _Preview | None:
-    """The :data:`_Preview` of ``square``, or ``None`` if it must be played out."""
-    points = 0
-    for r in game.rules:
-        p = r.placement_points(ctx, square)
-        if p is None:
-            return None
-        points += p
-    sides = game.board.preview_sides(square)
-    if sides is None:
-        return None
-    return sides, points, projection.quiet_base(game, square, sides, points, mv)
+_UNSEEN: Any = object()
+"""A square :meth:`_Judge.values` has not looked at yet (``None``: one it plays out)."""
 
 
 _Placement = tuple[tuple[int, int], int]
@@ -589,10 +576,11 @@ class _Judge:
         self.game = game
         self.me = me
         self.meeple_value = meeple_value
+        rules = self.rules = game.rules
         # what the rule sets declare about their hooks (BotHints; checked against their
         # behaviour)
-        self.blind = blind = all(r.bot_hints.meeple_blind for r in game.rules)
-        self.plain = plain = blind and all(r.bot_hints.plain_scoring for r in game.rules)
+        self.blind = blind = all(r.bot_hints.meeple_blind for r in rules)
+        self.plain = plain = blind and all(r.bot_hints.plain_scoring for r in rules)
         # plain rules: nothing at the end of a turn or the game moves the evaluation, so a
         # placement is judged where its turn would end (Game.push_placement), no copy needed
         self.push: Callable[[Action], None] = game.push_placement if plain else game.push
@@ -601,26 +589,69 @@ class _Judge:
         self.previews: dict[tuple[int, int], _Preview | None] = {}
         self.ctx = RuleContext.of(game)
 
+    def entry_values(self, entries: list[_Entry]) -> list[list[float]]:
+        """:func:`_entry_values` of ``entries`` (placements of the game's current tile, in the
+        order of :func:`_placement_entries`)."""
+        game = self.game
+        same = _same_shape(game.board.compiled.oriented[game.current_tile])  # type: ignore[index]
+        twins = same != (0, 1, 2, 3)[: len(same)]
+        seen: dict[tuple[tuple[int, int], int], int] = {}
+        values: list[list[float]] = []
+        for k in range(len(entries)):
+            sq, rot, names = entries[k]
+            if twins:
+                # as _placement_groups: the first placement on a square with a rotation's
+                # shape and the same meeple locations stands for the others
+                first = seen.setdefault((sq, same[rot // 90]), k)
+                if first != k and sorted(map(str, entries[first][2])) == sorted(map(str, names)):
+                    by_location = dict(zip(entries[first][2], values[first], strict=True))
+                    values.append([by_location[loc] for loc in names])
+                    continue
+            values.append(self.values(sq, rot, names))
+        return values
+
     def values(self, sq: tuple[int, int], rot: int, locs: list[str | None]) -> list[float]:
         """The evaluation after placing the current tile on ``sq`` at ``rot`` with a meeple at
         each of ``locs`` (``None``: none)."""
-        game = self.game
-        meeple_value = self.meeple_value
-        projection = self.projection
         if self.plain:
-            assert projection is not None
             previews = self.previews
-            if sq in previews:
-                known = previews[sq]
-            else:
-                known = previews[sq] = _preview_inputs(game, self.ctx, sq, projection, meeple_value)
+            known = previews.get(sq, _UNSEEN)
+            if known is _UNSEEN:
+                known = previews[sq] = self._inputs(sq)
             if known is not None:
                 sides, points, quiet = known
                 if quiet is not None and len(locs) == 1 and locs[0] is None:
                     return [quiet]
+                projection = self.projection
+                assert projection is not None
                 return projection.preview_values(
-                    game, sq, rot, sides, points, locs, meeple_value, quiet
+                    self.game, sq, rot, sides, points, locs, self.meeple_value, quiet
                 )
+        return self._played(sq, rot, locs)
+
+    def _inputs(self, sq: tuple[int, int]) -> _Preview | None:
+        """The :data:`_Preview` of ``sq``, or ``None`` if it must be played out."""
+        ctx = self.ctx
+        points = 0
+        for r in self.rules:
+            p = r.placement_points(ctx, sq)
+            if p is None:
+                return None
+            points += p
+        game = self.game
+        sides = game.board.preview_sides(sq)
+        if sides is None:
+            return None
+        projection = self.projection
+        assert projection is not None
+        return sides, points, projection.quiet_base(game, sq, sides, points, self.meeple_value)
+
+    def _played(self, sq: tuple[int, int], rot: int, locs: list[str | None]) -> list[float]:
+        """:meth:`values` played out: the bare placement pushed, its meeple variants valued
+        from there when :func:`_meeple_delta` can, else pushed too."""
+        game = self.game
+        meeple_value = self.meeple_value
+        projection = self.projection
         me = self.me
         blind = self.blind
         self.push(Move(sq, rot, None))
@@ -692,22 +723,7 @@ def _entry_values(
 ) -> list[list[float]]:
     """:func:`placement_values` of each entry's moves (placements of ``game``'s current tile,
     in the order of :func:`_placement_entries`), without building them."""
-    judge = _Judge(game, me, meeple_value)
-    same = _same_shape(game.board.compiled.oriented[game.current_tile])  # type: ignore[index]
-    twins = same != (0, 1, 2, 3)[: len(same)]
-    seen: dict[tuple[tuple[int, int], int], int] = {}
-    values: list[list[float]] = []
-    for k, (sq, rot, names) in enumerate(entries):
-        if twins:
-            # as _placement_groups: the first placement on a square with a rotation's shape
-            # and the same meeple locations stands for the others
-            first = seen.setdefault((sq, same[rot // 90]), k)
-            if first != k and sorted(map(str, entries[first][2])) == sorted(map(str, names)):
-                by_location = dict(zip(entries[first][2], values[first], strict=True))
-                values.append([by_location[loc] for loc in names])
-                continue
-        values.append(judge.values(sq, rot, names))
-    return values
+    return _Judge(game, me, meeple_value).entry_values(entries)
 
 
 def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
