@@ -8,6 +8,14 @@ from engine.board.tiletables cimport OrientedTile
 from engine.features cimport FeatureStore
 
 
+cdef class PreviewFeature:
+    cdef public Py_ssize_t kind, open, tiles, coa
+    cdef public tuple roots, meeples, own_cities
+    cdef public object cities
+
+    cpdef tuple fields(self)
+
+
 cdef class Previews(BoardState):
     @cython.locals(
         parent=list, side=tuple, r=Py_ssize_t, h0=Py_ssize_t, h1=Py_ssize_t, tiles=dict,

@@ -4,6 +4,7 @@
 cimport cython
 
 from engine.board.placing cimport Board
+from engine.board.preview cimport PreviewFeature
 from engine.board.tiletables cimport OrientedTile
 from engine.features cimport FeatureStore
 
@@ -26,16 +27,20 @@ cdef class _Projection:
     cpdef _project(self, game)
     @cython.locals(
         board=Board, f=FeatureStore, merged=dict, values=list, g=Py_ssize_t, o=OrientedTile,
+        pv=PreviewFeature,
     )
     cpdef list preview_values(
         self, game, square, rotation, sides, points, locations, meeple_value, quiet_base
     )
-    @cython.locals(parent=list, done=set, fkind=list, complete=set, c=Py_ssize_t, k=Py_ssize_t)
+    @cython.locals(
+        parent=list, done=set, fkind=list, complete=set, c=Py_ssize_t, k=Py_ssize_t,
+        pv=PreviewFeature,
+    )
     cpdef _field_points(self, FeatureStore f, dict merged, list groups, city_nodes, own)
     @cython.locals(
         board=Board, f=FeatureStore, meeples=dict, out=list, adds_of=dict, fields_of=dict,
         recount=dict, me=Py_ssize_t, p=Py_ssize_t, x=Py_ssize_t, y=Py_ssize_t, mx=Py_ssize_t,
-        my=Py_ssize_t,
+        my=Py_ssize_t, pv=PreviewFeature,
     )
     cpdef _joined_value(self, game, square, points, meeple_value, merged, groups)
 

@@ -375,10 +375,13 @@ class _Projection:
             if g is None:
                 if c in done and fkind[c] == CITY:
                     complete.add(c)
-            elif groups[g].open == 0 and groups[g].kind == CITY:
-                complete.add(-1 - g)
+            else:
+                pv = groups[g]
+                if pv.open == 0 and pv.kind == CITY:
+                    complete.add(-1 - g)
         for k in own:
-            if groups[k].open == 0:
+            pv = groups[k]
+            if pv.open == 0:
                 complete.add(-1 - k)
         return 3 * len(complete)
 
