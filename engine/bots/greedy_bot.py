@@ -44,7 +44,7 @@ from engine.rules.context import RuleContext
 from engine.scoring import completed_cities, feature_points
 
 if TYPE_CHECKING:
-    from engine.board import PreviewFeature
+    from engine.board.preview import PreviewFeature
     from engine.features import FeatureStore
     from engine.game import Game
     from engine.moves import Action
