@@ -60,3 +60,14 @@ cdef class _Judge:
     cpdef _inputs(self, sq)
     @cython.locals(projection=_Projection, values=list, later=list)
     cpdef list _played(self, sq, rot, locs)
+
+
+@cython.locals(
+    top=double, value=double, k=Py_ssize_t, j=Py_ssize_t, start=Py_ssize_t, start_j=Py_ssize_t,
+    count=Py_ssize_t, values=list,
+)
+cpdef tuple _tie_count(list got)
+@cython.locals(k=Py_ssize_t, j=Py_ssize_t, values=list)
+cpdef tuple _tie_at(list got, double top, Py_ssize_t start, Py_ssize_t start_j, Py_ssize_t left)
+@cython.locals(entries=list, by_rotation=list, i=Py_ssize_t)
+cpdef list _placement_entries(game)

@@ -711,13 +711,12 @@ def _placement_entries(game: Game) -> list[_Entry]:
     """The placing moves of ``game`` (phase PLACE) as :data:`_Entry` items, in the order of
     ``game.legal_moves().list()``, from ``Game.placement_blocks()`` (no move built)."""
     entries: list[_Entry] = []
-    append = entries.append
     for squares, rots, locs, _n in game.placement_blocks():
         # indices, not zip(): zip's keyword (ruff's B905) costs more than the loop (3.11)
         by_rotation = [(rots[i], [None, *locs[i]]) for i in range(len(rots))]
         for sq in squares:
             for rot, names in by_rotation:
-                append((sq, rot, names))
+                entries.append((sq, rot, names))
     return entries
 
 
@@ -758,6 +757,40 @@ def _ties(moves: Iterable[Action], values: Iterable[float]) -> list[Action]:
         elif abs(value - best_value) <= 1e-9:
             best.append(move)
     return best
+
+
+def _tie_count(got: list[list[float]]) -> tuple[float, int, int, int]:
+    """The ties :func:`_ties` finds among the values ``got`` (per entry, flattened in order):
+    ``(best, entry, index, count)``: the value that last beat the best so far by more than
+    1e-9 and where it is, then how many from it on are within 1e-9 of it (itself too)."""
+    top = float("-inf")
+    start = start_j = count = 0
+    for k in range(len(got)):
+        values = got[k]
+        for j in range(len(values)):
+            value = values[j]
+            if value > top + 1e-9:
+                top = value
+                start = k
+                start_j = j
+                count = 1
+            elif abs(value - top) <= 1e-9:
+                count += 1
+    return top, start, start_j, count
+
+
+def _tie_at(
+    got: list[list[float]], top: float, start: int, start_j: int, left: int
+) -> tuple[int, int]:
+    """Where the tie numbered ``left`` (from 0) of :func:`_tie_count` is: ``(entry, index)``."""
+    for k in range(start, len(got)):
+        values = got[k]
+        for j in range(start_j if k == start else 0, len(values)):
+            if (k == start and j == start_j) or abs(values[j] - top) <= 1e-9:
+                if left == 0:
+                    return k, j
+                left -= 1
+    raise AssertionError("fewer ties than counted")
 
 
 class GreedyBot:
@@ -847,31 +880,12 @@ class GreedyBot:
 
     def _drawn(self, entries: list[_Entry], got: list[list[float]]) -> Move:
         """The move :func:`_ties` and the bot's generator would draw from the moves of
-        ``entries`` valued ``got``, only that move built: the ties are the value that last
-        beat the best so far by more than 1e-9 and the values after it within 1e-9 of it."""
-        top = float("-inf")
-        start = start_j = count = 0
-        for k in range(len(got)):
-            values = got[k]
-            for j in range(len(values)):
-                value = values[j]
-                if value > top + 1e-9:
-                    top, start, start_j, count = value, k, j, 1
-                elif abs(value - top) <= 1e-9:
-                    count += 1
+        ``entries`` valued ``got``, only that move built."""
+        top, start, start_j, count = _tie_count(got)
         # the same draw as choice() over the ties' list
-        left = self.rng.choice(range(count))
-        for k in range(start, len(got)):
-            values = got[k]
-            j = start_j if k == start else 0
-            while j < len(values):
-                if (k == start and j == start_j) or abs(values[j] - top) <= 1e-9:
-                    if left == 0:
-                        sq, rot, names = entries[k]
-                        return Move(sq, rot, names[j])
-                    left -= 1
-                j += 1
-        raise AssertionError("fewer ties than counted")
+        k, j = _tie_at(got, top, start, start_j, self.rng.choice(range(count)))
+        sq, rot, names = entries[k]
+        return Move(sq, rot, names[j])
 
     def choose(self, game: Game) -> Action:
         if game.phase is Phase.PLACE and self.style is None:
