@@ -494,6 +494,11 @@ def _same_shape(oriented: tuple[Any, ...]) -> tuple[int, ...]:
     return got
 
 
+def _same_locations(a: list[str | None], b: list[str | None]) -> bool:
+    """Whether two placements offer the same meeple locations (in any order)."""
+    return a == b or sorted(map(str, a)) == sorted(map(str, b))
+
+
 def _placement_groups(
     game: Game, moves: list[Move]
 ) -> tuple[dict[_Placement, list[int]], list[tuple[list[int], _Placement]]]:
@@ -606,7 +611,7 @@ class _Judge:
                 # as _placement_groups: the first placement on a square with a rotation's
                 # shape and the same meeple locations stands for the others
                 first = seen.setdefault((sq, same[rot // 90]), k)
-                if first != k and sorted(map(str, entries[first][2])) == sorted(map(str, names)):
+                if first != k and _same_locations(entries[first][2], names):
                     by_location = dict(zip(entries[first][2], values[first], strict=True))
                     values.append([by_location[loc] for loc in names])
                     continue
@@ -767,6 +772,10 @@ def _tie_count(got: list[list[float]]) -> tuple[float, int, int, int]:
     start = start_j = count = 0
     for k in range(len(got)):
         values = got[k]
+        if values and max(values) - top < -1e-9:
+            # below the best by more than 1e-9 (rounding keeps the order): neither a tie
+            # nor a new best
+            continue
         for j in range(len(values)):
             value = values[j]
             if value > top + 1e-9:
