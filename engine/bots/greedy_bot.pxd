@@ -21,8 +21,7 @@ cdef class _Projection:
     @cython.locals(
         board=Board, f=FeatureStore, parent=list, fkind=list, fmeeples=dict, done=set,
         cities_of=dict, meeples=dict, total=list, adds_of=dict, fields_of=dict, near=set,
-        found=set, node=Py_ssize_t, root=Py_ssize_t, c=Py_ssize_t, p=Py_ssize_t, mx=Py_ssize_t,
-        my=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t,
+        found=set, p=Py_ssize_t, mx=Py_ssize_t, my=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t,
     )
     cpdef _project(self, game)
     @cython.locals(
@@ -33,8 +32,7 @@ cdef class _Projection:
         self, game, square, rotation, sides, points, locations, meeple_value, quiet_base
     )
     @cython.locals(
-        parent=list, done=set, fkind=list, complete=set, c=Py_ssize_t, k=Py_ssize_t,
-        pv=PreviewFeature,
+        parent=list, done=set, fkind=list, complete=set, k=Py_ssize_t, pv=PreviewFeature,
     )
     cpdef _field_points(self, FeatureStore f, dict merged, list groups, city_nodes, own)
     @cython.locals(
