@@ -21,16 +21,19 @@ after that wall-clock time (UTC) and reports what was played.
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from engine.analysis.balance import wilson
-from engine.analysis.paired import block_rate, mean_ci
-from engine.bots import make_bot
-from engine.game import Game, GameOptions
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.deadline import deadline  # noqa: E402
+from engine.analysis.balance import wilson  # noqa: E402
+from engine.analysis.paired import block_rate, mean_ci  # noqa: E402
+from engine.bots import make_bot  # noqa: E402
+from engine.game import Game, GameOptions  # noqa: E402
 
 PRESET_TABLES = ("deutschland", "france", "great-britain", "iberica", "benelux")
 """The bundled maps of the five 2019 sheets, each played with its own Map-Chips rules."""
@@ -74,7 +77,7 @@ def play(table: str, seed: int, mcts_seat: int, opponent: str, mcts_opts: dict[s
 
 def _one(job: tuple[str, int, int, str, dict[str, Any], Any]) -> tuple[int, int, Any]:
     table, i, deal, opponent, mcts_opts, until = job
-    if until is not None and _dt.datetime.now(_dt.UTC).time() >= until:
+    if time.time() >= until:
         return i, deal, None
     return i, deal, play(table, deal, i % 2, opponent, mcts_opts)
 
@@ -85,7 +88,7 @@ def run(
     opponent: str,
     mcts_opts: dict[str, Any],
     first: int,
-    until: Any,
+    until: float,
     jobs: int = 1,
     paired: bool = True,
 ) -> dict[str, Any]:
@@ -197,7 +200,7 @@ def main() -> None:
         "--unpaired", action="store_true", help="a new deal every game (no seat-swapped pairs)"
     )
     args = ap.parse_args()
-    until = _dt.time.fromisoformat(args.until) if args.until else None
+    until = deadline(args.until)
     tables = args.table or ["classic", "deutschland"]
     pair = not args.unpaired
     if args.levels:

@@ -29,10 +29,10 @@ in its own process, one core). ``--until HH:MM`` (UTC) starts no game after that
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import signal
 import statistics
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,7 @@ from benchmarks.bench_versus import (  # noqa: E402
     summary,
 )
 from benchmarks.cross_notation import Notation  # noqa: E402
+from benchmarks.deadline import deadline  # noqa: E402
 from engine.tiles import default_tileset  # noqa: E402
 
 
@@ -155,7 +156,7 @@ def _worker(job: tuple[list[tuple[int, int]], dict[str, Any]]) -> dict[str, Any]
     out: dict[str, Any] = {"games": [], "out_of_step": []}
     try:
         for deal, seat in games:
-            if cfg["until"] and _dt.datetime.now(_dt.UTC).time() >= cfg["until"]:
+            if time.time() >= cfg["until"]:
                 break
             try:
                 g = play((ours, peer), notation, deal, seat, cfg)
@@ -207,7 +208,7 @@ def main() -> int:
         "peer": {"bot": args.opponent, "depth": args.depth, "iterations": args.peer_iterations},
         "peer_tree": str(peer),
         "import": str(args.compiled.resolve() if args.compiled else REPO),
-        "until": _dt.time.fromisoformat(args.until) if args.until else None,
+        "until": deadline(args.until),
     }
     jobs = deal_jobs(args.first, args.deals, args.jobs, cfg)
     them = (

@@ -26,7 +26,6 @@ games finished so far are still summed up).
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import math
 import os
@@ -36,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +45,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
+from benchmarks.deadline import deadline  # noqa: E402
 from engine.analysis.balance import wilson  # noqa: E402
 from engine.analysis.paired import block_rate, mean_ci  # noqa: E402
 
@@ -146,7 +147,7 @@ def _worker(job: tuple[list[tuple[int, int]], dict[str, Any]]) -> list[dict[str,
     out = []
     try:
         for deal, seat in games:
-            if cfg["until"] and _dt.datetime.now(_dt.UTC).time() >= cfg["until"]:
+            if time.time() >= cfg["until"]:
                 break
             try:
                 g = play(sides, cfg["table"], deal, seat, cfg["opts"])
@@ -247,7 +248,7 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1, help="pairs of worker processes in parallel")
     ap.add_argument("--until", default=None, help="HH:MM UTC: start no game after that")
     args = ap.parse_args()
-    until = _dt.time.fromisoformat(args.until) if args.until else None
+    until = deadline(args.until)
     tmp = None
     if args.base == ".":
         base_tree = REPO

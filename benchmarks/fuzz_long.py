@@ -22,7 +22,6 @@ both counted. Prints the counts and each distinct defect with an example; exit 1
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import random
 import sys
 import time
@@ -41,16 +40,7 @@ from rulegen import (  # noqa: E402
     ruleset,
 )
 
-
-def _deadline(until: str | None) -> float:
-    if not until:
-        return float("inf")
-    hh, mm = (int(v) for v in until.split(":"))
-    now = dt.datetime.now(dt.UTC)
-    end = now.replace(hour=hh, minute=mm, second=0, microsecond=0)
-    if end < now:
-        end += dt.timedelta(days=1)
-    return end.timestamp()
+from benchmarks.deadline import deadline  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--until", help="stop at this UTC time (HH:MM)")
     ap.add_argument("--report-every", type=float, default=300.0)
     args = ap.parse_args(argv)
-    deadline = _deadline(args.until)
+    stop_at = deadline(args.until)
     rng = random.Random(args.seed)
     targets = {
         "map": args.maps,
@@ -94,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     defects: dict[str, tuple[int, str]] = {}
     start = last = time.time()
     done = {k: 0 for k in targets}
-    while any(done[k] < targets[k] for k in done) and time.time() < deadline:
+    while any(done[k] < targets[k] for k in done) and time.time() < stop_at:
         # interleave in proportion to the targets
         kind = min(done, key=lambda k: done[k] / max(1, targets[k]))
         case = cases[kind]()

@@ -18,7 +18,6 @@ Prints one line per rule set: games, actions, violations (the aim is 0); exit 1 
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import random
 import sys
 import time
@@ -31,6 +30,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "engine")]
 
 from test_invariants import _check_end, _check_turn  # noqa: E402
 
+from benchmarks.deadline import deadline  # noqa: E402
 from engine.game import Game, GameOptions  # noqa: E402
 from engine.mapio import load_map  # noqa: E402
 from engine.resources import bundled_map  # noqa: E402
@@ -141,14 +141,7 @@ def play_one(rule_set: str, seed: int) -> tuple[int, list[str]]:
 def _deadline(args: argparse.Namespace) -> float:
     if args.seconds is not None:
         return time.time() + args.seconds
-    if args.until:
-        hh, mm = (int(v) for v in args.until.split(":"))
-        now = dt.datetime.now(dt.UTC)
-        end = now.replace(hour=hh, minute=mm, second=0, microsecond=0)
-        if end < now:
-            end += dt.timedelta(days=1)
-        return end.timestamp()
-    return float("inf")
+    return deadline(args.until)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -161,13 +154,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--report-every", type=float, default=120.0, help="progress line interval (s)")
     args = ap.parse_args(argv)
     rule_sets = [r for r in args.rule_sets.split(",") if r]
-    deadline = _deadline(args)
+    stop_at = _deadline(args)
     games: Counter[str] = Counter()
     actions: Counter[str] = Counter()
     violations: dict[str, list[str]] = {r: [] for r in rule_sets}
     start = last = time.time()
     seed = args.first_seed
-    while seed < args.first_seed + args.games and time.time() < deadline:
+    while seed < args.first_seed + args.games and time.time() < stop_at:
         for r in rule_sets:
             n, bad = play_one(r, seed)
             games[r] += 1
