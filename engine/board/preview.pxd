@@ -8,18 +8,25 @@ from engine.board.tiletables cimport OrientedTile
 from engine.features cimport FeatureStore
 
 
+cdef class PreviewFeature:
+    cdef public Py_ssize_t kind, open, tiles, coa
+    cdef public tuple roots, meeples, own_cities
+    cdef public object cities
+
+    cpdef tuple fields(self)
+
+
 cdef class Previews(BoardState):
     @cython.locals(
-        parent=list, side=tuple, r=Py_ssize_t, h0=Py_ssize_t, h1=Py_ssize_t, tiles=dict,
-        all_nodes=dict, x=Py_ssize_t, y=Py_ssize_t, s=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t,
-        other=OrientedTile, k=Py_ssize_t, side_root=Py_ssize_t, halves=list, j=Py_ssize_t,
-        hh=Py_ssize_t, out=list,
+        parent=list, side=tuple, tiles=dict, all_nodes=dict, x=Py_ssize_t, y=Py_ssize_t,
+        s=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, other=OrientedTile, k=Py_ssize_t,
+        halves=list, j=Py_ssize_t, hh=Py_ssize_t, out=list,
     )
     cpdef tuple _sides(self, square)
     @cython.locals(
         o=OrientedTile, f=FeatureStore, kinds=tuple, opens=list, joins=list, borders=list,
         edges=str, side_seg=tuple, half_seg=tuple, s=Py_ssize_t, side=tuple, a=Py_ssize_t,
-        r=Py_ssize_t, h0=Py_ssize_t, h1=Py_ssize_t, owner=dict, seg=Py_ssize_t, count=Py_ssize_t,
+        owner=dict, seg=Py_ssize_t, count=Py_ssize_t,
         g_roots=list, fopen=list, ftiles=list, fcoa=list, fmeeples=dict, cities_of=dict,
         ocoa=tuple, ocities=tuple, out=list, g=Py_ssize_t, rs=tuple, head=Py_ssize_t,
         kind=Py_ssize_t, coa=Py_ssize_t, open_edges=Py_ssize_t, i=Py_ssize_t, tiles=Py_ssize_t,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from engine.board.state import BoardState
 from engine.board.vocab import (
@@ -52,23 +52,66 @@ def _segment_groups(
     return group_of, heads, members
 
 
-class PreviewFeature(NamedTuple):
-    """A feature as it would be after a previewed placement (:meth:`Board.preview`)."""
+class PreviewFeature:
+    """A feature as it would be after a previewed placement (:meth:`Board.preview`).
 
-    kind: int
-    roots: tuple[int, ...]
-    """The features on the board it would join (their roots now)."""
-    open: int
-    """Open edges (cities and roads; complete at 0)."""
-    tiles: int
-    """Tiles (cities and roads)."""
-    coa: int
-    meeples: tuple[int, ...]
-    """Ids of the meeples it would carry."""
-    cities: frozenset[int]
-    """Fields: the city nodes on the board it would touch."""
-    own_cities: tuple[int, ...]
-    """Fields: the groups of the placed tile's cities it would touch."""
+    A record with slots rather than a named tuple: on the compiled build an extension type
+    (``preview.pxd``), whose fields the greedy evaluator reads as C fields. Equal when all its
+    fields are."""
+
+    __slots__ = ("kind", "roots", "open", "tiles", "coa", "meeples", "cities", "own_cities")
+
+    def __init__(
+        self,
+        kind: int,
+        roots: tuple[int, ...],
+        open: int,
+        tiles: int,
+        coa: int,
+        meeples: tuple[int, ...],
+        cities: frozenset[int],
+        own_cities: tuple[int, ...],
+    ) -> None:
+        self.kind = kind
+        self.roots = roots
+        """The features on the board it would join (their roots now)."""
+        self.open = open
+        """Open edges (cities and roads; complete at 0)."""
+        self.tiles = tiles
+        """Tiles (cities and roads)."""
+        self.coa = coa
+        self.meeples = meeples
+        """Ids of the meeples it would carry."""
+        self.cities = cities
+        """Fields: the city nodes on the board it would touch."""
+        self.own_cities = own_cities
+        """Fields: the groups of the placed tile's cities it would touch."""
+
+    def fields(self) -> tuple[Any, ...]:
+        """``(kind, roots, open, tiles, coa, meeples, cities, own_cities)``."""
+        return (
+            self.kind,
+            self.roots,
+            self.open,
+            self.tiles,
+            self.coa,
+            self.meeples,
+            self.cities,
+            self.own_cities,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PreviewFeature):
+            return NotImplemented
+        return self.fields() == other.fields()
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
+
+    def __repr__(self) -> str:
+        names = ("kind", "roots", "open", "tiles", "coa", "meeples", "cities", "own_cities")
+        shown = ", ".join(f"{n}={v!r}" for n, v in zip(names, self.fields(), strict=True))
+        return f"PreviewFeature({shown})"
 
 
 PREVIEW_MEMO_SIZE = 16_384
@@ -311,7 +354,6 @@ class Previews(BoardState):
         cities_of = f.cities
         ocoa = o.coa
         ocities = o.cities
-        new = tuple.__new__
         out: list[PreviewFeature] = []
         for g in range(count):
             rs = g_roots[g]
@@ -346,7 +388,7 @@ class Previews(BoardState):
                     if members is None
                     else tuple({group_of[c] for i in segs for c in ocities[i]})
                 )
-                out.append(new(PreviewFeature, (FIELD, rs, 0, 0, coa, meeples, cities, own)))
+                out.append(PreviewFeature(FIELD, rs, 0, 0, coa, meeples, cities, own))
                 continue
             # the square is empty and its border keys are new: only joined features can share
             # a tile
@@ -361,7 +403,5 @@ class Previews(BoardState):
                     if group_of[i] == g:
                         coa += c
                         tiles += 1
-            out.append(
-                new(PreviewFeature, (kind, rs, open_edges, tiles, coa, meeples, NO_NODES, ()))
-            )
+            out.append(PreviewFeature(kind, rs, open_edges, tiles, coa, meeples, NO_NODES, ()))
         return group_of, out

@@ -4,6 +4,7 @@
 cimport cython
 
 from engine.board.placing cimport Board
+from engine.board.preview cimport PreviewFeature
 from engine.board.tiletables cimport OrientedTile
 from engine.features cimport FeatureStore
 
@@ -20,21 +21,51 @@ cdef class _Projection:
     @cython.locals(
         board=Board, f=FeatureStore, parent=list, fkind=list, fmeeples=dict, done=set,
         cities_of=dict, meeples=dict, total=list, adds_of=dict, fields_of=dict, near=set,
-        found=set, node=Py_ssize_t, root=Py_ssize_t, c=Py_ssize_t, p=Py_ssize_t, mx=Py_ssize_t,
-        my=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t,
+        found=set, p=Py_ssize_t, mx=Py_ssize_t, my=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t,
     )
     cpdef _project(self, game)
     @cython.locals(
         board=Board, f=FeatureStore, merged=dict, values=list, g=Py_ssize_t, o=OrientedTile,
+        pv=PreviewFeature,
     )
     cpdef list preview_values(
         self, game, square, rotation, sides, points, locations, meeple_value, quiet_base
     )
-    @cython.locals(parent=list, done=set, fkind=list, complete=set, c=Py_ssize_t, k=Py_ssize_t)
+    @cython.locals(
+        parent=list, done=set, fkind=list, complete=set, k=Py_ssize_t, pv=PreviewFeature,
+    )
     cpdef _field_points(self, FeatureStore f, dict merged, list groups, city_nodes, own)
     @cython.locals(
         board=Board, f=FeatureStore, meeples=dict, out=list, adds_of=dict, fields_of=dict,
         recount=dict, me=Py_ssize_t, p=Py_ssize_t, x=Py_ssize_t, y=Py_ssize_t, mx=Py_ssize_t,
-        my=Py_ssize_t,
+        my=Py_ssize_t, pv=PreviewFeature,
     )
     cpdef _joined_value(self, game, square, points, meeple_value, merged, groups)
+
+
+cdef class _Judge:
+    cdef public object game, meeple_value, rules, push, ctx
+    cdef public Py_ssize_t me
+    cdef public bint blind, plain
+    cdef public _Projection projection
+    cdef public dict previews
+
+    @cython.locals(seen=dict, values=list, k=Py_ssize_t, twins=bint)
+    cpdef list entry_values(self, list entries)
+    @cython.locals(previews=dict, projection=_Projection)
+    cpdef list values(self, sq, rot, locs)
+    @cython.locals(projection=_Projection)
+    cpdef _inputs(self, sq)
+    @cython.locals(projection=_Projection, values=list, later=list)
+    cpdef list _played(self, sq, rot, locs)
+
+
+@cython.locals(
+    top=double, value=double, k=Py_ssize_t, j=Py_ssize_t, start=Py_ssize_t, start_j=Py_ssize_t,
+    count=Py_ssize_t, values=list,
+)
+cpdef tuple _tie_count(list got)
+@cython.locals(k=Py_ssize_t, j=Py_ssize_t, values=list)
+cpdef tuple _tie_at(list got, double top, Py_ssize_t start, Py_ssize_t start_j, Py_ssize_t left)
+@cython.locals(entries=list, by_rotation=list, i=Py_ssize_t)
+cpdef list _placement_entries(game)

@@ -44,7 +44,7 @@ from engine.rules.context import RuleContext
 from engine.scoring import completed_cities, feature_points
 
 if TYPE_CHECKING:
-    from engine.board import PreviewFeature
+    from engine.board.preview import PreviewFeature
     from engine.features import FeatureStore
     from engine.game import Game
     from engine.moves import Action
@@ -52,8 +52,16 @@ if TYPE_CHECKING:
 
 def _best_other(scores: list[int], player: int) -> int:
     """The best score of the other players (0 when there are none)."""
-    others = scores[:player] + scores[player + 1 :]
-    return max(others) if others else 0
+    # max() of the others without slicing them out: the first of equal bests, as max() keeps
+    best = 0
+    found = False
+    for i in range(len(scores)):
+        if i != player:
+            score = scores[i]
+            if not found or score > best:
+                best = score
+                found = True
+    return best
 
 
 def evaluate(game: Game, player: int, meeple_value: float = 0.5) -> float:
@@ -367,10 +375,13 @@ class _Projection:
             if g is None:
                 if c in done and fkind[c] == CITY:
                     complete.add(c)
-            elif groups[g].open == 0 and groups[g].kind == CITY:
-                complete.add(-1 - g)
+            else:
+                pv = groups[g]
+                if pv.open == 0 and pv.kind == CITY:
+                    complete.add(-1 - g)
         for k in own:
-            if groups[k].open == 0:
+            pv = groups[k]
+            if pv.open == 0:
                 complete.add(-1 - k)
         return 3 * len(complete)
 
@@ -460,21 +471,8 @@ _Preview = tuple[tuple[tuple[Any, ...], ...], int, float | None]
 """What :meth:`_Projection.preview_values` needs for a square: its sides, the points the rule
 sets award for placing there, and :meth:`_Projection.quiet_base`."""
 
-
-def _preview_inputs(
-    game: Game, ctx: RuleContext, square: tuple[int, int], projection: _Projection, mv: float
-) -> _Preview | None:
-    """The :data:`_Preview` of ``square``, or ``None`` if it must be played out."""
-    points = 0
-    for r in game.rules:
-        p = r.placement_points(ctx, square)
-        if p is None:
-            return None
-        points += p
-    sides = game.board.preview_sides(square)
-    if sides is None:
-        return None
-    return sides, points, projection.quiet_base(game, square, sides, points, mv)
+_UNSEEN: Any = object()
+"""A square :meth:`_Judge.values` has not looked at yet (``None``: one it plays out)."""
 
 
 _Placement = tuple[tuple[int, int], int]
@@ -494,6 +492,11 @@ def _same_shape(oriented: tuple[Any, ...]) -> tuple[int, ...]:
         shapes = [o.shape for o in oriented]
         got = _SAME_SHAPE[oriented] = tuple(shapes.index(sh) for sh in shapes)
     return got
+
+
+def _same_locations(a: list[str | None], b: list[str | None]) -> bool:
+    """Whether two placements offer the same meeple locations (in any order)."""
+    return a == b or sorted(map(str, a)) == sorted(map(str, b))
 
 
 def _placement_groups(
@@ -581,10 +584,11 @@ class _Judge:
         self.game = game
         self.me = me
         self.meeple_value = meeple_value
+        rules = self.rules = game.rules
         # what the rule sets declare about their hooks (BotHints; checked against their
         # behaviour)
-        self.blind = blind = all(r.bot_hints.meeple_blind for r in game.rules)
-        self.plain = plain = blind and all(r.bot_hints.plain_scoring for r in game.rules)
+        self.blind = blind = all(r.bot_hints.meeple_blind for r in rules)
+        self.plain = plain = blind and all(r.bot_hints.plain_scoring for r in rules)
         # plain rules: nothing at the end of a turn or the game moves the evaluation, so a
         # placement is judged where its turn would end (Game.push_placement), no copy needed
         self.push: Callable[[Action], None] = game.push_placement if plain else game.push
@@ -593,26 +597,69 @@ class _Judge:
         self.previews: dict[tuple[int, int], _Preview | None] = {}
         self.ctx = RuleContext.of(game)
 
+    def entry_values(self, entries: list[_Entry]) -> list[list[float]]:
+        """:func:`_entry_values` of ``entries`` (placements of the game's current tile, in the
+        order of :func:`_placement_entries`)."""
+        game = self.game
+        same = _same_shape(game.board.compiled.oriented[game.current_tile])  # type: ignore[index]
+        twins = same != (0, 1, 2, 3)[: len(same)]
+        seen: dict[tuple[tuple[int, int], int], int] = {}
+        values: list[list[float]] = []
+        for k in range(len(entries)):
+            sq, rot, names = entries[k]
+            if twins:
+                # as _placement_groups: the first placement on a square with a rotation's
+                # shape and the same meeple locations stands for the others
+                first = seen.setdefault((sq, same[rot // 90]), k)
+                if first != k and _same_locations(entries[first][2], names):
+                    by_location = dict(zip(entries[first][2], values[first], strict=True))
+                    values.append([by_location[loc] for loc in names])
+                    continue
+            values.append(self.values(sq, rot, names))
+        return values
+
     def values(self, sq: tuple[int, int], rot: int, locs: list[str | None]) -> list[float]:
         """The evaluation after placing the current tile on ``sq`` at ``rot`` with a meeple at
         each of ``locs`` (``None``: none)."""
-        game = self.game
-        meeple_value = self.meeple_value
-        projection = self.projection
         if self.plain:
-            assert projection is not None
             previews = self.previews
-            if sq in previews:
-                known = previews[sq]
-            else:
-                known = previews[sq] = _preview_inputs(game, self.ctx, sq, projection, meeple_value)
+            known = previews.get(sq, _UNSEEN)
+            if known is _UNSEEN:
+                known = previews[sq] = self._inputs(sq)
             if known is not None:
                 sides, points, quiet = known
                 if quiet is not None and len(locs) == 1 and locs[0] is None:
                     return [quiet]
+                projection = self.projection
+                assert projection is not None
                 return projection.preview_values(
-                    game, sq, rot, sides, points, locs, meeple_value, quiet
+                    self.game, sq, rot, sides, points, locs, self.meeple_value, quiet
                 )
+        return self._played(sq, rot, locs)
+
+    def _inputs(self, sq: tuple[int, int]) -> _Preview | None:
+        """The :data:`_Preview` of ``sq``, or ``None`` if it must be played out."""
+        ctx = self.ctx
+        points = 0
+        for r in self.rules:
+            p = r.placement_points(ctx, sq)
+            if p is None:
+                return None
+            points += p
+        game = self.game
+        sides = game.board.preview_sides(sq)
+        if sides is None:
+            return None
+        projection = self.projection
+        assert projection is not None
+        return sides, points, projection.quiet_base(game, sq, sides, points, self.meeple_value)
+
+    def _played(self, sq: tuple[int, int], rot: int, locs: list[str | None]) -> list[float]:
+        """:meth:`values` played out: the bare placement pushed, its meeple variants valued
+        from there when :func:`_meeple_delta` can, else pushed too."""
+        game = self.game
+        meeple_value = self.meeple_value
+        projection = self.projection
         me = self.me
         blind = self.blind
         self.push(Move(sq, rot, None))
@@ -669,12 +716,12 @@ def _placement_entries(game: Game) -> list[_Entry]:
     """The placing moves of ``game`` (phase PLACE) as :data:`_Entry` items, in the order of
     ``game.legal_moves().list()``, from ``Game.placement_blocks()`` (no move built)."""
     entries: list[_Entry] = []
-    append = entries.append
     for squares, rots, locs, _n in game.placement_blocks():
-        by_rotation = [(rot, [None, *names]) for rot, names in zip(rots, locs, strict=False)]
+        # indices, not zip(): zip's keyword (ruff's B905) costs more than the loop (3.11)
+        by_rotation = [(rots[i], [None, *locs[i]]) for i in range(len(rots))]
         for sq in squares:
             for rot, names in by_rotation:
-                append((sq, rot, names))
+                entries.append((sq, rot, names))
     return entries
 
 
@@ -683,22 +730,7 @@ def _entry_values(
 ) -> list[list[float]]:
     """:func:`placement_values` of each entry's moves (placements of ``game``'s current tile,
     in the order of :func:`_placement_entries`), without building them."""
-    judge = _Judge(game, me, meeple_value)
-    same = _same_shape(game.board.compiled.oriented[game.current_tile])  # type: ignore[index]
-    twins = same != (0, 1, 2, 3)[: len(same)]
-    seen: dict[tuple[tuple[int, int], int], int] = {}
-    values: list[list[float]] = []
-    for k, (sq, rot, names) in enumerate(entries):
-        if twins:
-            # as _placement_groups: the first placement on a square with a rotation's shape
-            # and the same meeple locations stands for the others
-            first = seen.setdefault((sq, same[rot // 90]), k)
-            if first != k and sorted(map(str, entries[first][2])) == sorted(map(str, names)):
-                by_location = dict(zip(entries[first][2], values[first], strict=True))
-                values.append([by_location[loc] for loc in names])
-                continue
-        values.append(judge.values(sq, rot, names))
-    return values
+    return _Judge(game, me, meeple_value).entry_values(entries)
 
 
 def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
@@ -730,6 +762,44 @@ def _ties(moves: Iterable[Action], values: Iterable[float]) -> list[Action]:
         elif abs(value - best_value) <= 1e-9:
             best.append(move)
     return best
+
+
+def _tie_count(got: list[list[float]]) -> tuple[float, int, int, int]:
+    """The ties :func:`_ties` finds among the values ``got`` (per entry, flattened in order):
+    ``(best, entry, index, count)``: the value that last beat the best so far by more than
+    1e-9 and where it is, then how many from it on are within 1e-9 of it (itself too)."""
+    top = float("-inf")
+    start = start_j = count = 0
+    for k in range(len(got)):
+        values = got[k]
+        if values and max(values) - top < -1e-9:
+            # below the best by more than 1e-9 (rounding keeps the order): neither a tie
+            # nor a new best
+            continue
+        for j in range(len(values)):
+            value = values[j]
+            if value > top + 1e-9:
+                top = value
+                start = k
+                start_j = j
+                count = 1
+            elif abs(value - top) <= 1e-9:
+                count += 1
+    return top, start, start_j, count
+
+
+def _tie_at(
+    got: list[list[float]], top: float, start: int, start_j: int, left: int
+) -> tuple[int, int]:
+    """Where the tie numbered ``left`` (from 0) of :func:`_tie_count` is: ``(entry, index)``."""
+    for k in range(start, len(got)):
+        values = got[k]
+        for j in range(start_j if k == start else 0, len(values)):
+            if (k == start and j == start_j) or abs(values[j] - top) <= 1e-9:
+                if left == 0:
+                    return k, j
+                left -= 1
+    raise AssertionError("fewer ties than counted")
 
 
 class GreedyBot:
@@ -817,6 +887,15 @@ class GreedyBot:
         # which orders later moves): keep those on a copy
         return judge(game.copy(shuffle=self.rng))
 
+    def _drawn(self, entries: list[_Entry], got: list[list[float]]) -> Move:
+        """The move :func:`_ties` and the bot's generator would draw from the moves of
+        ``entries`` valued ``got``, only that move built."""
+        top, start, start_j, count = _tie_count(got)
+        # the same draw as choice() over the ties' list
+        k, j = _tie_at(got, top, start, start_j, self.rng.choice(range(count)))
+        sq, rot, names = entries[k]
+        return Move(sq, rot, names[j])
+
     def choose(self, game: Game) -> Action:
         if game.phase is Phase.PLACE and self.style is None:
             # the moves' values from the placement blocks, the moves built only for the ties
@@ -827,16 +906,7 @@ class GreedyBot:
             me = game.decider
             mv = self.meeple_value
             got = self._judged(game, lambda view: _entry_values(view, entries, me, mv))
-            # as _ties, a move built only when it joins the ties
-            best: list[Action] = []
-            top = float("-inf")
-            for (sq, rot, names), values in zip(entries, got, strict=False):  # one length
-                for loc, value in zip(names, values, strict=False):
-                    if value > top + 1e-9:
-                        top, best = value, [Move(sq, rot, loc)]
-                    elif abs(value - top) <= 1e-9:
-                        best.append(Move(sq, rot, loc))
-            return self.rng.choice(best)
+            return self._drawn(entries, got)
         moves = game.legal_moves().list()
         if len(moves) == 1:
             return moves[0]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine import build
-from engine.board import Board
+from engine.board import Board, PreviewFeature
 from engine.bots.greedy_bot import GreedyBot
 from engine.bots.mcts_bot import MCTSBot
 from engine.errors import EngineError
@@ -315,3 +315,21 @@ def test_remembered_previews_equal_fresh_ones(
         game.apply(bot.choose(game))
     assert asked[0] > 2000
     assert asked[0] - asked[1] > asked[0] // 2  # remembered
+
+
+def test_preview_features_compare_by_their_fields() -> None:
+    """A record, not a tuple: equal (and hashing alike) exactly when every field is, on both
+    builds (an extension type on the compiled one)."""
+    fields = (FIELD, (4, 9), 0, 0, 1, (2,), frozenset({7}), (0,))
+    a = PreviewFeature(*fields)
+    assert a == PreviewFeature(*fields)
+    assert hash(a) == hash(PreviewFeature(*fields))
+    assert a.fields() == fields
+    assert (a.kind, a.roots, a.open, a.tiles, a.coa) == (FIELD, (4, 9), 0, 0, 1)
+    assert (a.meeples, a.cities, a.own_cities) == ((2,), frozenset({7}), (0,))
+    for i in range(len(fields)):
+        other = list(fields)
+        other[i] = (99,) if isinstance(fields[i], tuple) else 99
+        assert a != PreviewFeature(*other), i
+    assert a != fields  # not a tuple any more
+    assert repr(a).startswith("PreviewFeature(kind=2, roots=(4, 9), open=0,")

@@ -115,3 +115,45 @@ def test_best_placements_are_the_best_of_all_values(name: str | None, meeples: i
             without_meeples += game.supply[me] == 0
         game.apply(rng.choice(game.legal_moves()))
     assert checked > 30 and ties > 3 and without_meeples > 3
+
+
+def test_the_drawn_move_is_the_one_drawn_from_all_the_ties() -> None:
+    """``GreedyBot._drawn`` (only the drawn move built) draws what ``rng.choice(_ties(...))``
+    draws over every move, with the generator left in the same state: ties within 1e-9,
+    values creeping up by less than 1e-9 (the ties are measured from the value that started
+    them), a later best restarting them, a lone best."""
+    import random
+
+    from engine.moves import Move
+
+    rng = random.Random(7)
+    base = [0.0, 1.0, 2.5]
+    for case in range(400):
+        entries = []
+        got = []
+        for k in range(rng.randrange(1, 8)):
+            names = [None, *("NESW"[: rng.randrange(4)])]
+            entries.append(((k, -k), 90 * rng.randrange(4), names))
+            got.append(
+                [rng.choice(base) + rng.choice([0.0, 4e-10, 8e-10, 1.2e-9, -6e-10]) for _ in names]
+            )
+        moves = [Move(sq, rot, loc) for sq, rot, names in entries for loc in names]
+        values = [v for vs in got for v in vs]
+        bot = greedy.GreedyBot(seed=case)
+        want_rng = random.Random(case)
+        want = want_rng.choice(greedy._ties(moves, values))
+        assert bot._drawn(entries, got) == want, case
+        assert bot.rng.getstate() == want_rng.getstate()
+
+
+def test_best_other_is_the_best_of_the_other_scores() -> None:
+    for scores, player, want in (
+        ([3, 9, 4], 1, 4),
+        ([3, 9, 4], 0, 9),
+        ([5], 0, 0),
+        ([-2, -7], 0, -7),
+        ([1.5, 2, 2.0], 0, 2),
+    ):
+        assert greedy._best_other(scores, player) == want
+        others = scores[:player] + scores[player + 1 :]
+        assert greedy._best_other(scores, player) == (max(others) if others else 0)

@@ -55,13 +55,21 @@ def _statements(text: str) -> list[str]:
     return out
 
 
+MODULE = "<module>"
+"""The key of a ``.pxd``'s module-level ``cpdef`` functions in :func:`parse_pxd`."""
+
+
 def parse_pxd(path: Path) -> dict[str, PxdClass]:
-    """The ``cdef class`` es of a ``.pxd``: attributes, ``cpdef`` methods and their locals."""
+    """The ``cdef class`` es of a ``.pxd``: attributes, ``cpdef`` methods and their locals;
+    its module-level ``cpdef`` functions under :data:`MODULE`."""
     classes: dict[str, PxdClass] = {}
     current: PxdClass | None = None
     pending: list[str] = []
     for line in _statements(path.read_text()):
         text = line.strip()
+        if text == line and text.startswith(("@cython.locals(", "cpdef ")):
+            # not indented: a module-level function
+            current = classes.setdefault(MODULE, PxdClass(MODULE, None))
         if m := re.fullmatch(r"cdef class (\w+)(?:\((\w+)\))?:", text):
             current = classes[m[1]] = PxdClass(m[1], m[2])
         elif m := re.fullmatch(r"cdef (?:public |readonly )?[\w.]+ ([\w, ]+)", text):
@@ -118,7 +126,8 @@ def _all_classes() -> dict[str, tuple[str, PxdClass]]:
     out: dict[str, tuple[str, PxdClass]] = {}
     for pxd in PXDS:
         for name, decl in parse_pxd(pxd).items():
-            out[name] = (_module_of(pxd), decl)
+            if name != MODULE:
+                out[name] = (_module_of(pxd), decl)
     return out
 
 
@@ -134,11 +143,14 @@ def test_declared_classes_methods_and_locals_are_the_modules(pxd: Path) -> None:
     tree = ast.parse(pxd.with_suffix(".py").read_text())
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     for name, decl in parse_pxd(pxd).items():
-        assert name in classes, f"{pxd.name}: class {name} is not in the module"
-        cls = classes[name]
-        bases = [b.id for b in cls.bases if isinstance(b, ast.Name)]
-        assert bases == ([decl.base] if decl.base else []), f"{name}: bases {bases}"
-        methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
+        if name == MODULE:
+            methods = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+        else:
+            assert name in classes, f"{pxd.name}: class {name} is not in the module"
+            cls = classes[name]
+            bases = [b.id for b in cls.bases if isinstance(b, ast.Name)]
+            assert bases == ([decl.base] if decl.base else []), f"{name}: bases {bases}"
+            methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
         for fn in decl.functions:
             where = f"{pxd.name}: {name}.{fn.name}"
             assert fn.name in methods, f"{where} is not a method of the module's class"
@@ -204,6 +216,12 @@ def test_the_parser_reads_what_it_checks(tmp_path: Path) -> None:
     (decl,) = parse_pxd(pxd).values()
     assert (decl.name, decl.base, decl.attrs) == ("A", "B", {"x", "y", "n"})
     assert decl.functions == [PxdFunction("f", ["self", "a", "b"], ["r", "s"])]
+    pxd.write_text(
+        "cdef class A:\n    cpdef f(self)\n\n@cython.locals(k=Py_ssize_t)\ncpdef list g(list a, b)\n"
+    )
+    got = parse_pxd(pxd)
+    assert got["A"].functions == [PxdFunction("f", ["self"], [])]
+    assert got[MODULE].functions == [PxdFunction("g", ["a", "b"], ["k"])]
     pxd.write_text("cdef class A:\n    cdef inline int g(self)\n")
     with pytest.raises(AssertionError, match="cannot read"):
         parse_pxd(pxd)
