@@ -587,8 +587,13 @@ class _Judge:
         rules = self.rules = game.rules
         # what the rule sets declare about their hooks (BotHints; checked against their
         # behaviour)
-        self.blind = blind = all(r.bot_hints.meeple_blind for r in rules)
-        self.plain = plain = blind and all(r.bot_hints.plain_scoring for r in rules)
+        blind = plain = True
+        for r in rules:  # one loop, not two all() generators: a judge per decision
+            hints = r.bot_hints
+            blind = blind and hints.meeple_blind
+            plain = plain and hints.plain_scoring
+        self.blind = blind
+        self.plain = plain = blind and plain
         # plain rules: nothing at the end of a turn or the game moves the evaluation, so a
         # placement is judged where its turn would end (Game.push_placement), no copy needed
         self.push: Callable[[Action], None] = game.push_placement if plain else game.push
@@ -848,14 +853,15 @@ class GreedyBot:
         self.samples = samples
         """Reshuffles of the hidden pile when a rule action leads to placing a tile."""
 
-    def _lookahead(self, game: Game, move: Action, me: int) -> float:
+    def _lookahead(self, game: Game, move: Action, me: int, plain: bool) -> float:
         """Value of a rule-set choice (draw or take a tile, buy an extra turn, sell, upgrade...):
         the evaluation after it, or, when it leads to the same player placing a tile, the best
         evaluation of that placement (judged as the bot judges its own placements, after the
-        turn's scoring: :func:`placement_values`), averaged over reshuffles of the hidden pile."""
+        turn's scoring: :func:`placement_values`), averaged over reshuffles of the hidden pile.
+        ``plain``: every rule set's ``bot_hints.plain_scoring``."""
         # unless the same player places a tile next, hidden information (the order of the
         # pile, face-down values) cannot change the evaluation: judge it once, in place
-        if all(r.bot_hints.plain_scoring for r in game.rules):
+        if plain:
             # plain rules: nothing at the end of a turn moves the evaluation, so, as for a
             # placement, the choice is judged where its turn would end, without a board copy
             game.push_placement(move, offered=True)  # one of this position's legal moves
@@ -939,7 +945,8 @@ class GreedyBot:
                 game, lambda view: placement_values(view, moves, me, self.meeple_value)
             )
         else:
-            values = [self._lookahead(game, move, me) for move in moves]
+            plain = all(r.bot_hints.plain_scoring for r in game.rules)
+            values = [self._lookahead(game, move, me, plain) for move in moves]
         if self.style is not None:
             bonuses = self.style.bonuses(game, moves)
             values = [v + b for v, b in zip(values, bonuses, strict=True)]

@@ -28,7 +28,7 @@ class _Copying(GreedyBot):
     """The greedy bot as it was: every placing decision on a re-dealt copy, every rule-set
     choice judged after a full push."""
 
-    def _lookahead(self, game: Game, move: Action, me: int) -> float:
+    def _lookahead(self, game: Game, move: Action, me: int, plain: bool = False) -> float:
         game.push(move)
         if not (game.phase is Phase.PLACE and game.to_move == me):
             value = greedy.evaluate(game, me, self.meeple_value)
