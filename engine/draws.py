@@ -29,10 +29,16 @@ def shuffle(rng: random.Random, x: list[Any]) -> None:
         rng.shuffle(x)
         return
     getrandbits = rng.getrandbits
-    for i in reversed(range(1, len(x))):
-        n = i + 1
-        k = n.bit_length()
+    # draws below n = i + 1 take n.bit_length() bits: k follows it down from the top (one
+    # comparison a step instead of a method call; the pile is re-dealt at every bot decision)
+    n = len(x)
+    k = n.bit_length()
+    below = (1 << k >> 1) - 1  # k drops by one once i + 1 < 2 ** (k - 1), that is i < below
+    for i in range(n - 1, 0, -1):
+        if i < below:
+            k -= 1
+            below >>= 1
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]

@@ -10,7 +10,7 @@ from engine.draws import shuffle
 
 def test_shuffle_is_random_shuffle_with_the_same_state_after() -> None:
     for seed in range(60):
-        for size in (0, 1, 2, 3, 7, 8, 9, 71, 72, 113, 114, 200):
+        for size in (0, 1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 71, 72, 113, 114, 200):
             mine, ref = random.Random(seed), random.Random(seed)
             a, b = list(range(size)), list(range(size))
             shuffle(mine, a)
