@@ -45,8 +45,8 @@ def test_rule_choices_judged_in_place_match_the_sampled_copies(monkeypatch, name
     compared: list[int] = []
     mismatches: list[str] = []
 
-    def checked(self, game, move, me):
-        got = fast(self, game, move, me)
+    def checked(self, game, move, me, plain):
+        got = fast(self, game, move, me, plain)
         sims = []
         for k in range(3):
             sim = game.copy(shuffle=random.Random(k))
