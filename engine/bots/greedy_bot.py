@@ -324,11 +324,11 @@ class _Projection:
         tile = game.current_tile
         assert tile is not None
         group_of, groups = board.preview(square, tile, rotation, sides)
-        # board root -> group: only a joined value or a field needs it (a quiet placement's
-        # meeples mostly go on roads and cities)
-        merged: dict[int, int] | None = None
+        merged: dict[int, int] = {}
+        for g, pv in enumerate(groups):
+            for r in pv.roots:
+                merged[r] = g
         if quiet_base is None:
-            merged = _merged(groups)
             base = self._joined_value(game, square, points, meeple_value, merged, groups)
         values: list[float] = []
         o = board.compiled.oriented[tile][rotation // 90]
@@ -344,8 +344,6 @@ class _Projection:
                 continue
             pv = groups[g]
             if pv.kind == FIELD:
-                if merged is None:
-                    merged = _merged(groups)
                 fp = self._field_points(f, merged, groups, pv.cities, pv.own_cities)
                 delta = fp - meeple_value
             elif pv.open == 0:  # completed and scored at once, the meeple comes back
@@ -453,15 +451,6 @@ class _Projection:
                 if board.monasteries[(mx, my)] == 1 and p == me:
                     supply += 1  # completed: scored now, the monk comes back
         return out[me] - _best_other(out, me) + meeple_value * supply
-
-
-def _merged(groups: list[PreviewFeature]) -> dict[int, int]:
-    """Each board root a preview's ``groups`` join -> its group."""
-    merged: dict[int, int] = {}
-    for g in range(len(groups)):
-        for r in groups[g].roots:
-            merged[r] = g
-    return merged
 
 
 def _feature_adds(game: Game, root: int) -> list[tuple[int, int]]:
