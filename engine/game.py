@@ -57,6 +57,7 @@ from engine.scoring import (
     ScoreEvent,
     completed_cities,
     feature_points,
+    final_points,
     majority,
     square_tiles,
 )
@@ -553,20 +554,10 @@ class Game:
         meeples = self.meeples
         if len(meeple_ids) == 1:
             return (meeples[meeple_ids[0]][0],)
-        # meeple_strength inlined (bots ask for majorities thousands of times a game)
-        rules = self.rules
-        ctx = self._rule_ctx
         strengths: dict[int, int] = {}
         for mid in meeple_ids:
-            meeple = meeples[mid]
-            for r in rules:
-                s = r.meeple_strength(ctx, mid)
-                if s is not None:
-                    break
-            else:
-                s = meeple[4]
-            p = meeple[0]
-            strengths[p] = strengths.get(p, 0) + s
+            p = meeples[mid][0]
+            strengths[p] = strengths.get(p, 0) + self.meeple_strength(mid)
         return majority(strengths)
 
     def _score_feature(self, root: int, *, final: bool) -> None:
@@ -1179,10 +1170,6 @@ class Game:
         parent = f.parent
         fmeeples = f.meeples
         fkind = f.kind
-        ftiles = f.tiles
-        fcoa = f.coa
-        done = f.done
-        cities_of = f.cities
         farmers = self.options.farmers
         seen: set[int] = set()
         for player, sq, _loc, node, _s in meeples.values():
@@ -1195,20 +1182,9 @@ class Game:
             if root in seen:
                 continue
             seen.add(root)
-            kind = fkind[root]
-            if kind == FIELD:
-                if not farmers:
-                    continue
-                # scoring.final_points inlined: 3 a distinct completed city touched
-                complete: set[int] = set()
-                for c in cities_of.get(root, ()):
-                    while parent[c] != c:
-                        c = parent[c]
-                    if c in done and fkind[c] == CITY:
-                        complete.add(c)
-                pts = 3 * len(complete)
-            else:
-                pts = feature_points(kind, len(ftiles[root]), fcoa[root], True)
+            if not farmers and fkind[root] == FIELD:
+                continue
+            pts = final_points(f, root, farmers)
             mids = fmeeples.get(root, ())
             if len(mids) == 1:
                 out[meeples[mids[0]][0]] += pts

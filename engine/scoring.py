@@ -115,11 +115,16 @@ def majority(strengths: dict[int, int]) -> tuple[int, ...]:
 
 def completed_cities(features: FeatureStore, field_root: int) -> int:
     """Distinct completed cities a field touches."""
-    find = features.find
+    parent = features.parent
     done = features.done
     kind = features.kind
-    roots = {find(c) for c in features.cities_of(field_root)}
-    return sum(1 for r in roots if r in done and kind[r] == CITY)
+    complete: set[int] = set()
+    for c in features.cities_of(field_root):
+        while parent[c] != c:  # FeatureStore.find inlined: the bots project fields often
+            c = parent[c]
+        if c in done and kind[c] == CITY:
+            complete.add(c)
+    return len(complete)
 
 
 def final_points(features: FeatureStore, root: int, farmers: bool) -> int:

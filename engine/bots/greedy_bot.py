@@ -610,11 +610,6 @@ class _Judge:
         twins = same != (0, 1, 2, 3)[: len(same)]
         seen: dict[tuple[tuple[int, int], int], int] = {}
         values: list[list[float]] = []
-        # a square's preview inputs looked up here, not through values(): most entries are
-        # a quiet square's or a preview's (a call less each, thousands a game)
-        previews = self.previews if self.plain else None
-        projection = self.projection
-        meeple_value = self.meeple_value
         for k in range(len(entries)):
             sq, rot, names = entries[k]
             if twins:
@@ -625,25 +620,7 @@ class _Judge:
                     by_location = dict(zip(entries[first][2], values[first], strict=True))
                     values.append([by_location[loc] for loc in names])
                     continue
-            if previews is None:
-                values.append(self._played(sq, rot, names))
-                continue
-            known = previews.get(sq, _UNSEEN)
-            if known is _UNSEEN:
-                known = previews[sq] = self._inputs(sq)
-            if known is None:
-                values.append(self._played(sq, rot, names))
-                continue
-            sides, points, quiet = known
-            if quiet is not None and len(names) == 1 and names[0] is None:
-                values.append([quiet])
-            else:
-                assert projection is not None
-                values.append(
-                    projection.preview_values(
-                        game, sq, rot, sides, points, names, meeple_value, quiet
-                    )
-                )
+            values.append(self.values(sq, rot, names))
         return values
 
     def values(self, sq: tuple[int, int], rot: int, locs: list[str | None]) -> list[float]:
