@@ -89,7 +89,7 @@ EVALUATIONS = ("projected", "learned")
 
 DEFAULT_EVALUATION = "learned"
 """The learned evaluation (:mod:`engine.bots.evaluation`): with it the default won 147 of 200
-classic games (5 ties) and 148 of 175 Deutschland games against the default of a1cce19, which
+classic games (5 ties) and 168 of 201 Deutschland games against the default of a1cce19, which
 judged by the projected scores (docs/bots.md, "Against the default of issue 31")."""
 
 DEFAULT_PLAYOUT_TURNS = 2
