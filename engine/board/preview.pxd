@@ -17,6 +17,13 @@ cdef class PreviewFeature:
 
 
 cdef class Previews(BoardState):
+    @cython.locals(sides=tuple)
+    cpdef preview_sides(self, square)
+    @cython.locals(
+        memo=dict, f=FeatureStore, key=tuple, got=tuple, fopen=list, fcoa=list, fmeeples=dict,
+        ftiles=list, cities_of=dict, check=list, pv=PreviewFeature, field=bint,
+    )
+    cpdef tuple preview(self, square, tile_id, rotation, sides)
     @cython.locals(
         parent=list, side=tuple, tiles=dict, all_nodes=dict, x=Py_ssize_t, y=Py_ssize_t,
         s=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, other=OrientedTile, k=Py_ssize_t,
@@ -26,7 +33,7 @@ cdef class Previews(BoardState):
     @cython.locals(
         o=OrientedTile, f=FeatureStore, kinds=tuple, opens=list, joins=list, borders=list,
         edges=str, side_seg=tuple, half_seg=tuple, s=Py_ssize_t, side=tuple, a=Py_ssize_t,
-        owner=dict, seg=Py_ssize_t, count=Py_ssize_t,
+        owner=dict, seg=Py_ssize_t, count=Py_ssize_t, joined=dict,
         g_roots=list, fopen=list, ftiles=list, fcoa=list, fmeeples=dict, cities_of=dict,
         ocoa=tuple, ocities=tuple, out=list, g=Py_ssize_t, rs=tuple, head=Py_ssize_t,
         kind=Py_ssize_t, coa=Py_ssize_t, open_edges=Py_ssize_t, i=Py_ssize_t, tiles=Py_ssize_t,

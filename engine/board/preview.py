@@ -222,10 +222,12 @@ class Previews(BoardState):
 
     def preview(
         self, square: Square, tile_id: str, rotation: int, sides: tuple[tuple[Any, ...], ...]
-    ) -> tuple[Sequence[int], list[PreviewFeature]]:
+    ) -> tuple[Sequence[int], list[PreviewFeature], dict[int, int]]:
         """The features the tile's segments would belong to if it were placed so, without
         placing it (``sides`` from :meth:`preview_sides` for ``square``): the group of each
-        segment (-1 for a monastery) and, per group, a :class:`PreviewFeature`. Equal to what
+        segment (-1 for a monastery), per group a :class:`PreviewFeature`, and the group each
+        board root it joins goes to (``{root: group}``, in the order of the groups and their
+        ``roots``; shared with the memo below: read it, do not change it). Equal to what
         :meth:`place` would build (a test compares them on whole games); bots use it to judge
         a placement without playing it.
 
@@ -256,8 +258,8 @@ class Previews(BoardState):
                 ):
                     break
             else:
-                return got[2], got[3]
-        group_of, out = self._preview(square, tile_id, rotation, sides)
+                return got[2], got[3], got[4]
+        group_of, out, joined = self._preview(square, tile_id, rotation, sides)
         fopen = f.open
         fcoa = f.coa
         fmeeples = f.meeples
@@ -271,8 +273,8 @@ class Previews(BoardState):
                 check.append((r, fopen[r], fcoa[r], fmeeples.get(r), held, field))
         if len(memo) >= PREVIEW_MEMO_SIZE:
             memo.clear()
-        memo[key] = (sides, check, group_of, out)
-        return group_of, out
+        memo[key] = (sides, check, group_of, out, joined)
+        return group_of, out, joined
 
     def remember_previews(self, memo: dict[Any, Any] | None) -> None:
         """Remember :meth:`preview` results in ``memo`` (``None``: stop), shared with this
@@ -283,7 +285,7 @@ class Previews(BoardState):
 
     def _preview(
         self, square: Square, tile_id: str, rotation: int, sides: tuple[tuple[Any, ...], ...]
-    ) -> tuple[Sequence[int], list[PreviewFeature]]:
+    ) -> tuple[Sequence[int], list[PreviewFeature], dict[int, int]]:
         """:meth:`preview`, worked out."""
         o = self.compiled.oriented[tile_id][rotation // 90]
         f = self.features
@@ -355,8 +357,13 @@ class Previews(BoardState):
         ocoa = o.coa
         ocities = o.cities
         out: list[PreviewFeature] = []
+        # the root -> group table the evaluator reads, made once per preview worked out (a
+        # remembered preview gives it again) rather than once per preview asked for
+        joined: dict[int, int] = {}
         for g in range(count):
             rs = g_roots[g]
+            for r in rs:
+                joined[r] = g
             if members is None:  # one segment per group (most placements)
                 head = heads[g]
                 kind = kinds[head]
@@ -404,4 +411,4 @@ class Previews(BoardState):
                         coa += c
                         tiles += 1
             out.append(PreviewFeature(kind, rs, open_edges, tiles, coa, meeples, NO_NODES, ()))
-        return group_of, out
+        return group_of, out, joined

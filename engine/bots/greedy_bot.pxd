@@ -7,6 +7,7 @@ from engine.board.placing cimport Board
 from engine.board.preview cimport PreviewFeature
 from engine.board.tiletables cimport OrientedTile
 from engine.features cimport FeatureStore
+from engine.game cimport Game
 
 
 cdef class _Projection:
@@ -18,18 +19,20 @@ cdef class _Projection:
 
     @cython.locals(adds_of=dict, fields_of=dict, side=tuple)
     cpdef bint quiet(self, square, sides) except -1
+    @cython.locals(me=Py_ssize_t)
+    cpdef quiet_base(self, Game game, square, sides, points, meeple_value)
     @cython.locals(
         board=Board, f=FeatureStore, parent=list, fkind=list, fmeeples=dict, done=set,
         cities_of=dict, meeples=dict, total=list, adds_of=dict, fields_of=dict, near=set,
         found=set, p=Py_ssize_t, mx=Py_ssize_t, my=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t,
     )
-    cpdef _project(self, game)
+    cpdef _project(self, Game game)
     @cython.locals(
         board=Board, f=FeatureStore, merged=dict, values=list, g=Py_ssize_t, o=OrientedTile,
         pv=PreviewFeature,
     )
     cpdef list preview_values(
-        self, game, square, rotation, sides, points, locations, meeple_value, quiet_base
+        self, Game game, square, rotation, sides, points, locations, meeple_value, quiet_base
     )
     @cython.locals(
         parent=list, done=set, fkind=list, complete=set, k=Py_ssize_t, pv=PreviewFeature,
@@ -40,11 +43,12 @@ cdef class _Projection:
         recount=dict, me=Py_ssize_t, p=Py_ssize_t, x=Py_ssize_t, y=Py_ssize_t, mx=Py_ssize_t,
         my=Py_ssize_t, pv=PreviewFeature,
     )
-    cpdef _joined_value(self, game, square, points, meeple_value, merged, groups)
+    cpdef _joined_value(self, Game game, square, points, meeple_value, merged, groups)
 
 
 cdef class _Judge:
-    cdef public object game, meeple_value, rules, push, ctx
+    cdef public Game game
+    cdef public object meeple_value, rules, push, ctx
     cdef public Py_ssize_t me
     cdef public bint blind, plain
     cdef public _Projection projection
@@ -54,9 +58,9 @@ cdef class _Judge:
     cpdef list entry_values(self, list entries)
     @cython.locals(previews=dict, projection=_Projection)
     cpdef list values(self, sq, rot, locs)
-    @cython.locals(projection=_Projection)
+    @cython.locals(projection=_Projection, game=Game)
     cpdef _inputs(self, sq)
-    @cython.locals(projection=_Projection, values=list, later=list)
+    @cython.locals(projection=_Projection, values=list, later=list, game=Game)
     cpdef list _played(self, sq, rot, locs)
 
 

@@ -323,11 +323,7 @@ class _Projection:
         f = board.features
         tile = game.current_tile
         assert tile is not None
-        group_of, groups = board.preview(square, tile, rotation, sides)
-        merged: dict[int, int] = {}
-        for g, pv in enumerate(groups):
-            for r in pv.roots:
-                merged[r] = g
+        group_of, groups, merged = board.preview(square, tile, rotation, sides)
         if quiet_base is None:
             base = self._joined_value(game, square, points, meeple_value, merged, groups)
         values: list[float] = []
@@ -444,12 +440,13 @@ class _Projection:
                 for m in mids:
                     if meeples[m][0] == me:
                         supply += 1
-        x, y = square
-        for _mid, (mx, my), p, _pts in self.monks:
-            if -1 <= mx - x <= 1 and -1 <= my - y <= 1:
-                out[p] += 1
-                if board.monasteries[(mx, my)] == 1 and p == me:
-                    supply += 1  # completed: scored now, the monk comes back
+        if square in self.near_monks:  # else no monk is next to it
+            x, y = square
+            for _mid, (mx, my), p, _pts in self.monks:
+                if -1 <= mx - x <= 1 and -1 <= my - y <= 1:
+                    out[p] += 1
+                    if board.monasteries[(mx, my)] == 1 and p == me:
+                        supply += 1  # completed: scored now, the monk comes back
         return out[me] - _best_other(out, me) + meeple_value * supply
 
 

@@ -49,7 +49,11 @@ def _check_preview(b: Board, sq, tile: str, rot: int, problems: list[str]) -> No
     sides = b.preview_sides(sq)
     if sides is None:
         return
-    groups_of, groups = b.preview(sq, tile, rot, sides)
+    groups_of, groups, joined = b.preview(sq, tile, rot, sides)
+    # the root -> group table: every joined root, in the order of the groups and their roots
+    table = [(r, g) for g, pv in enumerate(groups) for r in pv.roots]
+    if list(joined.items()) != table:
+        problems.append(f"{tile}@{sq} r{rot}: joined {joined} != {table}")
     mark = b.begin_trial()
     completed, _monks = b.place(sq, tile, rot)
     f = b.features
@@ -158,7 +162,7 @@ def test_monastery_preview_kind() -> None:
     sq, rot = board.placements("B")[0]
     sides = board.preview_sides(sq)
     assert sides is not None
-    groups_of, _ = board.preview(sq, "B", rot, sides)
+    groups_of, _, _ = board.preview(sq, "B", rot, sides)
     o = board.oriented("B", rot)
     assert [g for g, k in zip(groups_of, o.kinds, strict=True) if k == MONASTERY] == [-1]
 
@@ -269,7 +273,11 @@ def test_remembered_previews_agree_on_both_builds(name: str | None, players: int
                 board.remember_previews(None)
                 fresh = board.preview(sq, tile, rot, sides)
                 board.remember_previews(memo)
-                assert (list(got[0]), got[1]) == (list(fresh[0]), fresh[1]), (sq, tile, rot)
+                assert (list(got[0]), got[1], list(got[2].items())) == (
+                    list(fresh[0]),
+                    fresh[1],
+                    list(fresh[2].items()),
+                ), (sq, tile, rot)
         bot = mcts if game.turn % 9 == 4 else greedy
         game.apply(bot.choose(game))
     assert asked > 500
@@ -300,7 +308,11 @@ def test_remembered_previews_equal_fresh_ones(
         asked[0] += 1
         got = remembering(self, square, tile_id, rotation, sides)
         fresh = real(self, square, tile_id, rotation, sides)
-        assert (list(got[0]), got[1]) == (list(fresh[0]), fresh[1]), (square, tile_id, rotation)
+        assert (list(got[0]), got[1], list(got[2].items())) == (
+            list(fresh[0]),
+            fresh[1],
+            list(fresh[2].items()),
+        ), (square, tile_id, rotation)
         return got
 
     monkeypatch.setattr(Board, "_preview", counted)
