@@ -73,3 +73,8 @@ cpdef tuple _tie_count(list got)
 cpdef tuple _tie_at(list got, double top, Py_ssize_t start, Py_ssize_t start_j, Py_ssize_t left)
 @cython.locals(entries=list, by_rotation=list, i=Py_ssize_t)
 cpdef list _placement_entries(game)
+@cython.locals(
+    entries=list, values=list, highs=list, best=list, k=Py_ssize_t, j=Py_ssize_t, got=list,
+    names=list, top=double,
+)
+cpdef list best_placements(game, me, meeple_value)

@@ -744,13 +744,18 @@ def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
         sq, rot, names = entries[0]
         return [Move(sq, rot, names[0])]
     values = _entry_values(game, entries, me, meeple_value)
-    top = max(max(got) for got in values) - 1e-9
-    return [
-        Move(sq, rot, loc)
-        for (sq, rot, names), got in zip(entries, values, strict=True)
-        for loc, value in zip(names, got, strict=True)
-        if value >= top
-    ]
+    highs = [max(got) for got in values]
+    top = max(highs) - 1e-9
+    best: list[Move] = []
+    # indices, not zip(..., strict=True) (slow on 3.11), and only the entries that reach the top
+    for k in range(len(entries)):
+        if highs[k] >= top:
+            sq, rot, names = entries[k]
+            got = values[k]
+            for j in range(len(names)):
+                if got[j] >= top:
+                    best.append(Move(sq, rot, names[j]))
+    return best
 
 
 def _ties(moves: Iterable[Action], values: Iterable[float]) -> list[Action]:
