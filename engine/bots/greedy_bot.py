@@ -613,10 +613,16 @@ class _Judge:
                 # as _placement_groups: the first placement on a square with a rotation's
                 # shape and the same meeple locations stands for the others
                 first = seen.setdefault((sq, same[rot // 90]), k)
-                if first != k and _same_locations(entries[first][2], names):
-                    by_location = dict(zip(entries[first][2], values[first], strict=True))
-                    values.append([by_location[loc] for loc in names])
-                    continue
+                if first != k:
+                    first_names = entries[first][2]
+                    if first_names == names:  # the same locations in the same order
+                        values.append(values[first][:])
+                        continue
+                    if _same_locations(first_names, names):
+                        # one length (the same locations): strict is slow on 3.11
+                        by_location = dict(zip(first_names, values[first], strict=False))
+                        values.append([by_location[loc] for loc in names])
+                        continue
             values.append(self.values(sq, rot, names))
         return values
 
