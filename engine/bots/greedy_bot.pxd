@@ -78,3 +78,10 @@ cpdef list _placement_entries(game)
     names=list, top=double,
 )
 cpdef list best_placements(game, me, meeple_value)
+@cython.locals(found=bint, i=Py_ssize_t)
+cpdef _best_other(list scores, Py_ssize_t player)
+@cython.locals(proj=list)
+cpdef evaluate(Game game, Py_ssize_t player, meeple_value=*)
+@cython.locals(i=Py_ssize_t, best=list)
+cpdef list _ties(list moves, list values)
+cpdef bint _plain_scoring(rules) except -1

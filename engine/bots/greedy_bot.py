@@ -764,17 +764,30 @@ def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
     return best
 
 
-def _ties(moves: Iterable[Action], values: Iterable[float]) -> list[Action]:
+def _ties(moves: list[Action], values: list[float]) -> list[Action]:
     """The moves a greedy bot draws from: the best value, ties within 1e-9 of the best so far
     in move order."""
     best: list[Action] = []
     best_value = float("-inf")
-    for move, value in zip(moves, values, strict=True):
+    if len(moves) != len(values):
+        raise ValueError("one value per move")
+    # indices, not zip(..., strict=True): its keyword is slow on 3.11 (a rule-set choice of
+    # every playout turn comes here)
+    for i in range(len(moves)):
+        value = values[i]
         if value > best_value + 1e-9:
-            best_value, best = value, [move]
+            best_value, best = value, [moves[i]]
         elif abs(value - best_value) <= 1e-9:
-            best.append(move)
+            best.append(moves[i])
     return best
+
+
+def _plain_scoring(rules: list[Any]) -> bool:
+    """Whether every rule set's ``bot_hints.plain_scoring`` holds."""
+    for r in rules:  # noqa: SIM110 - all() over a generator is slower (asked every decision)
+        if not r.bot_hints.plain_scoring:
+            return False
+    return True
 
 
 def _tie_count(got: list[list[float]]) -> tuple[float, int, int, int]:
@@ -889,7 +902,7 @@ class GreedyBot:
         """``judge(position)`` on ``game`` with its hidden information (face-down chip values,
         the pile) re-dealt with the bot's generator, so the bot does not peek at what a covered
         chip is worth."""
-        if all(r.bot_hints.plain_scoring for r in game.rules):
+        if _plain_scoring(game.rules):
             # plain rules judge on trials only (Game.push_placement), which leave the game as
             # it was: re-deal in place instead of copying the board
             game.push_redeal(self.rng)
@@ -930,7 +943,7 @@ class GreedyBot:
                 game, lambda view: placement_values(view, moves, me, self.meeple_value)
             )
         else:
-            plain = all(r.bot_hints.plain_scoring for r in game.rules)
+            plain = _plain_scoring(game.rules)
             values = [self._lookahead(game, move, me, plain) for move in moves]
         if self.style is not None:
             bonuses = self.style.bonuses(game, moves)
