@@ -85,6 +85,4 @@ cpdef evaluate(Game game, Py_ssize_t player, meeple_value=*)
 @cython.locals(i=Py_ssize_t, best=list)
 cpdef list _ties(list moves, list values)
 cpdef bint _plain_scoring(rules) except -1
-@cython.locals(got=tuple)
-cpdef tuple _same_shape(oriented)
 cpdef bint _same_locations(list a, list b) except -1
