@@ -157,3 +157,32 @@ def test_best_other_is_the_best_of_the_other_scores() -> None:
         assert greedy._best_other(scores, player) == want
         others = scores[:player] + scores[player + 1 :]
         assert greedy._best_other(scores, player) == (max(others) if others else 0)
+
+
+def test_placements_next_to_a_monk_value_as_played_out() -> None:
+    """``_joined_value`` looks at the monks only for a square in ``near_monks``: every placing
+    move on a square next to a monk (where a monk's points change) is valued as pushing it and
+    evaluating does, on both builds (no patching), and many such moves were compared."""
+    from engine.game import Game
+    from engine.moves import Move
+
+    near = 0
+    for seed in range(3):
+        game = Game(None, players=2, seed=seed)
+        bot = greedy.GreedyBot(seed=seed)
+        while not game.is_over():
+            if game.phase is Phase.PLACE:
+                monks = [sq for _p, sq, _loc, node, _s in game.meeples.values() if node < 0]
+                moves = [
+                    mv
+                    for mv in game.legal_moves().list()
+                    if isinstance(mv, Move)
+                    and any(abs(mv[0][0] - x) <= 1 and abs(mv[0][1] - y) <= 1 for x, y in monks)
+                ]
+                if moves:
+                    me = game.to_move
+                    got = greedy.placement_values(game, moves, me, 0.5)
+                    assert got == greedy.reference_values(game, moves, me, 0.5), game.turn
+                    near += len(moves)
+            game.apply(bot.choose(game))
+    assert near > 100
