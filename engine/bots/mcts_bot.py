@@ -213,6 +213,53 @@ class _Node:
         return self.sums[player] / self.visits if self.sums and self.visits else 0.5
 
 
+def _ucb_pick(
+    ordered: list[tuple[Hashable, Action, float]],
+    children: dict[Hashable, _Node],
+    allowed: int,
+    expanded: int,
+    c: float,
+    n0: float,
+    base: float,
+) -> tuple[Hashable, Action, float, bool]:
+    """:meth:`MCTSBot._select`'s choice among the ``ordered`` moves of a node with
+    ``children``: the first move not expanded while widening allows (new), else the
+    expanded child available here with the best UCB1 score (each counted available once
+    more), its prior mean ``base`` plus the move's prior counted as ``n0`` visits."""
+    best: tuple[Hashable, Action, float] | None = None
+    best_score = -math.inf
+    for rank, (key, action, prior) in enumerate(ordered):
+        child = children.get(key)
+        if child is None:
+            if rank < allowed and expanded < allowed:
+                return key, action, prior, True
+            continue
+        child.avail += 1
+        n = child.visits + n0
+        q = (child.total + n0 * (base + prior)) / n
+        score = q + c * math.sqrt(math.log(child.avail + 1) / n)
+        if score > best_score:
+            best_score, best = score, (key, action, prior)
+    if best is None:  # nothing expanded is available here and widening is full: widen
+        key, action, prior = ordered[0]
+        return key, action, prior, True
+    return best[0], best[1], best[2], False
+
+
+def _backup(path: list[_Node], rewards: list[float]) -> None:
+    """Count an iteration's ``rewards`` (every seat's) in each node of its ``path``."""
+    for n in path:
+        n.visits += 1
+        if n.player >= 0:
+            n.total += rewards[n.player]
+        sums = n.sums
+        if sums is None:
+            n.sums = list(rewards)
+        else:
+            for p, r in enumerate(rewards):
+                sums[p] += r
+
+
 class MCTSBot:
     """ISMCTS with sequential halving at the root, progressive widening below it, epsilon-greedy
     playouts and search reuse.
@@ -385,29 +432,12 @@ class MCTSBot:
         # widening counts the children available here: those of other tiles (or of moves that
         # are not legal in this determinisation) do not use up this position's budget
         expanded = sum(1 for key, _a, _q in ordered if key in children)
-        best: tuple[Hashable, Action, float] | None = None
-        best_score = -math.inf
-        c = self.exploration
-        n0 = self.prior_visits
         # priors are relative to how the mover fares here so far: an absolute prior (say 0.5)
         # would make the least visited child look best whenever the mover is losing
         base = node.mean(sim.decider)
-        for rank, (key, action, prior) in enumerate(ordered):
-            child = children.get(key)
-            if child is None:
-                if rank < allowed and expanded < allowed:
-                    return key, action, prior, True
-                continue
-            child.avail += 1
-            n = child.visits + n0
-            q = (child.total + n0 * (base + prior)) / n
-            score = q + c * math.sqrt(math.log(child.avail + 1) / n)
-            if score > best_score:
-                best_score, best = score, (key, action, prior)
-        if best is None:  # nothing expanded is available here and widening is full: widen
-            key, action, prior = ordered[0]
-            return key, action, prior, True
-        return best[0], best[1], best[2], False
+        return _ucb_pick(
+            ordered, children, allowed, expanded, self.exploration, self.prior_visits, base
+        )
 
     def _iterate(
         self,
@@ -449,15 +479,7 @@ class MCTSBot:
         rewards = self._rewards(sim)
         if not dealt:
             sim.release_rng()
-        for n in path:
-            n.visits += 1
-            if n.player >= 0:
-                n.total += rewards[n.player]
-            if n.sums is None:
-                n.sums = list(rewards)
-            else:
-                for p, r in enumerate(rewards):
-                    n.sums[p] += r
+        _backup(path, rewards)
         return rewards
 
     def _halving(self, root: _Node, game: Game) -> tuple[Hashable, Action] | None:
