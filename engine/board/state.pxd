@@ -26,8 +26,5 @@ cdef class BoardState:
     cpdef dict _group(self, p)
     cpdef _front_add(self, q)
     cpdef _front_remove(self, q)
-    @cython.locals(
-        x=Py_ssize_t, y=Py_ssize_t, n=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, tiles=dict,
-        city_of=dict,
-    )
+    @cython.locals(x=Py_ssize_t, y=Py_ssize_t, n=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t)
     cpdef Py_ssize_t neighbour_count(self, square) except -1

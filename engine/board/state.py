@@ -327,13 +327,12 @@ class BoardState:
         """Neighbouring squares (8, diagonals included) holding a tile or a large-city square."""
         x, y = square
         n = 0
-        tiles = self.tiles
         city_of = self.layout.city_of if self.layout else {}
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
                 if dx or dy:
                     q = (x + dx, y + dy)
-                    if q in tiles or q in city_of:
+                    if q in self.tiles or q in city_of:
                         n += 1
         return n
 
