@@ -7,7 +7,7 @@ import gc
 import math
 import random
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -235,17 +235,21 @@ def test_a_copy_sharing_the_generator_draws_as_a_copy_and_puts_it_back() -> None
     move = game.legal_moves().list()[0]
 
     def draws(position: Game) -> list[float]:
+        """A rule's draw before the first step and after each (through ``ctx.rng``, which
+        keeps the state at a sharing copy's first draw)."""
         ctx = RuleContext.of(position)
-        got = [ctx.rng.random()]
-        position.push_placement(move)
-        got.append(ctx.rng.random())
-        position.pop()
-        position.push_redeal(random.Random(3))
-        got.append(ctx.rng.random())
-        position.pop()
-        got.append(ctx.rng.random())
-        position.apply(move)
-        got.append(ctx.rng.random())
+        steps: list[list[Callable[[], object]]] = [
+            [],
+            [lambda: position.push_placement(move)],  # a trial keeps its draws
+            [position.pop, lambda: position.push_redeal(random.Random(3))],
+            [position.pop],  # a re-deal's draws are undone
+            [lambda: position.apply(move)],
+        ]
+        got = []
+        for before_draw in steps:
+            for step in before_draw:
+                step()
+            got.append(ctx.rng.random())
         return got
 
     on_copy = draws(game.copy(shuffle=random.Random(2)))
