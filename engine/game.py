@@ -1129,20 +1129,37 @@ class Game:
             out.setdefault(k, v)
         return out
 
-    def copy(self, *, shuffle: random.Random | None = None) -> Game:
+    def copy(self, *, shuffle: random.Random | None = None, share_rng: bool = False) -> Game:
         """An independent copy. With ``shuffle``, the remaining draw pile is reshuffled with it
         and rule sets re-deal what is hidden (``Rules.redeal_hidden``: face-down chips, island
-        stacks), so bots do not see the real order of the hidden tiles or values."""
+        stacks), so bots do not see the real order of the hidden tiles or values.
+
+        With ``share_rng``, the copy draws from this game's generator instead of a copy of it
+        (copying its state is a sizeable part of a copy): for a copy that is played and dropped
+        before this game is played on again, and then :meth:`release_rng` puts the generator
+        back where the copy found it. The copy draws what a copy of it would draw."""
         g = self._snapshot()
         g._rule_ctx = RuleContext(g)
-        g._rng_saved = None
-        g.rng = random.Random.__new__(random.Random)  # no seeding from the OS: the state is set
-        g.rng.setstate(self.rng.getstate())
+        if share_rng:
+            # as inside push_redeal: a rule's first draw (RuleContext.rng) keeps the state
+            g._rng_saved = []
+        else:
+            g._rng_saved = None
+            g.rng = random.Random.__new__(random.Random)  # no seeding from the OS: it is set
+            g.rng.setstate(self.rng.getstate())
         if shuffle is not None:
             draws.shuffle(shuffle, g.pile)  # shuffle.shuffle's permutation, faster
             for r in g.rules:
                 r.redeal_hidden(g._rule_ctx, shuffle)
         return g
+
+    def release_rng(self) -> None:
+        """Put the generator of a ``copy(share_rng=True)`` back where the copy found it (a
+        no-op when nothing drew from it); the copy must not be played on afterwards."""
+        saved = self._rng_saved
+        if saved:
+            self.rng.setstate(saved[0])
+            del saved[:]
 
     # -- results ----------------------------------------------------------------------------------
 

@@ -79,7 +79,6 @@ def seat_features(game: Game) -> list[list[float]]:
     parts = [[0.0, 0.0, 0.0, 0.0] for _ in range(n)]  # city, road, monastery, field
     board = game.board
     f = board.features
-    find = f.find
     kinds = f.kind
     on_feature = f.meeples
     majority_of = game.majority_of
@@ -89,7 +88,7 @@ def seat_features(game: Game) -> list[list[float]]:
         if node < 0:
             parts[player][2] += 1 + board.neighbour_count(sq)
             continue
-        root = find(node)
+        root = f.find(node)  # a C call on the compiled build (evaluation.pxd)
         if root in seen:
             continue
         seen.add(root)

@@ -55,7 +55,6 @@ import random
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.bots.base import register_bot
@@ -184,30 +183,81 @@ def _key(game: Game, action: Action) -> Hashable:
     return action
 
 
-@dataclass(eq=False)
 class _Node:
-    player: int = -1
-    """The seat that took the action leading here (its reward is what this node collects)."""
-    visits: int = 0
-    total: float = 0.0
-    avail: int = 0
-    children: dict[Hashable, _Node] = field(default_factory=dict)
-    orders: dict[Hashable, list[tuple[Hashable, Action, float]] | Judged] = field(
-        default_factory=dict
-    )
-    """Position signature (phase, tile, seat) -> moves in greedy order with their prior
-    reward (from the greedy evaluation), computed once; or, for a placement visited once,
-    its placements and their values, ordered when it is visited again
-    (:meth:`MCTSBot._first_visit`)."""
-    prior: float = 0.0
-    """How much worse than the best move the greedy evaluation judges the action leading here,
-    on the reward scale (0 for the best, negative for the others)."""
-    sums: list[float] | None = None
-    """Every seat's rewards summed over the iterations through this node."""
+    """A node of the search tree: the statistics of the iterations through it and its children
+    (a slotted record; an extension type with C fields on the compiled build)."""
+
+    __slots__ = ("player", "visits", "total", "avail", "children", "orders", "prior", "sums")
+
+    def __init__(self, player: int = -1, avail: int = 0, prior: float = 0.0) -> None:
+        self.player = player
+        """The seat that took the action leading here (its reward is what this node
+        collects)."""
+        self.visits = 0
+        self.total = 0.0
+        self.avail = avail
+        self.children: dict[Hashable, _Node] = {}
+        self.orders: dict[Hashable, list[tuple[Hashable, Action, float]] | Judged] = {}
+        """Position signature (phase, tile, seat) -> moves in greedy order with their prior
+        reward (from the greedy evaluation), computed once; or, for a placement visited once,
+        its placements and their values, ordered when it is visited again
+        (:meth:`MCTSBot._first_visit`)."""
+        self.prior = prior
+        """How much worse than the best move the greedy evaluation judges the action leading
+        here, on the reward scale (0 for the best, negative for the others)."""
+        self.sums: list[float] | None = None
+        """Every seat's rewards summed over the iterations through this node."""
 
     def mean(self, player: int) -> float:
         """The mean reward of ``player`` over the iterations through here (0.5 before any)."""
         return self.sums[player] / self.visits if self.sums and self.visits else 0.5
+
+
+def _ucb_pick(
+    ordered: list[tuple[Hashable, Action, float]],
+    children: dict[Hashable, _Node],
+    allowed: int,
+    expanded: int,
+    c: float,
+    n0: float,
+    base: float,
+) -> tuple[Hashable, Action, float, bool]:
+    """:meth:`MCTSBot._select`'s choice among the ``ordered`` moves of a node with
+    ``children``: the first move not expanded while widening allows (new), else the
+    expanded child available here with the best UCB1 score (each counted available once
+    more), its prior mean ``base`` plus the move's prior counted as ``n0`` visits."""
+    best: tuple[Hashable, Action, float] | None = None
+    best_score = -math.inf
+    for rank, (key, action, prior) in enumerate(ordered):
+        child = children.get(key)
+        if child is None:
+            if rank < allowed and expanded < allowed:
+                return key, action, prior, True
+            continue
+        child.avail += 1
+        n = child.visits + n0
+        q = (child.total + n0 * (base + prior)) / n
+        score = q + c * math.sqrt(math.log(child.avail + 1) / n)
+        if score > best_score:
+            best_score, best = score, (key, action, prior)
+    if best is None:  # nothing expanded is available here and widening is full: widen
+        key, action, prior = ordered[0]
+        return key, action, prior, True
+    return best[0], best[1], best[2], False
+
+
+def _backup(path: list[_Node], rewards: list[float]) -> None:
+    """Count an iteration's ``rewards`` (every seat's) in each node of its ``path``."""
+    for n in path:
+        n.visits += 1
+        if n.player >= 0:
+            n.total += rewards[n.player]
+        sums = n.sums
+        if sums is None:
+            n.sums = list(rewards)
+        else:
+            for p, r in enumerate(rewards):
+                sums[p] += r
 
 
 class MCTSBot:
@@ -382,29 +432,12 @@ class MCTSBot:
         # widening counts the children available here: those of other tiles (or of moves that
         # are not legal in this determinisation) do not use up this position's budget
         expanded = sum(1 for key, _a, _q in ordered if key in children)
-        best: tuple[Hashable, Action, float] | None = None
-        best_score = -math.inf
-        c = self.exploration
-        n0 = self.prior_visits
         # priors are relative to how the mover fares here so far: an absolute prior (say 0.5)
         # would make the least visited child look best whenever the mover is losing
         base = node.mean(sim.decider)
-        for rank, (key, action, prior) in enumerate(ordered):
-            child = children.get(key)
-            if child is None:
-                if rank < allowed and expanded < allowed:
-                    return key, action, prior, True
-                continue
-            child.avail += 1
-            n = child.visits + n0
-            q = (child.total + n0 * (base + prior)) / n
-            score = q + c * math.sqrt(math.log(child.avail + 1) / n)
-            if score > best_score:
-                best_score, best = score, (key, action, prior)
-        if best is None:  # nothing expanded is available here and widening is full: widen
-            key, action, prior = ordered[0]
-            return key, action, prior, True
-        return best[0], best[1], best[2], False
+        return _ucb_pick(
+            ordered, children, allowed, expanded, self.exploration, self.prior_visits, base
+        )
 
     def _iterate(
         self,
@@ -419,7 +452,8 @@ class MCTSBot:
         (through the root's child ``first`` when given), play out, back up. Returns every
         seat's reward."""
         rng = rng or self.rng
-        sim = game if dealt else game.copy(shuffle=rng)
+        # the game is not played on during the search: a copy may draw from its generator
+        sim = game if dealt else game.copy(shuffle=rng, share_rng=True)
         # the iterations judge the same placements over and over, with the board changed
         # elsewhere: their previews are remembered for the move (each checked on use)
         sim.board.remember_previews(self._previews)
@@ -443,15 +477,9 @@ class MCTSBot:
                 break
         self._playout(sim, rng)
         rewards = self._rewards(sim)
-        for n in path:
-            n.visits += 1
-            if n.player >= 0:
-                n.total += rewards[n.player]
-            if n.sums is None:
-                n.sums = list(rewards)
-            else:
-                for p, r in enumerate(rewards):
-                    n.sums[p] += r
+        if not dealt:
+            sim.release_rng()
+        _backup(path, rewards)
         return rewards
 
     def _halving(self, root: _Node, game: Game) -> tuple[Hashable, Action] | None:
@@ -481,15 +509,18 @@ class MCTSBot:
             for _ in range(rounds):
                 # the round's determinisation is dealt once; each move starts from a copy of
                 # it (the last from the deal itself) with the dealer's draws where the deal
-                # left them: the same games as a deal of its own per move, without re-dealing
+                # left them: the same games as a deal of its own per move, without re-dealing.
+                # The copies draw from the game's generator, put back after each (the game is
+                # not played on during the search)
                 deal = random.Random(self.rng.getrandbits(64))
-                dealt = game.copy(shuffle=deal)
+                dealt = game.copy(shuffle=deal, share_rng=True)
                 after = deal.getstate()
                 last = len(alive) - 1
                 for i, cand in enumerate(alive):
                     deal.setstate(after)
-                    sim = dealt if i == last else dealt.copy()
+                    sim = dealt if i == last else dealt.copy(share_rng=True)
                     sums[cand[0]] += self._iterate(root, sim, deal, cand, dealt=True)[me]
+                    sim.release_rng()
                 spent += len(alive)
             tries += rounds
 

@@ -7,7 +7,7 @@ import gc
 import math
 import random
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -222,3 +222,78 @@ def test_rewards_are_each_seats_margin_over_the_best_other(evaluation: str) -> N
         else:
             scores = [s + game.supply[p] for p, s in enumerate(game.projected_scores())]
         assert bot._rewards(game) == _reference_rewards(bot, scores, game.is_over())
+
+
+def test_a_copy_sharing_the_generator_draws_as_a_copy_and_puts_it_back() -> None:
+    """``Game.copy(share_rng=True)``: no rule set draws from ``ctx.rng`` in play today; one
+    that did would draw on the sharing copy what it draws on a copy (trials keep their draws,
+    a re-deal's are undone, as on a copy), and ``release_rng`` puts the game's generator back."""
+    from engine.rules.context import RuleContext
+
+    game = _deutschland(6)
+    before = game.rng.getstate()
+    move = game.legal_moves().list()[0]
+
+    def draws(position: Game) -> list[float]:
+        """A rule's draw before the first step and after each (through ``ctx.rng``, which
+        keeps the state at a sharing copy's first draw)."""
+        ctx = RuleContext.of(position)
+        steps: list[list[Callable[[], object]]] = [
+            [],
+            [lambda: position.push_placement(move)],  # a trial keeps its draws
+            [position.pop, lambda: position.push_redeal(random.Random(3))],
+            [position.pop],  # a re-deal's draws are undone
+            [lambda: position.apply(move)],
+        ]
+        got = []
+        for before_draw in steps:
+            for step in before_draw:
+                step()
+            got.append(ctx.rng.random())
+        return got
+
+    on_copy = draws(game.copy(shuffle=random.Random(2)))
+    assert len(set(on_copy)) == 4  # the re-deal's draw was undone: drawn again after it
+    shared = game.copy(shuffle=random.Random(2), share_rng=True)
+    assert shared.rng is game.rng
+    assert draws(shared) == on_copy
+    assert game.rng.getstate() != before
+    shared.release_rng()
+    assert game.rng.getstate() == before
+    # a copy of a sharing copy shares too (the search's rounds), and one that drew nothing
+    # gives back nothing
+    dealt = game.copy(shuffle=random.Random(2), share_rng=True)
+    inner = dealt.copy(share_rng=True)
+    assert draws(inner) == on_copy
+    inner.release_rng()
+    dealt.release_rng()
+    assert game.rng.getstate() == before
+    assert draws(dealt) == on_copy
+    dealt.release_rng()
+    assert game.rng.getstate() == before
+
+
+def test_the_search_draws_in_every_determinisation_what_a_copy_draws(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A rule drawing from ``ctx.rng`` in a playout would draw the same in every iteration's
+    determinisation (each a copy of the game, sharing its generator), and the game's
+    generator is where it was after the search."""
+    from engine.rules.context import RuleContext
+
+    game = _deutschland(8)
+    before = game.rng.getstate()
+    expected = game.copy().rng.random()
+    seen: list[float] = []
+    playout = MCTSBot._playout
+
+    def drawing(self: MCTSBot, sim: Game, rng: random.Random | None = None) -> None:
+        seen.append(RuleContext.of(sim).rng.random())
+        playout(self, sim, rng)
+
+    monkeypatch.setattr(MCTSBot, "_playout", drawing)
+    MCTSBot(iterations=40, seed=3).choose(game)
+    MCTSBot(iterations=10, seed=3, halving=False).choose(game)
+    assert len(seen) == 50
+    assert set(seen) == {expected}
+    assert game.rng.getstate() == before
