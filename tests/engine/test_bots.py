@@ -203,7 +203,9 @@ def test_mcts_halving_finds_the_move_the_playouts_favour(monkeypatch: pytest.Mon
 @pytest.mark.parametrize("level", [1, 5, 10])
 def test_mcts_strength_levels(level: int) -> None:
     bot = make_bot("mcts", level=level, seed=1)
-    assert bot.iterations == level_options(level)["iterations"]  # type: ignore[attr-defined]
+    opts = level_options(level)
+    assert bot.iterations == opts["iterations"]  # type: ignore[attr-defined]
+    assert bot.root_candidates == opts.get("root_candidates", 12)  # type: ignore[attr-defined]
     g = Game(None, seed=3)
     assert bot.choose(g) in g.legal_moves()
     with pytest.raises(EngineError, match="strength level 11"):
