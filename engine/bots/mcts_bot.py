@@ -112,7 +112,7 @@ LEVELS: dict[int, dict[str, Any]] = {
 the default bot; levels 1-3 search almost nothing and play a random move now and then
 (``blunder``), as a beginner would. Levels 9 and 10 spend their larger budgets on twice as many
 root moves: four times the default's iterations over its 12 moves won 10 of 23 classic games
-against it, over 24 moves 29.5 of 48 (docs/bots.md, "Strength levels")."""
+against it, over 24 moves 49 of 81 (docs/bots.md, "Strength levels")."""
 
 
 def level_options(level: int) -> dict[str, Any]:
