@@ -3,6 +3,10 @@
 # Game is an extension type there: its fields are C slots (no __dict__; the undo saves them
 # with Game._fields), and the turn's steps are C calls between its methods.
 
+cimport cython
+
+from engine.scoring cimport completed_cities, feature_points, final_points, majority
+
 
 cdef class Game:
     cdef public object map, map_path, options, seed, tileset, players, rng, board
@@ -20,10 +24,15 @@ cdef class Game:
     cpdef _put_meeple(self, player, sq, loc)
     cpdef _score_and_continue(self)
     cpdef _end_turn(self)
+    cpdef meeple_strength(self, meeple_id)
     cpdef majority_of(self, meeple_ids)
     cpdef _add_event(self, event)
     cpdef _apply(self, action, offered=*)
     cpdef tuple _fields(self)
     cpdef _set_fields(self, fields)
     cpdef _snapshot(self)
+    @cython.locals(
+        out=list, meeples=dict, parent=list, fmeeples=dict, fkind=list, seen=set,
+        player=Py_ssize_t, node=Py_ssize_t, root=Py_ssize_t,
+    )
     cpdef list projected_scores(self)

@@ -546,17 +546,17 @@ class Game:
             s = r.meeple_strength(self._rule_ctx, meeple_id)
             if s is not None:
                 return s
-        return self.meeples[meeple_id][4]
+        return self.meeples[meeple_id].strength
 
     def majority_of(self, meeple_ids: Sequence[int]) -> tuple[int, ...]:
         """The players who score a feature carrying ``meeple_ids``: the most meeples, counted
         with their strengths (:meth:`meeple_strength`); tied players all score."""
         meeples = self.meeples
         if len(meeple_ids) == 1:
-            return (meeples[meeple_ids[0]][0],)
+            return (meeples[meeple_ids[0]].player,)
         strengths: dict[int, int] = {}
         for mid in meeple_ids:
-            p = meeples[mid][0]
+            p = meeples[mid].player
             strengths[p] = strengths.get(p, 0) + self.meeple_strength(mid)
         return majority(strengths)
 
@@ -1204,7 +1204,7 @@ class Game:
             pts = final_points(f, root, farmers)
             mids = fmeeples.get(root, ())
             if len(mids) == 1:
-                out[meeples[mids[0]][0]] += pts
+                out[meeples[mids[0]].player] += pts
                 continue
             for p in self.majority_of(mids):
                 out[p] += pts

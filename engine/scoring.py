@@ -110,7 +110,7 @@ def majority(strengths: dict[int, int]) -> tuple[int, ...]:
     if not strengths:
         return ()
     best = max(strengths.values())
-    return tuple(sorted(p for p, s in strengths.items() if s == best))
+    return tuple(sorted([p for p, s in strengths.items() if s == best]))
 
 
 def completed_cities(features: FeatureStore, field_root: int) -> int:

@@ -28,3 +28,7 @@ cdef class BoardState:
     cpdef _front_remove(self, q)
     @cython.locals(x=Py_ssize_t, y=Py_ssize_t, n=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t)
     cpdef Py_ssize_t neighbour_count(self, square) except -1
+    @cython.locals(
+        x=Py_ssize_t, y=Py_ssize_t, n=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, tiles=dict,
+    )
+    cpdef Py_ssize_t monastery_neighbours_left(self, square) except -1

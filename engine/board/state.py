@@ -342,14 +342,15 @@ class BoardState:
         x, y = square
         tiles = self.tiles
         placeable = self.layout.placeable if self.layout else None
-        return sum(
-            1
-            for dx in (-1, 0, 1)
-            for dy in (-1, 0, 1)
-            if (dx or dy)
-            and (x + dx, y + dy) not in tiles
-            and (placeable is None or (x + dx, y + dy) in placeable)
-        )
+        # a loop, not sum() over a generator: asked for every monk a bot's judge previews
+        n = 0
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                if dx or dy:
+                    q = (x + dx, y + dy)
+                    if q not in tiles and (placeable is None or q in placeable):
+                        n += 1
+        return n
 
     def _printed_node(self, square: Square, s: int, h: SideHandler) -> int:
         """The feature node printed across side ``s`` of ``square`` (-1: none to join)."""

@@ -3,6 +3,8 @@
 
 cimport cython
 
+from engine.scoring cimport final_points
+
 from engine.board.placing cimport Board
 from engine.features cimport FeatureStore
 

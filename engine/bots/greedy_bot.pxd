@@ -3,6 +3,8 @@
 
 cimport cython
 
+from engine.scoring cimport completed_cities, feature_points
+
 from engine.board.placing cimport Board
 from engine.board.preview cimport PreviewFeature
 from engine.board.tiletables cimport OrientedTile
@@ -25,6 +27,8 @@ cdef class _Projection:
         board=Board, f=FeatureStore, parent=list, fkind=list, fmeeples=dict, done=set,
         cities_of=dict, meeples=dict, total=list, adds_of=dict, fields_of=dict, near=set,
         found=set, p=Py_ssize_t, mx=Py_ssize_t, my=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t,
+        root=Py_ssize_t, node=Py_ssize_t, c=Py_ssize_t, kind=Py_ssize_t, player=Py_ssize_t,
+        pts=Py_ssize_t,
     )
     cpdef _project(self, Game game)
     @cython.locals(

@@ -197,7 +197,7 @@ class _Projection:
             if pts >= 0:
                 mids = fmeeples.get(root, ())
                 if len(mids) == 1:  # no majority to work out
-                    adds = [(meeples[mids[0]][0], pts)]
+                    adds = [(meeples[mids[0]].player, pts)]
                 else:
                     adds = [(p, pts) for p in game.majority_of(mids)]
             entry = (root, cities, adds)
@@ -432,13 +432,13 @@ class _Projection:
                 scored_now = pv.open == 0
                 pts = feature_points(pv.kind, pv.tiles, pv.coa, not scored_now)
             if len(mids) == 1:
-                out[meeples[mids[0]][0]] += pts
+                out[meeples[mids[0]].player] += pts
             else:
                 for p in game.majority_of(mids):
                     out[p] += pts
             if scored_now:  # the meeples come back
                 for m in mids:
-                    if meeples[m][0] == me:
+                    if meeples[m].player == me:
                         supply += 1
         if square in self.near_monks:  # else no monk is next to it
             x, y = square
@@ -492,8 +492,10 @@ def _same_shape(oriented: tuple[Any, ...]) -> tuple[int, ...]:
 
 
 def _same_locations(a: list[str | None], b: list[str | None]) -> bool:
-    """Whether two placements offer the same meeple locations (in any order)."""
-    return a == b or sorted(map(str, a)) == sorted(map(str, b))
+    """Whether two placements offer the same meeple locations (in any order). A placement's
+    locations are distinct (``None`` once, then each location once), so sets compare them:
+    no ``str`` of each and no sort."""
+    return a == b or (len(a) == len(b) and set(a) == set(b))
 
 
 def _placement_groups(

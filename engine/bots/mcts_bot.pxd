@@ -21,3 +21,5 @@ cpdef tuple _ucb_pick(
 )
 @cython.locals(n=_Node, sums=list, p=Py_ssize_t)
 cpdef _backup(list path, list rewards)
+@cython.locals(n=Py_ssize_t)
+cpdef Py_ssize_t _expanded(list ordered, dict children) except -1

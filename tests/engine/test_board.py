@@ -181,6 +181,31 @@ def test_union_find_features_equal_a_flood_fill(on_map: bool) -> None:
     assert states > 30
 
 
+@pytest.mark.parametrize("on_map", [False, True])
+def test_monastery_neighbours_left_equal_a_count_from_the_map(on_map: bool) -> None:
+    """The typed loop (compiled: C ints) against the definition, on every square next to a
+    tile of random games: the empty neighbours a tile may still be placed on."""
+    placeable = load_map(bundled_map()).placeable_squares() if on_map else None
+    checked = 0
+    for g in _random_states(3, on_map=on_map):
+        if g.turn % 5 and not g.is_over():
+            continue
+        board = g.board
+        around = {(x + dx, y + dy) for x, y in board.tiles for dx, dy in DELTAS}
+        for x, y in sorted(around | set(board.tiles)):
+            want = sum(
+                1
+                for dx in (-1, 0, 1)
+                for dy in (-1, 0, 1)
+                if (dx, dy) != (0, 0)
+                and (x + dx, y + dy) not in board.tiles
+                and (placeable is None or (x + dx, y + dy) in placeable)
+            )
+            assert board.monastery_neighbours_left((x, y)) == want, (x, y)
+            checked += 1
+    assert checked > 1000
+
+
 def test_classic_fields_count_the_completed_cities_they_touch() -> None:
     for g in _random_states(3, on_map=False):
         if not g.is_over():

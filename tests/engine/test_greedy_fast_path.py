@@ -186,3 +186,33 @@ def test_placements_next_to_a_monk_value_as_played_out() -> None:
                     near += len(moves)
             game.apply(bot.choose(game))
     assert near > 100
+
+
+@pytest.mark.parametrize("name", ["deutschland", "iberica", None])
+def test_a_placements_locations_are_distinct_so_sets_compare_them(name: str | None) -> None:
+    """``_same_locations`` compares two placements' meeple locations as sets: equal to the
+    sorted comparison on every pair of placements of the same square in whole games, since a
+    placement offers each location (and ``None``) once."""
+    import random
+
+    from engine.game import Game
+
+    m = load_map(bundled_map(name)) if name else None
+    game = Game(m, players=3, seed=7)
+    rng = random.Random(7)
+    pairs = differ = 0
+    while not game.is_over():
+        if game.phase is Phase.PLACE:
+            by_square: dict[tuple[int, int], list[list[str | None]]] = {}
+            for sq, _rot, names in greedy._placement_entries(game):
+                assert len(set(names)) == len(names) and names[0] is None
+                by_square.setdefault(sq, []).append(names)
+            for lists in by_square.values():
+                for a in lists:
+                    for b in lists:
+                        want = sorted(map(str, a)) == sorted(map(str, b))
+                        assert greedy._same_locations(a, b) == want, (a, b)
+                        pairs += 1
+                        differ += not want
+        game.apply(rng.choice(game.legal_moves()))
+    assert pairs > 300 and differ > 30

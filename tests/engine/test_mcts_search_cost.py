@@ -14,7 +14,7 @@ import pytest
 from engine.bots import make_bot, play_game
 from engine.bots.evaluation import seat_values
 from engine.bots.greedy_bot import judged_placements, placement_values
-from engine.bots.mcts_bot import SEARCH_GC_YOUNG, MCTSBot, _Node, tuned_collector
+from engine.bots.mcts_bot import SEARCH_GC_YOUNG, MCTSBot, _expanded, _Node, tuned_collector
 from engine.game import Game, GameOptions, Phase
 from engine.mapio import load_map
 from engine.moves import Move
@@ -297,3 +297,22 @@ def test_the_search_draws_in_every_determinisation_what_a_copy_draws(
     assert len(seen) == 50
     assert set(seen) == {expected}
     assert game.rng.getstate() == before
+
+
+def test_expanded_counts_the_ordered_moves_with_a_child(monkeypatch) -> None:
+    """``_expanded`` (a typed loop in the compiled build) against the count by definition, on
+    the orderings and children a real search meets."""
+    ordered_of = MCTSBot._ordered
+    seen: list[tuple[int, int]] = []
+
+    def checked(self, node, sim):
+        ordered = ordered_of(self, node, sim)
+        children = node.children
+        want = sum(1 for key, _a, _q in ordered if key in children)
+        seen.append((_expanded(ordered, children), want))
+        return ordered
+
+    monkeypatch.setattr(MCTSBot, "_ordered", checked)
+    MCTSBot(seed=3, iterations=120).choose(_deutschland(20))
+    assert len(seen) > 20 and any(want > 0 for _got, want in seen)
+    assert all(got == want for got, want in seen)
