@@ -71,12 +71,20 @@ class Side:
 
     @classmethod
     def start(
-        cls, name: str, tree: Path, import_from: Path, script: str = "versus_worker.py"
+        cls,
+        name: str,
+        tree: Path,
+        import_from: Path,
+        script: str = "versus_worker.py",
+        python: str | None = None,
     ) -> Side:
-        """``script`` (in benchmarks/) run in ``tree`` with ``import_from`` on the path."""
+        """``script`` (in benchmarks/) run in ``tree`` with ``import_from`` on the path, by
+        this interpreter or ``python`` (another one, e.g. PyPy for a peer's pure-Python
+        engine; it may predate ``-P``, so its script's folder stays on its path)."""
         env = dict(os.environ, PYTHONPATH=str(import_from), OPENBLAS_NUM_THREADS="1")
+        command = [sys.executable, "-P"] if python is None else [python]
         proc = subprocess.Popen(
-            [sys.executable, "-P", str(HERE / script)],
+            [*command, str(HERE / script)],
             cwd=tree,
             env=env,
             stdin=subprocess.PIPE,

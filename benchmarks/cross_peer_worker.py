@@ -21,6 +21,7 @@ print progress lines: they go to stderr, the answers to the real stdout.
 from __future__ import annotations
 
 import json
+import math
 import random
 import sys
 import time
@@ -32,6 +33,15 @@ try:
     import pandas  # noqa: F401  # its players' CSV logs only (off here)
 except ImportError:
     sys.modules["pandas"] = types.ModuleType("pandas")
+try:
+    import numpy  # noqa: F401
+except ImportError:  # e.g. PyPy (--peer-python): its MCTS calls only these four
+    _np = types.ModuleType("numpy")
+    _np.sqrt = math.sqrt  # type: ignore[attr-defined]
+    _np.log = math.log  # type: ignore[attr-defined]
+    _np.argmax = lambda xs: max(range(len(xs)), key=xs.__getitem__)  # type: ignore[attr-defined]
+    _np.argmin = lambda xs: min(range(len(xs)), key=xs.__getitem__)  # type: ignore[attr-defined]
+    sys.modules["numpy"] = _np
 
 from Carcassonne_Game import Tile_dict  # type: ignore[import-not-found]  # noqa: E402
 from Carcassonne_Game.Carcassonne import CarcassonneState  # type: ignore[import-not-found]  # noqa: E402

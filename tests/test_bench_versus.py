@@ -12,7 +12,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.bench_versus import OutOfStep, play, summary  # noqa: E402
+from benchmarks.bench_versus import OutOfStep, Side, play, summary  # noqa: E402
 
 
 def test_two_sides_play_a_paired_deal_in_step() -> None:
@@ -42,6 +42,18 @@ def test_two_sides_play_a_paired_deal_in_step() -> None:
     assert "deal 0 new in seat 1" in out.stdout and "deal 0 new in seat 2" in out.stdout
     assert "classic: new won " in out.stdout and "/2 = " in out.stdout
     assert "ERROR" not in out.stdout
+
+
+def test_a_side_runs_under_the_interpreter_it_is_given() -> None:
+    # bench_cross's --peer-python: a worker under another interpreter (here this one, named)
+    side = Side.start("named", REPO, REPO, python=sys.executable)
+    try:
+        args = side.proc.args
+        assert isinstance(args, list) and args[0] == sys.executable and "-P" not in args
+        answer = side.ask({"new": {"table": "classic", "deal": 3, "bot": {}, "seed": 7}})
+        assert answer["state"][0] == 0  # the first turn of a new game
+    finally:
+        side.kill()
 
 
 class _Scripted:

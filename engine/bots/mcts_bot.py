@@ -635,11 +635,14 @@ class MCTSBot:
             return self.rng.choice(moves)
         self._me = game.decider
         self._previews = {}
-        try:
-            with tuned_collector():
+        with tuned_collector():
+            try:
                 return self._search(game, moves)
-        finally:
-            self._previews = None  # the memory is freed between moves
+            finally:
+                # freed between moves, and before the collector's thresholds are back: the
+                # first young collection after a search then traverses the tree kept for
+                # reuse, not the search's remembered previews too
+                self._previews = None
 
     def _search(self, game: Game, moves: list[Action]) -> Action:
         """:meth:`choose` past the forced, blundered and trivial cases."""

@@ -72,6 +72,29 @@ def test_thresholds_restored_when_the_search_raises(
     assert gc.get_threshold() == thresholds
 
 
+def test_the_first_collection_after_a_search_finds_its_previews_freed() -> None:
+    # the collection the caller's thresholds bring back right after a search traverses what
+    # the search left alive: the remembered previews must be gone by then (the tree stays)
+    bot = MCTSBot(iterations=40, seed=1)
+    g = Game(None, seed=3)
+    previews_alive: list[bool] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and gc.get_threshold()[0] == 1:  # the caller's, not the search's
+            previews_alive.append(bool(bot._previews))
+
+    old = gc.get_threshold()
+    gc.set_threshold(1, 7, 8)
+    gc.callbacks.append(watch)
+    try:
+        bot.choose(g)
+    finally:
+        gc.callbacks.remove(watch)
+        gc.set_threshold(*old)
+    assert previews_alive  # collections ran outside the search (threshold 1)
+    assert not any(previews_alive)
+
+
 def test_tuned_collector_never_collects_more_often_nor_turns_collection_on(
     thresholds: tuple[int, int, int],
 ) -> None:
