@@ -20,9 +20,9 @@ peer's own count names the same winner is printed.
 
 ``--peer-python`` runs the peer's worker under another interpreter: PyPy plays its MCTS (a
 budget of iterations, so the same player) about twice as fast here (4-5 s of CPU a move at 500
-iterations against about 8 s); where that interpreter has
-no NumPy, the worker gives the peer's MCTS the four NumPy functions it calls (``sqrt``, ``log``,
-``argmax``, ``argmin``) from the standard library. The CPU per move printed is then PyPy's.
+iterations against about 8 s); where that interpreter has no NumPy, the worker gives the peer's
+MCTS the four NumPy functions it calls (``sqrt``, ``log``, ``argmax``, ``argmin``) from the
+standard library. The CPU per move printed is then PyPy's.
 
 Both engines deal the same tiles: deal ``k`` is this engine's classic deal of seed ``k``,
 handed to the peer as its deck. The peer's box has 3 O tiles and 2 P tiles (the base game has 2

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from _greedy_checks import check_greedy_values
 
 import engine.bots.greedy_bot as greedy
 from engine.analysis.simulate import SimConfig, play_one, rule_set_for
-from engine.game import Phase
+from engine.game import Game, Phase
 from engine.mapio import load_map
 from engine.resources import bundled_map
 
@@ -193,10 +195,6 @@ def test_a_placements_locations_are_distinct_so_sets_compare_them(name: str | No
     """``_same_locations`` compares two placements' meeple locations as sets: equal to the
     sorted comparison on every pair of placements of the same square in whole games, since a
     placement offers each location (and ``None``) once."""
-    import random
-
-    from engine.game import Game
-
     m = load_map(bundled_map(name)) if name else None
     game = Game(m, players=3, seed=7)
     rng = random.Random(7)
