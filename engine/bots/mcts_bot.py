@@ -106,13 +106,16 @@ LEVELS: dict[int, dict[str, Any]] = {
     7: {"iterations": 40, "playout_turns": 8},
     8: {"iterations": DEFAULT_ITERATIONS},
     9: {"iterations": 2 * DEFAULT_ITERATIONS, "root_candidates": 24},
-    10: {"iterations": 4 * DEFAULT_ITERATIONS, "root_candidates": 24},
+    10: {"iterations": 4 * DEFAULT_ITERATIONS, "root_candidates": 24, "epsilon": 0.0},
 }
 """Strength levels 1..10 as budgets (options of :class:`MCTSBot`; the rest default). Level 8 is
 the default bot; levels 1-3 search almost nothing and play a random move now and then
 (``blunder``), as a beginner would. Levels 9 and 10 spend their larger budgets on twice as many
 root moves: four times the default's iterations over its 12 moves won 10 of 23 classic games
-against it, over 24 moves 49 of 81 (docs/bots.md, "Strength levels")."""
+against it, over 24 moves 49 of 81. Level 10's playouts are greedy throughout (``epsilon`` 0):
+its comparisons are sharp enough that the random moves in the playouts only blur them (see
+docs/bots.md, "Strength levels", for its games against the default; the default itself did
+not gain from greedy playouts)."""
 
 
 def level_options(level: int) -> dict[str, Any]:

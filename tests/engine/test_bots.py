@@ -206,6 +206,7 @@ def test_mcts_strength_levels(level: int) -> None:
     opts = level_options(level)
     assert bot.iterations == opts["iterations"]  # type: ignore[attr-defined]
     assert bot.root_candidates == opts.get("root_candidates", 12)  # type: ignore[attr-defined]
+    assert bot.epsilon == opts.get("epsilon", 0.1)  # type: ignore[attr-defined]
     g = Game(None, seed=3)
     assert bot.choose(g) in g.legal_moves()
     with pytest.raises(EngineError, match="strength level 11"):
