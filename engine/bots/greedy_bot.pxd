@@ -52,7 +52,8 @@ cdef class _Projection:
 
 cdef class _Judge:
     cdef public Game game
-    cdef public object meeple_value, rules, push, ctx
+    cdef public object meeple_value, rules, push
+    cdef public list points
     cdef public Py_ssize_t me
     cdef public bint blind, plain
     cdef public _Projection projection

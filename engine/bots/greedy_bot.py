@@ -599,7 +599,12 @@ class _Judge:
         self.projection = _Projection(game) if blind else None
         # plain rules: most placements are judged from a preview, without placing the tile
         self.previews: dict[tuple[int, int], _Preview | None] = {}
-        self.ctx = RuleContext.of(game)
+        # what each rule set awards for a square of this position (only previews ask it), its
+        # lookups made once per decision (Rules.placement_points_for)
+        self.points: list[Callable[[tuple[int, int]], int | None]] = []
+        if plain:
+            ctx = RuleContext.of(game)
+            self.points = [r.placement_points_for(ctx) for r in rules]
 
     def entry_values(self, entries: list[_Entry]) -> list[list[float]]:
         """:func:`_entry_values` of ``entries`` (placements of the game's current tile, in the
@@ -649,10 +654,9 @@ class _Judge:
 
     def _inputs(self, sq: tuple[int, int]) -> _Preview | None:
         """The :data:`_Preview` of ``sq``, or ``None`` if it must be played out."""
-        ctx = self.ctx
         points = 0
-        for r in self.rules:
-            p = r.placement_points(ctx, sq)
+        for placement_points in self.points:
+            p = placement_points(sq)
             if p is None:
                 return None
             points += p
