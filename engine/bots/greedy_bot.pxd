@@ -80,7 +80,7 @@ cpdef tuple _tie_at(list got, double top, Py_ssize_t start, Py_ssize_t start_j, 
 cpdef list _placement_entries(game)
 @cython.locals(
     entries=list, values=list, highs=list, best=list, k=Py_ssize_t, j=Py_ssize_t, got=list,
-    names=list, top=double,
+    names=list, top=double, high=double, v=double,
 )
 cpdef list best_placements(game, me, meeple_value)
 @cython.locals(found=bint, i=Py_ssize_t)
