@@ -518,6 +518,8 @@ class DataRules(ChipRules):
         return tuple(out)
 
     def placement_points(self, ctx: RuleContext, square: Square) -> int | None:
+        """:meth:`placement_points_for` asked of one square (a subclass that awards otherwise
+        overrides that one: the greedy judge asks it)."""
         return self.placement_points_for(ctx)(square)
 
     def placement_points_for(self, ctx: RuleContext) -> Callable[[Square], int | None]:
