@@ -71,7 +71,7 @@ cdef class _Judge:
 
 @cython.locals(
     top=double, value=double, k=Py_ssize_t, j=Py_ssize_t, start=Py_ssize_t, start_j=Py_ssize_t,
-    count=Py_ssize_t, values=list,
+    count=Py_ssize_t, values=list, high=double,
 )
 cpdef tuple _tie_count(list got)
 @cython.locals(k=Py_ssize_t, j=Py_ssize_t, values=list)

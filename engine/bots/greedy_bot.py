@@ -812,10 +812,17 @@ def _tie_count(got: list[list[float]]) -> tuple[float, int, int, int]:
     start = start_j = count = 0
     for k in range(len(got)):
         values = got[k]
-        if values and max(values) - top < -1e-9:
-            # below the best by more than 1e-9 (rounding keeps the order): neither a tie
-            # nor a new best
-            continue
+        if values:
+            # the entry's best by a loop, as max() finds it (max() parses its arguments the
+            # slow way on 3.11, see best_placements)
+            high = values[0]
+            for value in values:
+                if value > high:
+                    high = value
+            if high - top < -1e-9:
+                # below the best by more than 1e-9 (rounding keeps the order): neither a tie
+                # nor a new best
+                continue
         for j in range(len(values)):
             value = values[j]
             if value > top + 1e-9:
