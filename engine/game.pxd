@@ -25,6 +25,7 @@ cdef class Game:
     cpdef _score_and_continue(self)
     cpdef _end_turn(self)
     cpdef meeple_strength(self, meeple_id)
+    @cython.locals(meeples=dict, n=Py_ssize_t, i=Py_ssize_t)
     cpdef majority_of(self, meeple_ids)
     cpdef _add_event(self, event)
     cpdef _apply(self, action, offered=*)

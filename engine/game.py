@@ -552,8 +552,17 @@ class Game:
         """The players who score a feature carrying ``meeple_ids``: the most meeples, counted
         with their strengths (:meth:`meeple_strength`); tied players all score."""
         meeples = self.meeples
-        if len(meeple_ids) == 1:
-            return (meeples[meeple_ids[0]].player,)
+        n = len(meeple_ids)
+        if n == 0:
+            return ()
+        first = meeples[meeple_ids[0]].player
+        for i in range(1, n):
+            if meeples[meeple_ids[i]].player != first:
+                break
+        else:
+            # one player holds them all: theirs whatever the strengths (half the multi-meeple
+            # features the greedy evaluator projects), so no rule set is asked
+            return (first,)
         strengths: dict[int, int] = {}
         for mid in meeple_ids:
             p = meeples[mid].player

@@ -37,5 +37,6 @@ cdef class Previews(BoardState):
         g_roots=list, fopen=list, ftiles=list, fcoa=list, fmeeples=dict, cities_of=dict,
         ocoa=tuple, ocities=tuple, out=list, g=Py_ssize_t, rs=tuple, head=Py_ssize_t,
         kind=Py_ssize_t, coa=Py_ssize_t, open_edges=Py_ssize_t, i=Py_ssize_t, tiles=Py_ssize_t,
+        fresh=tuple, o_open=tuple,
     )
     cpdef tuple _preview(self, square, tile_id, rotation, sides)

@@ -114,6 +114,15 @@ class PreviewFeature:
         return f"PreviewFeature({shown})"
 
 
+_ALL_OPEN = (SIDE_OPEN_T, SIDE_OPEN_T, SIDE_OPEN_T, SIDE_OPEN_T)
+"""The sides of a square with no tile or border around it: a preview there joins nothing."""
+
+_FRESH: dict[Any, tuple[PreviewFeature, ...]] = {}
+"""An oriented tile (``CompiledTiles.oriented``) -> its preview where it joins nothing
+(:data:`_ALL_OPEN`), per group: what a preview gives a group of one segment that joins no
+feature and keeps its open edges (about half of a preview's groups, shared, not made anew)."""
+
+
 PREVIEW_MEMO_SIZE = 16_384
 """Previews a memo (:meth:`Previews.remember_previews`) holds at most (all are forgotten when
 full): about the frontier squares times the tile kinds times 4 rotations of a Deutschland
@@ -288,9 +297,16 @@ class Previews(BoardState):
     ) -> tuple[Sequence[int], list[PreviewFeature], dict[int, int]]:
         """:meth:`preview`, worked out."""
         o = self.compiled.oriented[tile_id][rotation // 90]
+        fresh = _FRESH.get(o)
+        if fresh is None:
+            if len(_FRESH) >= 4096:  # tile sets of edited rule sets come and go
+                _FRESH.clear()
+            _FRESH[o] = ()  # none while its own preview is worked out
+            fresh = _FRESH[o] = tuple(self._preview(square, tile_id, rotation, _ALL_OPEN)[1])
         f = self.features
         kinds = o.kinds
-        opens = list(o.open_edges)  # open edges of each segment, less what joins close
+        o_open = o.open_edges
+        opens = list(o_open)  # open edges of each segment, less what joins close
         joins: list[tuple[int, int]] = []  # (segment, feature root)
         borders: list[tuple[int, int, object]] = []  # (segment, coats of arms, tile key)
         edges = o.edges
@@ -366,6 +382,10 @@ class Previews(BoardState):
                 joined[r] = g
             if members is None:  # one segment per group (most placements)
                 head = heads[g]
+                if not rs and opens[head] == o_open[head] and fresh:
+                    # joins nothing, no side closed or at a border: as where nothing is around
+                    out.append(fresh[g])
+                    continue
                 kind = kinds[head]
                 coa = ocoa[head]
                 open_edges = opens[head]

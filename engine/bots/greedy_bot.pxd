@@ -52,7 +52,8 @@ cdef class _Projection:
 
 cdef class _Judge:
     cdef public Game game
-    cdef public object meeple_value, rules, push, ctx
+    cdef public object meeple_value, rules, push
+    cdef public list points
     cdef public Py_ssize_t me
     cdef public bint blind, plain
     cdef public _Projection projection
@@ -70,7 +71,7 @@ cdef class _Judge:
 
 @cython.locals(
     top=double, value=double, k=Py_ssize_t, j=Py_ssize_t, start=Py_ssize_t, start_j=Py_ssize_t,
-    count=Py_ssize_t, values=list,
+    count=Py_ssize_t, values=list, high=double,
 )
 cpdef tuple _tie_count(list got)
 @cython.locals(k=Py_ssize_t, j=Py_ssize_t, values=list)
@@ -79,7 +80,7 @@ cpdef tuple _tie_at(list got, double top, Py_ssize_t start, Py_ssize_t start_j, 
 cpdef list _placement_entries(game)
 @cython.locals(
     entries=list, values=list, highs=list, best=list, k=Py_ssize_t, j=Py_ssize_t, got=list,
-    names=list, top=double,
+    names=list, top=double, high=double, v=double,
 )
 cpdef list best_placements(game, me, meeple_value)
 @cython.locals(found=bint, i=Py_ssize_t)

@@ -599,7 +599,12 @@ class _Judge:
         self.projection = _Projection(game) if blind else None
         # plain rules: most placements are judged from a preview, without placing the tile
         self.previews: dict[tuple[int, int], _Preview | None] = {}
-        self.ctx = RuleContext.of(game)
+        # what each rule set awards for a square of this position (only previews ask it), its
+        # lookups made once per decision (Rules.placement_points_for)
+        self.points: list[Callable[[tuple[int, int]], int | None]] = []
+        if plain:
+            ctx = RuleContext.of(game)
+            self.points = [r.placement_points_for(ctx) for r in rules]
 
     def entry_values(self, entries: list[_Entry]) -> list[list[float]]:
         """:func:`_entry_values` of ``entries`` (placements of the game's current tile, in the
@@ -649,10 +654,9 @@ class _Judge:
 
     def _inputs(self, sq: tuple[int, int]) -> _Preview | None:
         """The :data:`_Preview` of ``sq``, or ``None`` if it must be played out."""
-        ctx = self.ctx
         points = 0
-        for r in self.rules:
-            p = r.placement_points(ctx, sq)
+        for placement_points in self.points:
+            p = placement_points(sq)
             if p is None:
                 return None
             points += p
@@ -752,7 +756,15 @@ def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
         sq, rot, names = entries[0]
         return [Move(sq, rot, names[0])]
     values = _entry_values(game, entries, me, meeple_value)
-    highs = [max(got) for got in values]
+    # each entry's best by a loop, as max() finds it: max() parses its arguments the slow way
+    # on 3.11 (a third more instructions for the few values of an entry, pure or compiled)
+    highs: list[float] = []
+    for got in values:
+        high = got[0]
+        for v in got:
+            if v > high:
+                high = v
+        highs.append(high)
     top = max(highs) - 1e-9
     best: list[Move] = []
     # indices, not zip(..., strict=True) (slow on 3.11), and only the entries that reach the top
@@ -800,10 +812,17 @@ def _tie_count(got: list[list[float]]) -> tuple[float, int, int, int]:
     start = start_j = count = 0
     for k in range(len(got)):
         values = got[k]
-        if values and max(values) - top < -1e-9:
-            # below the best by more than 1e-9 (rounding keeps the order): neither a tie
-            # nor a new best
-            continue
+        if values:
+            # the entry's best by a loop, as max() finds it (max() parses its arguments the
+            # slow way on 3.11, see best_placements)
+            high = values[0]
+            for value in values:
+                if value > high:
+                    high = value
+            if high - top < -1e-9:
+                # below the best by more than 1e-9 (rounding keeps the order): neither a tie
+                # nor a new best
+                continue
         for j in range(len(values)):
             value = values[j]
             if value > top + 1e-9:

@@ -63,7 +63,8 @@ its chip layout, report figures, bot hints and what the playtest shows (:meth:`R
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -158,6 +159,15 @@ class Rules:
         tell; the bot then plays the placement out. The contract is checked for every rule
         set by ``tests/engine/test_evaluator_contracts.py`` (docs/rule-sets.md "Evaluators")."""
         return None
+
+    def placement_points_for(self, ctx: RuleContext) -> Callable[[Square], int | None]:
+        """:meth:`placement_points` in the position ``ctx`` stands at now, as a function of the
+        square: for a bot asking it of many squares of one position (the greedy judge asks it
+        of every square a tile fits), valid while that position stands (a trial pushed and
+        popped leaves it standing). The default asks :meth:`placement_points`; a rule set
+        may look up once what every square shares (its state, its options) and then have
+        :meth:`placement_points` ask this (one home for what a square awards)."""
+        return partial(self.placement_points, ctx)
 
     def meeple_placed(self, ctx: RuleContext, meeple_id: int) -> None:
         """The current player placed a meeple on the tile just placed."""

@@ -105,6 +105,29 @@ def test_placement_points_are_what_placing_awards(case: str) -> None:
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
+def test_placement_points_bound_once_hold_through_the_trials_of_a_decision(case: str) -> None:
+    """``Rules.placement_points_for`` looked up once per decision (as the greedy judge does)
+    answers for every square, after every placement of the decision tried and undone, what
+    ``placement_points`` answers asked afresh."""
+    answered = chips = 0
+    for g in _positions(case):
+        ctx = RuleContext.of(g)
+        bound = [r.placement_points_for(ctx) for r in g.rules]
+        placements = sorted({(mv[0], mv[1]) for mv in g.legal_moves() if isinstance(mv, Move)})
+        for sq, rot in placements:
+            g.push_placement(Move(sq, rot, None))
+            g.pop()
+            got = [points(sq) for points in bound]
+            assert got == [r.placement_points(ctx, sq) for r in g.rules], (case, g.turn, sq)
+            answered += None not in got
+            chips += any(p for p in got if p is not None)
+    # the town variants never answer (their cost and extra tile are played out)
+    assert answered == 0 if case == "towns" else answered > 100, answered
+    if case != "towns" and CASES[case][0] in ("france", "benelux", "deutschland"):
+        assert chips > 0, case  # chips scored at once (elsewhere a chip's square is played out)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
 def test_the_incremental_projection_equals_projected_scores(case: str) -> None:
     checked = 0
     for g in _positions(case):

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from _game_helpers import make_map, scripted
 
+from engine.bots.greedy_bot import GreedyBot
 from engine.errors import EngineError, IllegalMoveError
 from engine.game import Game, GameOptions, Phase
 from engine.geometry import Edge, Side
@@ -24,6 +25,7 @@ from engine.mapdef import (
 from engine.mapio import load_map
 from engine.moves import Move, Placement
 from engine.resources import bundled_map
+from engine.scoring import majority
 
 
 def test_classic_game_starts_with_d_at_origin_and_71_tiles_to_draw() -> None:
@@ -587,3 +589,33 @@ def test_rule_sets_with_actions_are_asked_in_both_phases_unless_quiet() -> None:
     a, b = Offering(), NothingAfter()
     hooks = _Hooks.of([a, b])
     assert hooks.offers_action == (a, b) and hooks.offers_after == (a,)
+
+
+@pytest.mark.parametrize("name", ["deutschland", "example-small"])
+def test_majorities_equal_the_strengths_counted_on_whole_games(name: str) -> None:
+    """``Game.majority_of`` gives a feature held by one player to that player without asking
+    the rule sets for strengths: every occupied feature of whole greedy games (they join their
+    own features, random play seldom does) against the majority of the strengths counted one
+    by one (Deutschland upgrades meeples to 2)."""
+    m = load_map(bundled_map(name))
+    one_player = mixed = strong = 0
+    for seed in range(2):
+        g = Game(m, players=4, seed=seed)
+        bot = GreedyBot(seed=seed)
+        while not g.is_over():
+            for mids in list(g.board.features.meeples.values()):
+                strengths: dict[int, int] = {}
+                for mid in mids:
+                    p = g.meeples[mid].player
+                    strengths[p] = strengths.get(p, 0) + g.meeple_strength(mid)
+                    strong += g.meeple_strength(mid) > 1
+                assert g.majority_of(mids) == majority(strengths), (seed, g.turn, mids)
+                if len(mids) > 1:
+                    if len(strengths) == 1:
+                        one_player += 1
+                    else:
+                        mixed += 1
+            g.apply(bot.choose(g))
+    assert one_player > 20 and mixed > 20, (one_player, mixed)
+    if name == "deutschland":
+        assert strong > 0

@@ -24,7 +24,7 @@ option names and their validator codes), so a preset and its module are one piec
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
@@ -182,6 +182,11 @@ class DataState(ChipState):
         if not stack or square in self.hidden:
             return None
         return stack[-1]
+
+
+def _played_out(square: Square) -> int | None:
+    """A square whose placement is played out (:meth:`DataRules.placement_points_for`)."""
+    return None
 
 
 def put(counters: dict[str, tuple[int, ...]], key: str, player: int, value: int) -> None:
@@ -513,22 +518,40 @@ class DataRules(ChipRules):
         return tuple(out)
 
     def placement_points(self, ctx: RuleContext, square: Square) -> int | None:
+        """:meth:`placement_points_for` asked of one square (a subclass that awards otherwise
+        overrides that one: the greedy judge asks it)."""
+        return self.placement_points_for(ctx)(square)
+
+    def placement_points_for(self, ctx: RuleContext) -> Callable[[Square], int | None]:
+        """What placing on a square awards (:meth:`Rules.placement_points`) in this position,
+        the state and the rule set's options looked up once, not once per square: the greedy
+        judge asks it of every square a tile fits."""
         if self.lang is not None:
-            return None  # rules may act on any placement: played out
+            return _played_out  # rules may act on any placement: played out
         state: DataState = ctx.rule_state[self.name]
-        if square in state.up:
-            return None  # a treat found
-        if self.spec.island_coat_points:
-            m = ctx.map
-            found = m.island_square(square) if m is not None else None
-            if found is not None and found[1].coats_of_arms > 0:
+        up = state.up
+        down = state.down
+        chips = state.chips
+        m = ctx.map if self.spec.island_coat_points else None
+        # a treat to place, or a set completed: a chip taken is played out
+        chip_played_out = self.collect.kind == "treat" or bool(self.on_complete)
+        factor = self.collect.points_factor
+
+        def points(square: Square) -> int | None:
+            if square in up:
+                return None  # a treat found
+            if m is not None:
+                found = m.island_square(square)
+                if found is not None and found[1].coats_of_arms > 0:
+                    return None
+            cid = down.get(square)
+            if cid is None:
+                return 0
+            if chip_played_out:
                 return None
-        cid = state.down.get(square)
-        if cid is None:
-            return 0
-        if self.collect.kind == "treat" or self.on_complete:
-            return None  # a treat to place, or a set completed: played out
-        return self.collect.points_factor * state.chips[cid].value
+            return factor * chips[cid].value
+
+        return points
 
     def chip_taken(self, ctx: RuleContext, state: Any, player: int, cid: int) -> None:
         kind = self.collect.kind
