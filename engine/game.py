@@ -616,7 +616,7 @@ class Game:
     def _score_monastery(self, square: Square, *, final: bool) -> None:
         mid = self.monks[square]
         player = self.meeples[mid][0]
-        n = self.board.neighbour_count(square)
+        n = self.board.monk_neighbour_count(square)
         event = ScoreEvent(
             self.turn,
             "monastery",
@@ -1200,7 +1200,7 @@ class Game:
         seen: set[int] = set()
         for player, sq, _loc, node, _s in meeples.values():
             if node < 0:
-                out[player] += 1 + board.neighbour_count(sq)
+                out[player] += 1 + board.monk_neighbour_count(sq)
                 continue
             root = node
             while parent[root] != root:

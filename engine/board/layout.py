@@ -64,6 +64,9 @@ class MapLayout:
         self.handlers: dict[Square, tuple[SideHandler, ...]] = {}
         """Per square with anything but placeable squares around it: what lies across each side."""
         self.static_req: dict[Square, str] = {}
+        self.around: dict[Square, int] = {}
+        """Square -> how many of its 8 neighbours are placeable or a large city's
+        (``BoardState.monk_neighbour_count``, filled as asked)."""
         self.contacts = {}
         # squares next to a large city, per city: opened when the city connects
         self.city_neighbours: dict[str, list[Square]] = {cid: [] for cid in m.large_cities}

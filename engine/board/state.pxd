@@ -28,6 +28,12 @@ cdef class BoardState:
     cpdef _front_remove(self, q)
     @cython.locals(x=Py_ssize_t, y=Py_ssize_t, n=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t)
     cpdef Py_ssize_t neighbour_count(self, square) except -1
+    cpdef Py_ssize_t monk_neighbour_count(self, square) except -1
+    @cython.locals(
+        x=Py_ssize_t, y=Py_ssize_t, n=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, placeable=frozenset,
+        city_of=dict,
+    )
+    cpdef Py_ssize_t _around(self, square) except -1
     @cython.locals(
         x=Py_ssize_t, y=Py_ssize_t, n=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, tiles=dict,
     )

@@ -86,7 +86,7 @@ def seat_features(game: Game) -> list[list[float]]:
     farmers = game.options.farmers
     for player, sq, _loc, node, _s in game.meeples.values():
         if node < 0:
-            parts[player][2] += 1 + board.neighbour_count(sq)
+            parts[player][2] += 1 + board.monk_neighbour_count(sq)
             continue
         root = f.find(node)  # a C call on the compiled build (evaluation.pxd)
         if root in seen:

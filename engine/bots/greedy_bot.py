@@ -98,8 +98,8 @@ def _meeple_delta(
         if o.kinds[seg] != MONASTERY:
             return None
         if board.monasteries.get(square, 1) == 0:
-            return 1 + board.neighbour_count(square) if plain_scoring else None
-        return 1 + board.neighbour_count(square) - meeple_value
+            return 1 + board.monk_neighbour_count(square) if plain_scoring else None
+        return 1 + board.monk_neighbour_count(square) - meeple_value
     f = board.features
     parent = f.parent
     root = node
@@ -162,7 +162,7 @@ class _Projection:
         """The squares next to a monk (diagonals too): a tile there changes its points."""
         for mid, (player, sq, _loc, node, _s) in meeples.items():
             if node < 0:
-                pts = 1 + board.neighbour_count(sq)
+                pts = 1 + board.monk_neighbour_count(sq)
                 self.monks.append((mid, sq, player, pts))
                 total[player] += pts
                 mx, my = sq
@@ -247,7 +247,7 @@ class _Projection:
             if -1 <= mx - x <= 1 and -1 <= my - y <= 1:
                 if mid not in meeples:  # completed and scored
                     continue
-                pts = 1 + board.neighbour_count((mx, my))
+                pts = 1 + board.monk_neighbour_count((mx, my))
             out[p] += pts
         seen: set[int] = set()
         for root in dirty:
@@ -767,6 +767,7 @@ def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
         highs.append(high)
     top = max(highs) - 1e-9
     best: list[Move] = []
+    new = tuple.__new__  # as Game._list_moves: cheaper than a call through Move's __new__
     # indices, not zip(..., strict=True) (slow on 3.11), and only the entries that reach the top
     for k in range(len(entries)):
         if highs[k] >= top:
@@ -774,7 +775,7 @@ def best_placements(game: Game, me: int, meeple_value: float) -> list[Move]:
             got = values[k]
             for j in range(len(names)):
                 if got[j] >= top:
-                    best.append(Move(sq, rot, names[j]))
+                    best.append(new(Move, (sq, rot, names[j])))
     return best
 
 

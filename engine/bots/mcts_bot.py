@@ -380,8 +380,11 @@ class MCTSBot:
         judged: list[float] | None = None
         if got is not None:  # judged on the first visit (_first_visit): order it now
             entries, table = got
+            # tuple.__new__, as Game._list_moves builds them: Move's own __new__ is a call
+            # through the class with keywords (a third of this method's instructions)
+            new = tuple.__new__
             moves: list[Action] = [
-                Move(sq, rot, loc) for sq, rot, names in entries for loc in names
+                new(Move, (sq, rot, loc)) for sq, rot, names in entries for loc in names
             ]
             judged = [v for values in table for v in values]
         else:
@@ -401,11 +404,18 @@ class MCTSBot:
                 assert self.style is not None
                 bonuses = self.style.bonuses(sim, moves)
                 values = [v + b for v, b in zip(values, bonuses, strict=True)]
-            ranked = sorted(range(len(moves)), key=lambda k: -values[k])
+            # best first, ties in the moves' order (a reversed sort keeps equals in order): the
+            # values' own __getitem__ as the key, no lambda called per move
+            ranked = sorted(range(len(moves)), key=values.__getitem__, reverse=True)
             top = values[ranked[0]]
             moves = [moves[k] for k in ranked]
             priors = [0.5 * math.tanh((values[k] - top) / self.scale) for k in ranked]
-        got = [(_key(sim, a), a, q) for a, q in zip(moves, priors, strict=True)]
+        if sim.phase is Phase.PLACE:
+            # every move is a placing move: _key's (tile, move), made here without a call
+            tile = sim.current_tile
+            got = [((tile, a), a, q) for a, q in zip(moves, priors, strict=True)]
+        else:
+            got = [(_key(sim, a), a, q) for a, q in zip(moves, priors, strict=True)]
         node.orders[sig] = got
         return got
 
