@@ -365,6 +365,9 @@ class MCTSBot:
         """Iterations run by the last :meth:`choose` (0: a forced move)."""
         self._previews: dict[Any, Any] | None = None
         """The previews the iterations of one :meth:`choose` share (``Board.remember_previews``)."""
+        self._moves: dict[tuple[Any, int, str | None], Move] = {}
+        """The placing moves :meth:`_ordered` built in this :meth:`choose`, by their
+        ``(square, rotation, meeple)``: each built once a search (moves are immutable)."""
 
     # -- the tree ------------------------------------------------------------------------------
 
@@ -380,12 +383,19 @@ class MCTSBot:
         judged: list[float] | None = None
         if got is not None:  # judged on the first visit (_first_visit): order it now
             entries, table = got
-            # tuple.__new__, as Game._list_moves builds them: Move's own __new__ is a call
-            # through the class with keywords (a third of this method's instructions)
+            # the search's moves, each built once a search (Move's own __new__ is a call through
+            # the class with keywords; tuple.__new__, as Game._list_moves builds them, a call
+            # still): nodes of other tiles and depths list the same squares and locations
+            built = self._moves
             new = tuple.__new__
-            moves: list[Action] = [
-                new(Move, (sq, rot, loc)) for sq, rot, names in entries for loc in names
-            ]
+            moves: list[Action] = []
+            for sq, rot, names in entries:
+                for loc in names:
+                    triple = (sq, rot, loc)
+                    move = built.get(triple)
+                    if move is None:
+                        move = built[triple] = new(Move, triple)
+                    moves.append(move)
             judged = [v for values in table for v in values]
         else:
             moves = sim.legal_moves().list()
@@ -409,7 +419,9 @@ class MCTSBot:
             ranked = sorted(range(len(moves)), key=values.__getitem__, reverse=True)
             top = values[ranked[0]]
             moves = [moves[k] for k in ranked]
-            priors = [0.5 * math.tanh((values[k] - top) / self.scale) for k in ranked]
+            tanh = math.tanh
+            scale = self.scale
+            priors = [0.5 * tanh((values[k] - top) / scale) for k in ranked]
         if sim.phase is Phase.PLACE:
             # every move is a placing move: _key's (tile, move), made here without a call
             tile = sim.current_tile
@@ -662,6 +674,7 @@ class MCTSBot:
                 # first young collection after a search then traverses the tree kept for
                 # reuse, not the search's remembered previews too
                 self._previews = None
+                self._moves = {}
 
     def _search(self, game: Game, moves: list[Action]) -> Action:
         """:meth:`choose` past the forced, blundered and trivial cases."""
