@@ -59,7 +59,10 @@ cdef class _Judge:
     cdef public _Projection projection
     cdef public dict previews
 
-    @cython.locals(seen=dict, values=list, k=Py_ssize_t, twins=bint, first=Py_ssize_t, game=Game)
+    @cython.locals(
+        seen=dict, orders=dict, values=list, k=Py_ssize_t, twins=bint, first=Py_ssize_t, game=Game,
+        first_values=list,
+    )
     cpdef list entry_values(self, list entries)
     @cython.locals(previews=dict, projection=_Projection)
     cpdef list values(self, sq, rot, locs)

@@ -613,6 +613,7 @@ class _Judge:
         same = _same_shape(game.board.compiled.oriented[game.current_tile])  # type: ignore[index]
         twins = same != (0, 1, 2, 3)[: len(same)]
         seen: dict[tuple[tuple[int, int], int], int] = {}
+        orders: dict[tuple[int, int], list[int] | None] = {}
         values: list[list[float]] = []
         for k in range(len(entries)):
             sq, rot, names = entries[k]
@@ -625,10 +626,21 @@ class _Judge:
                     if first_names == names:  # the same locations in the same order
                         values.append(values[first][:])
                         continue
-                    if _same_locations(first_names, names):
-                        # one length (the same locations): strict is slow on 3.11
-                        by_location = dict(zip(first_names, values[first], strict=False))
-                        values.append([by_location[loc] for loc in names])
+                    # where each of these locations is among the first's, or None when they
+                    # are not the same locations: the squares of a block share their
+                    # rotations' location lists (_placement_entries), so one answer serves
+                    # the block. Keyed by the lists' ids: ``entries`` holds every list
+                    key = (id(first_names), id(names))
+                    order = orders.get(key, _UNSEEN)
+                    if order is _UNSEEN:
+                        order = orders[key] = (
+                            [first_names.index(loc) for loc in names]
+                            if _same_locations(first_names, names)
+                            else None
+                        )
+                    if order is not None:
+                        first_values = values[first]
+                        values.append([first_values[i] for i in order])
                         continue
             values.append(self.values(sq, rot, names))
         return values
