@@ -17,11 +17,11 @@ cdef class PreviewFeature:
 
 
 cdef class Previews(BoardState):
-    @cython.locals(sides=tuple)
+    @cython.locals(sides=tuple, side=tuple)
     cpdef preview_sides(self, square)
     @cython.locals(
         memo=dict, f=FeatureStore, key=tuple, got=tuple, fopen=list, fcoa=list, fmeeples=dict,
-        ftiles=list, cities_of=dict, check=list, pv=PreviewFeature, field=bint,
+        ftiles=list, cities_of=dict, check=list, pv=PreviewFeature, field=bint, made=tuple,
     )
     cpdef tuple preview(self, square, tile_id, rotation, sides)
     @cython.locals(

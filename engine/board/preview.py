@@ -15,6 +15,7 @@ from engine.board.vocab import (
     SIDE_BORDER,
     SIDE_CLOSED,
     SIDE_CLOSED_T,
+    SIDE_FIELD_CITY,
     SIDE_FIELD_CITY_T,
     SIDE_JOIN,
     SIDE_OPEN,
@@ -159,7 +160,12 @@ class Previews(BoardState):
         ``(SIDE_JOIN, root)`` (a large city, its road stub, a ferry). ``None``: a side
         :meth:`preview` cannot tell (a field against a large city that fields may touch)."""
         sides = self._sides(square)
-        return None if SIDE_FIELD_CITY_T in sides else sides
+        # by the tag, not ``SIDE_FIELD_CITY_T in sides``: that compares each side's tuple
+        # with it (only that tuple has the tag)
+        for side in sides:
+            if side[0] == SIDE_FIELD_CITY:
+                return None
+        return sides
 
     def _sides(self, square: Square) -> tuple[tuple[Any, ...], ...]:
         parent = self.features.parent
@@ -267,7 +273,9 @@ class Previews(BoardState):
                 ):
                     break
             else:
-                return got[2], got[3], got[4]
+                # kept as one tuple: no new one per preview given again
+                made: tuple[Sequence[int], list[PreviewFeature], dict[int, int]] = got[2]
+                return made
         group_of, out, joined = self._preview(square, tile_id, rotation, sides)
         fopen = f.open
         fcoa = f.coa
@@ -282,8 +290,9 @@ class Previews(BoardState):
                 check.append((r, fopen[r], fcoa[r], fmeeples.get(r), held, field))
         if len(memo) >= PREVIEW_MEMO_SIZE:
             memo.clear()
-        memo[key] = (sides, check, group_of, out, joined)
-        return group_of, out, joined
+        made = (group_of, out, joined)
+        memo[key] = (sides, check, made)
+        return made
 
     def remember_previews(self, memo: dict[Any, Any] | None) -> None:
         """Remember :meth:`preview` results in ``memo`` (``None``: stop), shared with this

@@ -66,7 +66,7 @@ cdef class _Judge:
     cpdef list entry_values(self, list entries)
     @cython.locals(previews=dict, projection=_Projection)
     cpdef list values(self, sq, rot, locs)
-    @cython.locals(projection=_Projection, game=Game)
+    @cython.locals(projection=_Projection, game=Game, board=Board)
     cpdef _inputs(self, sq)
     @cython.locals(projection=_Projection, values=list, later=list, game=Game)
     cpdef list _played(self, sq, rot, locs)

@@ -673,7 +673,8 @@ class _Judge:
                 return None
             points += p
         game = self.game
-        sides = game.board.preview_sides(sq)
+        board = game.board  # typed on the compiled build: a C call below, not a method lookup
+        sides = board.preview_sides(sq)
         if sides is None:
             return None
         projection = self.projection
