@@ -360,6 +360,8 @@ class _Projection:
         """What a field touching the board's ``city_nodes`` and the placed tile's cities
         ``own`` (groups of the preview) would score: 3 a city complete after the placement
         (``merged``: board root -> group of ``groups``)."""
+        if not city_nodes and not own:  # a field touching no city (no set to make)
+            return 0
         parent = f.parent
         done = f.done
         fkind = f.kind
