@@ -12,7 +12,7 @@ from _game_helpers import make_map
 
 from engine.bots import make_bot, play_game
 from engine.bots.greedy_bot import GreedyBot
-from engine.bots.mcts_bot import MCTSBot, level_options
+from engine.bots.mcts_bot import DEFAULT_PLAYOUT_TURNS, MCTSBot, level_options
 from engine.errors import EngineError
 from engine.game import Game, GameOptions
 from engine.mapio import load_map
@@ -200,13 +200,14 @@ def test_mcts_halving_finds_the_move_the_playouts_favour(monkeypatch: pytest.Mon
     assert move == ranked[5] != ranked[0]
 
 
-@pytest.mark.parametrize("level", [1, 5, 10])
+@pytest.mark.parametrize("level", [1, 5, 7, 10])
 def test_mcts_strength_levels(level: int) -> None:
     bot = make_bot("mcts", level=level, seed=1)
     opts = level_options(level)
     assert bot.iterations == opts["iterations"]  # type: ignore[attr-defined]
     assert bot.root_candidates == opts.get("root_candidates", 12)  # type: ignore[attr-defined]
     assert bot.epsilon == opts.get("epsilon", 0.1)  # type: ignore[attr-defined]
+    assert bot.playout_turns == opts.get("playout_turns", DEFAULT_PLAYOUT_TURNS)  # type: ignore[attr-defined]
     g = Game(None, seed=3)
     assert bot.choose(g) in g.legal_moves()
     with pytest.raises(EngineError, match="strength level 11"):
