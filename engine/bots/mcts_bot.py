@@ -108,19 +108,18 @@ LEVELS: dict[int, dict[str, Any]] = {
     9: {"iterations": 2 * DEFAULT_ITERATIONS, "root_candidates": 24},
     10: {"iterations": 4 * DEFAULT_ITERATIONS, "root_candidates": 24, "epsilon": 0.0},
 }
-"""Strength levels 1..10 as budgets (options of :class:`MCTSBot`; the rest default). Level 8 is
-the default bot; levels 1-3 search almost nothing and play a random move now and then
-(``blunder``), as a beginner would, and level 4 still does now and then: the budgets alone
-could not space levels 4-8 (the default won only about 19 points a game more than 8 iterations;
-16 to 100 iterations gained little each, and 24 and 40 iterations with long playouts won 109
-and 106 of 200 games against the level below). Level 7 compares 8 root moves in several rounds
-each with short playouts (over 12 moves a small budget pays one round per phase and the greedy
-prior decides). Levels 9 and 10 spend their larger budgets on twice as many
-root moves: four times the default's iterations over its 12 moves won 10 of 23 classic games
-against it, over 24 moves 49 of 81. Level 10's playouts are greedy throughout (``epsilon`` 0):
-its comparisons are sharp enough that the random moves in the playouts only blur them (see
-docs/bots.md, "Strength levels", for its games against the default; the default itself did
-not gain from greedy playouts)."""
+"""Strength levels 1..10 as budgets (options of :class:`MCTSBot`; the rest default). Level 8 is the
+default bot; levels 1-3 search almost nothing and play a random move now and then (``blunder``),
+as a beginner would, and level 4 still does now and then: the budgets alone could not space
+levels 4-8 (from 8 iterations to the default about 20 points a game in all, 100 iterations no
+step above 48; 24 and 40 iterations with long playouts had won 109 and 106 of 200 games against
+the level below). Level 7 compares 8 root moves in several rounds each with short playouts (over
+12 moves a small budget pays one round per phase and the greedy prior decides). Levels 9 and 10
+spend their larger budgets on twice as many root moves: four times the default's iterations over
+its 12 moves won 10 of 23 classic games against it, over 24 moves 49 of 81. Level 10's playouts
+are greedy throughout (``epsilon`` 0): its comparisons are sharp enough that the random moves in
+the playouts only blur them (see docs/bots.md, "Strength levels", for its games against the
+default; the default itself did not gain from greedy playouts)."""
 
 
 def level_options(level: int) -> dict[str, Any]:
