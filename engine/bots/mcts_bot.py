@@ -369,9 +369,6 @@ class MCTSBot:
         """Iterations run by the last :meth:`choose` (0: a forced move)."""
         self._previews: dict[Any, Any] | None = None
         """The previews the iterations of one :meth:`choose` share (``Board.remember_previews``)."""
-        self._moves: dict[tuple[Any, int, str | None], Move] = {}
-        """The placing moves :meth:`_ordered` built in this :meth:`choose`, by their
-        ``(square, rotation, meeple)``: each built once a search (moves are immutable)."""
 
     # -- the tree ------------------------------------------------------------------------------
 
@@ -387,19 +384,10 @@ class MCTSBot:
         judged: list[float] | None = None
         if got is not None:  # judged on the first visit (_first_visit): order it now
             entries, table = got
-            # the search's moves, each built once a search (Move's own __new__ is a call through
-            # the class with keywords; tuple.__new__, as Game._list_moves builds them, a call
-            # still): nodes of other tiles and depths list the same squares and locations
-            built = self._moves
-            new = tuple.__new__
-            moves: list[Action] = []
-            for sq, rot, names in entries:
-                for loc in names:
-                    triple = (sq, rot, loc)
-                    move = built.get(triple)
-                    if move is None:
-                        move = built[triple] = new(Move, triple)
-                    moves.append(move)
+            new = tuple.__new__  # as Game._list_moves: cheaper than a call through Move's __new__
+            moves: list[Action] = [
+                new(Move, (sq, rot, loc)) for sq, rot, names in entries for loc in names
+            ]
             judged = [v for values in table for v in values]
         else:
             moves = sim.legal_moves().list()
@@ -678,7 +666,6 @@ class MCTSBot:
                 # first young collection after a search then traverses the tree kept for
                 # reuse, not the search's remembered previews too
                 self._previews = None
-                self._moves = {}
 
     def _search(self, game: Game, moves: list[Action]) -> Action:
         """:meth:`choose` past the forced, blundered and trivial cases."""
